@@ -1,0 +1,32 @@
+# Common tasks. `make test` is the README's test command and what CI runs.
+STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME ?= 10s
+
+.PHONY: build test vet staticcheck race fuzz-smoke bench vectors
+
+build:
+	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch
+
+test: vet staticcheck race
+
+vet:
+	go vet ./...
+
+staticcheck:
+	go run $(STATICCHECK) ./...
+
+race:
+	go test -race -shuffle=on ./...
+
+# Each fuzz target for FUZZTIME (go test runs one fuzz target per call).
+fuzz-smoke:
+	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./gamelog
+	go test -run '^$$' -fuzz '^FuzzParseBlocks$$' -fuzztime $(FUZZTIME) ./gamelog
+	go test -run '^$$' -fuzz '^FuzzVerifyFile$$' -fuzztime $(FUZZTIME) ./gamelog
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...
+
+# Rewrites the golden dice vectors. Never once games exist: see docs/LOG-FORMAT.md.
+vectors:
+	go test ./adjudicator/dice -run TestGoldenVectors -update

@@ -1,0 +1,74 @@
+// Command navarch is the play-by-email adjudicator for naval wargames: it serves games by
+// mail, verifies exported game logs and keeps the database.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// command is one subcommand: its name, a one-line summary, its usage text and its body. run
+// returns the process exit status.
+type command struct {
+	name, summary, usage string
+	run                  func(args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{verifyCmd, backupCmd, checkCmd, versionCmd}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "navarch: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: navarch <command> [flags] [args]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'navarch <command> -h' for a command's flags.")
+}
+
+// flags returns a FlagSet that prints the command's usage text on -h.
+func (c command) flags(stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\n", c.usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; it returns the exit status to use when the command must stop.
+func parse(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
+)
+
+func navarch(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// fixture is a database with one scripted game, its public export and the verifier key.
+type fixture struct {
+	dir, db, log, key string
+	game              dice.GameID
+	ckpt              gamelog.Checkpoint
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	fx := fixture{dir: t.TempDir()}
+	fx.db = filepath.Join(fx.dir, "navarch.db")
+	s, err := store.Open(fx.db, slog.New(slog.DiscardHandler), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if fx.game, err = ledgertest.Game(s, ledgertest.Small); err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, fx.game, ledger.View{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.log = filepath.Join(fx.dir, "game.log")
+	os.WriteFile(fx.log, data, 0o644)
+	s.View(func(tx *store.Tx) error {
+		k, err := store.InstallationKey(tx)
+		fx.key = hex.EncodeToString(k.Public().(ed25519.PublicKey))
+		return err
+	})
+	f, _ := gamelog.ParseFile(data)
+	for _, e := range f.Entries {
+		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
+			fx.ckpt = gamelog.CheckpointFromRecord(fx.game, e.Record)
+		}
+	}
+	return fx
+}
+
+func TestVerifyHonest(t *testing.T) {
+	fx := newFixture(t)
+	mail := filepath.Join(fx.dir, "report.eml")
+	os.WriteFile(mail, []byte("Subject: [navarch] T2 report\r\n\r\nYour checkpoint:\r\n"+strings.ReplaceAll(fx.ckpt.Block(), "\n", "\r\n")), 0o644)
+	orders := filepath.Join(fx.dir, "orders.txt")
+	os.WriteFile(orders, []byte("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1\n"), 0o644)
+	code, out, errs := navarch("verify", "--key", fx.key, "--checkpoint", mail, "--orders", orders, fx.log)
+	if code != 0 || !strings.HasSuffix(out, "PASS\n") {
+		t.Fatalf("honest log: exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"pending      turn 3", "checkpoints  3 in the log, 1 from mail", "d6 ", "chi²", "orders       hash"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestVerifyTampered(t *testing.T) {
+	fx := newFixture(t)
+	data, _ := os.ReadFile(fx.log)
+	i := bytes.Index(data, []byte("\nvalues "))
+	bad := append([]byte(nil), data...)
+	bad[i+8] = map[byte]byte{'1': '2', '2': '3', '3': '4', '4': '5', '5': '1', '6': '1'}[bad[i+8]]
+	os.WriteFile(fx.log, bad, 0o644)
+	code, out, _ := navarch("verify", "--key", fx.key, fx.log)
+	if code != 1 || !strings.Contains(out, "FAIL         record ") || !strings.Contains(out, "(roll, line") {
+		t.Errorf("tampered roll: exit %d\n%s", code, out)
+	}
+	os.WriteFile(fx.log, data[:len(data)/2], 0o644)
+	code, out, _ = navarch("verify", fx.log)
+	if code != 1 || !strings.Contains(out, "FAIL") {
+		t.Errorf("truncated log: exit %d\n%s", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	fx := newFixture(t)
+	for _, args := range [][]string{
+		{"verify"}, {"verify", "--key", "abc", fx.log}, {"verify", "--checkpoint", fx.log, fx.log},
+		{"verify", "--nope", fx.log}, {"backup"}, {"frobnicate"}, {},
+	} {
+		if code, out, errs := navarch(args...); code != 2 {
+			t.Errorf("navarch %q: exit %d, want 2\n%s%s", args, code, out, errs)
+		}
+	}
+	if code, _, _ := navarch("verify", filepath.Join(fx.dir, "missing.log")); code != 1 {
+		t.Errorf("missing file: exit %d, want 1", code)
+	}
+}
+
+func TestEveryCommandHasHelp(t *testing.T) {
+	for _, c := range commands() {
+		code, out, errs := navarch(c.name, "-h")
+		if code != 0 || !strings.Contains(errs+out, "usage: navarch "+c.name) {
+			t.Errorf("%s -h: exit %d\n%s%s", c.name, code, out, errs)
+		}
+	}
+	if code, out, _ := navarch("help"); code != 0 || !strings.Contains(out, "verify") {
+		t.Errorf("help: exit %d\n%s", code, out)
+	}
+}
+
+func TestBackupAndCheck(t *testing.T) {
+	fx := newFixture(t)
+	copyPath := filepath.Join(fx.dir, "backup.db")
+	if code, out, errs := navarch("backup", "-db", fx.db, copyPath); code != 0 {
+		t.Fatalf("backup: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := navarch("check", "-db", copyPath); code != 0 || !strings.Contains(out, "OK") || !strings.Contains(out, "1 games") {
+		t.Errorf("check of the backup: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, _ := navarch("backup", "-db", fx.db, copyPath); code != 1 {
+		t.Error("backup over an existing file accepted")
+	}
+	if code, out, _ := navarch("version"); code != 0 || !strings.Contains(out, "navarch/v1") {
+		t.Errorf("version: %d %s", code, out)
+	}
+}

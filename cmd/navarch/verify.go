@@ -1,0 +1,138 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"navarch/gamelog"
+)
+
+var verifyCmd = command{
+	name:    "verify",
+	summary: "check an exported game log offline: chain, checkpoints, reveals and every die",
+	usage: `navarch verify [--key KEY] [--checkpoint MAIL]... [--orders MAIL]... LOGFILE
+
+Exits 0 when every record checks, 1 otherwise (naming the first bad record).
+KEY is the verifier key from the game's genesis mail (64 hex digits). Each
+--checkpoint file (a saved report mail) contributes its signed checkpoints;
+each --orders file (your receipt, or your order text) must match an orders record.`,
+}
+
+func init() { verifyCmd.run = runVerify }
+
+// multi collects a repeatable flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+func runVerify(args []string, stdout, stderr io.Writer) int {
+	fs := verifyCmd.flags(stderr)
+	key := fs.String("key", "", "the installation's verifier key (hex), pinned from the genesis mail")
+	var ckpts, orders multi
+	fs.Var(&ckpts, "checkpoint", "a file (saved mail) holding signed checkpoints; repeatable")
+	fs.Var(&orders, "orders", "a file holding your orders or your receipt; repeatable")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	opts, err := verifyOptions(*key, ckpts, orders)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
+		return 2
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
+		return 1
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		fmt.Fprintf(stdout, "FAIL %s: %v\n", fs.Arg(0), err)
+		return 1
+	}
+	rep := gamelog.Verify(f, opts)
+	printReport(stdout, fs.Arg(0), f, rep)
+	if !rep.OK() {
+		return 1
+	}
+	return 0
+}
+
+func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, error) {
+	var opts gamelog.VerifyOptions
+	if key != "" {
+		k, err := hex.DecodeString(strings.TrimSpace(key))
+		if err != nil || len(k) != ed25519.PublicKeySize {
+			return opts, fmt.Errorf("--key: want %d bytes of hex", ed25519.PublicKeySize)
+		}
+		opts.Key = k
+	}
+	for _, name := range ckpts {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return opts, err
+		}
+		cs, err := gamelog.ParseBlocks(data)
+		if err != nil {
+			return opts, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(cs) == 0 {
+			return opts, fmt.Errorf("%s: no checkpoint block found", name)
+		}
+		opts.Checkpoints = append(opts.Checkpoints, cs...)
+	}
+	for _, name := range orders {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return opts, err
+		}
+		opts.Orders = append(opts.Orders, gamelog.CanonicalOrders(string(data)))
+	}
+	return opts, nil
+}
+
+func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report) {
+	fmt.Fprintf(w, "log          %s (view %s)\ngame         %x\n", name, f.View, r.Game[:])
+	fmt.Fprintf(w, "records      %d (%d withheld from this view)\n", r.Records, r.Redacted)
+	fmt.Fprintf(w, "checkpoints  %d in the log, %d from mail\n", r.Checkpoints, r.External)
+	fmt.Fprintf(w, "rolls        %d, %d checked against revealed seeds\n", r.Rolls, r.RollsChecked)
+	for _, t := range r.Pending {
+		fmt.Fprintf(w, "pending      turn %d: its seed is not revealed yet\n", t)
+	}
+	for _, d := range r.Dice {
+		printDie(w, d)
+	}
+	for _, o := range r.Orders {
+		fmt.Fprintf(w, "orders       hash %x: records %v, used by closes %v\n", o.Hash[:6], o.Records, o.UsedBy)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note         %s\n", n)
+	}
+	if r.Failure != nil {
+		fmt.Fprintf(w, "FAIL         %v\n", r.Failure)
+		return
+	}
+	fmt.Fprintln(w, "PASS")
+}
+
+func printDie(w io.Writer, d gamelog.DieStats) {
+	chi, dof := d.ChiSquare()
+	fmt.Fprintf(w, "d%-4d        n=%d", d.Sides, d.Total)
+	if d.Sides <= 20 {
+		for v, c := range d.Counts {
+			fmt.Fprintf(w, " %d:%d", v+1, c)
+		}
+	}
+	if dof > 0 {
+		fmt.Fprintf(w, "  chi²=%.2f (%d dof; a fair die exceeds %.2f one time in 1000)", chi, dof, gamelog.Critical999(dof))
+	}
+	fmt.Fprintln(w)
+}

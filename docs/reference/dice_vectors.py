@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Independent re-implementation of the navarch/v1 dice derivations (docs/LOG-FORMAT.md),
+written from the spec alone. It prints the golden vectors in the format of
+adjudicator/dice/testdata/vectors.golden; the Go test compares the two."""
+import hashlib, hmac, struct
+
+def lp(b): return struct.pack(">I", len(b)) + b
+def tag(name): return lp(("navarch/v1/" + name).encode())
+def H(*parts): return hashlib.sha256(b"".join(parts)).digest()
+def u32(v): return struct.pack(">I", v)
+
+def chain_step(game, i, x): return H(tag("chain"), game, u32(i), x)
+
+def seed(game, n, xn, t):
+    x = xn
+    for i in range(n, t, -1):
+        x = chain_step(game, i, x)
+    return x
+
+def start_hash(game, c, joins):
+    return H(tag("start"), game, c, *[lp(p.encode()) + lp(e) for p, e in sorted(joins)])
+
+def inputs_hash(t, a, inputs):
+    parts = [lp(p.encode()) + oh + lp(e) for p, oh, e in sorted(inputs)]
+    return H(tag("inputs"), u32(t), u32(a), *parts)
+
+def key(xt, game, s, t, a, e):
+    return hmac.new(xt, tag("key") + game + s + u32(t) + u32(a) + e, hashlib.sha256).digest()
+
+def roll(k, label, sides, count):
+    limit = 2**32 - (2**32 % sides)
+    out, j = [], 0
+    while len(out) < count:
+        block = hmac.new(k, tag("roll") + lp(label.encode()) + u32(sides) + u32(count) + u32(j), hashlib.sha256).digest()
+        for w in struct.unpack(">8I", block):
+            if w < limit and len(out) < count:
+                out.append(1 + w % sides)
+        j += 1
+    return out
+
+def main():
+    game, n = bytes(range(16)), 3
+    xn = hashlib.sha256(b"example seed - never use").digest()
+    line = lambda k, v: print(f"{k:<28} {v.hex()}")
+    c = seed(game, n, xn, 0)
+    line("game_id", game); line("X_3", xn)
+    line("X_2", seed(game, n, xn, 2)); x1 = seed(game, n, xn, 1); line("X_1", x1)
+    line("C = X_0", c)
+    s = start_hash(game, c, [("bob", b"bob-join"), ("alice", b"alice-join")])
+    line("S", s)
+    oa, ob = H(tag("orders"), b"MOVE A1-A2\n"), H(tag("orders"), b"HOLD\n")
+    line("orders_hash alice", oa); line("orders_hash bob", ob)
+    e = inputs_hash(1, 5, [("bob", ob, b""), ("alice", oa, b"correct horse")])
+    line("E_1,5", e)
+    k = key(x1, game, s, 1, 5, e)
+    line("K_1,5", k)
+    line("E_1,0 (no inputs)", inputs_hash(1, 0, []))
+    for label, sides, count in [("draw", 7, 1), ("fire/VEN1>SIR2/hit1/hv", 6, 2), ("morale/unit12", 10, 1), ("big", 3 << 30, 4), ("many", 6, 20)]:
+        vals = " ".join(str(v) for v in roll(k, label, sides, count))
+        print(f'roll "{label}" {count}d{sides} = [{vals}]')
+
+main()

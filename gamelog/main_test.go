@@ -1,0 +1,24 @@
+package gamelog_test
+
+import (
+	"os"
+	"testing"
+)
+
+var tempDirs []string
+
+func tempDir() (string, error) {
+	d, err := os.MkdirTemp("", "navarch-gamelog-")
+	if err == nil {
+		tempDirs = append(tempDirs, d)
+	}
+	return d, err
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range tempDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,357 @@
+package gamelog
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxRecordSize bounds one record's bytes.
+const MaxRecordSize = 64 << 10
+
+// TimeLayout is the only time syntax in records: RFC 3339 in UTC, whole seconds.
+const TimeLayout = "2006-01-02T15:04:05Z"
+
+// ErrSyntax marks a record or file that does not follow the format.
+var ErrSyntax = errors.New("gamelog: syntax")
+
+// Field is one "key value" line of a record.
+type Field struct{ Key, Value string }
+
+// Record is one log record: its stored bytes and their fields. Raw is what the hash chain
+// covers; Fields never exist without the Raw they were parsed from or built into.
+type Record struct {
+	Index  uint64
+	Type   string
+	Fields []Field // after "type" and "index"
+	Raw    []byte
+}
+
+// Get returns the value of the first field named key, or "".
+func (r *Record) Get(key string) string {
+	for _, f := range r.Fields {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// Has reports whether a field named key is present.
+func (r *Record) Has(key string) bool {
+	for _, f := range r.Fields {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// All returns the values of every field named key, in order.
+func (r *Record) All(key string) []string {
+	var out []string
+	for _, f := range r.Fields {
+		if f.Key == key {
+			out = append(out, f.Value)
+		}
+	}
+	return out
+}
+
+// Uint returns a uint field; the parser has already checked its syntax.
+func (r *Record) Uint(key string) uint64 {
+	v, _ := strconv.ParseUint(r.Get(key), 10, 64)
+	return v
+}
+
+// Bytes returns a hex field decoded.
+func (r *Record) Bytes(key string) []byte {
+	b, _ := hex.DecodeString(r.Get(key))
+	return b
+}
+
+// Hash32 returns a 32-byte hex field decoded.
+func (r *Record) Hash32(key string) [32]byte {
+	var h [32]byte
+	copy(h[:], r.Bytes(key))
+	return h
+}
+
+// Builder writes a record in canonical form.
+type Builder struct {
+	typ    string
+	fields []Field
+}
+
+// New starts a record of type typ. The index is set by whoever appends it to a log.
+func New(typ string) *Builder { return &Builder{typ: typ} }
+
+// Add appends a field; values are checked when the record is built.
+func (b *Builder) Add(key, value string) *Builder {
+	b.fields = append(b.fields, Field{key, value})
+	return b
+}
+
+// AddUint appends a decimal field.
+func (b *Builder) AddUint(key string, v uint64) *Builder {
+	return b.Add(key, strconv.FormatUint(v, 10))
+}
+
+// AddHex appends a lowercase hex field.
+func (b *Builder) AddHex(key string, v []byte) *Builder { return b.Add(key, hex.EncodeToString(v)) }
+
+// AddTime appends a time field in UTC, whole seconds; the zero time is written "none".
+func (b *Builder) AddTime(key string, t time.Time) *Builder {
+	if t.IsZero() {
+		return b.Add(key, "none")
+	}
+	return b.Add(key, t.UTC().Truncate(time.Second).Format(TimeLayout))
+}
+
+// Build returns the record with the given index, checked against its schema.
+func (b *Builder) Build(index uint64) (Record, error) {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "type %s\nindex %d\n", b.typ, index)
+	for _, f := range b.fields {
+		buf.WriteString(f.Key)
+		if f.Value != "" {
+			buf.WriteByte(' ')
+			buf.WriteString(f.Value)
+		}
+		buf.WriteByte('\n')
+	}
+	return Parse(buf.Bytes())
+}
+
+// Parse parses one record strictly: it must be exactly the canonical form of its fields.
+// The returned record keeps raw (not a copy).
+func Parse(raw []byte) (Record, error) {
+	if len(raw) > MaxRecordSize {
+		return Record{}, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrSyntax, len(raw), MaxRecordSize)
+	}
+	if !utf8.Valid(raw) {
+		return Record{}, fmt.Errorf("%w: record is not UTF-8", ErrSyntax)
+	}
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		return Record{}, fmt.Errorf("%w: record does not end with a newline", ErrSyntax)
+	}
+	lines := strings.Split(string(raw[:len(raw)-1]), "\n")
+	if len(lines) < 2 {
+		return Record{}, fmt.Errorf("%w: record has no index line", ErrSyntax)
+	}
+	typ, ok := strings.CutPrefix(lines[0], "type ")
+	schema, known := schemas[typ]
+	if !ok || !known {
+		return Record{}, fmt.Errorf("%w: line 1: %q is not a known record type line", ErrSyntax, lines[0])
+	}
+	idx, ok := strings.CutPrefix(lines[1], "index ")
+	if !ok || checkValue(kUint, idx) != nil {
+		return Record{}, fmt.Errorf("%w: line 2: %q is not an index line", ErrSyntax, lines[1])
+	}
+	rec := Record{Type: typ, Raw: raw}
+	rec.Index, _ = strconv.ParseUint(idx, 10, 64)
+	fields, err := parseFields(schema, lines[2:])
+	if err != nil {
+		return Record{}, fmt.Errorf("%s record: %w", typ, err)
+	}
+	rec.Fields = fields
+	return rec, nil
+}
+
+// parseFields matches lines against schema in order; line numbers in errors count from 1 at
+// the record's "type" line.
+func parseFields(schema []field, lines []string) ([]Field, error) {
+	fields := make([]Field, 0, len(lines))
+	i := 0
+	for _, f := range schema {
+		n := 0
+		for i < len(lines) && lineKey(lines[i]) == f.key {
+			if n > 0 && (f.n == one || f.n == opt) {
+				return nil, fmt.Errorf("%w: line %d: %s repeated", ErrSyntax, i+3, f.key)
+			}
+			val := strings.TrimPrefix(lines[i][len(f.key):], " ")
+			if len(lines[i]) == len(f.key)+1 {
+				return nil, fmt.Errorf("%w: line %d: trailing space", ErrSyntax, i+3)
+			}
+			if err := checkValue(f.kind, val); err != nil {
+				return nil, fmt.Errorf("%w: line %d: %s: %v", ErrSyntax, i+3, f.key, err)
+			}
+			fields = append(fields, Field{f.key, val})
+			n++
+			i++
+		}
+		if n == 0 && (f.n == one || f.n == some) {
+			return nil, fmt.Errorf("%w: line %d: missing %s", ErrSyntax, i+3, f.key)
+		}
+	}
+	if i < len(lines) {
+		return nil, fmt.Errorf("%w: line %d: unexpected %q", ErrSyntax, i+3, clip(lines[i]))
+	}
+	return fields, nil
+}
+
+func lineKey(line string) string {
+	k, _, _ := strings.Cut(line, " ")
+	return k
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
+
+func checkValue(k kind, v string) error {
+	switch k {
+	case kUint:
+		return checkUint(v)
+	case kHex:
+		return checkHex(v, -1)
+	case kHex16:
+		return checkHex(v, 16)
+	case kHex32:
+		return checkHex(v, 32)
+	case kHex64:
+		return checkHex(v, 64)
+	case kToken:
+		return CheckToken(v)
+	case kTokens:
+		return checkList(v, true, CheckToken)
+	case kUints:
+		return checkList(v, false, checkUint)
+	case kText:
+		return CheckText(v)
+	case kTime:
+		return checkTime(v)
+	case kDice:
+		_, _, err := ParseDice(v)
+		return err
+	case kPair:
+		a, b, ok := strings.Cut(v, " ")
+		if !ok || CheckToken(a) != nil || CheckToken(b) != nil {
+			return fmt.Errorf("%q is not two tokens", clip(v))
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown kind %d", k)
+}
+
+func checkUint(v string) error {
+	if v == "" || len(v) > 20 || (len(v) > 1 && v[0] == '0') {
+		return fmt.Errorf("%q is not a canonical decimal", clip(v))
+	}
+	if _, err := strconv.ParseUint(v, 10, 64); err != nil {
+		return fmt.Errorf("%q is not a canonical decimal", clip(v))
+	}
+	return nil
+}
+
+func checkHex(v string, n int) error {
+	if n >= 0 && len(v) != 2*n {
+		return fmt.Errorf("want %d hex bytes, have %d characters", n, len(v))
+	}
+	if len(v)%2 != 0 {
+		return fmt.Errorf("odd hex length")
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return fmt.Errorf("%q is not lowercase hex", clip(v))
+		}
+	}
+	return nil
+}
+
+// CheckToken reports whether v is a token: 1-200 printable ASCII bytes without a space.
+func CheckToken(v string) error {
+	if v == "" || len(v) > 200 {
+		return fmt.Errorf("token of length %d", len(v))
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] <= ' ' || v[i] > '~' {
+			return fmt.Errorf("%q is not a token", clip(v))
+		}
+	}
+	return nil
+}
+
+func checkList(v string, emptyOK bool, each func(string) error) error {
+	if v == "" {
+		if emptyOK {
+			return nil
+		}
+		return fmt.Errorf("empty list")
+	}
+	for _, p := range strings.Split(v, " ") {
+		if err := each(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckText reports whether v may be a text value: valid UTF-8, no control characters, no
+// leading or trailing white space, at most 2000 bytes.
+func CheckText(v string) error {
+	if len(v) > 2000 {
+		return fmt.Errorf("text of %d bytes", len(v))
+	}
+	if strings.TrimSpace(v) != v {
+		return fmt.Errorf("text %q has edge spaces", clip(v))
+	}
+	for _, r := range v {
+		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+			return fmt.Errorf("text %q has a control character", clip(v))
+		}
+	}
+	return nil
+}
+
+// CleanText turns arbitrary text into a valid text value: control characters and runs of
+// white space become one space, and the result is trimmed and cut to 2000 bytes.
+func CleanText(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	var b strings.Builder
+	for _, r := range s {
+		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	for len(out) > 2000 {
+		_, size := utf8.DecodeLastRuneInString(out)
+		out = strings.TrimSpace(out[:len(out)-size])
+	}
+	return out
+}
+
+func checkTime(v string) error {
+	if v == "none" {
+		return nil
+	}
+	t, err := time.Parse(TimeLayout, v)
+	if err != nil || t.Format(TimeLayout) != v {
+		return fmt.Errorf("%q is not a UTC time like %s", clip(v), TimeLayout)
+	}
+	return nil
+}
+
+// ParseDice parses "<count>d<sides>".
+func ParseDice(v string) (count, sides int, err error) {
+	c, s, ok := strings.Cut(v, "d")
+	if !ok || checkUint(c) != nil || checkUint(s) != nil {
+		return 0, 0, fmt.Errorf("%q is not <count>d<sides>", clip(v))
+	}
+	cn, _ := strconv.ParseUint(c, 10, 32)
+	sn, _ := strconv.ParseUint(s, 10, 32)
+	if cn < 1 || sn < 1 || cn > 10000 || sn > 1<<32-1 {
+		return 0, 0, fmt.Errorf("dice %q out of range", v)
+	}
+	return int(cn), int(sn), nil
+}

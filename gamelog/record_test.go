@@ -1,0 +1,123 @@
+package gamelog
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBuildParseRoundTrip(t *testing.T) {
+	b := New(TypeRoll).AddUint("turn", 3).AddUint("activation", 0).AddUint("seq", 0).Add("label", "draw").
+		Add("dice", "1d4").Add("values", "2").Add("as", "draw").Add("items", "A B C D").Add("shown", "B").
+		Add("rule", "3.1").Add("result", "Group B is activated")
+	rec, err := b.Build(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "type roll\nindex 12\nturn 3\nactivation 0\nseq 0\nlabel draw\ndice 1d4\nvalues 2\nas draw\nitems A B C D\nshown B\nrule 3.1\nresult Group B is activated\n"
+	if string(rec.Raw) != want {
+		t.Errorf("built\n%s\nwant\n%s", rec.Raw, want)
+	}
+	again, err := Parse(rec.Raw)
+	if err != nil || again.Get("shown") != "B" || again.Index != 12 || again.Uint("turn") != 3 {
+		t.Errorf("Parse(Build) = %+v, %v", again, err)
+	}
+	empty, err := New(TypeJoin).Add("player", "bob").AddHex("entropy", nil).AddTime("received", time.Time{}).Build(0)
+	if err != nil || !strings.Contains(string(empty.Raw), "\nentropy\nreceived none\n") {
+		t.Errorf("empty values: %q, %v", empty.Raw, err)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	good := "type state\nindex 7\nturn 1\nactivation 2\nstate-hash " + strings.Repeat("ab", 32) + "\n"
+	if _, err := Parse([]byte(good)); err != nil {
+		t.Fatalf("good record refused: %v", err)
+	}
+	bad := map[string]string{
+		"no final newline":   strings.TrimSuffix(good, "\n"),
+		"CRLF":               strings.ReplaceAll(good, "\n", "\r\n"),
+		"unknown type":       strings.Replace(good, "type state", "type stat", 1),
+		"no index":           strings.Replace(good, "index 7\n", "", 1),
+		"index leading zero": strings.Replace(good, "index 7", "index 07", 1),
+		"index negative":     strings.Replace(good, "index 7", "index -7", 1),
+		"index too big":      strings.Replace(good, "index 7", "index 99999999999999999999", 1),
+		"field missing":      strings.Replace(good, "activation 2\n", "", 1),
+		"field repeated":     strings.Replace(good, "turn 1\n", "turn 1\nturn 1\n", 1),
+		"fields reordered":   strings.Replace(good, "turn 1\nactivation 2\n", "activation 2\nturn 1\n", 1),
+		"unknown field":      good + "extra yes\n",
+		"uppercase hex":      strings.Replace(good, strings.Repeat("ab", 32), strings.Repeat("AB", 32), 1),
+		"short hex":          strings.Replace(good, strings.Repeat("ab", 32), strings.Repeat("ab", 31), 1),
+		"trailing space":     strings.Replace(good, "turn 1\n", "turn 1 \n", 1),
+		"double space":       strings.Replace(good, "turn 1\n", "turn  1\n", 1),
+		"blank line":         strings.Replace(good, "turn 1\n", "\nturn 1\n", 1),
+		"not UTF-8":          strings.Replace(good, "state-hash", "state-hash\xff", 1),
+		"empty":              "",
+		"too big":            good + strings.Repeat("x", MaxRecordSize),
+	}
+	for name, raw := range bad {
+		if _, err := Parse([]byte(raw)); !errors.Is(err, ErrSyntax) {
+			t.Errorf("%s: Parse = %v, want ErrSyntax", name, err)
+		}
+	}
+	badValues := []struct{ typ, key, val string }{
+		{TypeRoll, "dice", "2d"}, {TypeRoll, "dice", "0d6"}, {TypeRoll, "dice", "d6"}, {TypeRoll, "values", ""},
+		{TypeEvent, "text", "tab\there"}, {TypeEvent, "text", " edge"}, {TypeJoin, "received", "2026-11-30 12:00:00"},
+		{TypeJoin, "received", "2026-11-30T12:00:00+01:00"}, {TypeGenesis, "player", "alice"}, {TypeRoll, "label", "has space"},
+	}
+	for _, c := range badValues {
+		schema := schemas[c.typ]
+		var k kind
+		for _, f := range schema {
+			if f.key == c.key {
+				k = f.kind
+			}
+		}
+		if err := checkValue(k, c.val); err == nil {
+			t.Errorf("%s %s %q accepted", c.typ, c.key, c.val)
+		}
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	for in, want := range map[string]string{
+		"  a\tb\r\nc  ": "a b c", "ok": "ok", "\x00\x01": "", "bad \xff utf8": "bad ? utf8", "a\u2028b": "a b",
+		strings.Repeat("é", 1500): strings.Repeat("é", 1000),
+	} {
+		got := CleanText(in)
+		if got != want || CheckText(got) != nil {
+			t.Errorf("CleanText(%q) = %q (check %v), want %q", in, got, CheckText(got), want)
+		}
+	}
+}
+
+func TestCanonicalOrders(t *testing.T) {
+	got := string(CanonicalOrders("Hi!\n" + OrdersBegin + "\r\n>  VEN-1   MOVE 1507 1407 \r\n\r\n> VEN-2 FIRE\n" + OrdersEnd + "\nbye"))
+	if want := "VEN-1 MOVE 1507 1407\nVEN-2 FIRE\n"; got != want {
+		t.Errorf("CanonicalOrders = %q, want %q", got, want)
+	}
+	if got := string(CanonicalOrders("A\n\n  B  C\n")); got != "A\nB C\n" {
+		t.Errorf("CanonicalOrders without block = %q", got)
+	}
+}
+
+func TestParseBlocksRefuses(t *testing.T) {
+	c := Checkpoint{Size: 3}
+	c.Sign(ed25519.NewKeyFromSeed(make([]byte, 32)))
+	good := c.Block()
+	if cs, err := ParseBlocks([]byte(good)); err != nil || len(cs) != 1 || cs[0].Size != 3 {
+		t.Fatalf("good block: %v, %v", cs, err)
+	}
+	for name, text := range map[string]string{
+		"no end":       strings.Replace(good, BlockEnd, "", 1),
+		"missing line": strings.Replace(good, "size 3\n", "", 1),
+		"bad size":     strings.Replace(good, "size 3", "size x", 1),
+		"bad head":     strings.Replace(good, "head 00", "head zz", 1),
+		"short sig":    strings.Replace(good, "signature ", "signature 0", 1),
+	} {
+		if _, err := ParseBlocks([]byte(text)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

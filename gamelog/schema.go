@@ -1,0 +1,95 @@
+package gamelog
+
+// Record types (DICE.md 5).
+const (
+	TypeGenesis    = "genesis"    // game creation: ids, ruleset, players, seed commitment C, verifier key
+	TypeJoin       = "join"       // a player's JOIN and entropy
+	TypeStart      = "start"      // play starts: S over the joins
+	TypeActivation = "activation" // an activation opens: who must act, deadline
+	TypeOrders     = "orders"     // an accepted order mail: hash of the canonical orders, entropy
+	TypeClose      = "close"      // the orders an activation uses and E_{t,a}, before any roll
+	TypeRoll       = "roll"       // one die request and its values
+	TypeEvent      = "event"      // what the engine did
+	TypeState      = "state"      // hash of the state after an activation
+	TypeReveal     = "reveal"     // X_t at the end of game turn t
+	TypeCheckpoint = "checkpoint" // Ed25519-signed (size, head)
+	TypeCommit     = "commit"     // hash of a side's hidden set-up
+	TypeDisclose   = "disclose"   // nonce and data of a commit, when the rules reveal it
+	TypeNote       = "note"       // referee actions: pause, extend, replace player
+	TypeEnd        = "end"        // the game is over
+)
+
+// MaxTurns bounds the seed chain a genesis record may commit to (DICE.md 1: the scenario's
+// turns plus a margin), so that checking a reveal costs at most this many hashes.
+const MaxTurns = 1 << 17
+
+// kind is the syntax of a field's value.
+type kind int
+
+const (
+	kUint   kind = iota // decimal, no leading zeros
+	kHex                // lowercase hex, even length, may be empty
+	kHex16              // 16 bytes as lowercase hex
+	kHex32              // 32 bytes
+	kHex64              // 64 bytes
+	kToken              // 1-200 printable ASCII bytes, no space
+	kTokens             // tokens separated by one space, may be empty
+	kUints              // uints separated by one space, at least one
+	kText               // UTF-8 without control characters or edge spaces, may be empty
+	kTime               // RFC 3339 UTC with seconds ("2006-01-02T15:04:05Z") or "none"
+	kDice               // "<count>d<sides>"
+	kPair               // two tokens: "<player> <side>"
+)
+
+// count is how often a field may occur.
+type count int
+
+const (
+	one  count = iota // exactly once
+	opt               // at most once
+	many              // zero or more
+	some              // one or more
+)
+
+type field struct {
+	key  string
+	kind kind
+	n    count
+}
+
+// schemas gives each record type its fields, in the only order they may appear. Every record
+// starts with "type" and then "index".
+var schemas = map[string][]field{
+	TypeGenesis: {{"format", kToken, one}, {"game", kHex16, one}, {"ruleset", kToken, one},
+		{"scenario", kToken, one}, {"options", kTokens, one}, {"engine", kText, one},
+		{"player", kPair, some}, {"turns", kUint, one}, {"commitment", kHex32, one},
+		{"verifier", kHex32, one}, {"created", kTime, one}},
+	TypeJoin: {{"player", kToken, one}, {"entropy", kHex, one}, {"received", kTime, one}},
+	TypeStart: {{"by", kToken, one}, {"joined", kToken, many}, {"missing", kToken, many},
+		{"start-hash", kHex32, one}},
+	TypeActivation: {{"turn", kUint, one}, {"activation", kUint, one}, {"act", kTokens, one},
+		{"what", kText, one}, {"deadline", kTime, one}},
+	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
+		{"orders-hash", kHex32, one}, {"entropy", kHex, one}, {"received", kTime, one},
+		{"message-id", kText, opt}},
+	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
+		{"inputs-hash", kHex32, one}},
+	TypeRoll: {{"turn", kUint, one}, {"activation", kUint, one}, {"seq", kUint, one},
+		{"label", kToken, one}, {"dice", kDice, one}, {"values", kUints, one},
+		{"as", kToken, opt}, {"items", kTokens, opt}, {"shown", kTokens, opt},
+		{"rule", kText, opt}, {"result", kText, opt}},
+	TypeEvent: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, opt},
+		{"rule", kText, opt}, {"text", kText, some}},
+	TypeState:      {{"turn", kUint, one}, {"activation", kUint, one}, {"state-hash", kHex32, one}},
+	TypeReveal:     {{"turn", kUint, one}, {"seed", kHex32, one}},
+	TypeCheckpoint: {{"size", kUint, one}, {"head", kHex32, one}, {"signature", kHex64, one}},
+	TypeCommit:     {{"side", kToken, one}, {"what", kToken, one}, {"hidden-hash", kHex32, one}},
+	TypeDisclose:   {{"commit", kUint, one}, {"nonce", kHex32, one}, {"data", kHex, one}},
+	TypeNote:       {{"by", kToken, one}, {"text", kText, some}},
+	TypeEnd:        {{"turn", kUint, one}, {"result", kText, one}},
+}
+
+// Types lists the record types in a fixed order (for documentation and tests).
+var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
+	TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
+	TypeNote, TypeEnd}

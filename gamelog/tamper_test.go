@@ -1,0 +1,285 @@
+package gamelog_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+)
+
+// blocks splits an export into its header, record blocks and trailer, as text.
+func blocks(data []byte) []string {
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n")
+}
+
+func join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
+
+// find returns the block index (1-based records: block i+1 is record i) of the first record
+// of type typ whose text contains all of parts.
+func find(t *testing.T, b []string, typ string, parts ...string) int {
+	t.Helper()
+	for i, blk := range b {
+		if !strings.HasPrefix(blk, "type "+typ+"\n") {
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(blk, p)
+		}
+		if ok {
+			return i
+		}
+	}
+	t.Fatalf("no %s record with %v", typ, parts)
+	return 0
+}
+
+var indexLine = regexp.MustCompile(`(?m)^index \d+$`)
+
+// rechain renumbers every record by position and rewrites the trailer, as an operator who
+// edits the stored log and re-exports it would. Checkpoint records are left as signed.
+func rechain(t *testing.T, b []string) []byte {
+	t.Helper()
+	var entries []gamelog.Entry
+	for i, blk := range b[1 : len(b)-1] {
+		raw := indexLine.ReplaceAllString(blk, fmt.Sprintf("index %d", i)) + "\n"
+		rec, err := gamelog.Parse([]byte(raw))
+		if err != nil {
+			t.Fatalf("rechain record %d: %v", i, err)
+		}
+		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
+	}
+	var out bytes.Buffer
+	if err := gamelog.WriteFile(&out, "full", entries, nil); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// failure verifies data and returns the failure: the record index it names (-1 for none)
+// and its text. A parse error names its record in its text.
+func failure(t *testing.T, data []byte, opts gamelog.VerifyOptions) (int64, string) {
+	t.Helper()
+	rep, err := verifyData(t, data, opts)
+	if err != nil {
+		if !errors.Is(err, gamelog.ErrSyntax) {
+			t.Errorf("parse error without ErrSyntax: %v", err)
+		}
+		var n int64 = -1
+		fmt.Sscanf(err.Error(), "record %d", &n)
+		return n, err.Error()
+	}
+	if rep.OK() {
+		t.Fatal("tampered log verifies")
+	}
+	return rep.Failure.Index, rep.Failure.Error()
+}
+
+func TestTamperedLogsFail(t *testing.T) {
+	sc := ledgertest.Small
+	sc.End = true
+	g := newGame(t, sc, ledger.View{Full: true})
+	opts := gamelog.VerifyOptions{Key: g.pub()}
+	b := blocks(g.data)
+	roll := find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")  // an average die
+	pair := find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")  // the roll before it
+	reveal := find(t, b, "reveal", "turn 2")                     // turn 2's seed
+	ckpt := find(t, b, "checkpoint", "size "+fmt.Sprint(reveal)) // signed right after it
+	event := find(t, b, "event", "turn 1")
+
+	edit := func(i int, old, new string) []string {
+		c := append([]string(nil), b...)
+		if !strings.Contains(c[i], old) {
+			t.Fatalf("record %d has no %q", i-1, old)
+		}
+		c[i] = strings.Replace(c[i], old, new, 1)
+		return c
+	}
+	values := regexp.MustCompile(`values (\d)`).FindStringSubmatch(b[roll])[1]
+	other := map[string]string{"1": "2", "2": "3", "3": "4", "4": "5", "5": "6", "6": "1"}[values]
+	shownFix := func(c []string) []string { // keep the average-die reading consistent
+		c[roll] = regexp.MustCompile(`(?m)^shown \d$`).ReplaceAllString(c[roll], "shown "+map[string]string{"1": "2", "2": "3", "3": "3", "4": "4", "5": "4", "6": "5"}[other])
+		return c
+	}
+	remove := func(i int) []string { return append(append([]string(nil), b[:i]...), b[i+1:]...) }
+	insert := func(i int, blk string) []string {
+		return append(append(append([]string(nil), b[:i]...), blk), b[i:]...)
+	}
+	swap := func(i, j int) []string {
+		c := append([]string(nil), b...)
+		c[i], c[j] = c[j], c[i]
+		return c
+	}
+	sig := regexp.MustCompile(`signature ([0-9a-f])`).FindStringSubmatch(b[ckpt])[1]
+	flipped := map[bool]string{true: "1", false: "0"}[sig == "0"]
+
+	cases := []struct {
+		name  string
+		data  []byte
+		index int64 // the record the failure must name
+		why   string
+	}{
+		{"roll value changed", join(shownFix(edit(roll, "values "+values, "values "+other))), int64(roll - 1), "changed"},
+		{"roll value changed, chain rebuilt", rechain(t, shownFix(edit(roll, "values "+values, "values "+other))), int64(roll - 1), "changed"},
+		{"roll label changed", join(edit(roll, "label fire/", "label fyre/")), int64(roll - 1), "changed"},
+		{"record inserted", join(insert(event, b[event])), int64(event), "out of sequence"},
+		{"roll inserted, chain rebuilt", rechain(t, insert(roll, b[roll])), int64(roll), "seq"}, // the copy reads as the original
+		{"event inserted, chain rebuilt", rechain(t, insert(event, b[event])), -2, ""},
+		{"record removed", join(remove(event)), int64(event - 1), "out of sequence"},
+		{"roll removed, chain rebuilt", rechain(t, remove(pair)), int64(pair), "seq"}, // after its event
+		{"records swapped", join(swap(pair, roll)), int64(pair - 1), "out of sequence"},
+		{"rolls swapped, chain rebuilt", rechain(t, swap(pair, roll)), int64(pair - 1), "seq"},
+		{"reveal does not hash to the commitment", nil, 0, ""}, // set below
+		{"bad checkpoint signature", join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
+		{"garbled line", join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
+		{"non-canonical number", join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
+		{"trailer count wrong", []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},
+	}
+	// A reveal with a wrong seed: change its last hex digit.
+	rv := append([]string(nil), b...)
+	rv[reveal] = regexp.MustCompile(`(?m)^(seed [0-9a-f]{63})([0-9a-f])$`).ReplaceAllStringFunc(rv[reveal], func(s string) string {
+		if strings.HasSuffix(s, "0") {
+			return s[:len(s)-1] + "1"
+		}
+		return s[:len(s)-1] + "0"
+	})
+	cases[10].data, cases[10].index, cases[10].why = join(rv), int64(reveal-1), "commitment"
+
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			idx, why := failure(t, c.data, opts)
+			if c.index == -2 { // a record after the insertion, whose references no longer hold
+				if idx < int64(event) {
+					t.Errorf("failure at record %d: %s; want one after %d", idx, why, event)
+				}
+				return
+			}
+			if idx != c.index || !strings.Contains(why, c.why) {
+				t.Errorf("failure at record %d: %s\nwant record %d, mentioning %q", idx, why, c.index, c.why)
+			}
+		})
+	}
+}
+
+func TestTruncatedFileFails(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	for cut := 0; cut < len(g.data); cut += 7 {
+		if _, err := gamelog.ParseFile(g.data[:cut]); err == nil {
+			t.Fatalf("file cut at byte %d of %d parses", cut, len(g.data))
+		}
+	}
+	// Cut at a record boundary and given a fresh trailer, the log is shorter than the
+	// checkpoints the players hold from mail.
+	b := blocks(g.data)
+	var game [16]byte
+	copy(game[:], g.file.Entries[0].Record.Bytes("game"))
+	var last gamelog.Checkpoint
+	for _, e := range g.file.Entries {
+		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
+			last = gamelog.CheckpointFromRecord(game, e.Record)
+		}
+	}
+	cut := int(last.Size) // keep records before the last signed size's final record
+	short := rechain(t, append(b[:cut:cut], b[len(b)-1]))
+	idx, why := failure(t, short, gamelog.VerifyOptions{Key: g.pub(), Checkpoints: []gamelog.Checkpoint{last}})
+	if idx != -1 || !strings.Contains(why, "removed") {
+		t.Errorf("shortened log: record %d: %s", idx, why)
+	}
+}
+
+// TestEquivocation: the operator rewrites history and re-signs every checkpoint; the
+// checkpoints the players kept from mail expose it.
+func TestEquivocation(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	var game [16]byte
+	copy(game[:], g.file.Entries[0].Record.Bytes("game"))
+	var kept []gamelog.Checkpoint
+	for _, e := range g.file.Entries {
+		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
+			kept = append(kept, gamelog.CheckpointFromRecord(game, e.Record))
+		}
+	}
+	b := blocks(g.data)
+	event := find(t, b, "event", "turn 1")
+	b[event] = strings.Replace(b[event], "\ntext ", "\ntext rewritten: ", 1)
+	forged := resign(t, g, rechain(t, b))
+
+	rep, err := verifyData(t, forged, gamelog.VerifyOptions{Key: g.pub()})
+	if err != nil || !rep.OK() {
+		t.Fatalf("the re-signed forgery should pass alone (that is why players keep checkpoints): %v %v", err, rep.Failure)
+	}
+	mail := []byte("Subject: T2\n\n> " + strings.ReplaceAll(kept[len(kept)-1].Block(), "\n", "\n> "))
+	fromMail, err := gamelog.ParseBlocks(mail)
+	if err != nil || len(fromMail) != 1 {
+		t.Fatalf("checkpoint block from a quoted mail: %v, %d", err, len(fromMail))
+	}
+	idx, why := failure(t, forged, gamelog.VerifyOptions{Key: g.pub(), Checkpoints: fromMail})
+	if !strings.Contains(why, "EQUIVOCATION") || idx < int64(event-1) {
+		t.Errorf("forgery against kept checkpoint: record %d: %s", idx, why)
+	}
+	// Two validly signed checkpoints for one size with different heads are proof by themselves.
+	f, _ := gamelog.ParseFile(forged)
+	var other gamelog.Checkpoint
+	for _, e := range f.Entries {
+		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint && e.Record.Uint("size") == kept[len(kept)-1].Size {
+			other = gamelog.CheckpointFromRecord(game, e.Record)
+		}
+	}
+	_, why = failure(t, g.data, gamelog.VerifyOptions{Key: g.pub(), Checkpoints: []gamelog.Checkpoint{kept[len(kept)-1], other}})
+	if !strings.Contains(why, "EQUIVOCATION: two validly signed") {
+		t.Errorf("two signed heads for one size: %s", why)
+	}
+	// In the log itself: a second checkpoint record for a size, with another head.
+	c := kept[1]
+	c.Head[0] ^= 1
+	c.Sign(g.key)
+	blk := fmt.Sprintf("type checkpoint\nindex 0\nsize %d\nhead %x\nsignature %x", c.Size, c.Head[:], c.Signature)
+	b = blocks(g.data)
+	b = append(b[:len(b)-1:len(b)-1], blk, b[len(b)-1])
+	idx, why = failure(t, rechain(t, b), gamelog.VerifyOptions{Key: g.pub()})
+	if idx != int64(len(b)-3) || !strings.Contains(why, "differs") {
+		t.Errorf("second in-log checkpoint for size %d: record %d: %s", c.Size, idx, why)
+	}
+}
+
+// resign re-signs every checkpoint record over the rebuilt chain, as an operator holding the
+// installation key could.
+func resign(t *testing.T, g game, data []byte) []byte {
+	t.Helper()
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game [16]byte
+	copy(game[:], f.Entries[0].Record.Bytes("game"))
+	var leaves []gamelog.Entry
+	heads := [][32]byte{}
+	var head [32]byte
+	for i, e := range f.Entries {
+		if e.Record.Type == gamelog.TypeCheckpoint {
+			c := gamelog.Checkpoint{Game: game, Size: e.Record.Uint("size")}
+			c.Head = heads[c.Size-1]
+			c.Sign(g.key)
+			raw := fmt.Sprintf("type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature)
+			rec, err := gamelog.Parse([]byte(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e = gamelog.Entry{Index: e.Index, Leaf: gamelog.Leaf(rec.Raw), Record: &rec}
+		}
+		head = gamelog.NextHead(e.Index, head, e.Leaf)
+		heads = append(heads, head)
+		leaves = append(leaves, e)
+	}
+	var out bytes.Buffer
+	if err := gamelog.WriteFile(&out, f.View, leaves, nil); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}

@@ -1,0 +1,228 @@
+package gamelog
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator/dice"
+)
+
+// VerifyOptions are what an auditor brings besides the log.
+type VerifyOptions struct {
+	// Key is the installation's verifier key, pinned from the genesis mail. Without it the
+	// key in the genesis record is used and the report says so.
+	Key ed25519.PublicKey
+	// Checkpoints are signed checkpoints kept from mail; each must agree with the log.
+	Checkpoints []Checkpoint
+	// Orders are canonical order texts whose orders records the auditor wants found.
+	Orders [][]byte
+}
+
+// Failure names the first record (or file position) that does not verify.
+type Failure struct {
+	Index  int64 // record index, or -1 when the failure is not one record's
+	Type   string
+	Line   int
+	Reason string
+}
+
+func (f *Failure) Error() string {
+	if f.Index < 0 {
+		return f.Reason
+	}
+	return fmt.Sprintf("record %d (%s, line %d): %s", f.Index, f.Type, f.Line, f.Reason)
+}
+
+// OrdersMatch says where an auditor's orders were found.
+type OrdersMatch struct {
+	Hash    dice.Hash
+	Records []uint64 // orders records with that hash
+	UsedBy  []uint64 // close records that used one of them
+}
+
+// Report is the outcome of Verify.
+type Report struct {
+	Failure      *Failure // nil when everything checks
+	Game         dice.GameID
+	Records      int
+	Redacted     int
+	Rolls        int
+	RollsChecked int
+	Checkpoints  int      // in-log checkpoint records checked
+	External     int      // checkpoints from mail checked
+	Pending      []uint32 // turns with rolls whose seed is not revealed yet
+	Dice         []DieStats
+	Notes        []string
+	Orders       []OrdersMatch
+}
+
+// OK reports whether the log verified.
+func (r *Report) OK() bool { return r.Failure == nil }
+
+// Verify checks an export: the chain and its trailer, every record's place in the game's
+// structure, every checkpoint, every reveal against the commitment, the start and input
+// hashes, and every roll whose turn seed is revealed. It stops at the first failure.
+func Verify(f *File, opts VerifyOptions) *Report {
+	v := newVerifier(f, opts)
+	rep := v.rep
+	if err := v.run(); err != nil {
+		var fl *Failure
+		if !errors.As(err, &fl) {
+			fl = &Failure{Index: -1, Reason: err.Error()}
+		}
+		rep.Failure = fl
+	}
+	rep.Pending = v.pendingTurns()
+	rep.Dice = v.stats.sorted()
+	return rep
+}
+
+// run checks record by record first, so that a changed record is named by its own check;
+// the trailer and the checkpoints from mail come last.
+func (v *verifier) run() error {
+	v.computeHeads()
+	if err := v.readGenesis(); err != nil {
+		return err
+	}
+	v.collectSeeds()
+	for i := range v.f.Entries {
+		if err := v.checkEntry(&v.f.Entries[i]); err != nil {
+			return err
+		}
+	}
+	if err := v.checkTrailer(); err != nil {
+		return err
+	}
+	if err := v.checkPrivate(); err != nil {
+		return err
+	}
+	if err := v.checkExternal(); err != nil {
+		return err
+	}
+	v.findOrders()
+	return nil
+}
+
+func (v *verifier) computeHeads() {
+	var head dice.Hash
+	for _, e := range v.f.Entries {
+		head = NextHead(e.Index, head, e.Leaf)
+		v.heads = append(v.heads, head)
+		if e.Record == nil {
+			v.rep.Redacted++
+		}
+	}
+	v.rep.Records = len(v.f.Entries)
+}
+
+// checkTrailer compares the end-of-log line with the recomputed chain.
+func (v *verifier) checkTrailer() error {
+	if v.f.Size != uint64(len(v.f.Entries)) {
+		return &Failure{Index: -1, Reason: fmt.Sprintf("end-of-log says %d records, the file has %d (records removed or inserted)", v.f.Size, len(v.f.Entries))}
+	}
+	if n := len(v.heads); n == 0 || v.f.Head != v.heads[n-1] {
+		return &Failure{Index: -1, Reason: "end-of-log head does not match the recomputed chain (the file was edited after export)"}
+	}
+	return nil
+}
+
+func (v *verifier) fail(e *Entry, format string, args ...any) error {
+	typ := "redacted"
+	if e.Record != nil {
+		typ = e.Record.Type
+	}
+	return &Failure{Index: int64(e.Index), Type: typ, Line: e.Line, Reason: fmt.Sprintf(format, args...)}
+}
+
+// readGenesis checks record 0 and pins the key.
+func (v *verifier) readGenesis() error {
+	if len(v.f.Entries) == 0 {
+		return &Failure{Index: -1, Reason: "the log has no records"}
+	}
+	e := &v.f.Entries[0]
+	g := e.Record
+	if g == nil || g.Type != TypeGenesis {
+		return v.fail(e, "record 0 must be the genesis record")
+	}
+	if g.Get("format") != dice.Version {
+		return v.fail(e, "format %q, this verifier knows %q", g.Get("format"), dice.Version)
+	}
+	copy(v.game[:], g.Bytes("game"))
+	v.rep.Game = v.game
+	v.turns = g.Uint("turns")
+	if v.turns < 1 || v.turns > MaxTurns {
+		return v.fail(e, "turns %d out of range", v.turns)
+	}
+	v.commitment = g.Hash32("commitment")
+	if err := v.readPlayers(e); err != nil {
+		return err
+	}
+	return v.pinKey(e, ed25519.PublicKey(g.Bytes("verifier")))
+}
+
+func (v *verifier) readPlayers(e *Entry) error {
+	prev := ""
+	for _, p := range e.Record.All("player") {
+		id, side, _ := strings.Cut(p, " ")
+		if id <= prev {
+			return v.fail(e, "players not sorted by id or repeated at %q", id)
+		}
+		prev = id
+		v.players[id] = side
+		v.sides[side] = true
+	}
+	return nil
+}
+
+func (v *verifier) pinKey(e *Entry, logged ed25519.PublicKey) error {
+	if v.opts.Key == nil {
+		v.key = logged
+		v.rep.Notes = append(v.rep.Notes, "verifier key taken from the log itself; pin it with --key (from the genesis mail) to rule out a rewritten log")
+		return nil
+	}
+	if !v.opts.Key.Equal(logged) {
+		return v.fail(e, "the genesis record's verifier key %x is not the pinned key %x", []byte(logged), []byte(v.opts.Key))
+	}
+	v.key = v.opts.Key
+	return nil
+}
+
+// collectSeeds reads the reveals in log order, each checked against the one before it (the
+// first against C), so that rolls can be checked in log order at a total cost of one hash per
+// turn. It stops at the first reveal that does not fit; checkReveal fails that record.
+func (v *verifier) collectSeeds() {
+	prevT, prevX := uint32(0), v.commitment
+	for _, e := range v.f.Entries {
+		r := e.Record
+		if r == nil || r.Type != TypeReveal {
+			continue
+		}
+		t := r.Uint("turn")
+		if t <= uint64(prevT) || t > v.turns {
+			break
+		}
+		x := r.Hash32("seed")
+		if down, _ := dice.ChainSeed(v.game, uint32(t), x, prevT); down != prevX {
+			break
+		}
+		prevT, prevX = uint32(t), x
+	}
+	for t := prevT; t >= 1; t-- {
+		v.seeds[t] = prevX
+		prevX = dice.ChainStep(v.game, t, prevX)
+	}
+}
+
+func (v *verifier) pendingTurns() []uint32 {
+	var out []uint32
+	for t := range v.rollTurns {
+		if _, ok := v.seeds[t]; !ok {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,321 @@
+package gamelog
+
+import (
+	"crypto/ed25519"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator/dice"
+)
+
+type turnAct struct{ t, a uint32 }
+
+type ordersRec struct {
+	player  string
+	hash    dice.Hash
+	entropy []byte
+}
+
+type closeRec struct {
+	ta      turnAct
+	deriver *dice.Deriver // nil until the turn's seed is revealed
+	seq     uint64
+	label   map[string]bool
+}
+
+type verifier struct {
+	f    *File
+	opts VerifyOptions
+	rep  *Report
+
+	heads      []dice.Hash
+	game       dice.GameID
+	turns      uint64
+	commitment dice.Hash
+	key        ed25519.PublicKey
+	players    map[string]string // id → side
+	sides      map[string]bool
+	seeds      map[uint32]dice.Hash
+
+	joins       map[string][]byte
+	started     bool
+	start       dice.Hash
+	lastAct     turnAct
+	activations map[turnAct]bool
+	orders      map[uint64]ordersRec
+	closes      map[turnAct]bool
+	uses        map[uint64][]uint64 // orders record → closes using it
+	cur         *closeRec
+	revealed    uint32
+	rollTurns   map[uint32]bool
+	commits     map[uint64]commitRec
+	ended       bool
+	goodSize    uint64 // size of the last checkpoint that matched
+	stats       dieStats
+}
+
+type commitRec struct {
+	side      string
+	hash      dice.Hash
+	disclosed bool
+}
+
+func newVerifier(f *File, opts VerifyOptions) *verifier {
+	return &verifier{f: f, opts: opts, rep: &Report{},
+		players: map[string]string{}, sides: map[string]bool{}, seeds: map[uint32]dice.Hash{},
+		joins: map[string][]byte{}, activations: map[turnAct]bool{}, orders: map[uint64]ordersRec{},
+		closes: map[turnAct]bool{}, uses: map[uint64][]uint64{}, rollTurns: map[uint32]bool{},
+		commits: map[uint64]commitRec{}, stats: dieStats{}}
+}
+
+// afterEnd lists the record types that may follow the end record.
+var afterEnd = []string{TypeReveal, TypeCheckpoint, TypeDisclose, TypeNote}
+
+func (v *verifier) checkEntry(e *Entry) error {
+	r := e.Record
+	if r == nil {
+		return nil // withheld from this view: only its leaf is in the chain
+	}
+	if e.Index > 0 && r.Type == TypeGenesis {
+		return v.fail(e, "a second genesis record")
+	}
+	if v.ended && !slices.Contains(afterEnd, r.Type) {
+		return v.fail(e, "%s record after the end of the game", r.Type)
+	}
+	switch r.Type {
+	case TypeJoin:
+		return v.checkJoin(e)
+	case TypeStart:
+		return v.checkStart(e)
+	case TypeActivation:
+		return v.checkActivation(e)
+	case TypeOrders:
+		return v.checkOrders(e)
+	case TypeClose:
+		return v.checkClose(e)
+	case TypeRoll:
+		return v.checkRoll(e)
+	case TypeEvent:
+		return v.checkEvent(e)
+	case TypeState:
+		return v.checkPlace(e)
+	case TypeReveal:
+		return v.checkReveal(e)
+	case TypeCheckpoint:
+		return v.checkCheckpoint(e)
+	case TypeCommit:
+		return v.checkCommit(e)
+	case TypeDisclose:
+		return v.checkDisclose(e)
+	case TypeEnd:
+		v.ended = true
+	}
+	return nil // genesis (checked first) and note have no further rules
+}
+
+func (v *verifier) checkJoin(e *Entry) error {
+	p := e.Record.Get("player")
+	switch {
+	case v.started:
+		return v.fail(e, "join after the start record")
+	case v.players[p] == "":
+		return v.fail(e, "player %q is not in the genesis record", p)
+	case v.joins[p] != nil:
+		return v.fail(e, "player %q joined twice", p)
+	}
+	v.joins[p] = append([]byte{}, e.Record.Bytes("entropy")...)
+	return nil
+}
+
+func (v *verifier) checkStart(e *Entry) error {
+	r := e.Record
+	if v.started {
+		return v.fail(e, "a second start record")
+	}
+	v.started = true
+	var joined, missing []string
+	var joins []dice.Join
+	for p := range v.players {
+		if ent, ok := v.joins[p]; ok {
+			joined = append(joined, p)
+			joins = append(joins, dice.Join{Player: p, Entropy: ent})
+		} else {
+			missing = append(missing, p)
+			joins = append(joins, dice.Join{Player: p})
+		}
+	}
+	slices.Sort(joined)
+	slices.Sort(missing)
+	if !slices.Equal(joined, r.All("joined")) || !slices.Equal(missing, r.All("missing")) {
+		return v.fail(e, "joined/missing lists do not match the join records (joined %v, missing %v)", joined, missing)
+	}
+	if by := r.Get("by"); by != "joins" && by != "referee" || by == "joins" && len(missing) > 0 {
+		return v.fail(e, "started %q with players missing %v", by, missing)
+	}
+	s, _ := dice.StartHash(v.game, v.commitment, joins)
+	if s != r.Hash32("start-hash") {
+		return v.fail(e, "start-hash %s, recomputed S is %x", r.Get("start-hash"), s[:])
+	}
+	v.start = s
+	return nil
+}
+
+// turnAct reads and range-checks a record's turn and activation.
+func (v *verifier) turnAct(e *Entry) (turnAct, error) {
+	t, a := e.Record.Uint("turn"), e.Record.Uint("activation")
+	if t < 1 || t > v.turns || a > 1<<32-1 {
+		return turnAct{}, v.fail(e, "turn %d activation %d out of range (turns 1..%d)", t, a, v.turns)
+	}
+	return turnAct{uint32(t), uint32(a)}, nil
+}
+
+func (v *verifier) checkActivation(e *Entry) error {
+	ta, err := v.turnAct(e)
+	if err != nil {
+		return err
+	}
+	if !v.started {
+		return v.fail(e, "activation before the start record")
+	}
+	if v.activations[ta] || ta.t < v.lastAct.t || ta.t == v.lastAct.t && ta.a <= v.lastAct.a && len(v.activations) > 0 {
+		return v.fail(e, "turn %d activation %d does not follow turn %d activation %d", ta.t, ta.a, v.lastAct.t, v.lastAct.a)
+	}
+	if ta.t <= v.revealed {
+		return v.fail(e, "activation in turn %d, whose seed is already revealed", ta.t)
+	}
+	for _, p := range strings.Fields(e.Record.Get("act")) {
+		if v.players[p] == "" {
+			return v.fail(e, "player %q is not in the genesis record", p)
+		}
+	}
+	v.activations[ta], v.lastAct, v.cur = true, ta, nil
+	return nil
+}
+
+func (v *verifier) checkOrders(e *Entry) error {
+	if _, err := v.turnAct(e); err != nil {
+		return err
+	}
+	p := e.Record.Get("player")
+	if !v.started {
+		return v.fail(e, "orders before the start record")
+	}
+	if v.players[p] == "" {
+		return v.fail(e, "player %q is not in the genesis record", p)
+	}
+	v.orders[e.Index] = ordersRec{player: p, hash: e.Record.Hash32("orders-hash"), entropy: e.Record.Bytes("entropy")}
+	return nil
+}
+
+func (v *verifier) checkClose(e *Entry) error {
+	ta, err := v.turnAct(e)
+	if err != nil {
+		return err
+	}
+	if !v.activations[ta] || v.closes[ta] {
+		return v.fail(e, "close of turn %d activation %d without an open activation, or closed twice", ta.t, ta.a)
+	}
+	if ta.t <= v.revealed {
+		return v.fail(e, "close in turn %d, whose seed is already revealed", ta.t)
+	}
+	var inputs []dice.Input
+	for _, u := range e.Record.All("use") {
+		i := parseUint(u)
+		o, ok := v.orders[i]
+		if !ok || i >= e.Index {
+			return v.fail(e, "uses record %d, which is not an earlier orders record", i)
+		}
+		inputs = append(inputs, dice.Input{Player: o.player, OrdersHash: o.hash, Entropy: o.entropy})
+		v.uses[i] = append(v.uses[i], e.Index)
+	}
+	eh := dice.InputsHash(ta.t, ta.a, inputs)
+	if eh != e.Record.Hash32("inputs-hash") {
+		return v.fail(e, "inputs-hash %s, recomputed E is %x", e.Record.Get("inputs-hash"), eh[:])
+	}
+	v.closes[ta] = true
+	v.cur = &closeRec{ta: ta, label: map[string]bool{}}
+	if x, ok := v.seeds[ta.t]; ok {
+		v.cur.deriver = dice.NewDeriver(dice.ActivationKey(x, v.game, v.start, ta.t, ta.a, eh))
+	}
+	return nil
+}
+
+func (v *verifier) checkEvent(e *Entry) error {
+	if side := e.Record.Get("side"); side != "" && !v.sides[side] {
+		return v.fail(e, "side %q is not in the genesis record", side)
+	}
+	return v.checkPlace(e)
+}
+
+// checkPlace accepts turn 0 activation 0 (set-up before play) or an opened activation.
+func (v *verifier) checkPlace(e *Entry) error {
+	if e.Record.Uint("turn") == 0 && e.Record.Uint("activation") == 0 {
+		return nil
+	}
+	ta, err := v.turnAct(e)
+	if err != nil {
+		return err
+	}
+	if !v.activations[ta] {
+		return v.fail(e, "turn %d activation %d was never opened", ta.t, ta.a)
+	}
+	return nil
+}
+
+func (v *verifier) checkReveal(e *Entry) error {
+	t := e.Record.Uint("turn")
+	if t < 1 || t > v.turns || uint32(t) <= v.revealed {
+		return v.fail(e, "reveal of turn %d out of order (last revealed %d, turns 1..%d)", t, v.revealed, v.turns)
+	}
+	if x, ok := v.seeds[uint32(t)]; !ok || x != e.Record.Hash32("seed") {
+		return v.fail(e, "seed of turn %d does not hash down to the commitment C", t)
+	}
+	v.revealed = uint32(t)
+	return nil
+}
+
+func (v *verifier) checkCheckpoint(e *Entry) error {
+	c := CheckpointFromRecord(v.game, e.Record)
+	if c.Size < 1 || c.Size > e.Index {
+		return v.fail(e, "checkpoint of size %d at record %d", c.Size, e.Index)
+	}
+	if !c.Valid(v.key) {
+		return v.fail(e, "bad checkpoint signature")
+	}
+	if c.Head != v.heads[c.Size-1] {
+		return v.fail(e, "signed head for size %d differs from the recomputed chain: a record in %d..%d was changed, inserted or removed", c.Size, v.goodSize, c.Size-1)
+	}
+	v.goodSize = c.Size
+	v.rep.Checkpoints++
+	return nil
+}
+
+func (v *verifier) checkCommit(e *Entry) error {
+	if side := e.Record.Get("side"); !v.sides[side] {
+		return v.fail(e, "side %q is not in the genesis record", side)
+	}
+	v.commits[e.Index] = commitRec{side: e.Record.Get("side"), hash: e.Record.Hash32("hidden-hash")}
+	return nil
+}
+
+func (v *verifier) checkDisclose(e *Entry) error {
+	i := e.Record.Uint("commit")
+	c, ok := v.commits[i]
+	if !ok || c.disclosed {
+		return v.fail(e, "disclose of record %d, which is not an undisclosed commit", i)
+	}
+	if HiddenHash(e.Record.Hash32("nonce"), e.Record.Bytes("data")) != c.hash {
+		return v.fail(e, "disclosed data does not hash to commit record %d", i)
+	}
+	c.disclosed = true
+	v.commits[i] = c
+	return nil
+}
+
+func parseUint(s string) uint64 {
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		n = n*10 + uint64(s[i]-'0')
+	}
+	return n
+}

@@ -1,0 +1,151 @@
+package gamelog_test
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
+)
+
+// game is an honest scripted game and the installation key that signed it.
+type game struct {
+	data []byte
+	key  ed25519.PrivateKey
+	file *gamelog.File
+}
+
+func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
+	t.Helper()
+	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key ed25519.PrivateKey
+	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatalf("honest export does not parse: %v", err)
+	}
+	return game{data: data, key: key, file: f}
+}
+
+func (g game) pub() ed25519.PublicKey { return g.key.Public().(ed25519.PublicKey) }
+
+func verifyData(t *testing.T, data []byte, opts gamelog.VerifyOptions) (*gamelog.Report, error) {
+	t.Helper()
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		return nil, err
+	}
+	return gamelog.Verify(f, opts), nil
+}
+
+func TestHonestLogsVerify(t *testing.T) {
+	full := ledgertest.Small
+	full.End = true
+	cases := []struct {
+		name     string
+		sc       ledgertest.Script
+		view     ledger.View
+		pending  int
+		redacted bool
+	}{
+		{"full view, game over", full, ledger.View{Full: true}, 0, false},
+		{"public view, game over", full, ledger.View{}, 0, true},
+		{"side view, turn 3 pending", ledgertest.Small, ledger.View{Side: "venice"}, 1, false},
+		{"other side view, turn 3 pending", ledgertest.Small, ledger.View{Side: "ottoman"}, 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := newGame(t, c.sc, c.view)
+			rep := gamelog.Verify(g.file, gamelog.VerifyOptions{Key: g.pub()})
+			if !rep.OK() {
+				t.Fatalf("honest log fails: %v", rep.Failure)
+			}
+			if len(rep.Pending) != c.pending {
+				t.Errorf("pending turns %v, want %d", rep.Pending, c.pending)
+			}
+			if (rep.Redacted > 0) != c.redacted {
+				t.Errorf("%d records withheld from view %s", rep.Redacted, c.view.Name())
+			}
+			if rep.Rolls == 0 || rep.Checkpoints == 0 {
+				t.Errorf("checked %d rolls and %d checkpoints", rep.Rolls, rep.Checkpoints)
+			}
+			if c.pending == 0 && rep.RollsChecked != rep.Rolls {
+				t.Errorf("%d of %d rolls checked with every seed revealed", rep.RollsChecked, rep.Rolls)
+			}
+		})
+	}
+}
+
+func TestSideViewKeepsOwnHiddenSetup(t *testing.T) {
+	own := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	if len(own.file.Private) != 1 {
+		t.Fatalf("venice's copy holds %d private blocks, want its hidden set-up", len(own.file.Private))
+	}
+	for _, view := range []ledger.View{{Side: "ottoman"}, {}, {Full: true}} {
+		other := newGame(t, ledgertest.Small, view)
+		if len(other.file.Private) != 0 || bytes.Contains(other.data, []byte("private")) {
+			t.Errorf("view %s carries venice's hidden set-up", view.Name())
+		}
+	}
+	// A private block that does not match its commit fails.
+	p := own.file.Private[0]
+	line := fmt.Sprintf("private 4 %x %x", p.Nonce[:], p.Data)
+	bad := bytes.Replace(own.data, []byte(line), []byte(fmt.Sprintf("private 4 %x %x", p.Nonce[:], append(p.Data, 'X'))), 1)
+	rep, err := verifyData(t, bad, gamelog.VerifyOptions{})
+	if err != nil || rep.OK() || !strings.Contains(rep.Failure.Reason, "hidden set-up") {
+		t.Errorf("forged private block: %v, %v", err, rep.Failure)
+	}
+}
+
+func TestWrongKeyFailsAtGenesis(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{})
+	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
+	rep := gamelog.Verify(g.file, gamelog.VerifyOptions{Key: other})
+	if rep.OK() || rep.Failure.Index != 0 {
+		t.Errorf("a log under another key: %v", rep.Failure)
+	}
+	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{})
+	if !rep.OK() || len(rep.Notes) == 0 {
+		t.Errorf("unpinned key: %v, notes %v", rep.Failure, rep.Notes)
+	}
+}
+
+func TestOrdersSelfCheck(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{})
+	mine := gamelog.CanonicalOrders("> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n")
+	receipt := []byte("Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n")
+	rep := gamelog.Verify(g.file, gamelog.VerifyOptions{Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
+	if !rep.OK() {
+		t.Fatalf("own orders not found: %v", rep.Failure)
+	}
+	for _, m := range rep.Orders {
+		if len(m.Records) != 3 || len(m.UsedBy) != 3 { // once per turn
+			t.Errorf("orders %x found in %v, used by %v; want 3 of each", m.Hash[:4], m.Records, m.UsedBy)
+		}
+	}
+	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
+	if rep.OK() {
+		t.Error("orders never sent were found")
+	}
+}

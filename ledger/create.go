@@ -1,0 +1,153 @@
+package ledger
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/store"
+)
+
+// TurnMargin is added to a scenario's maximum number of game turns to size the seed chain,
+// so that a referee's extra turns do not exhaust it.
+const TurnMargin = 16
+
+// Errors a caller may answer a player or referee with.
+var (
+	ErrNotPlayer      = errors.New("ledger: not a player of this game")
+	ErrJoined         = errors.New("ledger: player has joined already")
+	ErrStarted        = errors.New("ledger: game has started")
+	ErrNotStarted     = errors.New("ledger: game has not started")
+	ErrMissingJoins   = errors.New("ledger: not every player has joined")
+	ErrChainExhausted = errors.New("ledger: turn beyond the committed seed chain")
+	ErrSequence       = errors.New("ledger: out of sequence")
+)
+
+// Player is one player of record and the side they play.
+type Player struct{ ID, Side string }
+
+// Spec describes a new game.
+type Spec struct {
+	Ruleset, Scenario string
+	Options           []string
+	Engine            string // engine version
+	Players           []Player
+	MaxTurns          int // the scenario's maximum number of game turns
+	Created           time.Time
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
+
+func (s Spec) check() error {
+	for _, w := range append([]string{s.Ruleset, s.Scenario}, s.Options...) {
+		if !idPattern.MatchString(w) {
+			return fmt.Errorf("ruleset, scenario or option %q: want lower-case letters, digits, '.', '_', '-'", w)
+		}
+	}
+	if len(s.Players) == 0 || s.MaxTurns < 1 || s.MaxTurns+TurnMargin > gamelog.MaxTurns {
+		return fmt.Errorf("a game needs players and 1..%d turns", gamelog.MaxTurns-TurnMargin)
+	}
+	seen := map[string]bool{}
+	for _, p := range s.Players {
+		if !idPattern.MatchString(p.ID) || !idPattern.MatchString(p.Side) {
+			return fmt.Errorf("player %q side %q: want lower-case letters, digits, '.', '_', '-'", p.ID, p.Side)
+		}
+		if seen[p.ID] {
+			return fmt.Errorf("player %q listed twice", p.ID)
+		}
+		seen[p.ID] = true
+	}
+	return nil
+}
+
+// Created is what game creation hands to the caller for the genesis mail.
+type Created struct {
+	Game       dice.GameID
+	Commitment dice.Hash
+	Verifier   ed25519.PublicKey
+	Checkpoint gamelog.Checkpoint
+}
+
+// Create commits a new game (DICE.md 1): it draws the game id and the top seed X_N from rnd
+// (crypto/rand.Reader in production), keeps X_N secret, writes the genesis record and signs
+// the first checkpoint.
+func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
+	if err := spec.check(); err != nil {
+		return Created{}, fmt.Errorf("new game: %w", err)
+	}
+	var c Created
+	var xN dice.Hash
+	if _, err := io.ReadFull(rnd, c.Game[:]); err != nil {
+		return c, fmt.Errorf("new game id: %w", err)
+	}
+	if _, err := io.ReadFull(rnd, xN[:]); err != nil {
+		return c, fmt.Errorf("new seed: %w", err)
+	}
+	key, err := store.InstallationKey(tx)
+	if err != nil {
+		return c, err
+	}
+	c.Verifier = key.Public().(ed25519.PublicKey)
+	n := uint32(spec.MaxTurns + TurnMargin)
+	c.Commitment = dice.Commitment(c.Game, n, xN)
+	if err := store.CreateGame(tx, c.Game); err != nil {
+		return c, err
+	}
+	if err := store.PutSecret(tx, c.Game, secretSeed, xN[:]); err != nil {
+		return c, err
+	}
+	if _, err := add(tx, c.Game, genesis(spec, c, n)); err != nil {
+		return c, err
+	}
+	c.Checkpoint, err = Checkpoint(tx, c.Game)
+	return c, err
+}
+
+const secretSeed = "x-top"
+
+func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
+	b := gamelog.New(gamelog.TypeGenesis).Add("format", dice.Version).AddHex("game", c.Game[:]).
+		Add("ruleset", spec.Ruleset).Add("scenario", spec.Scenario).
+		Add("options", strings.Join(spec.Options, " ")).Add("engine", gamelog.CleanText(spec.Engine))
+	players := slices.Clone(spec.Players)
+	slices.SortFunc(players, func(a, b Player) int { return strings.Compare(a.ID, b.ID) })
+	for _, p := range players {
+		b.Add("player", p.ID+" "+p.Side)
+	}
+	return b.AddUint("turns", uint64(n)).AddHex("commitment", c.Commitment[:]).
+		AddHex("verifier", c.Verifier).AddTime("created", spec.Created)
+}
+
+func add(tx *store.Tx, id dice.GameID, b *gamelog.Builder) (gamelog.Record, error) {
+	rec, _, err := store.Append(tx, id, b)
+	return rec, err
+}
+
+// Checkpoint signs the game's current (size, head) with the installation key and appends it
+// as a checkpoint record. The returned checkpoint covers the records before that one.
+func Checkpoint(tx *store.Tx, id dice.GameID) (gamelog.Checkpoint, error) {
+	key, err := store.InstallationKey(tx)
+	if err != nil {
+		return gamelog.Checkpoint{}, err
+	}
+	n, err := store.Len(tx, id)
+	if err != nil {
+		return gamelog.Checkpoint{}, err
+	}
+	head, err := store.HeadAt(tx, id, n)
+	if err != nil {
+		return gamelog.Checkpoint{}, err
+	}
+	c := gamelog.Checkpoint{Game: id, Size: n, Head: head}
+	c.Sign(key)
+	_, err = add(tx, id, gamelog.New(gamelog.TypeCheckpoint).AddUint("size", n).
+		AddHex("head", head[:]).AddHex("signature", c.Signature))
+	return c, err
+}

@@ -1,0 +1,222 @@
+package ledger_test
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
+)
+
+func newStore(t *testing.T) *store.Store {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+var spec = ledger.Spec{Ruleset: "lepanto1571", Scenario: "13.1", Engine: "test", MaxTurns: 4,
+	Players: []ledger.Player{{ID: "alice", Side: "venice"}, {ID: "bob", Side: "ottoman"}}, Created: ledgertest.Clock}
+
+func create(t *testing.T, s *store.Store) ledger.Created {
+	t.Helper()
+	var c ledger.Created
+	if err := s.Update(func(tx *store.Tx) error {
+		var err error
+		c, err = ledger.Create(tx, spec, ledgertest.Rand(t.Name()))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCreateRefusesBadSpecs(t *testing.T) {
+	s := newStore(t)
+	bad := []func(*ledger.Spec){
+		func(sp *ledger.Spec) { sp.Ruleset = "Lepanto 1571" },
+		func(sp *ledger.Spec) { sp.Players = nil },
+		func(sp *ledger.Spec) { sp.Players = append(sp.Players, ledger.Player{ID: "alice", Side: "x"}) },
+		func(sp *ledger.Spec) { sp.Players = []ledger.Player{{ID: "al ice", Side: "venice"}} },
+		func(sp *ledger.Spec) { sp.MaxTurns = 0 },
+		func(sp *ledger.Spec) { sp.MaxTurns = gamelog.MaxTurns },
+	}
+	for i, mod := range bad {
+		sp := spec
+		sp.Players = append([]ledger.Player(nil), spec.Players...)
+		mod(&sp)
+		err := s.Update(func(tx *store.Tx) error { _, err := ledger.Create(tx, sp, ledgertest.Rand("x")); return err })
+		if err == nil {
+			t.Errorf("bad spec %d accepted: %+v", i, sp)
+		}
+	}
+}
+
+func TestGenesisCommitsAndSigns(t *testing.T) {
+	s := newStore(t)
+	c := create(t, s)
+	if !c.Checkpoint.Valid(c.Verifier) || c.Checkpoint.Size != 1 {
+		t.Errorf("genesis checkpoint %+v does not verify", c.Checkpoint)
+	}
+	s.View(func(tx *store.Tx) error {
+		g, _ := store.Record(tx, c.Game, 0)
+		if g.Hash32("commitment") != c.Commitment || g.Get("turns") != "20" || g.All("player")[0] != "alice venice" {
+			t.Errorf("genesis record:\n%s", g.Raw)
+		}
+		var buf bytes.Buffer
+		ledger.Export(tx, c.Game, ledger.View{Full: true}, &buf)
+		top, _ := store.Secret(tx, c.Game, "x-top")
+		if len(top) != 32 || bytes.Contains(buf.Bytes(), []byte(strings.ToLower(string(top)))) ||
+			strings.Contains(buf.String(), hexs(top)) {
+			t.Error("the top seed is missing or exported")
+		}
+		return nil
+	})
+}
+
+func hexs(b []byte) string {
+	const digits = "0123456789abcdef"
+	var sb strings.Builder
+	for _, c := range b {
+		sb.WriteByte(digits[c>>4])
+		sb.WriteByte(digits[c&15])
+	}
+	return sb.String()
+}
+
+func TestJoinAndStart(t *testing.T) {
+	s := newStore(t)
+	c := create(t, s)
+	id := c.Game
+	try := func(f func(tx *store.Tx) error) error { return s.Update(f) }
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "mallory", nil, ledgertest.Clock) }); !errors.Is(err, ledger.ErrNotPlayer) {
+		t.Errorf("stranger's join: %v", err)
+	}
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("x"), ledgertest.Clock) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", nil, ledgertest.Clock) }); !errors.Is(err, ledger.ErrJoined) {
+		t.Errorf("second join: %v", err)
+	}
+	if err := try(func(tx *store.Tx) error { _, err := ledger.Start(tx, id, false); return err }); !errors.Is(err, ledger.ErrMissingJoins) {
+		t.Errorf("start with bob missing: %v", err)
+	}
+	if err := try(func(tx *store.Tx) error {
+		return ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: 1})
+	}); !errors.Is(err, ledger.ErrNotStarted) {
+		t.Errorf("activation before start: %v", err)
+	}
+	var sHash dice.Hash
+	if err := try(func(tx *store.Tx) error { var err error; sHash, err = ledger.Start(tx, id, true); return err }); err != nil {
+		t.Fatalf("referee start: %v", err)
+	}
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, ledgertest.Clock) }); !errors.Is(err, ledger.ErrStarted) {
+		t.Errorf("join after start: %v", err)
+	}
+	s.View(func(tx *store.Tx) error {
+		r, _ := store.Record(tx, id, 3)
+		if r.Type != gamelog.TypeStart || r.Get("by") != "referee" || r.Get("missing") != "bob" || r.Hash32("start-hash") != sHash {
+			t.Errorf("start record:\n%s", r.Raw)
+		}
+		return nil
+	})
+}
+
+func started(t *testing.T, s *store.Store) dice.GameID {
+	t.Helper()
+	c := create(t, s)
+	if err := s.Update(func(tx *store.Tx) error { _, err := ledger.Start(tx, c.Game, true); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return c.Game
+}
+
+func TestSequenceIsEnforced(t *testing.T) {
+	s := newStore(t)
+	id := started(t, s)
+	steps := []struct {
+		name string
+		f    func(tx *store.Tx) error
+		ok   bool
+	}{
+		{"close before open", func(tx *store.Tx) error { _, err := ledger.Close(tx, id, 1, 1, nil); return err }, false},
+		{"turn 0", func(tx *store.Tx) error { return ledger.Open(tx, id, ledger.Activation{Turn: 0, Act: 1}) }, false},
+		{"beyond the chain", func(tx *store.Tx) error { return ledger.Open(tx, id, ledger.Activation{Turn: 21, Act: 1}) }, false},
+		{"stranger must act", func(tx *store.Tx) error {
+			return ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: 1, Players: []string{"mallory"}})
+		}, false},
+		{"open 1.2", func(tx *store.Tx) error { return ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: 2}) }, true},
+		{"open 1.1 after 1.2", func(tx *store.Tx) error { return ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: 1}) }, false},
+		{"close 1.3", func(tx *store.Tx) error { _, err := ledger.Close(tx, id, 1, 3, nil); return err }, false},
+		{"close uses a non-orders record", func(tx *store.Tx) error { _, err := ledger.Close(tx, id, 1, 2, []uint64{0}); return err }, false},
+		{"close 1.2", func(tx *store.Tx) error { _, err := ledger.Close(tx, id, 1, 2, nil); return err }, true},
+		{"close 1.2 again", func(tx *store.Tx) error { _, err := ledger.Close(tx, id, 1, 2, nil); return err }, false},
+		{"end turn 1", func(tx *store.Tx) error { _, err := ledger.EndTurn(tx, id, 1); return err }, true},
+		{"end turn 1 again", func(tx *store.Tx) error { _, err := ledger.EndTurn(tx, id, 1); return err }, false},
+		{"open in revealed turn 1", func(tx *store.Tx) error { return ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: 9}) }, false},
+		{"open 2.1", func(tx *store.Tx) error { return ledger.Open(tx, id, ledger.Activation{Turn: 2, Act: 1}) }, true},
+		{"disclose a non-commit", func(tx *store.Tx) error { return ledger.Disclose(tx, id, 1) }, false},
+	}
+	for _, st := range steps {
+		err := s.Update(st.f)
+		if (err == nil) != st.ok {
+			t.Errorf("%s: %v (want ok=%v)", st.name, err, st.ok)
+		}
+	}
+	var buf bytes.Buffer
+	s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, ledger.View{Full: true}, &buf) })
+	f, err := gamelog.ParseFile(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{}); !rep.OK() {
+		t.Errorf("what the ledger accepted does not verify: %v", rep.Failure)
+	}
+}
+
+func TestHiddenSetup(t *testing.T) {
+	s := newStore(t)
+	id := started(t, s)
+	var commit uint64
+	data := []byte("leader Don Juan on HL-12\n")
+	s.Update(func(tx *store.Tx) error {
+		var err error
+		commit, err = ledger.CommitHidden(tx, id, "venice", "hidden-leaders", data, nil)
+		return err
+	})
+	export := func(v ledger.View) string {
+		var buf bytes.Buffer
+		s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, v, &buf) })
+		return buf.String()
+	}
+	secret := hexs(data)
+	if !strings.Contains(export(ledger.View{Side: "venice"}), secret) {
+		t.Error("venice's own copy lacks its hidden set-up")
+	}
+	for _, v := range []ledger.View{{Side: "ottoman"}, {}, {Full: true}} {
+		if strings.Contains(export(v), secret) {
+			t.Errorf("view %s shows venice's hidden set-up before it is revealed", v.Name())
+		}
+	}
+	if err := s.Update(func(tx *store.Tx) error { return ledger.Disclose(tx, id, commit) }); err != nil {
+		t.Fatal(err)
+	}
+	pub := export(ledger.View{})
+	if !strings.Contains(pub, "data "+secret) || strings.Contains(export(ledger.View{Side: "venice"}), "private") {
+		t.Error("after disclosure the public copy must show the data, and no private block remain")
+	}
+	f, _ := gamelog.ParseFile([]byte(pub))
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{}); !rep.OK() {
+		t.Errorf("disclosed set-up does not verify: %v", rep.Failure)
+	}
+}

@@ -1,0 +1,222 @@
+// Package ledgertest writes scripted games through the ledger, for tests and benchmarks of
+// the log, the store and the verifier.
+package ledgertest
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"time"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/store"
+)
+
+// Rand is a deterministic byte stream for tests (SHA-256 in counter mode over seed); never
+// use it for a real game.
+func Rand(seed string) io.Reader { return &counterRand{seed: seed} }
+
+type counterRand struct {
+	seed string
+	n    uint64
+	buf  []byte
+}
+
+func (r *counterRand) Read(p []byte) (int, error) {
+	for len(r.buf) < len(p) {
+		b := sha256.Sum256(binary.BigEndian.AppendUint64([]byte(r.seed), r.n))
+		r.n++
+		r.buf = append(r.buf, b[:]...)
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// Script shapes a scripted game.
+type Script struct {
+	Seed        string // for Rand: the game id, seeds and nonces
+	Turns       int    // game turns played
+	Activations int    // player activations per turn, after a draw
+	Rolls       int    // rolls per player activation
+	Reveal      int    // turns whose seed is revealed (≤ Turns); -1 for all
+	End         bool   // write the end record
+}
+
+// Small is a short game touching every record type.
+var Small = Script{Seed: "small", Turns: 3, Activations: 2, Rolls: 3, Reveal: 2}
+
+// HiddenCommit is the index of the scripted game's commit record (venice's hidden leaders).
+const HiddenCommit = 4
+
+// Clock is the fixed time of scripted games.
+var Clock = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// Game writes a scripted game in one store transaction per step, the way the daemon will, and
+// returns its id. The script's players are "alice" (side "venice") and "bob" (side "ottoman").
+func Game(s *store.Store, sc Script) (dice.GameID, error) {
+	rnd := Rand(sc.Seed)
+	var id dice.GameID
+	err := s.Update(func(tx *store.Tx) error {
+		c, err := ledger.Create(tx, ledger.Spec{Ruleset: "lepanto1571", Scenario: "test", Engine: "test",
+			Players: []ledger.Player{{ID: "bob", Side: "ottoman"}, {ID: "alice", Side: "venice"}}, MaxTurns: sc.Turns, Created: Clock}, rnd)
+		id = c.Game
+		return err
+	})
+	if err != nil {
+		return id, err
+	}
+	steps := []func(*store.Tx) error{
+		func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("alice's own noise"), Clock) },
+		func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, Clock) },
+		func(tx *store.Tx) error {
+			_, err := ledger.CommitHidden(tx, id, "venice", "hidden-leaders", []byte("VEN-A carries Barbarigo\n"), rnd)
+			return err
+		},
+		func(tx *store.Tx) error { _, err := ledger.Start(tx, id, false); return err },
+	}
+	for _, step := range steps {
+		if err := s.Update(step); err != nil {
+			return id, err
+		}
+	}
+	reveal := sc.Reveal
+	if reveal < 0 {
+		reveal = sc.Turns
+	}
+	for t := 1; t <= sc.Turns; t++ {
+		if err := playTurn(s, id, sc, uint32(t), t <= reveal); err != nil {
+			return id, fmt.Errorf("turn %d: %w", t, err)
+		}
+	}
+	return id, finish(s, id, sc)
+}
+
+func finish(s *store.Store, id dice.GameID, sc Script) error {
+	return s.Update(func(tx *store.Tx) error {
+		if err := ledger.Note(tx, id, "referee", "deadline extended by 24h"); err != nil {
+			return err
+		}
+		if !sc.End {
+			return nil
+		}
+		if err := ledger.Disclose(tx, id, HiddenCommit); err != nil {
+			return err
+		}
+		_, err := ledger.End(tx, id, uint32(sc.Turns), "holy league wins a decisive victory")
+		return err
+	})
+}
+
+func playTurn(s *store.Store, id dice.GameID, sc Script, t uint32, reveal bool) error {
+	if err := s.Update(func(tx *store.Tx) error { return draw(tx, id, t) }); err != nil {
+		return err
+	}
+	for a := uint32(1); a <= uint32(sc.Activations); a++ {
+		if err := playActivation(s, id, sc, t, a); err != nil {
+			return err
+		}
+	}
+	if !reveal {
+		return nil
+	}
+	return s.Update(func(tx *store.Tx) error { _, err := ledger.EndTurn(tx, id, t); return err })
+}
+
+// draw is an automatic activation: a chit drawn from the cup, no orders.
+func draw(tx *store.Tx, id dice.GameID, t uint32) error {
+	if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: 0, What: "draw"}); err != nil {
+		return err
+	}
+	act, err := ledger.Close(tx, id, t, 0, nil)
+	if err != nil {
+		return err
+	}
+	cup := []string{"HL-CENTRE", "HL-LEFT", "OT-CENTRE", "OT-RIGHT", "WIND-ROLL"}
+	i, roll, err := dice.Draw(act, "draw", cup)
+	if err != nil {
+		return err
+	}
+	roll.Rule, roll.Note = "3.1", "drawn: "+cup[i]
+	if _, err := ledger.AppendRolls(tx, id, act, 0); err != nil {
+		return err
+	}
+	return ledger.AppendEvent(tx, id, ledger.Event{Turn: t, Act: 0, Rule: "3.1", Text: []string{cup[i] + " is drawn"}})
+}
+
+func playActivation(s *store.Store, id dice.GameID, sc Script, t, a uint32) error {
+	var ordersIdx uint64
+	err := s.Update(func(tx *store.Tx) error {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: a, Players: []string{"alice"}, What: "group HL-CENTRE", Deadline: Clock.Add(48 * time.Hour)}); err != nil {
+			return err
+		}
+		var err error
+		ordersIdx, _, err = ledger.RecordOrders(tx, id, ledger.Orders{Turn: t, Act: a, Player: "alice",
+			Canonical: gamelog.CanonicalOrders(fmt.Sprintf("VEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n", a, a)),
+			Entropy:   []byte(fmt.Sprintf("t%da%d", t, a)), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, a)})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return s.Update(func(tx *store.Tx) error { return resolve(tx, id, sc, t, a, ordersIdx) })
+}
+
+// resolve is one activation's transaction: close, rolls of each kind, events, state.
+func resolve(tx *store.Tx, id dice.GameID, sc Script, t, a uint32, ordersIdx uint64) error {
+	act, err := ledger.Close(tx, id, t, a, []uint64{ordersIdx})
+	if err != nil {
+		return err
+	}
+	written := 0
+	for r := 0; r < sc.Rolls; r++ {
+		if err := rollKind(act, r); err != nil {
+			return err
+		}
+		if written, err = ledger.AppendRolls(tx, id, act, written); err != nil {
+			return err
+		}
+		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)}}
+		if r%2 == 1 {
+			ev.Side = "venice"
+		}
+		if err := ledger.AppendEvent(tx, id, ev); err != nil {
+			return err
+		}
+	}
+	return ledger.AppendState(tx, id, t, a, sha256.Sum256(fmt.Appendf(nil, "state %d %d", t, a)))
+}
+
+func rollKind(act *dice.Activation, r int) error {
+	label := fmt.Sprintf("fire/VEN-%d>OTT-1/%d", act.Act, r)
+	var err error
+	switch r % 4 {
+	case 0:
+		var roll *dice.Roll
+		roll, err = act.Roll(label, 6, 2)
+		if err == nil {
+			roll.Rule, roll.Note = "16.10", "fire value 3: hit"
+		}
+	case 1:
+		_, _, err = dice.Average(act, label)
+	case 2:
+		_, _, err = dice.D10Zero(act, label)
+	case 3:
+		_, err = dice.Shuffle(act, label, []string{"A", "B", "C"})
+	}
+	return err
+}
+
+// Export returns a game's export for a view.
+func Export(s *store.Store, id dice.GameID, v ledger.View) ([]byte, error) {
+	var buf bytesBuffer
+	err := s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, v, &buf) })
+	return buf.b, err
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }

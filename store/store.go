@@ -1,0 +1,135 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// ErrInUse means another process (or another Open in this one) holds the file.
+var ErrInUse = errors.New("store: database file is in use by another navarch process")
+
+// Options tune Open. The zero value is fine.
+type Options struct {
+	// Timeout is how long Open waits for the file lock; 0 means 2 seconds.
+	Timeout time.Duration
+	// ReadOnly opens the file without a write lock (for verify-style tools).
+	ReadOnly bool
+	// NoSync skips fsync on commit. Only for tests and benchmarks that build large
+	// logs: a crash can then lose committed data.
+	NoSync bool
+	// AfterWrite, if set, is called after every Put inside a transaction. Crash tests use
+	// it to kill the process between any two writes.
+	AfterWrite func()
+}
+
+// Store is an open database. It is safe for concurrent use.
+type Store struct {
+	db         *bolt.DB
+	log        *slog.Logger
+	afterWrite func()
+}
+
+// Tx is a transaction; functions of this package that take a *Tx run inside it.
+type Tx struct {
+	tx *bolt.Tx
+	s  *Store
+}
+
+// Open opens or creates the database at path and brings its schema up to date.
+func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = 2 * time.Second
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: opts.ReadOnly,
+		NoSync: opts.NoSync, FreelistType: bolt.FreelistMapType})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s := &Store{db: db, log: log, afterWrite: opts.AfterWrite}
+	if !opts.ReadOnly {
+		err = s.Update(upgrade)
+	} else {
+		err = s.View(checkVersion)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.db.Path() }
+
+// Update runs fn in a read-write transaction, committed if fn returns nil. Keep network I/O
+// out of fn: the write lock is held until it returns.
+func (s *Store) Update(fn func(*Tx) error) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+}
+
+// View runs fn in a read-only transaction.
+func (s *Store) View(fn func(*Tx) error) error {
+	return s.db.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+}
+
+// Backup writes a consistent copy of the whole database to w while it stays in use.
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// BackupFile writes a consistent copy to path, atomically: a temporary file in the same
+// directory, synced, then renamed. An existing file at path is refused.
+func (s *Store) BackupFile(path string) (int64, error) {
+	if _, err := os.Stat(path); err == nil {
+		return 0, fmt.Errorf("backup: %s already exists", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".navarch-backup-*")
+	if err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	n, err := s.Backup(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("backup to %s: %w", path, err)
+	}
+	return n, nil
+}
+
+func (tx *Tx) put(b *bolt.Bucket, k, v []byte) error {
+	if err := b.Put(k, v); err != nil {
+		return err
+	}
+	if tx.s.afterWrite != nil {
+		tx.s.afterWrite()
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+)
+
+func open(t *testing.T, path string) *Store {
+	t.Helper()
+	s, err := Open(path, slog.New(slog.DiscardHandler), Options{Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func tcheck(t *testing.T, err error, what string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+var testGame = dice.GameID{1, 2, 3}
+
+func note(text string) *gamelog.Builder {
+	return gamelog.New(gamelog.TypeNote).Add("by", "referee").Add("text", text)
+}
+
+func TestSecondOpenIsInUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "navarch.db")
+	open(t, path)
+	_, err := Open(path, slog.New(slog.DiscardHandler), Options{Timeout: 50 * time.Millisecond})
+	if !errors.Is(err, ErrInUse) {
+		t.Errorf("second Open = %v, want ErrInUse", err)
+	}
+}
+
+func TestSchemaVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "navarch.db")
+	s := open(t, path)
+	s.View(func(tx *Tx) error {
+		if v := schemaOf(tx.tx); v != SchemaVersion {
+			t.Errorf("new store at schema %d, want %d", v, SchemaVersion)
+		}
+		return nil
+	})
+	// A file written by a newer navarch is refused, not misread.
+	tcheck(t, s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put([]byte("schema"), u64(SchemaVersion+1))
+	}), "bump schema")
+	s.Close()
+	if _, err := Open(path, slog.New(slog.DiscardHandler), Options{}); err == nil {
+		t.Error("a newer schema was opened")
+	}
+}
+
+func TestAppendChainsAndChecks(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	var heads []dice.Hash
+	tcheck(t, s.Update(func(tx *Tx) error {
+		if err := CreateGame(tx, testGame); err != nil {
+			return err
+		}
+		if err := CreateGame(tx, testGame); !errors.Is(err, ErrGameExists) {
+			t.Errorf("second CreateGame = %v", err)
+		}
+		for _, text := range []string{"one", "two", "three"} {
+			_, h, err := Append(tx, testGame, note(text))
+			if err != nil {
+				return err
+			}
+			heads = append(heads, h)
+		}
+		_, _, err := Append(tx, testGame, gamelog.New(gamelog.TypeNote).Add("by", "has space"))
+		if !errors.Is(err, gamelog.ErrSyntax) {
+			t.Errorf("bad record appended: %v", err)
+		}
+		return nil
+	}), "append")
+	s.View(func(tx *Tx) error {
+		var leaves []dice.Hash
+		Records(tx, testGame, func(i uint64, raw []byte, leaf dice.Hash) error {
+			if leaf != gamelog.Leaf(raw) {
+				t.Errorf("record %d: cached leaf wrong", i)
+			}
+			leaves = append(leaves, leaf)
+			return nil
+		})
+		if n, _ := Len(tx, testGame); n != 3 || gamelog.Head(leaves) != heads[2] {
+			t.Errorf("Len = %d, head mismatch %v", n, gamelog.Head(leaves) != heads[2])
+		}
+		if h, _ := HeadAt(tx, testGame, 2); h != heads[1] {
+			t.Error("HeadAt(2) is not the second head")
+		}
+		if r, err := Record(tx, testGame, 1); err != nil || r.Get("text") != "two" || r.Index != 1 {
+			t.Errorf("Record(1) = %+v, %v", r, err)
+		}
+		if p := Check(tx); len(p) != 0 {
+			t.Errorf("sound store: %v", p)
+		}
+		return nil
+	})
+	// Damage the stored bytes behind the chain's back: Check must say where.
+	tcheck(t, s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).Bucket(testGame[:]).Bucket(bucketLog).Put(u64(1), []byte("type note\nindex 1\nby referee\ntext TWO\n"))
+	}), "damage")
+	s.View(func(tx *Tx) error {
+		if p := Check(tx); len(p) != 1 || !bytes.Contains([]byte(p[0]), []byte("record 1")) {
+			t.Errorf("damaged store: %v", p)
+		}
+		return nil
+	})
+}
+
+func TestUnknownGame(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	s.Update(func(tx *Tx) error {
+		if _, _, err := Append(tx, testGame, note("x")); !errors.Is(err, ErrNoGame) {
+			t.Errorf("Append to no game = %v", err)
+		}
+		if _, err := Secret(tx, testGame, "x"); !errors.Is(err, ErrNoGame) {
+			t.Errorf("Secret of no game = %v", err)
+		}
+		return nil
+	})
+}
+
+// TestTransactionIsAtomic: a transaction that fails half-way leaves nothing behind.
+func TestTransactionIsAtomic(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	tcheck(t, s.Update(func(tx *Tx) error { return CreateGame(tx, testGame) }), "create")
+	boom := errors.New("boom")
+	err := s.Update(func(tx *Tx) error {
+		Append(tx, testGame, note("a"))
+		OutboxAdd(tx, []byte("mail"))
+		MarkProcessed(tx, "<m1@x>", nil)
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	s.View(func(tx *Tx) error {
+		n, _ := Len(tx, testGame)
+		_, done := Processed(tx, "<m1@x>")
+		if n != 0 || len(Outbox(tx)) != 0 || done {
+			t.Errorf("rolled-back tx left %d records, %d mails, processed %v", n, len(Outbox(tx)), done)
+		}
+		return nil
+	})
+}
+
+func TestProcessedAndOutbox(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	s.Update(func(tx *Tx) error {
+		if fresh, err := MarkProcessed(tx, "<a@x>", []byte("17")); !fresh || err != nil {
+			t.Errorf("first MarkProcessed = %v, %v", fresh, err)
+		}
+		if fresh, _ := MarkProcessed(tx, "<a@x>", []byte("18")); fresh {
+			t.Error("a message was processed twice")
+		}
+		if _, err := MarkProcessed(tx, "", nil); err == nil {
+			t.Error("empty Message-ID accepted")
+		}
+		if v, ok := Processed(tx, "<a@x>"); !ok || string(v) != "17" {
+			t.Errorf("Processed = %q, %v", v, ok)
+		}
+		for _, m := range []string{"m1", "m2", "m3"} {
+			OutboxAdd(tx, []byte(m))
+		}
+		return nil
+	})
+	s.Update(func(tx *Tx) error {
+		out := Outbox(tx)
+		if len(out) != 3 || string(out[0].Mail) != "m1" || string(out[2].Mail) != "m3" {
+			t.Fatalf("outbox %v", out)
+		}
+		return OutboxDone(tx, out[1].Seq)
+	})
+	s.View(func(tx *Tx) error {
+		if out := Outbox(tx); len(out) != 2 || string(out[1].Mail) != "m3" {
+			t.Errorf("after sending m2: %v", out)
+		}
+		return nil
+	})
+}
+
+func TestBackupWhileOpen(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, filepath.Join(dir, "navarch.db"))
+	tcheck(t, s.Update(func(tx *Tx) error {
+		if err := CreateGame(tx, testGame); err != nil {
+			return err
+		}
+		_, _, err := Append(tx, testGame, note("before backup"))
+		return err
+	}), "write")
+	backup := filepath.Join(dir, "copy.db")
+	if _, err := s.BackupFile(backup); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BackupFile(backup); err == nil {
+		t.Error("backup over an existing file accepted")
+	}
+	tcheck(t, s.Update(func(tx *Tx) error { _, _, err := Append(tx, testGame, note("after")); return err }), "write after")
+	c := open(t, backup)
+	c.View(func(tx *Tx) error {
+		if n, _ := Len(tx, testGame); n != 1 {
+			t.Errorf("backup has %d records, want the 1 before it", n)
+		}
+		if p := Check(tx); len(p) != 0 {
+			t.Errorf("backup check: %v", p)
+		}
+		return nil
+	})
+}
+
+func TestInstallationKeyIsKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "navarch.db")
+	s := open(t, path)
+	var k1 []byte
+	s.Update(func(tx *Tx) error { k, err := InstallationKey(tx); k1 = k; return err })
+	s.Close()
+	s = open(t, path)
+	s.View(func(tx *Tx) error {
+		k2, err := InstallationKey(tx)
+		if err != nil || !bytes.Equal(k1, k2) {
+			t.Errorf("installation key changed across opens: %v", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,3 @@
+// Package templates will hold the embedded report and reply templates (issue "Maps and
+// reports").
+package templates
