@@ -30,6 +30,16 @@ func CanonicalOrders(text string) []byte {
 	return []byte(b.String())
 }
 
+// OrdersText joins canonical order lines into canonical order text.
+func OrdersText(lines []string) []byte {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
 // OrdersBlock returns canonical order text framed as the block a receipt quotes.
 func OrdersBlock(canonical []byte) string {
 	return OrdersBegin + "\n" + string(canonical) + OrdersEnd + "\n"

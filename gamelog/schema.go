@@ -8,6 +8,7 @@ const (
 	TypeActivation = "activation" // an activation opens: who must act, deadline
 	TypeOrders     = "orders"     // an accepted order mail: hash of the canonical orders, entropy
 	TypeClose      = "close"      // the orders an activation uses and E_{t,a}, before any roll
+	TypeOrdersText = "orders-text" // the canonical text of orders a close used, for replay
 	TypeRoll       = "roll"       // one die request and its values
 	TypeEvent      = "event"      // what the engine did
 	TypeState      = "state"      // hash of the state after an activation
@@ -74,6 +75,7 @@ var schemas = map[string][]field{
 		{"message-id", kText, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
 		{"inputs-hash", kHex32, one}},
+	TypeOrdersText: {{"orders", kUint, one}, {"side", kToken, opt}, {"line", kText, many}},
 	TypeRoll: {{"turn", kUint, one}, {"activation", kUint, one}, {"seq", kUint, one},
 		{"label", kToken, one}, {"dice", kDice, one}, {"values", kUints, one},
 		{"as", kToken, opt}, {"items", kTokens, opt}, {"shown", kTokens, opt},
@@ -91,5 +93,5 @@ var schemas = map[string][]field{
 
 // Types lists the record types in a fixed order (for documentation and tests).
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
-	TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
+	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
 	TypeNote, TypeEnd}

@@ -92,6 +92,7 @@ func TestTamperedLogsFail(t *testing.T) {
 	reveal := find(t, b, "reveal", "turn 2")                     // turn 2's seed
 	ckpt := find(t, b, "checkpoint", "size "+fmt.Sprint(reveal)) // signed right after it
 	event := find(t, b, "event", "turn 1")
+	text := find(t, b, "orders-text", "line VEN-1 MOVE")
 
 	edit := func(i int, old, new string) []string {
 		c := append([]string(nil), b...)
@@ -137,6 +138,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		{"rolls swapped, chain rebuilt", rechain(t, swap(pair, roll)), int64(pair - 1), "seq"},
 		{"reveal does not hash to the commitment", nil, 0, ""}, // set below
 		{"bad checkpoint signature", join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
+		{"orders text changed", join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "does not hash"},
 		{"garbled line", join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
 		{"non-canonical number", join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
 		{"trailer count wrong", []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},

@@ -17,6 +17,7 @@ type ordersRec struct {
 }
 
 type closeRec struct {
+	uses    []uint64
 	ta      turnAct
 	deriver *dice.Deriver // nil until the turn's seed is revealed
 	seq     uint64
@@ -93,6 +94,8 @@ func (v *verifier) checkEntry(e *Entry) error {
 		return v.checkOrders(e)
 	case TypeClose:
 		return v.checkClose(e)
+	case TypeOrdersText:
+		return v.checkOrdersText(e)
 	case TypeRoll:
 		return v.checkRoll(e)
 	case TypeEvent:
@@ -234,8 +237,27 @@ func (v *verifier) checkClose(e *Entry) error {
 	}
 	v.closes[ta] = true
 	v.cur = &closeRec{ta: ta, label: map[string]bool{}}
+	for _, u := range e.Record.All("use") {
+		v.cur.uses = append(v.cur.uses, parseUint(u))
+	}
 	if x, ok := v.seeds[ta.t]; ok {
 		v.cur.deriver = dice.NewDeriver(dice.ActivationKey(x, v.game, v.start, ta.t, ta.a, eh))
+	}
+	return nil
+}
+
+// checkOrdersText: the text of an orders record the current close used, hashing to its
+// orders-hash, before the activation's first roll.
+func (v *verifier) checkOrdersText(e *Entry) error {
+	i := e.Record.Uint("orders")
+	if v.cur == nil || !slices.Contains(v.cur.uses, i) || v.cur.seq > 0 {
+		return v.fail(e, "text of orders record %d outside the close that used it", i)
+	}
+	if side := e.Record.Get("side"); side != "" && !v.sides[side] {
+		return v.fail(e, "side %q is not in the genesis record", side)
+	}
+	if OrdersHash(OrdersText(e.Record.All("line"))) != v.orders[i].hash {
+		return v.fail(e, "text does not hash to orders record %d", i)
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ type Orders struct {
 	Entropy   []byte // the player's optional ENTROPY line
 	Received  time.Time
 	MessageID string
+	// Private keeps the text, once a close uses it, in the ordering side's view only (orders
+	// that would reveal hidden set-up); otherwise every view sees it after the close.
+	Private bool
 }
 
 // RecordOrders writes an orders record and returns its index and orders hash, which the
@@ -93,8 +96,17 @@ func RecordOrders(tx *store.Tx, id dice.GameID, o Orders) (uint64, dice.Hash, er
 		b.Add("message-id", mid)
 	}
 	rec, err := add(tx, id, b)
-	return rec.Index, h, err
+	if err != nil {
+		return 0, h, err
+	}
+	side := ""
+	if o.Private {
+		side = in.players[o.Player]
+	}
+	return rec.Index, h, store.PutSecret(tx, id, ordersKey(rec.Index), append([]byte(side+"\n"), o.Canonical...))
 }
+
+func ordersKey(i uint64) string { return fmt.Sprintf("orders/%020d", i) }
 
 // Close fixes the inputs of the open activation (the orders records it uses) in a close
 // record and returns the Roller for its dice. Nothing may be rolled for the activation
@@ -119,6 +131,9 @@ func Close(tx *store.Tx, id dice.GameID, t, a uint32, uses []uint64) (*dice.Acti
 	if _, err := add(tx, id, b.AddHex("inputs-hash", e[:])); err != nil {
 		return nil, err
 	}
+	if err := appendOrdersTexts(tx, id, uses); err != nil {
+		return nil, err
+	}
 	cur.closed = true
 	if err := writeCursor(tx, id, cur); err != nil {
 		return nil, err
@@ -128,6 +143,34 @@ func Close(tx *store.Tx, id dice.GameID, t, a uint32, uses []uint64) (*dice.Acti
 		return nil, err
 	}
 	return dice.NewActivation(t, a, key), nil
+}
+
+// appendOrdersTexts publishes the text of the orders a close used, so that replay can re-run
+// them; the log checks each against its orders hash.
+func appendOrdersTexts(tx *store.Tx, id dice.GameID, uses []uint64) error {
+	for _, u := range uses {
+		v, err := store.Secret(tx, id, ordersKey(u))
+		if err != nil {
+			return err
+		}
+		side, text, ok := strings.Cut(string(v), "\n")
+		if !ok {
+			return fmt.Errorf("close: no text kept for orders record %d", u)
+		}
+		b := gamelog.New(gamelog.TypeOrdersText).AddUint("orders", u)
+		if side != "" {
+			b.Add("side", side)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if line != "" {
+				b.Add("line", line)
+			}
+		}
+		if _, err := add(tx, id, b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func readInputs(tx *store.Tx, id dice.GameID, uses []uint64) ([]dice.Input, error) {

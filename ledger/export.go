@@ -31,7 +31,8 @@ func (v View) Name() string {
 
 func (v View) sees(r *gamelog.Record) bool {
 	side := r.Get("side")
-	return v.Full || r.Type != gamelog.TypeEvent || side == "" || side == v.Side
+	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText
+	return v.Full || !scoped || side == "" || side == v.Side
 }
 
 // Export writes the game's log as v may see it: records another side may not see are
