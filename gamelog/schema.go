@@ -2,22 +2,22 @@ package gamelog
 
 // Record types (DICE.md 5).
 const (
-	TypeGenesis    = "genesis"    // game creation: ids, ruleset, players, seed commitment C, verifier key
-	TypeJoin       = "join"       // a player's JOIN and entropy
-	TypeStart      = "start"      // play starts: S over the joins
-	TypeActivation = "activation" // an activation opens: who must act, deadline
-	TypeOrders     = "orders"     // an accepted order mail: hash of the canonical orders, entropy
-	TypeClose      = "close"      // the orders an activation uses and E_{t,a}, before any roll
+	TypeGenesis    = "genesis"     // game creation: ids, ruleset, players, seed commitment C, verifier key
+	TypeJoin       = "join"        // a player's JOIN and entropy
+	TypeStart      = "start"       // play starts: S over the joins
+	TypeActivation = "activation"  // an activation opens: who must act, deadline
+	TypeOrders     = "orders"      // an accepted order mail: hash of the canonical orders, entropy
+	TypeClose      = "close"       // the orders an activation uses and E_{t,a}, before any roll
 	TypeOrdersText = "orders-text" // the canonical text of orders a close used, for replay
-	TypeRoll       = "roll"       // one die request and its values
-	TypeEvent      = "event"      // what the engine did
-	TypeState      = "state"      // hash of the state after an activation
-	TypeReveal     = "reveal"     // X_t at the end of game turn t
-	TypeCheckpoint = "checkpoint" // Ed25519-signed (size, head)
-	TypeCommit     = "commit"     // hash of a side's hidden set-up
-	TypeDisclose   = "disclose"   // nonce and data of a commit, when the rules reveal it
-	TypeNote       = "note"       // referee actions: pause, extend, replace player
-	TypeEnd        = "end"        // the game is over
+	TypeRoll       = "roll"        // one die request and its values
+	TypeEvent      = "event"       // what the engine did
+	TypeState      = "state"       // hash of the state after an activation
+	TypeReveal     = "reveal"      // X_t at the end of game turn t
+	TypeCheckpoint = "checkpoint"  // Ed25519-signed (size, head)
+	TypeCommit     = "commit"      // hash of a side's hidden set-up
+	TypeDisclose   = "disclose"    // nonce and data of a commit, when the rules reveal it
+	TypeNote       = "note"        // referee actions: pause, extend, replace player
+	TypeEnd        = "end"         // the game is over
 )
 
 // MaxTurns bounds the seed chain a genesis record may commit to (DICE.md 1: the scenario's
