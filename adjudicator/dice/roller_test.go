@@ -148,3 +148,33 @@ func TestUnbiased(t *testing.T) {
 		})
 	}
 }
+
+func TestReplay(t *testing.T) {
+	live := NewActivation(1, 1, testKey("replay"))
+	live.Roll("a", 6, 2)
+	live.Roll("b", 10, 1)
+	var logged []Roll
+	for _, r := range live.Rolls() {
+		logged = append(logged, *r)
+	}
+	rp := NewReplay(logged)
+	a, err := rp.Roll("a", 6, 2)
+	if err != nil || !slices.Equal(a.Values, logged[0].Values) {
+		t.Fatalf("replay of a: %v, %v", a, err)
+	}
+	if err := rp.Done(); !errors.Is(err, ErrReplay) {
+		t.Errorf("Done with b unasked: %v", err)
+	}
+	if _, err := rp.Roll("b", 6, 1); !errors.Is(err, ErrReplay) {
+		t.Errorf("b asked as a d6: %v", err)
+	}
+	if _, err := rp.Roll("b", 10, 1); err != nil {
+		t.Errorf("b: %v", err)
+	}
+	if _, err := rp.Roll("c", 6, 1); !errors.Is(err, ErrReplay) {
+		t.Errorf("a roll beyond the log: %v", err)
+	}
+	if err := rp.Done(); err != nil {
+		t.Errorf("Done: %v", err)
+	}
+}

@@ -1,0 +1,128 @@
+package adjudicator
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strings"
+
+	"navarch/adjudicator/dice"
+)
+
+// Ruleset is one rule system.
+type Ruleset interface {
+	// ID is the ruleset id of the genesis record, e.g. "lepanto1571".
+	ID() string
+	// Title is the rulebook's name.
+	Title() string
+	// Scenarios lists the scenarios in the rulebook's order.
+	Scenarios() []Scenario
+	// Options lists the optional rules a game may switch on.
+	Options() []Option
+	// New sets up a game. Tables holds corrected table files loaded by the referee, by
+	// table name; nil uses the ruleset's own (substitute) tables.
+	New(cfg Config) (Game, error)
+}
+
+// Scenario describes one scenario of a ruleset.
+type Scenario struct {
+	ID, Title, Rule string // Rule: the rulebook section, e.g. "13.1"
+	Sides           []string
+	MaxTurns        int
+}
+
+// Option is an optional rule.
+type Option struct{ ID, Title, Rule string }
+
+// Config chooses what New sets up.
+type Config struct {
+	Scenario string
+	Options  []string
+	Tables   map[string][]byte
+}
+
+// StepKind says what a step needs.
+type StepKind int
+
+const (
+	// Auto steps resolve at once with no orders (a draw, an end-of-turn phase).
+	Auto StepKind = iota
+	// NeedOrders steps wait for orders from Step.Sides.
+	NeedOrders
+	// Over means the game has ended.
+	Over
+)
+
+// Step is what the game needs next.
+type Step struct {
+	Turn, Act uint32
+	Kind      StepKind
+	Sides     []string // who must send orders (NeedOrders), in a fixed order
+	What      string   // for people: "draw", "HL-VENICE-1 activated", "leader move"
+}
+
+// Order is one understood order: the line it came from and its canonical text.
+type Order interface {
+	Line() int
+	String() string
+}
+
+// Event is one thing that happened, for the report and the log.
+type Event struct {
+	Rule string // the rulebook section applied
+	Side string // if set, only that side may see it
+	Text string
+}
+
+// Game is one game's state and rules. Implementations are deterministic: the same state,
+// orders and dice give the same result, byte for byte.
+type Game interface {
+	// Next says what the game needs now.
+	Next() Step
+	// Parse reads a side's order text (one order per line) for the current step.
+	Parse(side, text string) ([]Order, []LineError)
+	// Validate checks parsed orders against the state for the current step.
+	Validate(side string, orders []Order) []LineError
+	// Resolve performs the current step. orders has an entry per side that sent orders; a
+	// side of Step.Sides without one gets the game's no-orders default.
+	Resolve(orders map[string][]Order, r dice.Roller) ([]Event, error)
+	// Encode returns the canonical bytes of the state.
+	Encode() []byte
+	// Help describes the order language for a side, with examples for its own units.
+	Help(side string) string
+}
+
+// StateHash returns H(Encode()), the hash a state record carries.
+func StateHash(g Game) dice.Hash { return sha256.Sum256(g.Encode()) }
+
+// Errors of orders. Both are the player's mistake and are answered by mail.
+var (
+	ErrNotUnderstood = errors.New("not understood")
+	ErrIllegal       = errors.New("not allowed")
+)
+
+// LineError is a mistake in one line of a player's orders.
+type LineError struct {
+	Line  int    // 1-based line of the order text
+	Text  string // the line as written
+	Err   error  // wraps ErrNotUnderstood or ErrIllegal
+	Legal []string
+}
+
+func (e LineError) Error() string {
+	s := fmt.Sprintf("line %d: %q: %v", e.Line, e.Text, e.Err)
+	if len(e.Legal) > 0 {
+		s += "; legal: " + strings.Join(e.Legal, ", ")
+	}
+	return s
+}
+
+// Canonical returns the canonical order text of orders: one String() per line.
+func Canonical(orders []Order) string {
+	var b strings.Builder
+	for _, o := range orders {
+		b.WriteString(o.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,200 @@
+package lepanto
+
+import (
+	"fmt"
+	"slices"
+
+	"navarch/adjudicator"
+)
+
+// orders resolves the step that waited for orders. A side that sent none gets the
+// no-orders default: its units hold and it moves no leaders.
+func (rs *resolver) orders(orders map[string][]adjudicator.Order) error {
+	g := rs.g
+	wait, group := g.Wait, g.WaitGroup
+	g.Wait, g.WaitSides, g.WaitGroup = waitNone, nil, ""
+	switch wait {
+	case waitGroup:
+		return rs.actionPhase(group, orders[g.group(group).Side], false)
+	case waitFury:
+		return rs.furyPhase(group, orders[furyChits[group][0]])
+	}
+	for _, side := range g.sc.Sides {
+		for _, o := range orders[side] {
+			if lo, ok := o.(*leaderOrder); ok {
+				rs.moveLeader(side, lo)
+			}
+		}
+	}
+	return nil
+}
+
+// actionPhase is a Group's Action Phase (2.2): each ordered unit in turn resolves its
+// Maneuver, Battle and Recovery Segments before the next unit acts.
+func (rs *resolver) actionPhase(group string, orders []adjudicator.Order, again bool) error {
+	g := rs.g
+	gr := g.group(group)
+	if again { // a second activation reloads the whole group (5.6)
+		for _, u := range g.Units {
+			if u.Group == group && u.InPlay() {
+				u.Fired = false
+			}
+		}
+	}
+	if len(orders) == 0 {
+		rs.event("2.2", "Group %s takes no action", group)
+	}
+	repaired := false
+	for _, o := range orders {
+		uo, ok := o.(*unitOrder)
+		if !ok {
+			continue
+		}
+		if err := rs.unitSegments(uo, &repaired); err != nil {
+			return err
+		}
+	}
+	gr.Acted = true
+	return nil
+}
+
+func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
+	g := rs.g
+	u := g.unit(o.unit)
+	if u == nil || !u.InPlay() || o.pass {
+		return nil
+	}
+	moved := false
+	if len(o.move) > 0 {
+		var err error
+		if moved, err = rs.maneuver(u, o.move); err != nil || !u.InPlay() {
+			return err
+		}
+	}
+	if o.fire != "" {
+		if err := rs.battle(u, o.fire); err != nil {
+			return err
+		}
+	}
+	if o.repair && !*repaired && u.InPlay() {
+		*repaired = true
+		return rs.recover(u, moved)
+	}
+	return nil
+}
+
+// maneuver moves the unit as ordered if the move is still legal, then lets enemies that
+// now have it in arc make reaction fire (5.3).
+func (rs *resolver) maneuver(u *Unit, steps []pathStep) (bool, error) {
+	b := &board{g: rs.g}
+	res, err := b.plan(u, steps)
+	if err != nil {
+		rs.event("3", "%s cannot move as ordered any more: %v; it stays at %s", u.ID, err, u.Hex)
+		return false, nil
+	}
+	from := u.Hex
+	u.Hex, u.Facing = res.end.hex, res.end.facing
+	rs.event("3", "%s moves %s→%s facing %s, %d MP", u.ID, from, u.Hex, u.Facing, res.mp)
+	if res.entered == 0 {
+		return false, nil
+	}
+	return true, rs.reactionFire(u)
+}
+
+// reactionFire: every enemy unit able to fire that has the unit that just stopped in its
+// arc fires first (5.3). Reaction is a standing order: players are not asked.
+func (rs *resolver) reactionFire(mover *Unit) error {
+	g := rs.g
+	b := &board{g: g}
+	for _, e := range slices.Clone(g.Units) {
+		if !mover.InPlay() {
+			return nil
+		}
+		if e.Side == mover.Side || g.canFire(e, true) != "" || !inArc(e, b.pos(e), mover.Hex) {
+			continue
+		}
+		if err := rs.artilleryFire(e, mover, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// battle is the Battle Segment: the ordered Artillery Fire, if it is still possible.
+func (rs *resolver) battle(u *Unit, target string) error {
+	g := rs.g
+	t := g.unit(target)
+	b := &board{g: g}
+	switch {
+	case g.canFire(u, false) != "":
+		rs.event("5.2", "%s does not fire at %s: it %s", u.ID, target, g.canFire(u, false))
+	case t == nil || !t.InPlay() || !slices.Contains(b.targets(u), t.ID):
+		rs.event("5.2", "%s does not fire: %s is no longer an enemy in its arc", u.ID, target)
+	default:
+		return rs.artilleryFire(u, t, false)
+	}
+	return nil
+}
+
+// recover is the Recovery Segment: the group's single repair check, 5 or 6 (9.1.1).
+func (rs *resolver) recover(u *Unit, moved bool) error {
+	if why := rs.g.cannotRepair(u, moved); why != "" {
+		rs.event("9.1.1", "%s cannot be repaired: %s", u.ID, why)
+		return nil
+	}
+	d6, roll, err := rs.roll("repair/"+u.ID, 6, "9.1.1")
+	if err != nil {
+		return err
+	}
+	ok := d6 >= 5
+	roll.Note = map[bool]string{true: "repaired", false: "not repaired"}[ok]
+	if ok {
+		u.MastDown = false
+	}
+	rs.event("9.1.1", "Repair of %s: d6 %d, %s", u.ID, d6, roll.Note)
+	return nil
+}
+
+// furyPhase: the side activates again one group that has acted (2.4.2).
+func (rs *resolver) furyPhase(chit string, orders []adjudicator.Order) error {
+	if len(orders) == 0 {
+		rs.event("2.4.2", "The %s chit is not used", chit)
+		return nil
+	}
+	a := orders[0].(*activateOrder)
+	rs.event("2.4.2", "%s chit: group %s is activated again, reloaded", chit, a.group)
+	return rs.actionPhase(a.group, orders[1:], true)
+}
+
+func (rs *resolver) moveLeader(side string, o *leaderOrder) {
+	g := rs.g
+	if why := g.cannotMoveLeader(side, o.leader, o.target); why != "" {
+		rs.event("2.4.1", "%s does not move: %s", o.leader, why)
+		return
+	}
+	l := g.leader(o.leader)
+	from := l.Unit
+	l.Unit = o.target
+	rs.event("2.4.1", "%s moves from %s to %s", l.Name, from, o.target)
+}
+
+// furyGroups lists the groups a fury chit may activate again: the chit side's groups that
+// have acted this turn and have a unit in play in the chit's section (2.4.2).
+func (g *Game) furyGroups(chit string) []string {
+	side, section := furyChits[chit][0], furyChits[chit][1]
+	var out []string
+	for _, gr := range g.Groups {
+		if gr.Side != side || !gr.Acted {
+			continue
+		}
+		for _, u := range g.Units {
+			if u.Group == gr.ID && u.InPlay() && g.m.InSection(u.Hex, section) {
+				out = append(out, gr.ID)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (g *Game) String() string { return fmt.Sprintf("lepanto %s turn %d act %d", g.sc.ID, g.Turn, g.Act) }

@@ -1,0 +1,100 @@
+package lepanto
+
+import (
+	"fmt"
+	"slices"
+)
+
+// chit resolves a special chit drawn after a Group Activation Marker (2.4).
+func (rs *resolver) chit(item string) error {
+	g := rs.g
+	switch {
+	case item == ChitWindRoll:
+		return rs.windRoll()
+	case item == ChitFireRoll:
+		return rs.fireRoll()
+	case item == ChitLeaderMove:
+		g.Wait, g.WaitSides, g.WaitGroup = waitLeaderMove, slices.Clone(g.sc.Sides), item
+		rs.event("2.4.1", "Leader Move chit: both sides may move leaders")
+	case furyChits[item] != [2]string{}:
+		if groups := g.furyGroups(item); len(groups) > 0 {
+			g.Wait, g.WaitSides, g.WaitGroup = waitFury, []string{furyChits[item][0]}, item
+			rs.event("2.4.2", "%s chit: %s may activate again one of %v", item, furyChits[item][0], groups)
+		} else {
+			rs.event("2.4.2", "%s chit: no group has acted in its section yet: no effect", item)
+		}
+	case item == ChitDisengage || item == ChitBoarding:
+		rs.event(map[string]string{ChitDisengage: "2.4.4", ChitBoarding: "8"}[item], "%s chit: no units are engaged: no effect", item)
+	default:
+		return fmt.Errorf("lepanto: unknown chit %q", item)
+	}
+	return nil
+}
+
+// windRoll: 2d6 on the wind rose gives the new wind (11.1).
+func (rs *resolver) windRoll() error {
+	g := rs.g
+	r, err := rs.r.Roll("wind", 6, 2)
+	if err != nil {
+		return err
+	}
+	sum := r.Values[0] + r.Values[1]
+	from, _ := g.tables.Get("wind-rose").IntCol(sum, "from")
+	r.Rule, r.Note = "11.1", fmt.Sprintf("2d6 %d: wind from the %s", sum, from)
+	g.Wind = from
+	rs.event("11.1", "Wind Roll: 2d6 %d, the wind now blows from the %s%s", sum, from, rs.substitute("wind-rose"))
+	return nil
+}
+
+// fireRoll: every unit with fire aboard rolls on the Extinguish Fire Table, in the column of
+// what is adjacent (enemy before friendly, 9.2.1); a spreading fire catches the first
+// adjacent unit, hexsides taken N, NE, SE, S, SW, NW.
+func (rs *resolver) fireRoll() error {
+	g := rs.g
+	burning := []*Unit{}
+	for _, u := range g.Units {
+		if u.InPlay() && u.OnFire {
+			burning = append(burning, u)
+		}
+	}
+	if len(burning) == 0 {
+		rs.event("2.4.3", "Fire Roll chit: no fires aboard")
+	}
+	for _, u := range burning {
+		col, near := g.adjacency(u)
+		d6, roll, err := rs.roll("extinguish/"+u.ID, 6, "9.2.1")
+		if err != nil {
+			return err
+		}
+		res, _ := g.tables.Get("extinguish-fire").IntCol(d6, col)
+		roll.Note = fmt.Sprintf("%s adjacent: %s", col, res)
+		rs.event("9.2.1", "Fire aboard %s (%s adjacent): d6 %d, %s%s", u.ID, col, d6, res, rs.substitute("extinguish-fire"))
+		switch res {
+		case "out":
+			u.OnFire = false
+		case "spreads":
+			if len(near) > 0 && !near[0].OnFire {
+				near[0].OnFire = true
+				rs.event("9.2.1", "The fire spreads to %s", near[0].ID)
+			}
+		}
+	}
+	return nil
+}
+
+// adjacency returns the Extinguish Fire column for u and the units adjacent to it.
+func (g *Game) adjacency(u *Unit) (string, []*Unit) {
+	col := "alone"
+	var near []*Unit
+	for d := N; d <= NW; d++ {
+		for _, o := range g.unitsAt(u.Hex.Neighbor(d)) {
+			near = append(near, o)
+			if o.Side != u.Side {
+				col = "enemy"
+			} else if col == "alone" {
+				col = "friendly"
+			}
+		}
+	}
+	return col, near
+}

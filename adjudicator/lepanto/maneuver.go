@@ -1,0 +1,238 @@
+package lepanto
+
+import (
+	"fmt"
+	"slices"
+)
+
+// position is where a unit stands and which way it faces.
+type position struct {
+	hex    Hex
+	facing Dir
+}
+
+// board is the map as an activation's earlier orders have left it: units that moved are
+// looked up in moved first. Resolution and validation use the same rules through it.
+type board struct {
+	g     *Game
+	moved map[string]position
+}
+
+func (b *board) pos(u *Unit) position {
+	if p, ok := b.moved[u.ID]; ok {
+		return p
+	}
+	return position{u.Hex, u.Facing}
+}
+
+// at lists the units in play standing in h, in canonical order, except skip.
+func (b *board) at(h Hex, skip *Unit) []*Unit {
+	var out []*Unit
+	for _, u := range b.g.Units {
+		if u != skip && u.InPlay() && b.pos(u).hex == h {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// allowance is a unit's movement allowance in Rowing Mode (16.05): the type's value, less
+// one with fire aboard and one under LMA, halved (rounded up) when Mast Down (9.1).
+func (g *Game) allowance(u *Unit) int {
+	ma := u.Row
+	if u.OnFire {
+		ma += g.value("movement-modifiers", "fire-aboard", "mp")
+	}
+	if w := g.wing(u.Wing); w != nil && w.LMA {
+		ma += g.value("movement-modifiers", "lma", "mp")
+	}
+	if u.MastDown {
+		ma = (ma + 1) / 2
+	}
+	return max(ma, 0)
+}
+
+// moveResult is what a legal maneuver leaves.
+type moveResult struct {
+	end     position
+	mp      int // movement points spent
+	entered int // hexes entered
+}
+
+// moveError is an illegal maneuver step and what would have been legal there.
+type moveError struct {
+	msg   string
+	legal []string
+}
+
+func (e *moveError) Error() string { return e.msg }
+
+// plan checks a unit's MOVE steps against the rules of section 3 and returns where it ends.
+func (b *board) plan(u *Unit, steps []pathStep) (moveResult, error) {
+	g := b.g
+	if len(u.Engaged) > 0 {
+		return moveResult{}, &moveError{msg: fmt.Sprintf("%s is engaged and cannot move (7.2)", u.ID)}
+	}
+	ma := g.allowance(u)
+	p := b.pos(u)
+	res := moveResult{end: p}
+	turns := 0
+	pivoted := false
+	for i, s := range steps {
+		var cost, turned int
+		var err error
+		switch s.kind {
+		case stepLeft, stepRight, stepFace:
+			turned = turnCount(res.end.facing, s)
+			res.end.facing = turnTo(res.end.facing, s)
+			cost = turned
+			if u.Galleass() {
+				err = b.galleassTurn(u, res, turned, i, len(steps))
+				cost = ma - res.mp
+			}
+		case stepPivot:
+			turned = hexsides(res.end.facing, s.dir)
+			if u.Galleass() || len(steps) != 1 || turned > 3 {
+				err = &moveError{msg: "PIVOT (3.1.4) is a rowing unit's only step of its maneuver, up to three hexsides; galleasses cannot (3.1.3)"}
+			}
+			res.end.facing, cost, pivoted = s.dir, 2, true
+			turned = 0
+		case stepHex:
+			cost, turned, err = b.enter(u, &res, s.hex, i)
+		}
+		if err != nil {
+			return res, err
+		}
+		turns += turned
+		res.mp += cost
+		if res.mp > ma {
+			return res, &moveError{msg: fmt.Sprintf("%s has %d MP; step %d (%s) needs %d in all (3, 16.05)", u.ID, ma, i+1, s, res.mp)}
+		}
+		if res.entered > 0 && turns > res.entered && !u.Galleass() && !pivoted {
+			return res, &moveError{msg: fmt.Sprintf("step %d (%s): a moving unit may turn one hexside per hex entered (3.1.1)", i+1, s)}
+		}
+	}
+	if res.entered > 0 && turns > res.entered && !u.Galleass() {
+		return res, &moveError{msg: "a moving unit may turn one hexside per hex entered (3.1.1)"}
+	}
+	return res, b.checkStack(u, res.end.hex)
+}
+
+func hexsides(from, to Dir) int {
+	d := int((to - from).norm())
+	return min(d, 6-d)
+}
+
+func turnCount(f Dir, s pathStep) int {
+	if s.kind == stepFace {
+		return hexsides(f, s.dir)
+	}
+	return 1
+}
+
+func turnTo(f Dir, s pathStep) Dir {
+	switch s.kind {
+	case stepLeft:
+		return f.Turn(-1)
+	case stepRight:
+		return f.Turn(1)
+	}
+	return s.dir
+}
+
+// galleassTurn: a galleass moves one hex forward and then spends its whole allowance to turn
+// one hexside; it cannot turn without moving (3.1.2, 3.1.3).
+func (b *board) galleassTurn(u *Unit, res moveResult, turned, i, n int) error {
+	if res.entered == 0 || turned != 1 || i != n-1 {
+		return &moveError{msg: fmt.Sprintf("%s is a galleass: it turns one hexside only as its last step, after entering a hex, for all its remaining MP (3.1.2)", u.ID)}
+	}
+	return nil
+}
+
+// enter moves the unit into an adjacent hex: forward into the bow hex (1 MP), turning one
+// hexside first into a hex beside it (2 MP), or backwards into the stern hex (2 MP, 3.5).
+func (b *board) enter(u *Unit, res *moveResult, h Hex, i int) (cost, turned int, err error) {
+	p := res.end
+	d, ok := p.hex.DirTo(h)
+	switch {
+	case !ok:
+		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not adjacent to %s", i+1, h, p.hex))
+	case d == p.facing:
+		cost = 1
+	case d == p.facing.Opposite():
+		cost = 2
+	case (d == p.facing.Turn(1) || d == p.facing.Turn(-1)) && !u.Galleass():
+		cost, turned, res.end.facing = 2, 1, d
+	default:
+		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not ahead of %s facing %s", i+1, h, p.hex, p.facing))
+	}
+	if err := b.canEnter(u, h); err != nil {
+		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %v", i+1, err))
+	}
+	res.end.hex = h
+	res.entered++
+	return cost, turned, nil
+}
+
+// canEnter: coast and off-map hexes cannot be entered (1.2); galleasses stay out of shallow
+// water (3.4); a galley squadron never passes through another unit (3.2 exception 1);
+// entering an enemy's hex is a ram or a grapple (6.1, 7).
+func (b *board) canEnter(u *Unit, h Hex) error {
+	g := b.g
+	if !g.m.Enterable(h) {
+		return fmt.Errorf("%s is coast or off the map (1.2)", h)
+	}
+	if u.Galleass() && g.m.Terrain(h) == Shallow {
+		return fmt.Errorf("galleasses cannot enter shallow water at %s (3.4)", h)
+	}
+	for _, o := range b.at(h, u) {
+		switch {
+		case o.Side != u.Side:
+			return fmt.Errorf("%s holds the enemy %s: entering it is a ram or grapple (6, 7), which this version cannot adjudicate yet", h, o.ID)
+		case !u.Single() || o.Galleass() || u.Galleass():
+			return fmt.Errorf("%s holds %s: this unit cannot pass through or stack with it (3.2)", h, o.ID)
+		}
+	}
+	return nil
+}
+
+// checkStack applies the stacking limits at the end of a move (3.2): one unit per hex, except
+// that single ships stack with each other and with one squadron of their own group;
+// galleasses never stack.
+func (b *board) checkStack(u *Unit, h Hex) error {
+	units := append(b.at(h, u), u)
+	if len(units) == 1 {
+		return nil
+	}
+	squadrons := 0
+	for _, o := range units {
+		if o.Galleass() || o.Side != u.Side {
+			return &moveError{msg: fmt.Sprintf("%s would end in %s with %s (3.2)", u.ID, h, o.ID)}
+		}
+		if !o.Single() {
+			squadrons++
+			for _, s := range units {
+				if s.Single() && s.Group != o.Group {
+					return &moveError{msg: fmt.Sprintf("%s: a squadron stacks only with single ships of its own group (3.2)", h)}
+				}
+			}
+		}
+	}
+	if squadrons > 1 {
+		return &moveError{msg: fmt.Sprintf("%s would hold two squadrons (3.2)", h)}
+	}
+	return nil
+}
+
+// illegalHex lists the hexes the unit could enter next from p.
+func (b *board) illegalHex(u *Unit, p position, msg string) error {
+	var legal []string
+	for _, d := range []Dir{p.facing, p.facing.Turn(-1), p.facing.Turn(1), p.facing.Opposite()} {
+		h := p.hex.Neighbor(d)
+		if (d == p.facing || d == p.facing.Opposite() || !u.Galleass()) && b.canEnter(u, h) == nil {
+			legal = append(legal, h.String())
+		}
+	}
+	slices.Sort(legal)
+	return &moveError{msg: msg, legal: legal}
+}

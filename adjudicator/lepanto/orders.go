@@ -1,0 +1,192 @@
+package lepanto
+
+import (
+	"fmt"
+	"strings"
+
+	"navarch/adjudicator"
+)
+
+// stepKind is one element of a MOVE path.
+type stepKind int
+
+const (
+	stepHex   stepKind = iota // enter an adjacent hex
+	stepLeft                  // turn one hexside anticlockwise
+	stepRight                 // turn one hexside clockwise
+	stepFace                  // turn to a facing
+	stepPivot                 // pivot to a facing without leaving the hex (3.1.4)
+)
+
+type pathStep struct {
+	kind stepKind
+	hex  Hex
+	dir  Dir
+}
+
+func (s pathStep) String() string {
+	switch s.kind {
+	case stepHex:
+		return s.hex.String()
+	case stepLeft:
+		return "L"
+	case stepRight:
+		return "R"
+	case stepFace:
+		return "FACE " + s.dir.String()
+	}
+	return "PIVOT " + s.dir.String()
+}
+
+// unitOrder is one unit's segments in order (2.2): maneuver, battle, recovery.
+type unitOrder struct {
+	line   int
+	unit   string
+	move   []pathStep
+	fire   string
+	repair bool
+	pass   bool
+}
+
+func (o *unitOrder) Line() int { return o.line }
+
+func (o *unitOrder) String() string {
+	parts := []string{o.unit}
+	if o.pass {
+		return o.unit + " PASS"
+	}
+	if len(o.move) > 0 {
+		parts = append(parts, "MOVE")
+		for _, s := range o.move {
+			parts = append(parts, s.String())
+		}
+	}
+	if o.fire != "" {
+		parts = append(parts, "FIRE", o.fire)
+	}
+	if o.repair {
+		parts = append(parts, "REPAIR")
+	}
+	return strings.Join(parts, " ")
+}
+
+// leaderOrder moves a leader when the Leader Move chit is drawn (2.4.1).
+type leaderOrder struct {
+	line           int
+	leader, target string
+}
+
+func (o *leaderOrder) Line() int      { return o.line }
+func (o *leaderOrder) String() string { return o.leader + " TO " + o.target }
+
+// activateOrder names the group a fury chit activates again (2.4.2).
+type activateOrder struct {
+	line  int
+	group string
+}
+
+func (o *activateOrder) Line() int      { return o.line }
+func (o *activateOrder) String() string { return "ACTIVATE " + o.group }
+
+// Parse reads order text: one order per line, "#" comments, an END line stops (DESIGN 4).
+// It checks syntax only; Validate checks the orders against the state.
+func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.LineError) {
+	var orders []adjudicator.Order
+	var errs []adjudicator.LineError
+	for i, raw := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		line, _, _ := strings.Cut(raw, "#")
+		f := strings.Fields(strings.ToUpper(line))
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) == 1 && f[0] == "END" {
+			break
+		}
+		o, err := parseLine(i+1, f)
+		if err != nil {
+			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw), Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err)})
+			continue
+		}
+		orders = append(orders, o)
+	}
+	return orders, errs
+}
+
+func parseLine(n int, f []string) (adjudicator.Order, error) {
+	if f[0] == "ACTIVATE" {
+		if len(f) != 2 {
+			return nil, fmt.Errorf("want ACTIVATE GROUP")
+		}
+		return &activateOrder{n, f[1]}, nil
+	}
+	if len(f) >= 2 && f[1] == "TO" {
+		if len(f) != 3 {
+			return nil, fmt.Errorf("want LEADER TO UNIT")
+		}
+		return &leaderOrder{n, f[0], f[2]}, nil
+	}
+	if len(f) < 2 {
+		return nil, fmt.Errorf("a unit needs an order: MOVE, FIRE, REPAIR or PASS")
+	}
+	return parseUnitOrder(n, f)
+}
+
+func parseUnitOrder(n int, f []string) (*unitOrder, error) {
+	o := &unitOrder{line: n, unit: f[0]}
+	if len(f) == 2 && f[1] == "PASS" {
+		o.pass = true
+		return o, nil
+	}
+	i, segment := 1, 0 // segments must come in order: MOVE (0), FIRE (1), REPAIR (2)
+	for i < len(f) {
+		var err error
+		switch {
+		case f[i] == "MOVE" && segment == 0 && o.move == nil:
+			i, err = o.parseMove(f, i+1)
+			segment = 1
+		case f[i] == "FIRE" && segment <= 1 && i+1 < len(f):
+			o.fire, i, segment = f[i+1], i+2, 2
+		case f[i] == "REPAIR" && segment <= 2 && !o.repair:
+			o.repair, i, segment = true, i+1, 3
+		default:
+			return nil, fmt.Errorf("%q: want MOVE, then FIRE TARGET, then REPAIR, in that order", f[i])
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+func (o *unitOrder) parseMove(f []string, i int) (int, error) {
+	o.move = []pathStep{}
+	for ; i < len(f) && f[i] != "FIRE" && f[i] != "REPAIR"; i++ {
+		switch f[i] {
+		case "L":
+			o.move = append(o.move, pathStep{kind: stepLeft})
+		case "R":
+			o.move = append(o.move, pathStep{kind: stepRight})
+		case "FACE", "PIVOT":
+			if i+1 >= len(f) {
+				return i, fmt.Errorf("%s needs a direction", f[i])
+			}
+			d, err := ParseDir(f[i+1])
+			if err != nil {
+				return i, err
+			}
+			k := map[string]stepKind{"FACE": stepFace, "PIVOT": stepPivot}[f[i]]
+			o.move = append(o.move, pathStep{kind: k, dir: d})
+			i++
+		default:
+			h, err := ParseHex(f[i])
+			if err != nil {
+				return i, fmt.Errorf("%q is not a hex, L, R, FACE or PIVOT", f[i])
+			}
+			o.move = append(o.move, pathStep{kind: stepHex, hex: h})
+		}
+	}
+	if len(o.move) == 0 {
+		return i, fmt.Errorf("MOVE needs at least one step")
+	}
+	return i, nil
+}

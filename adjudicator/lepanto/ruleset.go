@@ -1,0 +1,142 @@
+package lepanto
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"navarch/adjudicator"
+)
+
+// Options of the rulebook (sections 11 and 12).
+const (
+	OptionWind    = "wind"
+	OptionSailing = "sailing"
+)
+
+// Ruleset is Lepanto 1571 as an adjudicator.Ruleset.
+var Ruleset adjudicator.Ruleset = ruleset{}
+
+type ruleset struct{}
+
+var builtIn = sync.OnceValues(func() (*Map, []*scenarioDef) {
+	m, err := parseMap(defaultMap)
+	if err != nil {
+		panic(fmt.Sprintf("lepanto: built-in map: %v", err))
+	}
+	scs, err := loadScenarios()
+	if err != nil {
+		panic(fmt.Sprintf("lepanto: built-in scenarios: %v", err))
+	}
+	return m, scs
+})
+
+func (ruleset) ID() string    { return "lepanto1571" }
+func (ruleset) Title() string { return "Lepanto 1571: A Sea Turned Red by Blood" }
+
+func (ruleset) Options() []adjudicator.Option {
+	return []adjudicator.Option{
+		{ID: OptionWind, Title: "Wind changes (Wind Roll chit)", Rule: "11"},
+		{ID: OptionSailing, Title: "Sailing Mode", Rule: "12"},
+	}
+}
+
+func (ruleset) Scenarios() []adjudicator.Scenario {
+	_, scs := builtIn()
+	var out []adjudicator.Scenario
+	for _, s := range scs {
+		out = append(out, adjudicator.Scenario{ID: s.ID, Title: s.Title, Rule: s.Rule, Sides: s.Sides, MaxTurns: s.Turns})
+	}
+	return out
+}
+
+// New sets up a scenario (13.x): units on their set-up hexes and facings, leaders aboard,
+// wing tracks at their start, the wind from the east (11.1).
+func (ruleset) New(cfg adjudicator.Config) (adjudicator.Game, error) {
+	m, scs := builtIn()
+	i := slices.IndexFunc(scs, func(s *scenarioDef) bool { return s.ID == cfg.Scenario })
+	if i < 0 {
+		return nil, fmt.Errorf("lepanto1571 has no scenario %q", cfg.Scenario)
+	}
+	for _, o := range cfg.Options {
+		if o != OptionWind && o != OptionSailing {
+			return nil, fmt.Errorf("lepanto1571 has no option %q", o)
+		}
+	}
+	var overrides [][]byte
+	if t, ok := cfg.Tables["lepanto1571"]; ok {
+		overrides = append(overrides, t)
+	}
+	tables, err := LoadTables(overrides...)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{sc: scs[i], tables: tables, m: m, options: slices.Sorted(slices.Values(cfg.Options)), Wind: "E"}
+	return g, g.setUp()
+}
+
+func (g *Game) setUp() error {
+	for _, gd := range g.sc.Groups {
+		g.Groups = append(g.Groups, &Group{ID: gd.ID, Side: gd.Side, Wing: gd.Wing, Name: gd.Name})
+		if g.wing(gd.Wing) == nil {
+			w := &Wing{ID: gd.Wing, Captains: g.sc.Captains[gd.Wing]}
+			w.Track, w.lma, w.lf = g.value("wing-track", gd.Wing, "start"), g.value("wing-track", gd.Wing, "lma"), g.value("wing-track", gd.Wing, "lf")
+			g.Wings = append(g.Wings, w)
+		}
+	}
+	for _, ud := range g.sc.Units {
+		gr := g.group(ud.Group)
+		u := &Unit{ID: ud.ID, Name: ud.Name, Type: ud.Type, Group: ud.Group, Side: gr.Side, Wing: gr.Wing, Hex: ud.Hex, Facing: ud.Facing}
+		u.HV, u.FV = g.value("unit-values", u.Type, "hv"), g.value("unit-values", u.Type, "fv")
+		u.Row, u.Sail = g.value("unit-values", u.Type, "row"), g.value("unit-values", u.Type, "sail")
+		if !g.m.Enterable(u.Hex) || (u.Galleass() && g.m.Terrain(u.Hex) == Shallow) {
+			return fmt.Errorf("scenario %s: unit %s set up on %s, which it cannot occupy", g.sc.ID, u.ID, u.Hex)
+		}
+		g.Units = append(g.Units, u)
+	}
+	for _, ld := range g.sc.Leaders {
+		u := g.unit(ld.Unit)
+		g.Leaders = append(g.Leaders, &Leader{ID: ld.ID, Name: ld.Name, Kind: ld.Kind, Rating: ld.Rating, Unit: ld.Unit, Group: u.Group, Side: u.Side})
+	}
+	return nil
+}
+
+// Help describes the order language, with examples for the side's own units.
+func (g *Game) Help(side string) string {
+	var own []*Unit
+	for _, u := range g.Units {
+		if u.Side == side && u.InPlay() {
+			own = append(own, u)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(helpText)
+	if len(own) > 0 {
+		u := own[0]
+		fwd := u.Hex.Neighbor(u.Facing)
+		fmt.Fprintf(&b, "\nExamples for your units:\n  %s MOVE %s %s\n  %s MOVE %s FACE %s FIRE <enemy unit>\n  %s PASS\n",
+			u.ID, fwd, fwd.Neighbor(u.Facing), u.ID, fwd, u.Facing.Turn(1), u.ID)
+	}
+	fmt.Fprintf(&b, "\nYour units:")
+	for _, u := range own {
+		fmt.Fprintf(&b, " %s", u.ID)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+const helpText = `Lepanto 1571 orders: one line per unit, in the order the units act (2.2).
+  UNIT MOVE STEP...     Maneuver Segment (3). A STEP is an adjacent hex code (the bow hex
+                        goes forward; a hex beside it turns one hexside and goes forward;
+                        the stern hex rows backwards, 3.5), L or R (turn one hexside),
+                        FACE DIR (turn to N, NE, SE, S, SW or NW) or PIVOT DIR (up to three
+                        hexsides for 2 MP without leaving the hex, 3.1.4).
+  UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2).
+  UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
+  UNIT PASS             the unit does nothing.
+  A line may combine the segments in order: UNIT MOVE 1507 1407 FIRE SIR-EGY1 REPAIR.
+  LEADER TO UNIT        when the Leader Move chit is drawn (2.4.1).
+  ACTIVATE GROUP        first line after a Bragadin, Doria, Gloria Christi or Jihad chit (2.4.2).
+Words are case-insensitive; "#" starts a comment; END stops reading.
+`

@@ -1,0 +1,157 @@
+package lepanto
+
+import (
+	"fmt"
+	"slices"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+)
+
+// Next says what the game needs now (2.1): the start of a game turn (filling the cup), a
+// draw from the cup, or orders for what the draw activated.
+func (g *Game) Next() adjudicator.Step {
+	switch {
+	case g.Over:
+		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act), Kind: adjudicator.Over, What: g.Result}
+	case g.Wait != waitNone:
+		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.NeedOrders,
+			Sides: slices.Clone(g.WaitSides), What: g.waitText()}
+	case len(g.Cup) == 0:
+		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of game turn %d", g.Turn+1)}
+	}
+	return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.Auto, What: "draw from the cup"}
+}
+
+func (g *Game) waitText() string {
+	switch g.Wait {
+	case waitGroup:
+		gr := g.group(g.WaitGroup)
+		return fmt.Sprintf("action phase of group %s (%s)", gr.ID, gr.Name)
+	case waitFury:
+		return fmt.Sprintf("%s chit: activate again a group that has acted (2.4.2)", g.WaitGroup)
+	}
+	return "leader move chit (2.4.1)"
+}
+
+// Resolve performs the current step.
+func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]adjudicator.Event, error) {
+	step := g.Next()
+	rs := &resolver{g: g, r: r}
+	var err error
+	switch {
+	case step.Kind == adjudicator.Over:
+		return nil, fmt.Errorf("lepanto: the game is over")
+	case step.Kind == adjudicator.NeedOrders:
+		err = rs.orders(orders)
+	case step.Act == 0:
+		err = rs.startTurn()
+	default:
+		err = rs.draw()
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.Act = int(step.Act)
+	if g.Wait == waitNone && len(g.Cup) == 0 && step.Act != 0 {
+		rs.endTurn()
+	}
+	return rs.events, nil
+}
+
+// resolver carries one step's dice and events.
+type resolver struct {
+	g      *Game
+	r      dice.Roller
+	events []adjudicator.Event
+}
+
+func (rs *resolver) event(rule, format string, args ...any) {
+	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, args...)})
+}
+
+// roll asks for one die and notes the rule and result on it.
+func (rs *resolver) roll(label string, sides int, rule string) (int, *dice.Roll, error) {
+	r, err := rs.r.Roll(label, sides, 1)
+	if err != nil {
+		return 0, nil, err
+	}
+	r.Rule = rule
+	return r.Values[0], r, nil
+}
+
+// startTurn fills the cup with every Group's marker and the scenario's special chits (2.1);
+// with the wind rule, a die decides whether the Wind Roll chit goes in too (11).
+func (rs *resolver) startTurn() error {
+	g := rs.g
+	g.Turn, g.Act, g.Drawn = g.Turn+1, 0, false
+	g.Cup = nil
+	for _, gr := range g.Groups {
+		gr.Acted = false
+		if rs.groupPresent(gr) {
+			g.Cup = append(g.Cup, gr.ID)
+		}
+	}
+	g.Cup = append(g.Cup, g.sc.Chits...)
+	if g.hasOption(OptionWind) {
+		d, r, err := rs.roll("wind-chit", 6, "11")
+		if err != nil {
+			return err
+		}
+		if d <= 2 {
+			g.Cup = append(g.Cup, ChitWindRoll)
+		}
+		r.Note = fmt.Sprintf("%d: wind chit %s", d, map[bool]string{true: "added", false: "not added"}[d <= 2])
+	}
+	rs.returnFled()
+	rs.event("2.1", "Game turn %d begins; the cup holds %v", g.Turn, g.Cup)
+	return nil
+}
+
+// groupPresent: a group whose units are all gone has no marker to draw.
+func (rs *resolver) groupPresent(gr *Group) bool {
+	for _, u := range rs.g.Units {
+		if u.Group == gr.ID && (u.InPlay() || u.Status == "fled") {
+			return true
+		}
+	}
+	return false
+}
+
+// draw takes one marker or chit from the cup: a d(n) over the cup in its canonical order.
+func (rs *resolver) draw() error {
+	g := rs.g
+	i, roll, err := dice.Draw(rs.r, "draw", g.Cup)
+	if err != nil {
+		return err
+	}
+	item := g.Cup[i]
+	g.Cup = slices.Delete(slices.Clone(g.Cup), i, i+1)
+	roll.Rule, roll.Note = "2.1", "drawn: "+item
+	if gr := g.group(item); gr != nil {
+		g.Drawn = true
+		g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{gr.Side}, gr.ID
+		rs.event("2.2", "Group %s (%s) is activated", gr.ID, gr.Name)
+		return nil
+	}
+	if !g.Drawn && item != ChitWindRoll {
+		rs.event("2.1", "The %s chit is drawn before any Activation Marker: no effect, set aside", item)
+		return nil
+	}
+	return rs.chit(item)
+}
+
+// endTurn is the End Turn Phase (2.3): fired units reload (5.7), the turn marker advances;
+// after the scenario's last turn the game ends (10).
+func (rs *resolver) endTurn() {
+	g := rs.g
+	for _, u := range g.Units {
+		if u.InPlay() && u.Fired && !u.OnFire {
+			u.Fired = false
+		}
+	}
+	rs.event("2.3", "End of game turn %d: fired units without fire aboard reload", g.Turn)
+	if g.Turn >= g.sc.Turns {
+		rs.victory()
+	}
+}

@@ -1,0 +1,217 @@
+package lepanto
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"navarch/adjudicator"
+)
+
+// Validate checks a side's orders for the current step against the state. It plays the
+// maneuvers through in order, so that each unit's move is checked against where the units
+// ordered before it will stand; dice results may still void an order at resolution (a target
+// sunk by reaction fire, say), and the report says so.
+func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
+	if g.Wait == waitNone || !slices.Contains(g.WaitSides, side) {
+		return []adjudicator.LineError{{Err: fmt.Errorf("%w: no orders are awaited from %s now", adjudicator.ErrIllegal, side)}}
+	}
+	v := &validation{g: g, side: side, b: &board{g: g, moved: map[string]position{}}, seen: map[string]bool{}}
+	switch g.Wait {
+	case waitGroup:
+		v.group = g.WaitGroup
+		v.units(orders)
+	case waitFury:
+		v.fury(orders)
+	case waitLeaderMove:
+		for _, o := range orders {
+			v.leaderMove(o)
+		}
+	}
+	return v.errs
+}
+
+type validation struct {
+	g        *Game
+	side     string
+	group    string
+	b        *board
+	seen     map[string]bool
+	repaired bool
+	errs     []adjudicator.LineError
+}
+
+func (v *validation) fail(o adjudicator.Order, legal []string, format string, args ...any) {
+	v.errs = append(v.errs, adjudicator.LineError{Line: o.Line(), Text: o.String(),
+		Err: fmt.Errorf("%w: %s", adjudicator.ErrIllegal, fmt.Sprintf(format, args...)), Legal: legal})
+}
+
+func (v *validation) units(orders []adjudicator.Order) {
+	for _, o := range orders {
+		uo, ok := o.(*unitOrder)
+		if !ok {
+			v.fail(o, nil, "only unit orders of group %s are due now", v.group)
+			continue
+		}
+		v.unit(uo)
+	}
+}
+
+// fury: the first line names a group that has acted this turn, in the chit's section (2.4.2).
+func (v *validation) fury(orders []adjudicator.Order) {
+	eligible := v.g.furyGroups(v.g.WaitGroup)
+	if len(orders) == 0 {
+		return // no orders: the chit is not used
+	}
+	a, ok := orders[0].(*activateOrder)
+	if !ok || !slices.Contains(eligible, a.group) {
+		v.fail(orders[0], eligible, "the first line must be ACTIVATE with a group that has acted this turn in the chit's section")
+		return
+	}
+	v.group = a.group
+	v.units(orders[1:])
+}
+
+func (v *validation) unit(o *unitOrder) {
+	g := v.g
+	u := g.unit(o.unit)
+	switch {
+	case u == nil || u.Group != v.group:
+		v.fail(o, g.groupUnits(v.group), "%s is not a unit of group %s", o.unit, v.group)
+		return
+	case !u.InPlay():
+		v.fail(o, nil, "%s is out of play (%s)", u.ID, u.Status)
+		return
+	case v.seen[u.ID]:
+		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2)", u.ID)
+		return
+	}
+	v.seen[u.ID] = true
+	if o.pass {
+		return
+	}
+	if len(o.move) > 0 {
+		res, err := v.b.plan(u, o.move)
+		if err != nil {
+			var me *moveError
+			errors.As(err, &me)
+			v.fail(o, me.legal, "%s", me.msg)
+			return
+		}
+		v.b.moved[u.ID] = res.end
+	}
+	if o.fire != "" {
+		v.fire(o, u)
+	}
+	if o.repair {
+		v.repair(o, u)
+	}
+}
+
+func (v *validation) fire(o *unitOrder, u *Unit) {
+	g := v.g
+	if why := g.canFire(u, false); why != "" {
+		v.fail(o, nil, "%s cannot fire: it %s", u.ID, why)
+		return
+	}
+	targets := v.b.targets(u)
+	if !slices.Contains(targets, o.fire) {
+		v.fail(o, targets, "%s is not an enemy unit adjacent to %s and in its arc of fire (5.2.1)", o.fire, u.ID)
+	}
+}
+
+// targets lists the enemy units in play that u, where it stands on the board, has in arc.
+func (b *board) targets(u *Unit) []string {
+	p := b.pos(u)
+	var out []string
+	for _, t := range b.g.Units {
+		if t.InPlay() && t.Side != u.Side && inArc(u, p, b.pos(t).hex) {
+			out = append(out, t.ID)
+		}
+	}
+	return out
+}
+
+// repair: one attempt per group activation, for a Mast Down unit that did not move, is not
+// engaged and is within 2 hexes of another unit of its group (9.1.1).
+func (v *validation) repair(o *unitOrder, u *Unit) {
+	if why := v.g.cannotRepair(u, len(o.move) > 0); why != "" {
+		v.fail(o, nil, "%s cannot be repaired: %s (9.1.1)", u.ID, why)
+		return
+	}
+	if v.repaired {
+		v.fail(o, nil, "a group makes a single repair check per activation (9.1.1)")
+	}
+	v.repaired = true
+}
+
+func (g *Game) cannotRepair(u *Unit, moved bool) string {
+	switch {
+	case !u.MastDown:
+		return "it is not Mast Down"
+	case moved:
+		return "it moves in its Maneuver Segment"
+	case len(u.Engaged) > 0:
+		return "it is engaged"
+	}
+	for _, o := range g.Units {
+		if o != u && o.InPlay() && o.Group == u.Group && o.Hex.Distance(u.Hex) <= 2 {
+			return ""
+		}
+	}
+	return "no other unit of its group is within 2 hexes"
+}
+
+func (g *Game) groupUnits(group string) []string {
+	var out []string
+	for _, u := range g.Units {
+		if u.Group == group && u.InPlay() {
+			out = append(out, u.ID)
+		}
+	}
+	return out
+}
+
+// leaderMove: a leader of the side moves to another unit of his group within two hexes,
+// a single ship while his group has one (2.4.1, 4.1).
+func (v *validation) leaderMove(o adjudicator.Order) {
+	lo, ok := o.(*leaderOrder)
+	if !ok {
+		v.fail(o, nil, "only LEADER TO UNIT orders are due for the Leader Move chit")
+		return
+	}
+	if why := v.g.cannotMoveLeader(v.side, lo.leader, lo.target); why != "" {
+		v.fail(o, v.g.leaderTargets(lo.leader), "%s", why)
+	}
+}
+
+func (g *Game) cannotMoveLeader(side, id, target string) string {
+	l, t := g.leader(id), g.unit(target)
+	switch {
+	case l == nil || l.Side != side || l.Status != "":
+		return fmt.Sprintf("%s is not a leader of yours in play", id)
+	case !slices.Contains(g.leaderTargets(id), target) || t == nil:
+		return fmt.Sprintf("%s may not move to %s: another unit of group %s within two hexes, a single ship while the group has one (2.4.1)", id, target, l.Group)
+	}
+	return ""
+}
+
+func (g *Game) leaderTargets(id string) []string {
+	l := g.leader(id)
+	if l == nil || l.Status != "" {
+		return nil
+	}
+	from := g.unit(l.Unit)
+	singles := false
+	for _, u := range g.Units {
+		singles = singles || u.InPlay() && u.Group == l.Group && u.Single()
+	}
+	var out []string
+	for _, u := range g.Units {
+		d := u.Hex.Distance(from.Hex)
+		if u.InPlay() && u.Group == l.Group && u != from && d >= 1 && d <= 2 && (u.Single() || !singles) {
+			out = append(out, u.ID)
+		}
+	}
+	return out
+}
