@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // inArc reports whether a unit standing at p can fire into hex h (5.2.1): the bow hex for
@@ -119,11 +120,11 @@ func (rs *resolver) artilleryFire(a, t *Unit, reaction bool) error {
 		return err
 	}
 	res, _ := g.tables.Get("artillery-fire").Int(d6, v)
-	roll.Note = fmt.Sprintf("fire value %d (%v): %s", v, notes, res)
+	roll.Note = fmt.Sprintf("fire value %d (%s): %s", v, strings.Join(notes, ", "), res)
 	a.Fired = true
 	kind := map[bool]string{true: "Reaction fire", false: "Artillery fire"}[reaction]
-	rs.event(map[bool]string{true: "5.3", false: "5.5"}[reaction], "%s: %s at %s, fire value %d, d6 %d: %s%s",
-		kind, a.ID, t.ID, v, d6, res, rs.substitute("artillery-fire", "fire-modifiers"))
+	rs.event(map[bool]string{true: "5.3", false: "5.5"}[reaction], "%s: %s at %s, fire value %d, d6 %d: %s (%s)%s",
+		kind, a.ID, t.ID, v, d6, res, strings.Join(notes, ", "), rs.substitute("artillery-fire", "fire-modifiers"))
 	return rs.applyFireResult(t, res, label)
 }
 

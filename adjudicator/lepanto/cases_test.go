@@ -1,0 +1,318 @@
+package lepanto
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+)
+
+// A rule case (testdata/cases/*.txt) sets up a position, gives orders and the dice the case
+// needs, and states the outcome. Lines:
+//
+//	case NAME / rule SECTION          what the case tests, citing the rulebook
+//	scenario ID / options O...        the game set up (default lions-at-sea, no options)
+//	keep UNIT...                      only these units stay on the map
+//	place UNIT HEX FACING [FLAG...]   FLAG: mast-down on-fire fired
+//	activate GROUP                    the step waits for GROUP's orders
+//	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf]
+//	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT (the step waits for them)
+//	orders SIDE ... end               order text of SIDE for the step
+//	roll LABEL VALUE...               the dice for the request LABEL
+//	expect error LINE [TEXT]          Validate refuses LINE (mentioning TEXT)
+//	expect event TEXT                 an event contains TEXT
+//	expect no-event TEXT              no event contains TEXT
+//	expect before TEXT1 || TEXT2      an event with TEXT1 comes before one with TEXT2
+//	expect unit UNIT HEX FACING [FLAG...]   FLAG also: sunk surrendered fled
+//	expect wait KIND | expect cup ITEM... | expect wind FROM | expect over TEXT
+//	expect leader ID UNIT|killed|lost | expect wing ID TRACK [lma] [lf]
+//
+// Every roll given must be asked for, and every roll asked for must be given.
+type ruleCase struct {
+	file, name, rule string
+	scenario         string
+	options          []string
+	setup            [][]string
+	orders           map[string]string
+	sides            []string
+	rolls            map[string][]int
+	expect           [][]string
+}
+
+func loadCase(t *testing.T, path string) *ruleCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &ruleCase{file: filepath.Base(path), scenario: "lions-at-sea", orders: map[string]string{}, rolls: map[string][]int{}}
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		f := strings.Fields(lines[i])
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "case":
+			c.name = strings.Join(f[1:], " ")
+		case "rule":
+			c.rule = strings.Join(f[1:], " ")
+		case "scenario":
+			c.scenario = f[1]
+		case "options":
+			c.options = f[1:]
+		case "orders":
+			var text []string
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
+				text = append(text, lines[i])
+			}
+			c.orders[f[1]] = strings.Join(text, "\n")
+			c.sides = append(c.sides, f[1])
+		case "roll":
+			for _, v := range f[2:] {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("%s line %d: %v", c.file, i+1, err)
+				}
+				c.rolls[f[1]] = append(c.rolls[f[1]], n)
+			}
+		case "expect":
+			c.expect = append(c.expect, f[1:])
+		default:
+			c.setup = append(c.setup, f)
+		}
+	}
+	if c.name == "" || c.rule == "" {
+		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
+	}
+	return c
+}
+
+// scripted hands out the case's dice by label.
+type scripted struct {
+	rolls map[string][]int
+	asked []string
+}
+
+func (s *scripted) Roll(label string, sides, count int) (*dice.Roll, error) {
+	v, ok := s.rolls[label]
+	if !ok {
+		return nil, fmt.Errorf("the case gives no die for %q (%dd%d)", label, count, sides)
+	}
+	if len(v) != count {
+		return nil, fmt.Errorf("roll %q: the case gives %d values for %dd%d", label, len(v), count, sides)
+	}
+	for _, x := range v {
+		if x < 1 || x > sides {
+			return nil, fmt.Errorf("roll %q: %d is not a d%d value", label, x, sides)
+		}
+	}
+	s.asked = append(s.asked, label)
+	delete(s.rolls, label)
+	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
+}
+
+func (c *ruleCase) game(t *testing.T) *Game {
+	t.Helper()
+	gm, err := Ruleset.New(adjudicator.Config{Scenario: c.scenario, Options: c.options})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gm.(*Game)
+	g.Turn, g.Drawn = 1, true
+	g.Cup = []string{ChitBoarding} // a turn in progress; "cup" with no items makes it the last step
+	for _, f := range c.setup {
+		if err := applySetup(g, f); err != nil {
+			t.Fatalf("setup %v: %v", f, err)
+		}
+	}
+	return g
+}
+
+func applySetup(g *Game, f []string) error {
+	switch f[0] {
+	case "keep":
+		g.Units = slices.DeleteFunc(g.Units, func(u *Unit) bool { return !slices.Contains(f[1:], u.ID) })
+		g.Leaders = slices.DeleteFunc(g.Leaders, func(l *Leader) bool { return g.unit(l.Unit) == nil })
+	case "place":
+		return place(g, f)
+	case "activate":
+		g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{g.group(f[1]).Side}, f[1]
+	case "fury":
+		g.Wait, g.WaitSides, g.WaitGroup = waitFury, []string{furyChits[f[1]][0]}, f[1]
+	case "leadermove":
+		g.Wait, g.WaitSides, g.WaitGroup = waitLeaderMove, slices.Clone(g.sc.Sides), ChitLeaderMove
+	case "cup":
+		g.Cup = f[1:]
+	case "turn":
+		g.Turn, _ = strconv.Atoi(f[1])
+	case "wind":
+		g.Wind = f[1]
+	case "undrawn":
+		g.Drawn = false
+	case "acted":
+		for _, id := range f[1:] {
+			g.group(id).Acted = true
+		}
+	case "wing":
+		w := g.wing(f[1])
+		w.Track, _ = strconv.Atoi(f[2])
+		w.LMA, w.LF = slices.Contains(f, "lma"), slices.Contains(f, "lf")
+	case "leader":
+		g.leader(f[1]).Unit = f[2]
+	default:
+		return fmt.Errorf("unknown setup line")
+	}
+	return nil
+}
+
+func place(g *Game, f []string) error {
+	u := g.unit(f[1])
+	if u == nil || len(f) < 4 {
+		return fmt.Errorf("want place UNIT HEX FACING for a unit of the scenario")
+	}
+	h, err := ParseHex(f[2])
+	if err != nil {
+		return err
+	}
+	d, err := ParseDir(f[3])
+	u.Hex, u.Facing = h, d
+	u.MastDown, u.OnFire, u.Fired = slices.Contains(f, "mast-down"), slices.Contains(f, "on-fire"), slices.Contains(f, "fired")
+	return err
+}
+
+func TestRuleCases(t *testing.T) {
+	files, err := filepath.Glob("testdata/cases/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule cases: %v", err)
+	}
+	for _, path := range files {
+		c := loadCase(t, path)
+		t.Run(strings.TrimSuffix(c.file, ".txt"), func(t *testing.T) { c.run(t) })
+	}
+}
+
+func (c *ruleCase) run(t *testing.T) {
+	g := c.game(t)
+	orders := map[string][]adjudicator.Order{}
+	var errs []adjudicator.LineError
+	for _, side := range c.sides {
+		o, perr := g.Parse(side, c.orders[side])
+		errs = append(errs, perr...)
+		if len(perr) == 0 {
+			errs = append(errs, g.Validate(side, o)...)
+		}
+		orders[side] = o
+	}
+	var events []adjudicator.Event
+	if len(errs) == 0 {
+		if g.Next().Kind != adjudicator.NeedOrders && len(c.sides) == 0 {
+			orders = nil
+		}
+		sr := &scripted{rolls: c.rolls}
+		var err error
+		if events, err = g.Resolve(orders, sr); err != nil {
+			t.Fatalf("%s (rule %s): resolve: %v", c.name, c.rule, err)
+		}
+		if len(sr.rolls) > 0 {
+			t.Errorf("%s: dice given but never asked for: %v", c.name, sr.rolls)
+		}
+	}
+	for _, e := range c.expect {
+		if msg := check(g, e, errs, events); msg != "" {
+			t.Errorf("%s (rule %s): expect %s: %s\nerrors: %v\nevents:\n%s", c.name, c.rule, strings.Join(e, " "), msg, errs, eventText(events))
+		}
+	}
+}
+
+func eventText(ev []adjudicator.Event) string {
+	var b strings.Builder
+	for _, e := range ev {
+		fmt.Fprintf(&b, "  [%s] %s\n", e.Rule, e.Text)
+	}
+	return b.String()
+}
+
+func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicator.Event) string {
+	switch e[0] {
+	case "error":
+		n, _ := strconv.Atoi(e[1])
+		for _, le := range errs {
+			if le.Line == n && strings.Contains(le.Error(), strings.Join(e[2:], " ")) {
+				return ""
+			}
+		}
+		return "no such order error"
+	case "event", "no-event":
+		text := strings.Join(e[1:], " ")
+		found := slices.ContainsFunc(events, func(ev adjudicator.Event) bool { return strings.Contains(ev.Text, text) })
+		if found != (e[0] == "event") {
+			return "event " + map[bool]string{true: "present", false: "missing"}[found]
+		}
+	case "before":
+		a, b, _ := strings.Cut(strings.Join(e[1:], " "), " || ")
+		ia := slices.IndexFunc(events, func(ev adjudicator.Event) bool { return strings.Contains(ev.Text, a) })
+		ib := slices.IndexFunc(events, func(ev adjudicator.Event) bool { return strings.Contains(ev.Text, b) })
+		if ia < 0 || ib < 0 || ia > ib {
+			return fmt.Sprintf("events at %d and %d", ia, ib)
+		}
+	case "unit":
+		return checkUnit(g, e)
+	case "wait":
+		if g.Wait != e[1] {
+			return fmt.Sprintf("waits for %q", g.Wait)
+		}
+	case "cup":
+		if !slices.Equal(g.Cup, e[1:]) {
+			return fmt.Sprintf("cup is %v", g.Cup)
+		}
+	case "wind":
+		if g.Wind != e[1] {
+			return "wind from " + g.Wind
+		}
+	case "over":
+		if !g.Over || !strings.Contains(g.Result, strings.Join(e[1:], " ")) {
+			return fmt.Sprintf("over %t: %s", g.Over, g.Result)
+		}
+	case "leader":
+		l := g.leader(e[1])
+		if l.Unit != e[2] && l.Status != e[2] {
+			return fmt.Sprintf("leader aboard %s, status %q", l.Unit, l.Status)
+		}
+	case "wing":
+		w := g.wing(e[1])
+		if strconv.Itoa(w.Track) != e[2] || w.LMA != slices.Contains(e, "lma") || w.LF != slices.Contains(e, "lf") {
+			return fmt.Sprintf("track %d lma %t lf %t", w.Track, w.LMA, w.LF)
+		}
+	default:
+		return "unknown expectation"
+	}
+	return ""
+}
+
+func checkUnit(g *Game, e []string) string {
+	u := g.unit(e[1])
+	if u == nil {
+		return "no such unit"
+	}
+	got := []string{u.Hex.String(), u.Facing.String()}
+	for flag, on := range map[string]bool{"mast-down": u.MastDown, "on-fire": u.OnFire, "fired": u.Fired,
+		"sunk": u.Status == "sunk", "surrendered": u.Status == "surrendered", "fled": u.Status == "fled"} {
+		if on {
+			got = append(got, flag)
+		}
+	}
+	slices.Sort(got[2:])
+	want := slices.Clone(e[2:])
+	slices.Sort(want[2:])
+	if !slices.Equal(got, want) {
+		return fmt.Sprintf("unit is %v", got)
+	}
+	return ""
+}

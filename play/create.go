@@ -1,0 +1,33 @@
+package play
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/ledger"
+	"navarch/store"
+)
+
+// Create sets up a new game of a ruleset's scenario and commits it (DICE.md 1): the
+// configuration is tried on the engine first, so that a game that cannot start is never
+// committed. Every side of the scenario needs at least one player.
+func Create(tx *store.Tx, rs adjudicator.Ruleset, cfg adjudicator.Config, players []ledger.Player, created time.Time, rnd io.Reader) (ledger.Created, error) {
+	i := slices.IndexFunc(rs.Scenarios(), func(s adjudicator.Scenario) bool { return s.ID == cfg.Scenario })
+	if i < 0 {
+		return ledger.Created{}, fmt.Errorf("%s has no scenario %q", rs.ID(), cfg.Scenario)
+	}
+	sc := rs.Scenarios()[i]
+	for _, side := range sc.Sides {
+		if !slices.ContainsFunc(players, func(p ledger.Player) bool { return p.Side == side }) {
+			return ledger.Created{}, fmt.Errorf("scenario %s needs a player for side %s", sc.ID, side)
+		}
+	}
+	if _, err := rs.New(cfg); err != nil {
+		return ledger.Created{}, err
+	}
+	return ledger.Create(tx, ledger.Spec{Ruleset: rs.ID(), Scenario: cfg.Scenario, Options: cfg.Options,
+		Engine: adjudicator.EngineVersion, Players: players, MaxTurns: sc.MaxTurns, Created: created}, rnd)
+}

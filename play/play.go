@@ -1,0 +1,138 @@
+// Package play drives a game between the rules engine and its log: each step of the game
+// becomes one activation in the ledger, in the caller's store transaction.
+package play
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/store"
+)
+
+// SideOrders are one player's accepted orders for the current step.
+type SideOrders struct {
+	Player, Side string
+	Orders       []adjudicator.Order
+	Entropy      []byte
+	MessageID    string
+	Received     time.Time
+	Private      bool // keep the text in the side's own view (orders that reveal hidden set-up)
+}
+
+// Result is what a step did.
+type Result struct {
+	Step   adjudicator.Step
+	Events []adjudicator.Event
+	Rolls  []*dice.Roll
+	// Checkpoint is set when the step ended a game turn (its seed revealed) or the game.
+	Checkpoint *gamelog.Checkpoint
+}
+
+// Step performs g's current step and writes it to the log of game id: the end of the
+// previous game turn when a new one starts (its seed revealed), the activation, the orders
+// records, the close, the orders' text, every roll, every event and the new state's hash;
+// and the end of the game when it ends. Orders must have passed g.Parse and g.Validate.
+// Everything is written in tx: the caller commits the step whole or not at all.
+func Step(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
+	st := g.Next()
+	res := Result{Step: st}
+	if st.Kind == adjudicator.Over {
+		return res, fmt.Errorf("play: the game is over")
+	}
+	if st.Act == 0 && st.Turn > 1 {
+		c, err := ledger.EndTurn(tx, id, st.Turn-1)
+		if err != nil {
+			return res, err
+		}
+		res.Checkpoint = &c
+	}
+	act, err := open(tx, id, st, orders, deadline)
+	if err != nil {
+		return res, err
+	}
+	bySide := map[string][]adjudicator.Order{}
+	for _, o := range orders {
+		bySide[o.Side] = append(bySide[o.Side], o.Orders...)
+	}
+	if st.Kind == adjudicator.Auto {
+		bySide = nil
+	}
+	if res.Events, err = g.Resolve(bySide, act); err != nil {
+		return res, fmt.Errorf("resolve turn %d activation %d: %w", st.Turn, st.Act, err)
+	}
+	res.Rolls = act.Rolls()
+	if err := record(tx, id, g, st, act, res.Events); err != nil {
+		return res, err
+	}
+	return res, finish(tx, id, g, &res)
+}
+
+// open writes the activation and the orders records and closes the activation.
+func open(tx *store.Tx, id dice.GameID, st adjudicator.Step, orders []SideOrders, deadline time.Time) (*dice.Activation, error) {
+	var players []string
+	for _, o := range orders {
+		players = append(players, o.Player)
+	}
+	if err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline}); err != nil {
+		return nil, err
+	}
+	var uses []uint64
+	for _, o := range orders {
+		i, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
+			Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
+			MessageID: o.MessageID, Private: o.Private})
+		if err != nil {
+			return nil, err
+		}
+		uses = append(uses, i)
+	}
+	return ledger.Close(tx, id, st.Turn, st.Act, uses)
+}
+
+func record(tx *store.Tx, id dice.GameID, g adjudicator.Game, st adjudicator.Step, act *dice.Activation, events []adjudicator.Event) error {
+	if _, err := ledger.AppendRolls(tx, id, act, 0); err != nil {
+		return err
+	}
+	for _, e := range events {
+		if err := ledger.AppendEvent(tx, id, ledger.Event{Turn: st.Turn, Act: st.Act, Side: e.Side, Rule: e.Rule, Text: []string{e.Text}}); err != nil {
+			return err
+		}
+	}
+	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()))
+}
+
+func finish(tx *store.Tx, id dice.GameID, g adjudicator.Game, res *Result) error {
+	next := g.Next()
+	if next.Kind != adjudicator.Over {
+		return nil
+	}
+	c, err := ledger.End(tx, id, res.Step.Turn, next.What)
+	res.Checkpoint = &c
+	return err
+}
+
+// Players maps the genesis record's players to their sides.
+func Players(genesis *gamelog.Record) map[string]string {
+	out := map[string]string{}
+	for _, p := range genesis.All("player") {
+		id, side, _ := strings.Cut(p, " ")
+		out[id] = side
+	}
+	return out
+}
+
+// Find returns the ruleset with id from the explicit list.
+func Find(rulesets []adjudicator.Ruleset, id string) (adjudicator.Ruleset, error) {
+	i := slices.IndexFunc(rulesets, func(r adjudicator.Ruleset) bool { return r.ID() == id })
+	if i < 0 {
+		return nil, fmt.Errorf("no ruleset %q in this navarch", id)
+	}
+	return rulesets[i], nil
+}

@@ -1,0 +1,147 @@
+package play_test
+
+import (
+	"bytes"
+	"errors"
+	"crypto/ed25519"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/adjudicator/lepanto"
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/play"
+	"navarch/store"
+)
+
+var rulesets = []adjudicator.Ruleset{lepanto.Ruleset}
+
+var players = []ledger.Player{{ID: "alice", Side: "christian"}, {ID: "bob", Side: "ottoman"}}
+
+// selfPlay plays a scenario to its end with the bot's orders, one store transaction per
+// step, and returns the full export, the verifier key and the number of steps that waited
+// for orders per game turn.
+func selfPlay(t *testing.T, scenario, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cfg := adjudicator.Config{Scenario: scenario}
+	var c ledger.Created
+	err = s.Update(func(tx *store.Tx) error {
+		if c, err = play.Create(tx, lepanto.Ruleset, cfg, players, ledgertest.Clock, ledgertest.Rand(seed)); err != nil {
+			return err
+		}
+		for _, p := range players {
+			if err := ledger.Join(tx, c.Game, p.ID, []byte(p.ID+" joins"), ledgertest.Clock); err != nil {
+				return err
+			}
+		}
+		_, err := ledger.Start(tx, c.Game, false)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := lepanto.Ruleset.New(cfg)
+	requests := map[uint32]int{}
+	for n := 0; g.Next().Kind != adjudicator.Over; n++ {
+		if n > 5000 {
+			t.Fatal("the game does not end")
+		}
+		st := g.Next()
+		orders := botOrders(t, g, st)
+		if st.Kind == adjudicator.NeedOrders {
+			requests[st.Turn]++
+		}
+		if err := s.Update(func(tx *store.Tx) error {
+			_, err := play.Step(tx, c.Game, g, orders, ledgertest.Clock)
+			return err
+		}); err != nil {
+			t.Fatalf("turn %d activation %d (%s): %v", st.Turn, st.Act, st.What, err)
+		}
+	}
+	data, err := ledgertest.Export(s, c.Game, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, c.Verifier, requests
+}
+
+func botOrders(t *testing.T, g adjudicator.Game, st adjudicator.Step) []play.SideOrders {
+	t.Helper()
+	var out []play.SideOrders
+	for _, side := range st.Sides {
+		text := g.(*lepanto.Game).BotOrders(side)
+		orders, errs := g.Parse(side, text)
+		if len(errs) == 0 {
+			errs = g.Validate(side, orders)
+		}
+		if len(errs) > 0 {
+			t.Fatalf("the bot's orders are refused: %v\n%s", errs, text)
+		}
+		player := map[string]string{"christian": "alice", "ottoman": "bob"}[side]
+		out = append(out, play.SideOrders{Player: player, Side: side, Orders: orders, Received: ledgertest.Clock})
+	}
+	return out
+}
+
+func TestSelfPlayVerifiesAndReplays(t *testing.T) {
+	data, key, requests := selfPlay(t, "lions-at-sea", "self-play")
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key})
+	if !rep.OK() {
+		t.Fatalf("self-played log fails verify: %v", rep.Failure)
+	}
+	if len(rep.Pending) != 0 || rep.RollsChecked != rep.Rolls || rep.Rolls < 50 {
+		t.Errorf("pending %v, %d of %d rolls checked", rep.Pending, rep.RollsChecked, rep.Rolls)
+	}
+	rr, err := play.Replay(f, rulesets)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if rr.Steps == 0 || rr.States != rr.Steps || !strings.Contains(rr.Result, "VP") {
+		t.Errorf("replay: %+v", rr)
+	}
+	if !bytes.Contains(data, []byte("Artillery fire")) || !bytes.Contains(data, []byte("Reaction fire")) {
+		t.Error("the bots never fought")
+	}
+	t.Logf("%d steps, result %s, order requests per turn %v", rr.Steps, rr.Result, requests)
+}
+
+// TestReplayCatchesTampering: a roll whose label the engine would not ask for, and a changed
+// die, make replay fail at that record even where the chain was rebuilt.
+func TestReplayCatchesTampering(t *testing.T) {
+	data, _, _ := selfPlay(t, "lions-at-sea", "tamper")
+	f, _ := gamelog.ParseFile(data)
+	for i, e := range f.Entries {
+		r := e.Record
+		if r == nil || r.Type != gamelog.TypeRoll || !strings.HasPrefix(r.Get("label"), "fire/") {
+			continue
+		}
+		bad := *r
+		bad.Fields = append([]gamelog.Field(nil), r.Fields...)
+		for k := range bad.Fields {
+			if bad.Fields[k].Key == "label" {
+				bad.Fields[k].Value = "fire/SOMEONE>ELSE"
+			}
+		}
+		f.Entries[i].Record = &bad
+		_, err := play.Replay(f, rulesets)
+		if err == nil || !strings.Contains(err.Error(), "fire/SOMEONE>ELSE") || !errors.Is(err, dice.ErrReplay) && !strings.Contains(err.Error(), "replay diverges") {
+			t.Errorf("relabelled roll: %v", err)
+		}
+		return
+	}
+	t.Fatal("no fire roll in the game")
+}
