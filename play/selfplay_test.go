@@ -2,8 +2,8 @@ package play_test
 
 import (
 	"bytes"
-	"errors"
 	"crypto/ed25519"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"

@@ -197,4 +197,6 @@ func (g *Game) furyGroups(chit string) []string {
 	return out
 }
 
-func (g *Game) String() string { return fmt.Sprintf("lepanto %s turn %d act %d", g.sc.ID, g.Turn, g.Act) }
+func (g *Game) String() string {
+	return fmt.Sprintf("lepanto %s turn %d act %d", g.sc.ID, g.Turn, g.Act)
+}

@@ -141,13 +141,6 @@ func (g *Game) leadersAboard(u *Unit) []*Leader {
 	return out
 }
 
-func (g *Game) otherSide(side string) string {
-	if side == g.sc.Sides[0] {
-		return g.sc.Sides[1]
-	}
-	return g.sc.Sides[0]
-}
-
 // Encode returns the canonical state: one line per fact, in canonical order.
 func (g *Game) Encode() []byte {
 	var b strings.Builder

@@ -32,7 +32,9 @@ func words(ws ...string) []probe {
 	return out
 }
 
-func oneOf(vs ...string) func(string) bool { return func(v string) bool { return slices.Contains(vs, v) } }
+func oneOf(vs ...string) func(string) bool {
+	return func(v string) bool { return slices.Contains(vs, v) }
+}
 
 var (
 	artilleryResult = regexp.MustCompile(`^(NE|[12]?M?F?)$`)

@@ -19,7 +19,7 @@ func TestDefaultTablesLoad(t *testing.T) {
 	fire := ts.Get("artillery-fire")
 	for _, c := range []struct {
 		d6, fv int
-		want string
+		want   string
 	}{{1, -5, "NE"}, {6, -2, "1"}, {6, 0, "1M"}, {3, 5, "1F"}, {6, 12, "2MF"}, {4, -1, "M"}} {
 		if got, err := fire.Int(c.d6, c.fv); err != nil || got != c.want {
 			t.Errorf("artillery-fire d6 %d fv %d = %q, %v; want %q", c.d6, c.fv, got, err, c.want)
