@@ -2,12 +2,15 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test vet staticcheck race fuzz-smoke bench vectors
+.PHONY: build test fmt vet staticcheck race fuzz-smoke bench vectors
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch
 
-test: vet staticcheck race
+test: fmt vet staticcheck race
+
+fmt:
+	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 
 vet:
 	go vet ./...
@@ -23,6 +26,8 @@ fuzz-smoke:
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./gamelog
 	go test -run '^$$' -fuzz '^FuzzParseBlocks$$' -fuzztime $(FUZZTIME) ./gamelog
 	go test -run '^$$' -fuzz '^FuzzVerifyFile$$' -fuzztime $(FUZZTIME) ./gamelog
+	go test -run '^$$' -fuzz '^FuzzParseOrders$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
+	go test -run '^$$' -fuzz '^FuzzLoadTables$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

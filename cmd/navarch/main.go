@@ -18,7 +18,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{verifyCmd, backupCmd, checkCmd, versionCmd}
+	return []command{verifyCmd, replayCmd, backupCmd, checkCmd, versionCmd}
 }
 
 func main() {

@@ -140,3 +140,33 @@ func TestBackupAndCheck(t *testing.T) {
 		t.Errorf("version: %d %s", code, out)
 	}
 }
+
+func TestReplayCommand(t *testing.T) {
+	dir := t.TempDir()
+	s, err := store.Open(filepath.Join(dir, "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := selfPlayed(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(dir, "game.log")
+	os.WriteFile(logFile, data, 0o644)
+	if code, out, errs := navarch("replay", logFile); code != 0 || !strings.HasSuffix(out, "PASS\n") {
+		t.Fatalf("replay of a self-played game: exit %d\n%s%s", code, out, errs)
+	}
+	// A changed state hash is caught.
+	i := bytes.LastIndex(data, []byte("\nstate-hash "))
+	bad := append([]byte(nil), data...)
+	bad[i+12] = map[bool]byte{true: '1', false: '0'}[bad[i+12] == '0']
+	os.WriteFile(logFile, bad, 0o644)
+	if code, out, _ := navarch("replay", logFile); code != 1 || !strings.Contains(out, "does not match the logged state hash") {
+		t.Errorf("replay of a changed state hash: exit %d\n%s", code, out)
+	}
+}
