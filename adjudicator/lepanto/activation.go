@@ -18,6 +18,8 @@ func (rs *resolver) orders(orders map[string][]adjudicator.Order) error {
 		return rs.actionPhase(group, orders[g.group(group).Side], false)
 	case waitFury:
 		return rs.furyPhase(group, orders[furyChits[group][0]])
+	case waitDisengage:
+		return rs.disengage(orders)
 	}
 	for _, side := range g.sc.Sides {
 		for _, o := range orders[side] {
@@ -64,10 +66,16 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 	if u == nil || !u.InPlay() || o.pass {
 		return nil
 	}
-	moved := false
+	attack := o.ram != "" || o.grapple != ""
+	res := moveResult{end: position{u.Hex, u.Facing}}
 	if len(o.move) > 0 {
 		var err error
-		if moved, err = rs.maneuver(u, o.move); err != nil || !u.InPlay() {
+		if res, err = rs.maneuver(u, o.move, !attack); err != nil || !u.InPlay() {
+			return err
+		}
+	}
+	if attack {
+		if err := rs.contact(u, o, g.allowance(u)-res.mp); err != nil || !u.InPlay() {
 			return err
 		}
 	}
@@ -78,27 +86,42 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 	}
 	if o.repair && !*repaired && u.InPlay() {
 		*repaired = true
-		return rs.recover(u, moved)
+		return rs.recover(u, res.entered > 0 || attack)
 	}
 	return nil
 }
 
-// maneuver moves the unit as ordered if the move is still legal, then lets enemies that
-// now have it in arc make reaction fire (5.3).
-func (rs *resolver) maneuver(u *Unit, steps []pathStep) (bool, error) {
+// maneuver moves the unit as ordered if the move is still legal, then, if it stops there,
+// lets enemies that now have it in arc make reaction fire (5.3). A move that dice results
+// have made illegal is not made (the report says why).
+func (rs *resolver) maneuver(u *Unit, steps []pathStep, stops bool) (moveResult, error) {
 	b := &board{g: rs.g}
 	res, err := b.plan(u, steps)
 	if err != nil {
 		rs.event("3", "%s cannot move as ordered any more: %v; it stays at %s", u.ID, err, u.Hex)
-		return false, nil
+		return moveResult{end: position{u.Hex, u.Facing}, mp: rs.g.allowance(u)}, nil
 	}
 	from := u.Hex
 	u.Hex, u.Facing = res.end.hex, res.end.facing
 	rs.event("3", "%s moves %s→%s facing %s, %d MP", u.ID, from, u.Hex, u.Facing, res.mp)
-	if res.entered == 0 {
-		return false, nil
+	if res.entered == 0 || !stops {
+		return res, nil
 	}
-	return true, rs.reactionFire(u)
+	return res, rs.reactionFire(u)
+}
+
+// contact resolves the ram or grapple that ends a unit's maneuver, if it is still possible.
+func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
+	g := rs.g
+	target := g.unit(o.ram + o.grapple)
+	if why := g.ramTarget(u, target, position{u.Hex, u.Facing}, mpLeft, o.grapple != ""); why != "" {
+		rs.event("6.1", "%s cannot attack %s any more: %s", u.ID, o.ram+o.grapple, why)
+		return nil
+	}
+	if o.grapple != "" {
+		return rs.grapple(u, target)
+	}
+	return rs.ram(u, target, o.ramOnce, o.ramGrab)
 }
 
 // reactionFire: every enemy unit able to fire that has the unit that just stopped in its

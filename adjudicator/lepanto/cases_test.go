@@ -22,14 +22,15 @@ import (
 //	place UNIT HEX FACING [FLAG...]   FLAG: mast-down on-fire fired
 //	activate GROUP                    the step waits for GROUP's orders
 //	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf]
-//	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT (the step waits for them)
+//	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
+//	engage UNIT UNIT / tried-grapple UNIT
 //	orders SIDE ... end               order text of SIDE for the step
 //	roll LABEL VALUE...               the dice for the request LABEL
 //	expect error LINE [TEXT]          Validate refuses LINE (mentioning TEXT)
 //	expect event TEXT                 an event contains TEXT
 //	expect no-event TEXT              no event contains TEXT
 //	expect before TEXT1 || TEXT2      an event with TEXT1 comes before one with TEXT2
-//	expect unit UNIT HEX FACING [FLAG...]   FLAG also: sunk surrendered fled
+//	expect unit UNIT HEX FACING [FLAG...]   FLAG also: sunk surrendered fled engaged
 //	expect wait KIND | expect cup ITEM... | expect wind FROM | expect over TEXT
 //	expect leader ID UNIT|killed|lost | expect wing ID TRACK [lma] [lf]
 //
@@ -166,6 +167,12 @@ func applySetup(g *Game, f []string) error {
 		w.LMA, w.LF = slices.Contains(f, "lma"), slices.Contains(f, "lf")
 	case "leader":
 		g.leader(f[1]).Unit = f[2]
+	case "engage":
+		g.engage(g.unit(f[1]), g.unit(f[2]))
+	case "tried-grapple":
+		g.unit(f[1]).GrappleTurn = g.Turn
+	case "disengagewait":
+		g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, slices.Clone(g.sc.Sides), ChitDisengage
 	default:
 		return fmt.Errorf("unknown setup line")
 	}
@@ -303,7 +310,7 @@ func checkUnit(g *Game, e []string) string {
 	}
 	got := []string{u.Hex.String(), u.Facing.String()}
 	for flag, on := range map[string]bool{"mast-down": u.MastDown, "on-fire": u.OnFire, "fired": u.Fired,
-		"sunk": u.Status == "sunk", "surrendered": u.Status == "surrendered", "fled": u.Status == "fled"} {
+		"sunk": u.Status == "sunk", "surrendered": u.Status == "surrendered", "fled": u.Status == "fled", "engaged": len(u.Engaged) > 0} {
 		if on {
 			got = append(got, flag)
 		}

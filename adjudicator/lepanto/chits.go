@@ -23,8 +23,10 @@ func (rs *resolver) chit(item string) error {
 		} else {
 			rs.event("2.4.2", "%s chit: no group has acted in its section yet: no effect", item)
 		}
-	case item == ChitDisengage || item == ChitBoarding:
-		rs.event(map[string]string{ChitDisengage: "2.4.4", ChitBoarding: "8"}[item], "%s chit: no units are engaged: no effect", item)
+	case item == ChitDisengage:
+		rs.disengageChit()
+	case item == ChitBoarding:
+		return rs.boardingChit()
 	default:
 		return fmt.Errorf("lepanto: unknown chit %q", item)
 	}

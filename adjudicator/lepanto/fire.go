@@ -125,7 +125,7 @@ func (rs *resolver) artilleryFire(a, t *Unit, reaction bool) error {
 	kind := map[bool]string{true: "Reaction fire", false: "Artillery fire"}[reaction]
 	rs.event(map[bool]string{true: "5.3", false: "5.5"}[reaction], "%s: %s at %s, fire value %d, d6 %d: %s (%s)%s",
 		kind, a.ID, t.ID, v, d6, res, strings.Join(notes, ", "), rs.substitute("artillery-fire", "fire-modifiers"))
-	return rs.applyFireResult(t, res, label)
+	return rs.applyFireResult(t, res, label, true)
 }
 
 // substitute notes in a report line that a table used is a substitute (DESIGN 2).
@@ -141,7 +141,8 @@ func (rs *resolver) substitute(tables ...string) string {
 // applyFireResult applies an Artillery Fire or Ramming result such as "1MF" (5.5.1): M and F
 // place their markers, or become a hit on a unit that has that marker already; each hit goes
 // through the HV check and the damage tables (9.4-9.6), stopping once the unit is gone.
-func (rs *resolver) applyFireResult(t *Unit, res, label string) error {
+// After Artillery Fire the leaders aboard check for casualties (4.3).
+func (rs *resolver) applyFireResult(t *Unit, res, label string, leaders bool) error {
 	if res == "NE" {
 		return nil
 	}
@@ -171,6 +172,12 @@ func (rs *resolver) applyFireResult(t *Unit, res, label string) error {
 		if err := rs.hit(t, fmt.Sprintf("%s/hit%d", label, k), wasMast, wasFire); err != nil {
 			return err
 		}
+	}
+	if !leaders {
+		if !t.InPlay() {
+			rs.displaceLeaders(t)
+		}
+		return nil
 	}
 	return rs.leaderCasualties(t, "artillery", label)
 }

@@ -69,10 +69,24 @@ func (e *moveError) Error() string { return e.msg }
 
 // plan checks a unit's MOVE steps against the rules of section 3 and returns where it ends.
 func (b *board) plan(u *Unit, steps []pathStep) (moveResult, error) {
-	g := b.g
 	if len(u.Engaged) > 0 {
-		return moveResult{}, &moveError{msg: fmt.Sprintf("%s is engaged and cannot move (7.2)", u.ID)}
+		return moveResult{}, &moveError{msg: fmt.Sprintf("%s is engaged and cannot move or turn (7.2)", u.ID)}
 	}
+	return b.planFree(u, steps)
+}
+
+// planOut is the way out of a disengaging unit (2.4.4): a full rowing move that must leave
+// the engagement hex.
+func (b *board) planOut(u *Unit, steps []pathStep) (moveResult, error) {
+	res, err := b.planFree(u, steps)
+	if err == nil && res.end.hex == b.pos(u).hex {
+		err = &moveError{msg: fmt.Sprintf("%s must leave the engagement hex %s", u.ID, res.end.hex)}
+	}
+	return res, err
+}
+
+func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
+	g := b.g
 	ma := g.allowance(u)
 	p := b.pos(u)
 	res := moveResult{end: p}

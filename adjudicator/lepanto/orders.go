@@ -2,6 +2,7 @@ package lepanto
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"navarch/adjudicator"
@@ -38,14 +39,20 @@ func (s pathStep) String() string {
 	return "PIVOT " + s.dir.String()
 }
 
-// unitOrder is one unit's segments in order (2.2): maneuver, battle, recovery.
+// unitOrder is one unit's segments in order (2.2): maneuver (a move, ending in a ram or a
+// grapple attempt), battle, recovery; or a disengagement when the Disengage chit is drawn.
 type unitOrder struct {
-	line   int
-	unit   string
-	move   []pathStep
-	fire   string
-	repair bool
-	pass   bool
+	line      int
+	unit      string
+	move      []pathStep
+	ram       string // target of a ramming attack at the end of the move (6)
+	ramOnce   bool   // abort after the first ramming roll if it falls short (6.2)
+	ramGrab   bool   // grapple the target after a successful ram (6.3)
+	grapple   string // target of a grappling attempt at the end of the move (7.1)
+	disengage bool   // leave the engagement along move (2.4.4)
+	fire      string
+	repair    bool
+	pass      bool
 }
 
 func (o *unitOrder) Line() int { return o.line }
@@ -56,10 +63,22 @@ func (o *unitOrder) String() string {
 		return o.unit + " PASS"
 	}
 	if len(o.move) > 0 {
-		parts = append(parts, "MOVE")
+		parts = append(parts, map[bool]string{true: "DISENGAGE", false: "MOVE"}[o.disengage])
 		for _, s := range o.move {
 			parts = append(parts, s.String())
 		}
+	}
+	if o.ram != "" {
+		parts = append(parts, "RAM", o.ram)
+		if o.ramOnce {
+			parts = append(parts, "ONCE")
+		}
+		if o.ramGrab {
+			parts = append(parts, "GRAPPLE")
+		}
+	}
+	if o.grapple != "" {
+		parts = append(parts, "GRAPPLE", o.grapple)
 	}
 	if o.fire != "" {
 		parts = append(parts, "FIRE", o.fire)
@@ -137,19 +156,31 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 		o.pass = true
 		return o, nil
 	}
-	i, segment := 1, 0 // segments must come in order: MOVE (0), FIRE (1), REPAIR (2)
+	if f[1] == "DISENGAGE" {
+		o.disengage = true
+		i, err := o.parseMove(f, 2)
+		if err == nil && i < len(f) {
+			err = fmt.Errorf("DISENGAGE takes only the hexes and turns of the way out")
+		}
+		return o, err
+	}
+	i, segment := 1, 0 // segments in order: MOVE (0), RAM or GRAPPLE (1), FIRE (2), REPAIR (3)
 	for i < len(f) {
 		var err error
 		switch {
 		case f[i] == "MOVE" && segment == 0 && o.move == nil:
 			i, err = o.parseMove(f, i+1)
 			segment = 1
-		case f[i] == "FIRE" && segment <= 1 && i+1 < len(f):
+		case f[i] == "RAM" && segment <= 1 && i+1 < len(f):
+			o.ram, i, segment = f[i+1], o.parseRamOptions(f, i+2), 3
+		case f[i] == "GRAPPLE" && segment <= 1 && i+1 < len(f):
+			o.grapple, i, segment = f[i+1], i+2, 3
+		case f[i] == "FIRE" && segment <= 2 && i+1 < len(f):
 			o.fire, i, segment = f[i+1], i+2, 2
-		case f[i] == "REPAIR" && segment <= 2 && !o.repair:
-			o.repair, i, segment = true, i+1, 3
+		case f[i] == "REPAIR" && segment <= 3 && !o.repair:
+			o.repair, i, segment = true, i+1, 4
 		default:
-			return nil, fmt.Errorf("%q: want MOVE, then FIRE TARGET, then REPAIR, in that order", f[i])
+			return nil, fmt.Errorf("%q: want MOVE, then RAM TARGET [ONCE] [GRAPPLE] or GRAPPLE TARGET or FIRE TARGET, then REPAIR, in that order", f[i])
 		}
 		if err != nil {
 			return nil, err
@@ -158,9 +189,19 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 	return o, nil
 }
 
+func (o *unitOrder) parseRamOptions(f []string, i int) int {
+	if i < len(f) && f[i] == "ONCE" {
+		o.ramOnce, i = true, i+1
+	}
+	if i < len(f) && f[i] == "GRAPPLE" {
+		o.ramGrab, i = true, i+1
+	}
+	return i
+}
+
 func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 	o.move = []pathStep{}
-	for ; i < len(f) && f[i] != "FIRE" && f[i] != "REPAIR"; i++ {
+	for ; i < len(f) && !slices.Contains([]string{"FIRE", "REPAIR", "RAM", "GRAPPLE"}, f[i]); i++ {
 		switch f[i] {
 		case "L":
 			o.move = append(o.move, pathStep{kind: stepLeft})

@@ -30,6 +30,8 @@ func (g *Game) waitText() string {
 		return fmt.Sprintf("action phase of group %s (%s)", gr.ID, gr.Name)
 	case waitFury:
 		return fmt.Sprintf("%s chit: activate again a group that has acted (2.4.2)", g.WaitGroup)
+	case waitDisengage:
+		return "disengage chit: engaged units may leave (2.4.4)"
 	}
 	return "leader move chit (2.4.1)"
 }

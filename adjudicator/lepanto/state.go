@@ -18,6 +18,7 @@ type Unit struct {
 	Engaged                           []string // units grappled with (7.2), sorted
 	Status                            string   // "" in play; fled, sunk, surrendered (9.6)
 	Return                            int      // the turn a fled unit comes back
+	GrappleTurn                       int      // the last turn it tried to grapple (7.1)
 }
 
 // Single reports whether u is a single ship (Lanterna, Capitana, Kapudana or Galleass).
@@ -58,6 +59,7 @@ const (
 	waitGroup      = "group"       // a drawn Group Activation Marker (2.2)
 	waitFury       = "fury"        // Bragadin/Doria/Gloria Christi/Jihad (2.4.2)
 	waitLeaderMove = "leader-move" // 2.4.1
+	waitDisengage  = "disengage"   // 2.4.4
 )
 
 // Game is a game of Lepanto 1571. Every slice is kept in a canonical order (the scenario's),
@@ -154,8 +156,8 @@ func (g *Game) Encode() []byte {
 		fmt.Fprintf(&b, "wing %s track=%d lma=%t lf=%t captains=%d\n", w.ID, w.Track, w.LMA, w.LF, w.Captains)
 	}
 	for _, u := range g.Units {
-		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d\n", u.ID, u.Hex, u.Facing,
-			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return)
+		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d grappled=%d\n", u.ID, u.Hex, u.Facing,
+			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return, u.GrappleTurn)
 	}
 	for _, l := range g.Leaders {
 		fmt.Fprintf(&b, "leader %s %s status=%s\n", l.ID, l.Unit, l.Status)

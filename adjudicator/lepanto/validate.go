@@ -27,6 +27,10 @@ func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.L
 		for _, o := range orders {
 			v.leaderMove(o)
 		}
+	case waitDisengage:
+		for _, o := range orders {
+			v.disengage(o)
+		}
 	}
 	return v.errs
 }
@@ -90,9 +94,14 @@ func (v *validation) unit(o *unitOrder) {
 	if o.pass {
 		return
 	}
-	if len(o.move) > 0 {
-		res, err := v.b.plan(u, o.move)
-		if err != nil {
+	if o.disengage {
+		v.fail(o, nil, "DISENGAGE is an order for the Disengage chit (2.4.4)")
+		return
+	}
+	res := moveResult{end: v.b.pos(u)}
+	if len(o.move) > 0 || o.ram != "" || o.grapple != "" {
+		var err error
+		if res, err = v.b.plan(u, o.move); err != nil {
 			var me *moveError
 			errors.As(err, &me)
 			v.fail(o, me.legal, "%s", me.msg)
@@ -100,12 +109,56 @@ func (v *validation) unit(o *unitOrder) {
 		}
 		v.b.moved[u.ID] = res.end
 	}
+	if o.ram != "" || o.grapple != "" {
+		target := o.ram + o.grapple
+		if why := v.g.ramTarget(u, v.g.unit(target), res.end, v.g.allowance(u)-res.mp, o.grapple != ""); why != "" {
+			v.fail(o, nil, "%s cannot %s %s: %s", u.ID, map[bool]string{true: "grapple", false: "ram"}[o.grapple != ""], target, why)
+			return
+		}
+	}
 	if o.fire != "" {
 		v.fire(o, u)
 	}
 	if o.repair {
 		v.repair(o, u)
 	}
+}
+
+// disengage: an engaged unit of the side leaves the engagement hex along a legal way out
+// (2.4.4, 7.2).
+func (v *validation) disengage(o adjudicator.Order) {
+	uo, ok := o.(*unitOrder)
+	u := v.g.unit(uoUnit(uo))
+	switch {
+	case !ok || !uo.disengage:
+		v.fail(o, nil, "only UNIT DISENGAGE orders are due for the Disengage chit")
+	case u == nil || u.Side != v.side || len(u.Engaged) == 0:
+		v.fail(o, v.g.engagedUnits(v.side), "%s is not an engaged unit of yours", uo.unit)
+	case v.seen[u.ID]:
+		v.fail(o, nil, "%s has orders on an earlier line", u.ID)
+	default:
+		v.seen[u.ID] = true
+		if _, err := v.b.planOut(u, uo.move); err != nil {
+			v.fail(o, nil, "%v", err)
+		}
+	}
+}
+
+func uoUnit(o *unitOrder) string {
+	if o == nil {
+		return ""
+	}
+	return o.unit
+}
+
+func (g *Game) engagedUnits(side string) []string {
+	var out []string
+	for _, u := range g.Units {
+		if u.InPlay() && u.Side == side && len(u.Engaged) > 0 {
+			out = append(out, u.ID)
+		}
+	}
+	return out
 }
 
 func (v *validation) fire(o *unitOrder, u *Unit) {
