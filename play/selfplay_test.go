@@ -145,3 +145,29 @@ func TestReplayCatchesTampering(t *testing.T) {
 	}
 	t.Fatal("no fire roll in the game")
 }
+
+// TestFullBattleSelfPlay plays scenario 13.1 to its end with the bots (the full
+// battle), verifies the log and replays it; it reports the order requests per game turn.
+func TestFullBattleSelfPlay(t *testing.T) {
+	data, key, requests := selfPlay(t, "battle-of-lepanto", "full battle")
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
+		t.Fatalf("verify: %v", rep.Failure)
+	}
+	rr, err := play.Replay(f, rulesets)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	total := 0
+	for _, n := range requests {
+		total += n
+	}
+	t.Logf("full battle: %d steps, %s; %d order requests in %d turns (%.1f per turn): %v",
+		rr.Steps, rr.Result, total, len(requests), float64(total)/float64(len(requests)), requests)
+	if rr.States != rr.Steps || len(requests) != 7 {
+		t.Errorf("replay %+v, %d turns", rr, len(requests))
+	}
+}

@@ -9,11 +9,26 @@ import (
 	"navarch/adjudicator/dice"
 )
 
-// BenchmarkActivation is one group activation of the largest scenario there is so far
-// (13.2): parse and validate the bot's orders for a group in contact, resolve them with
-// dice, and hash the new state.
+// BenchmarkActivation is one group activation: parse and validate the bot's orders for a
+// group in contact, resolve them with dice, and hash the new state; in the smallest scenario
+// and at full-battle size (13.1, 162 units).
 func BenchmarkActivation(b *testing.B) {
-	g := newGame(b)
+	for _, sc := range []string{"lions-at-sea", "battle-of-lepanto"} {
+		b.Run(sc, func(b *testing.B) { benchActivation(b, sc) })
+	}
+}
+
+func scenarioGame(tb testing.TB, scenario string) *Game {
+	tb.Helper()
+	g, err := Ruleset.New(adjudicator.Config{Scenario: scenario})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g.(*Game)
+}
+
+func benchActivation(b *testing.B, scenario string) {
+	g := scenarioGame(b, scenario)
 	for _, u := range g.Units { // close the fleets so that the group fires and is fired upon
 		if u.Side == "ottoman" {
 			u.Hex.Col -= 15
@@ -29,7 +44,7 @@ func BenchmarkActivation(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		h := newGame(b)
+		h := scenarioGame(b, scenario)
 		copyState(h, g)
 		b.StartTimer()
 		orders, errs := h.Parse("christian", text)

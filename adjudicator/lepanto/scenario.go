@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-//go:embed data/scenario-*.txt
+//go:embed data/scenario-*.txt data/oob.txt
 var scenarioFiles embed.FS
 
 // scenarioDef is a parsed scenario file (data/scenario-*.txt).
@@ -24,6 +24,7 @@ type scenarioDef struct {
 	Groups          []groupDef
 	Units           []unitDef
 	Leaders         []leaderDef
+	groupIDs        []string
 }
 
 type groupDef struct{ ID, Side, Wing, Name string }
@@ -64,17 +65,31 @@ var knownChits = []string{ChitLeaderMove, ChitFireRoll, ChitDisengage, ChitWindR
 	ChitBragadin, ChitDoria, ChitGloria, ChitJihadNorth, ChitJihadCenter, ChitJihadSouth}
 
 func loadScenarios() ([]*scenarioDef, error) {
+	data, err := scenarioFiles.ReadFile("data/oob.txt")
+	if err != nil {
+		return nil, err
+	}
+	oob, err := parseDefs(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("oob.txt: %w", err)
+	}
 	names, err := scenarioFiles.ReadDir("data")
 	if err != nil {
 		return nil, err
 	}
 	var out []*scenarioDef
 	for _, n := range names {
+		if !strings.HasPrefix(n.Name(), "scenario-") {
+			continue
+		}
 		data, err := scenarioFiles.ReadFile("data/" + n.Name())
 		if err != nil {
 			return nil, err
 		}
-		s, err := parseScenario(string(data))
+		s, err := parseDefs(string(data))
+		if err == nil {
+			err = s.take(oob)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n.Name(), err)
 		}
@@ -83,7 +98,35 @@ func loadScenarios() ([]*scenarioDef, error) {
 	return out, nil
 }
 
-func parseScenario(text string) (*scenarioDef, error) {
+// take copies the groups the scenario names, with their units and leaders, from the orders
+// of battle, in the orders of battle's order (which makes the cup's canonical order).
+func (s *scenarioDef) take(oob *scenarioDef) error {
+	for _, id := range s.groupIDs {
+		if !slices.ContainsFunc(oob.Groups, func(g groupDef) bool { return g.ID == id }) {
+			return fmt.Errorf("no group %s in oob.txt", id)
+		}
+	}
+	unitGroup := map[string]string{}
+	for _, g := range oob.Groups {
+		if slices.Contains(s.groupIDs, g.ID) {
+			s.Groups = append(s.Groups, g)
+		}
+	}
+	for _, u := range oob.Units {
+		if slices.Contains(s.groupIDs, u.Group) {
+			s.Units = append(s.Units, u)
+			unitGroup[u.ID] = u.Group
+		}
+	}
+	for _, l := range oob.Leaders {
+		if unitGroup[l.Unit] != "" {
+			s.Leaders = append(s.Leaders, l)
+		}
+	}
+	return s.check()
+}
+
+func parseDefs(text string) (*scenarioDef, error) {
 	s := &scenarioDef{Edges: map[string]string{}, Captains: map[string]int{}}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	group := ""
@@ -96,7 +139,7 @@ func parseScenario(text string) (*scenarioDef, error) {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
 	}
-	return s, s.check()
+	return s, nil
 }
 
 func (s *scenarioDef) parseLine(f []string, group *string) error {
@@ -125,6 +168,8 @@ func (s *scenarioDef) parseLine(f []string, group *string) error {
 			return fmt.Errorf("want captains WING COUNT")
 		}
 		s.Captains[f[1]], err = strconv.Atoi(f[2])
+	case "groups":
+		s.groupIDs = f[1:]
 	case "group":
 		if len(f) < 5 {
 			return fmt.Errorf("want group ID SIDE WING NAME")
