@@ -126,3 +126,11 @@ func Canonical(orders []Order) string {
 	}
 	return b.String()
 }
+
+// AdvanceOrders is implemented by games whose players may send orders for steps still to come
+// (DESIGN 3.4): the orders are held and, when a step comes, the ones that belong to it are
+// used if they are still legal; otherwise the player is asked.
+type AdvanceOrders interface {
+	// Applicable returns the held orders of side that belong to the current step.
+	Applicable(side string, held []Order) []Order
+}

@@ -171,3 +171,52 @@ func TestFullBattleSelfPlay(t *testing.T) {
 		t.Errorf("replay %+v, %d turns", rr, len(requests))
 	}
 }
+
+// TestRoundTrips measures the mail round trips per game turn of the full battle: one request
+// per step that waits for orders, against players who answer each request with orders for
+// all their groups still to act (advance orders, DESIGN 3.4), which are used when a group's
+// marker is drawn if they are still legal.
+func TestRoundTrips(t *testing.T) {
+	perTurn := map[bool]float64{}
+	for _, advance := range []bool{false, true} {
+		g, _ := lepanto.Ruleset.New(adjudicator.Config{Scenario: "battle-of-lepanto"})
+		lg := g.(*lepanto.Game)
+		held := map[string][]adjudicator.Order{}
+		requests, turns := 0, 0
+		for g.Next().Kind != adjudicator.Over {
+			st := g.Next()
+			if st.Act == 0 {
+				turns++
+				held = map[string][]adjudicator.Order{} // advance orders are for one turn
+			}
+			orders := map[string][]adjudicator.Order{}
+			for _, side := range st.Sides {
+				use := lg.Applicable(side, held[side])
+				if !advance || len(use) == 0 || len(g.Validate(side, use)) > 0 {
+					requests++
+					text := lg.BotOrders(side)
+					if advance {
+						text = lg.BotAdvanceOrders(side)
+						held[side], _ = g.Parse(side, text)
+					}
+					use, _ = g.Parse(side, text)
+					if advance {
+						use = lg.Applicable(side, use)
+					}
+				}
+				if errs := g.Validate(side, use); len(errs) > 0 {
+					t.Fatalf("bot orders refused: %v", errs)
+				}
+				orders[side] = use
+			}
+			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, dice.Hash{byte(st.Act)})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		perTurn[advance] = float64(requests) / float64(turns)
+		t.Logf("full battle, advance orders %t: %d requests in %d turns: %.1f round trips per game turn", advance, requests, turns, perTurn[advance])
+	}
+	if perTurn[true] >= perTurn[false]/2 {
+		t.Errorf("advance orders save too little: %.1f against %.1f round trips per turn", perTurn[true], perTurn[false])
+	}
+}

@@ -21,7 +21,7 @@ import (
 //	keep UNIT...                      only these units stay on the map
 //	place UNIT HEX FACING [FLAG...]   FLAG: mast-down on-fire fired
 //	activate GROUP                    the step waits for GROUP's orders
-//	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf]
+//	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf] [captains N]
 //	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
 //	engage UNIT UNIT / tried-grapple UNIT
 //	orders SIDE ... end               order text of SIDE for the step
@@ -165,6 +165,9 @@ func applySetup(g *Game, f []string) error {
 		w := g.wing(f[1])
 		w.Track, _ = strconv.Atoi(f[2])
 		w.LMA, w.LF = slices.Contains(f, "lma"), slices.Contains(f, "lf")
+		if i := slices.Index(f, "captains"); i > 0 && i+1 < len(f) {
+			w.Captains, _ = strconv.Atoi(f[i+1])
+		}
 	case "leader":
 		g.leader(f[1]).Unit = f[2]
 	case "engage":

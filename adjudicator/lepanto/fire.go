@@ -198,6 +198,7 @@ func (rs *resolver) leaderCasualties(t *Unit, column, label string) error {
 		if res == "killed" {
 			l.Status = "killed"
 			rs.event("4.3", "%s (%s) is killed aboard %s", l.Name, l.ID, t.ID)
+			rs.replaceLeader(l, t)
 		}
 	}
 	if !t.InPlay() {
@@ -223,6 +224,7 @@ func (rs *resolver) displaceLeaders(t *Unit) {
 		if to == nil {
 			l.Status = "lost"
 			rs.event("4.3", "%s (%s) is lost at sea", l.Name, l.ID)
+			rs.replaceLeader(l, t)
 			continue
 		}
 		l.Unit = to.ID
