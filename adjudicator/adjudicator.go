@@ -59,6 +59,8 @@ type Step struct {
 	Kind      StepKind
 	Sides     []string // who must send orders (NeedOrders), in a fixed order
 	What      string   // for people: "draw", "HL-VENICE-1 activated", "leader move"
+	// Secret steps take orders that stay in the ordering side's view (hidden set-up).
+	Secret bool
 }
 
 // Order is one understood order: the line it came from and its canonical text.
@@ -90,6 +92,13 @@ type Game interface {
 	Encode() []byte
 	// Help describes the order language for a side, with examples for its own units.
 	Help(side string) string
+}
+
+// Sealer is implemented by games whose state can hold hidden information. While Sealed, the
+// state's hash is kept out of the players' views of the log: with the public part of the
+// state known, a hash could be matched against every guess of the hidden part.
+type Sealer interface {
+	Sealed() bool
 }
 
 // StateHash returns H(Encode()), the hash a state record carries.

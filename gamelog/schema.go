@@ -82,7 +82,7 @@ var schemas = map[string][]field{
 		{"rule", kText, opt}, {"result", kText, opt}},
 	TypeEvent: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, opt},
 		{"rule", kText, opt}, {"text", kText, some}},
-	TypeState:      {{"turn", kUint, one}, {"activation", kUint, one}, {"state-hash", kHex32, one}},
+	TypeState:      {{"turn", kUint, one}, {"activation", kUint, one}, {"sealed", kToken, opt}, {"state-hash", kHex32, one}},
 	TypeReveal:     {{"turn", kUint, one}, {"seed", kHex32, one}},
 	TypeCheckpoint: {{"size", kUint, one}, {"head", kHex32, one}, {"signature", kHex64, one}},
 	TypeCommit:     {{"side", kToken, one}, {"what", kToken, one}, {"hidden-hash", kHex32, one}},

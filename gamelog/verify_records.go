@@ -101,6 +101,9 @@ func (v *verifier) checkEntry(e *Entry) error {
 	case TypeEvent:
 		return v.checkEvent(e)
 	case TypeState:
+		if s := e.Record.Get("sealed"); s != "" && s != "yes" {
+			return v.fail(e, "sealed %q: want yes", s)
+		}
 		return v.checkPlace(e)
 	case TypeReveal:
 		return v.checkReveal(e)

@@ -278,9 +278,15 @@ func AppendEvent(tx *store.Tx, id dice.GameID, e Event) error {
 	return err
 }
 
-// AppendState writes the hash of the state after an activation.
-func AppendState(tx *store.Tx, id dice.GameID, t, a uint32, h dice.Hash) error {
-	_, err := add(tx, id, gamelog.New(gamelog.TypeState).AddUint("turn", uint64(t)).
-		AddUint("activation", uint64(a)).AddHex("state-hash", h[:]))
+// AppendState writes the hash of the state after an activation. A sealed state holds hidden
+// information: since the rest of the state is public, its hash could be matched against
+// every guess of the hidden part, so a sealed state record is in the full (referee's) view
+// only.
+func AppendState(tx *store.Tx, id dice.GameID, t, a uint32, h dice.Hash, sealed bool) error {
+	b := gamelog.New(gamelog.TypeState).AddUint("turn", uint64(t)).AddUint("activation", uint64(a))
+	if sealed {
+		b.Add("sealed", "yes")
+	}
+	_, err := add(tx, id, b.AddHex("state-hash", h[:]))
 	return err
 }

@@ -31,6 +31,9 @@ func (v View) Name() string {
 
 func (v View) sees(r *gamelog.Record) bool {
 	side := r.Get("side")
+	if r.Type == gamelog.TypeState && r.Has("sealed") {
+		return v.Full
+	}
 	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText
 	return v.Full || !scoped || side == "" || side == v.Side
 }

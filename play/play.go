@@ -87,7 +87,7 @@ func open(tx *store.Tx, id dice.GameID, st adjudicator.Step, orders []SideOrders
 	for _, o := range orders {
 		i, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
 			Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
-			MessageID: o.MessageID, Private: o.Private})
+			MessageID: o.MessageID, Private: o.Private || st.Secret})
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +105,11 @@ func record(tx *store.Tx, id dice.GameID, g adjudicator.Game, st adjudicator.Ste
 			return err
 		}
 	}
-	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()))
+	sealed := false
+	if s, ok := g.(adjudicator.Sealer); ok {
+		sealed = s.Sealed()
+	}
+	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed)
 }
 
 func finish(tx *store.Tx, id dice.GameID, g adjudicator.Game, res *Result) error {

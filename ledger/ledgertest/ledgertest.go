@@ -188,7 +188,7 @@ func resolve(tx *store.Tx, id dice.GameID, sc Script, t, a uint32, ordersIdx uin
 			return err
 		}
 	}
-	return ledger.AppendState(tx, id, t, a, sha256.Sum256(fmt.Appendf(nil, "state %d %d", t, a)))
+	return ledger.AppendState(tx, id, t, a, sha256.Sum256(fmt.Appendf(nil, "state %d %d", t, a)), a == 2)
 }
 
 func rollKind(act *dice.Activation, r int) error {
