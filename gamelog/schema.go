@@ -71,7 +71,7 @@ var schemas = map[string][]field{
 	TypeActivation: {{"turn", kUint, one}, {"activation", kUint, one}, {"act", kTokens, one},
 		{"what", kText, one}, {"deadline", kTime, one}},
 	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
-		{"orders-hash", kHex32, one}, {"entropy", kHex, one}, {"received", kTime, one},
+		{"side", kToken, opt}, {"orders-hash", kHex32, one}, {"entropy", kHex, one}, {"received", kTime, one},
 		{"message-id", kText, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
 		{"inputs-hash", kHex32, one}},

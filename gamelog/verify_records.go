@@ -2,6 +2,7 @@ package gamelog
 
 import (
 	"crypto/ed25519"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -17,11 +18,12 @@ type ordersRec struct {
 }
 
 type closeRec struct {
-	uses    []uint64
-	ta      turnAct
-	deriver *dice.Deriver // nil until the turn's seed is revealed
-	seq     uint64
-	label   map[string]bool
+	withheld bool // its inputs are withheld from this view
+	uses     []uint64
+	ta       turnAct
+	deriver  *dice.Deriver // nil until the turn's seed is revealed
+	seq      uint64
+	label    map[string]bool
 }
 
 type verifier struct {
@@ -209,6 +211,9 @@ func (v *verifier) checkOrders(e *Entry) error {
 	if v.players[p] == "" {
 		return v.fail(e, "player %q is not in the genesis record", p)
 	}
+	if side := e.Record.Get("side"); side != "" && side != v.players[p] {
+		return v.fail(e, "orders of %s kept in side %s's view", p, side)
+	}
 	v.orders[e.Index] = ordersRec{player: p, hash: e.Record.Hash32("orders-hash"), entropy: e.Record.Bytes("entropy")}
 	return nil
 }
@@ -225,25 +230,31 @@ func (v *verifier) checkClose(e *Entry) error {
 		return v.fail(e, "close in turn %d, whose seed is already revealed", ta.t)
 	}
 	var inputs []dice.Input
+	withheld := false
 	for _, u := range e.Record.All("use") {
 		i := parseUint(u)
 		o, ok := v.orders[i]
-		if !ok || i >= e.Index {
+		switch {
+		case i < e.Index && v.f.Entries[i].Record == nil:
+			withheld = true // another side's secret orders: E cannot be recomputed in this view
+		case !ok || i >= e.Index:
 			return v.fail(e, "uses record %d, which is not an earlier orders record", i)
 		}
 		inputs = append(inputs, dice.Input{Player: o.player, OrdersHash: o.hash, Entropy: o.entropy})
 		v.uses[i] = append(v.uses[i], e.Index)
 	}
-	eh := dice.InputsHash(ta.t, ta.a, inputs)
-	if eh != e.Record.Hash32("inputs-hash") {
+	eh := e.Record.Hash32("inputs-hash")
+	if withheld {
+		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("turn %d activation %d uses secret orders withheld from this view: its rolls are checked in the full export only", ta.t, ta.a))
+	} else if eh = dice.InputsHash(ta.t, ta.a, inputs); eh != e.Record.Hash32("inputs-hash") {
 		return v.fail(e, "inputs-hash %s, recomputed E is %x", e.Record.Get("inputs-hash"), eh[:])
 	}
 	v.closes[ta] = true
-	v.cur = &closeRec{ta: ta, label: map[string]bool{}}
+	v.cur = &closeRec{ta: ta, label: map[string]bool{}, withheld: withheld}
 	for _, u := range e.Record.All("use") {
 		v.cur.uses = append(v.cur.uses, parseUint(u))
 	}
-	if x, ok := v.seeds[ta.t]; ok {
+	if x, ok := v.seeds[ta.t]; ok && !withheld {
 		v.cur.deriver = dice.NewDeriver(dice.ActivationKey(x, v.game, v.start, ta.t, ta.a, eh))
 	}
 	return nil
@@ -255,6 +266,9 @@ func (v *verifier) checkOrdersText(e *Entry) error {
 	i := e.Record.Uint("orders")
 	if v.cur == nil || !slices.Contains(v.cur.uses, i) || v.cur.seq > 0 {
 		return v.fail(e, "text of orders record %d outside the close that used it", i)
+	}
+	if o := v.f.Entries[i].Record; o != nil && o.Get("side") != e.Record.Get("side") {
+		return v.fail(e, "text of orders record %d has another view than the record", i)
 	}
 	if side := e.Record.Get("side"); side != "" && !v.sides[side] {
 		return v.fail(e, "side %q is not in the genesis record", side)

@@ -71,8 +71,9 @@ type Orders struct {
 	Entropy   []byte // the player's optional ENTROPY line
 	Received  time.Time
 	MessageID string
-	// Private keeps the text, once a close uses it, in the ordering side's view only (orders
-	// that would reveal hidden set-up); otherwise every view sees it after the close.
+	// Private keeps the orders record and, once a close uses it, the text in the ordering
+	// side's view only (orders that would reveal hidden set-up); otherwise every view sees
+	// the record at once and the text after the close.
 	Private bool
 }
 
@@ -91,7 +92,11 @@ func RecordOrders(tx *store.Tx, id dice.GameID, o Orders) (uint64, dice.Hash, er
 	}
 	h := gamelog.OrdersHash(o.Canonical)
 	b := gamelog.New(gamelog.TypeOrders).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act)).
-		Add("player", o.Player).AddHex("orders-hash", h[:]).AddHex("entropy", o.Entropy).AddTime("received", o.Received)
+		Add("player", o.Player)
+	if o.Private { // the hash of a short secret text could be matched against guesses
+		b.Add("side", in.players[o.Player])
+	}
+	b.AddHex("orders-hash", h[:]).AddHex("entropy", o.Entropy).AddTime("received", o.Received)
 	if mid := gamelog.CleanText(o.MessageID); mid != "" {
 		b.Add("message-id", mid)
 	}

@@ -34,7 +34,7 @@ func (v View) sees(r *gamelog.Record) bool {
 	if r.Type == gamelog.TypeState && r.Has("sealed") {
 		return v.Full
 	}
-	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText
+	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText || r.Type == gamelog.TypeOrders
 	return v.Full || !scoped || side == "" || side == v.Side
 }
 

@@ -198,6 +198,10 @@ func (rs *resolver) moveLeader(side string, o *leaderOrder) {
 	l := g.leader(o.leader)
 	from := l.Unit
 	l.Unit = o.target
+	if l.Hidden {
+		rs.private(side, "2.4.1", "%s moves from %s to %s, still hidden", l.Name, from, o.target)
+		return
+	}
 	rs.event("2.4.1", "%s moves from %s to %s", l.Name, from, o.target)
 }
 

@@ -62,6 +62,7 @@ func (rs *resolver) board(x, y *Unit) error {
 	if dy+y.HV > dx+x.HV || dy+y.HV == dx+x.HV && y.Side == "christian" {
 		att, def = y, x
 	}
+	rs.reveal(att, "leads an attack")
 	drm := 0
 	for _, l := range rs.g.leadersAboard(att) {
 		drm = min(drm, map[string]int{"admiral": -2, "captain": -1}[l.Kind])

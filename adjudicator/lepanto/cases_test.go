@@ -23,7 +23,7 @@ import (
 //	activate GROUP                    the step waits for GROUP's orders
 //	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf] [captains N]
 //	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
-//	engage UNIT UNIT / tried-grapple UNIT
+//	engage UNIT UNIT / tried-grapple UNIT / setup (the game waits for the 4.5 set-up) / hidden LEADER
 //	orders SIDE ... end               order text of SIDE for the step
 //	roll LABEL VALUE...               the dice for the request LABEL
 //	expect error LINE [TEXT]          Validate refuses LINE (mentioning TEXT)
@@ -32,7 +32,8 @@ import (
 //	expect before TEXT1 || TEXT2      an event with TEXT1 comes before one with TEXT2
 //	expect unit UNIT HEX FACING [FLAG...]   FLAG also: sunk surrendered fled engaged
 //	expect wait KIND | expect cup ITEM... | expect wind FROM | expect over TEXT
-//	expect leader ID UNIT|killed|lost | expect wing ID TRACK [lma] [lf]
+//	expect leader ID UNIT|killed|lost [hidden] | expect wing ID TRACK [lma] [lf]
+//	expect private SIDE TEXT          an event only SIDE sees contains TEXT
 //
 // Every roll given must be asked for, and every roll asked for must be given.
 type ruleCase struct {
@@ -126,7 +127,7 @@ func (c *ruleCase) game(t *testing.T) *Game {
 		t.Fatal(err)
 	}
 	g := gm.(*Game)
-	g.Turn, g.Drawn = 1, true
+	g.Turn, g.Drawn, g.SetUp = 1, true, true
 	g.Cup = []string{ChitBoarding} // a turn in progress; "cup" with no items makes it the last step
 	for _, f := range c.setup {
 		if err := applySetup(g, f); err != nil {
@@ -157,6 +158,10 @@ func applySetup(g *Game, f []string) error {
 		g.Wind = f[1]
 	case "undrawn":
 		g.Drawn = false
+	case "setup":
+		g.SetUp, g.Turn = false, 0
+	case "hidden":
+		g.leader(f[1]).Hidden = true
 	case "acted":
 		for _, id := range f[1:] {
 			g.group(id).Acted = true
@@ -292,8 +297,13 @@ func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicat
 		}
 	case "leader":
 		l := g.leader(e[1])
-		if l.Unit != e[2] && l.Status != e[2] {
-			return fmt.Sprintf("leader aboard %s, status %q", l.Unit, l.Status)
+		if l.Unit != e[2] && l.Status != e[2] || l.Hidden != slices.Contains(e, "hidden") {
+			return fmt.Sprintf("leader aboard %s, status %q, hidden %t", l.Unit, l.Status, l.Hidden)
+		}
+	case "private":
+		text := strings.Join(e[2:], " ")
+		if !slices.ContainsFunc(events, func(ev adjudicator.Event) bool { return ev.Side == e[1] && strings.Contains(ev.Text, text) }) {
+			return "no such event for " + e[1] + " alone"
 		}
 	case "wing":
 		w := g.wing(e[1])

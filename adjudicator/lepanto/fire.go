@@ -109,6 +109,7 @@ func (g *Game) bestLeader(u *Unit) int {
 // inverted (5.6).
 func (rs *resolver) artilleryFire(a, t *Unit, reaction bool) error {
 	g := rs.g
+	rs.reveal(a, "leads an attack")
 	b := &board{g: g}
 	v, notes := g.fireValue(a, t, b.pos(a), b.pos(t), reaction)
 	label := fmt.Sprintf("fire/%s>%s", a.ID, t.ID)
@@ -189,6 +190,7 @@ func (rs *resolver) leaderCasualties(t *Unit, column, label string) error {
 		if l.Status != "" || l.Unit != t.ID {
 			continue
 		}
+		rs.reveal(t, "casualty check")
 		d6, roll, err := rs.roll(fmt.Sprintf("%s/leader/%s", label, l.ID), 6, "4.3")
 		if err != nil {
 			return err
@@ -228,6 +230,10 @@ func (rs *resolver) displaceLeaders(t *Unit) {
 			continue
 		}
 		l.Unit = to.ID
+		if l.Hidden {
+			rs.private(l.Side, "4.3", "%s (%s) escapes to %s, still hidden", l.Name, l.ID, to.ID)
+			continue
+		}
 		rs.event("4.3", "%s (%s) escapes to %s", l.Name, l.ID, to.ID)
 	}
 }

@@ -138,6 +138,9 @@ func parseLine(n int, f []string) (adjudicator.Order, error) {
 		}
 		return &activateOrder{n, f[1]}, nil
 	}
+	if len(f) >= 2 && (f[1] == "ON" || f[1] == "HIDDEN") {
+		return parseSetUp(n, f)
+	}
 	if len(f) >= 2 && f[1] == "TO" {
 		if len(f) != 3 {
 			return nil, fmt.Errorf("want LEADER TO UNIT")

@@ -136,6 +136,8 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
   UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
   UNIT PASS             the unit does nothing.
   A line may combine the segments in order: UNIT MOVE 1507 1407 FIRE SIR-EGY1 REPAIR.
+  LEADER ON UNIT [HIDDEN]  at set-up: the ship a leader starts aboard, face up or
+                        hidden (4.5); LEADER HIDDEN keeps him on his ship, face down.
   LEADER TO UNIT        when the Leader Move chit is drawn (2.4.1).
   ACTIVATE GROUP        first line after a Bragadin, Doria, Gloria Christi or Jihad chit (2.4.2).
 Words are case-insensitive; "#" starts a comment; END stops reading.

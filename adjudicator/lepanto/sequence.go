@@ -14,9 +14,12 @@ func (g *Game) Next() adjudicator.Step {
 	switch {
 	case g.Over:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act), Kind: adjudicator.Over, What: g.Result}
+	case !g.SetUp:
+		return adjudicator.Step{Turn: 1, Act: 0, Kind: adjudicator.NeedOrders, Sides: slices.Clone(g.sc.Sides),
+			What: "set-up: leaders aboard, face up or hidden (4.5)", Secret: true}
 	case g.Wait != waitNone:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.NeedOrders,
-			Sides: slices.Clone(g.WaitSides), What: g.waitText()}
+			Sides: slices.Clone(g.WaitSides), What: g.waitText(), Secret: g.Wait == waitLeaderMove && g.Sealed()}
 	case len(g.Cup) == 0:
 		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of game turn %d", g.Turn+1)}
 	}
@@ -44,6 +47,10 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	switch {
 	case step.Kind == adjudicator.Over:
 		return nil, fmt.Errorf("lepanto: the game is over")
+	case !g.SetUp:
+		if err = rs.setUp(orders); err == nil {
+			err = rs.startTurn()
+		}
 	case step.Kind == adjudicator.NeedOrders:
 		err = rs.orders(orders)
 	case step.Act == 0:

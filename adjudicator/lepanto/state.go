@@ -36,6 +36,7 @@ type Leader struct {
 	Rating                      int
 	Unit                        string
 	Status                      string // "" aboard; killed, captured, lost (4.2, 4.3)
+	Hidden                      bool   // face down (4.5): only his side knows where he is
 }
 
 // Wing is a wing's LMA/LF track (9.7).
@@ -60,6 +61,7 @@ const (
 	waitFury       = "fury"        // Bragadin/Doria/Gloria Christi/Jihad (2.4.2)
 	waitLeaderMove = "leader-move" // 2.4.1
 	waitDisengage  = "disengage"   // 2.4.4
+	waitSetUp      = "set-up"      // hidden leaders before the first turn (4.5)
 )
 
 // Game is a game of Lepanto 1571. Every slice is kept in a canonical order (the scenario's),
@@ -83,6 +85,7 @@ type Game struct {
 	WaitGroup string // the group activated, or the fury chit drawn
 	Over      bool
 	Result    string
+	SetUp     bool // the hidden set-up of 4.5 is done
 }
 
 func (g *Game) unit(id string) *Unit {
@@ -146,9 +149,9 @@ func (g *Game) leadersAboard(u *Unit) []*Leader {
 // Encode returns the canonical state: one line per fact, in canonical order.
 func (g *Game) Encode() []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "lepanto1571 %s\noptions %s\nturn %d\nact %d\ncup %s\ndrawn %t\nwind %s\nwait %s %s %s\nover %t %s\n",
+	fmt.Fprintf(&b, "lepanto1571 %s\noptions %s\nturn %d\nact %d\ncup %s\ndrawn %t\nwind %s\nwait %s %s %s\nover %t %s\nsetup %t\n",
 		g.sc.ID, strings.Join(g.options, " "), g.Turn, g.Act, strings.Join(g.Cup, " "), g.Drawn, g.Wind,
-		g.Wait, strings.Join(g.WaitSides, ","), g.WaitGroup, g.Over, g.Result)
+		g.Wait, strings.Join(g.WaitSides, ","), g.WaitGroup, g.Over, g.Result, g.SetUp)
 	for _, gr := range g.Groups {
 		fmt.Fprintf(&b, "group %s acted=%t\n", gr.ID, gr.Acted)
 	}
@@ -160,7 +163,7 @@ func (g *Game) Encode() []byte {
 			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return, u.GrappleTurn)
 	}
 	for _, l := range g.Leaders {
-		fmt.Fprintf(&b, "leader %s %s status=%s\n", l.ID, l.Unit, l.Status)
+		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t\n", l.ID, l.Unit, l.Status, l.Hidden)
 	}
 	return []byte(b.String())
 }

@@ -13,6 +13,11 @@ import (
 // ordered before it will stand; dice results may still void an order at resolution (a target
 // sunk by reaction fire, say), and the report says so.
 func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
+	if !g.SetUp && slices.Contains(g.sc.Sides, side) {
+		v := &validation{g: g, side: side, seen: map[string]bool{}}
+		v.setUp(orders)
+		return v.errs
+	}
 	if g.Wait == waitNone || !slices.Contains(g.WaitSides, side) {
 		return []adjudicator.LineError{{Err: fmt.Errorf("%w: no orders are awaited from %s now", adjudicator.ErrIllegal, side)}}
 	}

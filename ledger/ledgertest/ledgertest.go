@@ -157,7 +157,7 @@ func playActivation(s *store.Store, id dice.GameID, sc Script, t, a uint32) erro
 		ordersIdx, _, err = ledger.RecordOrders(tx, id, ledger.Orders{Turn: t, Act: a, Player: "alice",
 			Canonical: gamelog.CanonicalOrders(fmt.Sprintf("VEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n", a, a)),
 			Entropy:   []byte(fmt.Sprintf("t%da%d", t, a)), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, a),
-			Private: a == 2})
+			Private: t == 1 && a == 2})
 		return err
 	})
 	if err != nil {
