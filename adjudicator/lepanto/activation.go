@@ -52,8 +52,10 @@ func (rs *resolver) actionPhase(group string, orders []adjudicator.Order, again 
 		if !ok {
 			continue
 		}
-		if err := rs.unitSegments(uo, &repaired); err != nil {
-			return err
+		for _, part := range uo.expand() {
+			if err := rs.unitSegments(part, &repaired); err != nil {
+				return err
+			}
 		}
 	}
 	gr.Acted = true

@@ -1,6 +1,7 @@
 package lepanto
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -112,7 +113,7 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 			res.end.facing, cost, pivoted = s.dir, 2, true
 			turned = 0
 		case stepHex:
-			cost, turned, err = b.enter(u, &res, s.hex, i)
+			cost, turned, err = b.enter(u, &res, s.hex, i, i == lastHex(steps))
 		}
 		if err != nil {
 			return res, err
@@ -165,7 +166,17 @@ func (b *board) galleassTurn(u *Unit, res moveResult, turned, i, n int) error {
 
 // enter moves the unit into an adjacent hex: forward into the bow hex (1 MP), turning one
 // hexside first into a hex beside it (2 MP), or backwards into the stern hex (2 MP, 3.5).
-func (b *board) enter(u *Unit, res *moveResult, h Hex, i int) (cost, turned int, err error) {
+func lastHex(steps []pathStep) int {
+	last := -1
+	for i, s := range steps {
+		if s.kind == stepHex {
+			last = i
+		}
+	}
+	return last
+}
+
+func (b *board) enter(u *Unit, res *moveResult, h Hex, i int, final bool) (cost, turned int, err error) {
 	p := res.end
 	d, ok := p.hex.DirTo(h)
 	switch {
@@ -180,13 +191,28 @@ func (b *board) enter(u *Unit, res *moveResult, h Hex, i int) (cost, turned int,
 	default:
 		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not ahead of %s facing %s", i+1, h, p.hex, p.facing))
 	}
-	if err := b.canEnter(u, h); err != nil {
+	if err := b.canPass(u, h, final); err != nil {
 		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %v", i+1, err))
 	}
 	res.end.hex = h
 	res.entered++
 	return cost, turned, nil
 }
+
+// canPass checks a hex a move enters; the hex it ends in is left to the stacking check, so
+// that a squadron may join single ships of its group (3.2 exception 2).
+func (b *board) canPass(u *Unit, h Hex, final bool) error {
+	if !final {
+		return b.canEnter(u, h)
+	}
+	if err := b.canEnter(u, h); err != nil && !errors.Is(err, errPassThrough) {
+		return err
+	}
+	return nil
+}
+
+// errPassThrough marks a hex a unit may end its move in (stacking permitting) but not pass.
+var errPassThrough = errors.New("cannot pass through")
 
 // canEnter: coast and off-map hexes cannot be entered (1.2); galleasses stay out of shallow
 // water (3.4); a galley squadron never passes through another unit (3.2 exception 1);
@@ -204,7 +230,7 @@ func (b *board) canEnter(u *Unit, h Hex) error {
 		case o.Side != u.Side:
 			return fmt.Errorf("%s holds the enemy %s: entering it is a ram or grapple (6, 7), which this version cannot adjudicate yet", h, o.ID)
 		case !u.Single() || o.Galleass() || u.Galleass():
-			return fmt.Errorf("%s holds %s: this unit cannot pass through or stack with it (3.2)", h, o.ID)
+			return fmt.Errorf("%s holds %s: this unit %w it (3.2)", h, o.ID, errPassThrough)
 		}
 	}
 	return nil

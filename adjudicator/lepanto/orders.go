@@ -17,12 +17,14 @@ const (
 	stepRight                 // turn one hexside clockwise
 	stepFace                  // turn to a facing
 	stepPivot                 // pivot to a facing without leaving the hex (3.1.4)
+	stepDrop                  // drop a unit off a moving stack (3.2.1)
 )
 
 type pathStep struct {
 	kind stepKind
 	hex  Hex
 	dir  Dir
+	unit string // stepDrop
 }
 
 func (s pathStep) String() string {
@@ -35,6 +37,8 @@ func (s pathStep) String() string {
 		return "R"
 	case stepFace:
 		return "FACE " + s.dir.String()
+	case stepDrop:
+		return "DROP " + s.unit
 	}
 	return "PIVOT " + s.dir.String()
 }
@@ -45,11 +49,12 @@ type unitOrder struct {
 	line      int
 	unit      string
 	move      []pathStep
-	ram       string // target of a ramming attack at the end of the move (6)
-	ramOnce   bool   // abort after the first ramming roll if it falls short (6.2)
-	ramGrab   bool   // grapple the target after a successful ram (6.3)
-	grapple   string // target of a grappling attempt at the end of the move (7.1)
-	disengage bool   // leave the engagement along move (2.4.4)
+	ram       string   // target of a ramming attack at the end of the move (6)
+	ramOnce   bool     // abort after the first ramming roll if it falls short (6.2)
+	ramGrab   bool     // grapple the target after a successful ram (6.3)
+	grapple   string   // target of a grappling attempt at the end of the move (7.1)
+	stack     []string // units moving with this one (3.2.1)
+	disengage bool     // leave the engagement along move (2.4.4)
 	fire      string
 	repair    bool
 	pass      bool
@@ -61,6 +66,9 @@ func (o *unitOrder) String() string {
 	parts := []string{o.unit}
 	if o.pass {
 		return o.unit + " PASS"
+	}
+	if len(o.stack) > 0 {
+		parts = append(append(parts, "STACK"), o.stack...)
 	}
 	if len(o.move) > 0 {
 		parts = append(parts, map[bool]string{true: "DISENGAGE", false: "MOVE"}[o.disengage])
@@ -168,6 +176,14 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 		return o, err
 	}
 	i, segment := 1, 0 // segments in order: MOVE (0), RAM or GRAPPLE (1), FIRE (2), REPAIR (3)
+	if f[1] == "STACK" {
+		for i = 2; i < len(f) && f[i] != "MOVE"; i++ {
+			o.stack = append(o.stack, f[i])
+		}
+		if len(o.stack) == 0 || i == len(f) {
+			return nil, fmt.Errorf("want UNIT STACK UNIT... MOVE STEP...")
+		}
+	}
 	for i < len(f) {
 		var err error
 		switch {
@@ -210,6 +226,12 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 			o.move = append(o.move, pathStep{kind: stepLeft})
 		case "R":
 			o.move = append(o.move, pathStep{kind: stepRight})
+		case "DROP":
+			if i+1 >= len(f) || !slices.Contains(o.stack, f[i+1]) {
+				return i, fmt.Errorf("DROP names a unit of the STACK")
+			}
+			o.move = append(o.move, pathStep{kind: stepDrop, unit: f[i+1]})
+			i++
 		case "FACE", "PIVOT":
 			if i+1 >= len(f) {
 				return i, fmt.Errorf("%s needs a direction", f[i])
@@ -233,4 +255,39 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 		return i, fmt.Errorf("MOVE needs at least one step")
 	}
 	return i, nil
+}
+
+// expand turns a stack's move (3.2.1) into the moves of its units, the stack's own unit first:
+// each follows the path up to the point where it is dropped off. Moving the units of a
+// stack one after the other along one path leaves the same position as moving them
+// together, since stacking limits are checked before and after a move, not on the way. The
+// stack's own unit keeps its ram, grapple, fire and repair orders.
+func (o *unitOrder) expand() []*unitOrder {
+	if len(o.stack) == 0 {
+		return []*unitOrder{o}
+	}
+	lead := *o
+	lead.stack, lead.move = nil, nil
+	for _, s := range o.move {
+		if s.kind != stepDrop {
+			lead.move = append(lead.move, s)
+		}
+	}
+	out := []*unitOrder{&lead}
+	for _, m := range o.stack {
+		member := &unitOrder{line: o.line, unit: m}
+		for _, s := range o.move {
+			if s.kind == stepDrop && s.unit == m {
+				break
+			}
+			if s.kind != stepDrop {
+				member.move = append(member.move, s)
+			}
+		}
+		if len(member.move) == 0 {
+			member.pass = true
+		}
+		out = append(out, member)
+	}
+	return out
 }

@@ -54,6 +54,7 @@ func FuzzParseOrders(f *testing.F) {
 	f.Add("BAR-VEN1 MOVE 0610 R 0710 FACE N FIRE SIR-EGY1 REPAIR\nBAR-VEN2 PASS")
 	f.Add("ACTIVATE SIR\nSIR-EGY1 MOVE PIVOT S\nEND")
 	f.Add("DECANAL TO CAN-GAL # move\r\n")
+	f.Add("BAR-LANT STACK BAR-VEN2 MOVE 1009 DROP BAR-VEN2 1008\nBARBARIGO ON BAR-LANT HIDDEN\nBAR-VEN1 MOVE 1011 RAM SIR-EGY1 ONCE GRAPPLE\nX DISENGAGE 1011")
 	f.Fuzz(func(t *testing.T, text string) {
 		orders, _ := g.Parse("christian", text)
 		canon := adjudicator.Canonical(orders)

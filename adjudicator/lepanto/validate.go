@@ -62,8 +62,35 @@ func (v *validation) units(orders []adjudicator.Order) {
 			v.fail(o, nil, "only unit orders of group %s are due now", v.group)
 			continue
 		}
-		v.unit(uo)
+		if len(uo.stack) > 0 && !v.stackable(uo) {
+			continue
+		}
+		for _, part := range uo.expand() {
+			v.unit(part)
+		}
 	}
+}
+
+// stackable: the units of a moving stack stand together in the stack's hex, facing alike,
+// and none is a galleass or engaged (3.2, 3.2.1).
+func (v *validation) stackable(o *unitOrder) bool {
+	g := v.g
+	lead := g.unit(o.unit)
+	for _, id := range o.stack {
+		m := g.unit(id)
+		switch {
+		case lead == nil || m == nil || m.Group != v.group || !m.InPlay():
+			v.fail(o, g.groupUnits(v.group), "%s is not a unit of group %s in play", id, v.group)
+		case v.b.pos(m) != v.b.pos(lead):
+			v.fail(o, nil, "%s does not stand in %s's hex facing the same way: move it separately (3.2.1)", id, lead.ID)
+		case m.Galleass() || lead.Galleass():
+			v.fail(o, nil, "galleasses never stack (3.2)")
+		default:
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // fury: the first line names a group that has acted this turn, in the chit's section (2.4.2).
