@@ -181,7 +181,7 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 			o.stack = append(o.stack, f[i])
 		}
 		if len(o.stack) == 0 || i == len(f) {
-			return nil, fmt.Errorf("want UNIT STACK UNIT... MOVE STEP...")
+			return nil, fmt.Errorf("want UNIT STACK UNITS MOVE STEPS")
 		}
 	}
 	for i < len(f) {
