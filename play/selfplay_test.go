@@ -28,12 +28,23 @@ var players = []ledger.Player{{ID: "alice", Side: "christian"}, {ID: "bob", Side
 // for orders per game turn.
 func selfPlay(t *testing.T, scenario, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
 	t.Helper()
+	data, key, requests := selfPlayWith(t, adjudicator.Config{Scenario: scenario}, seed)
+	return data, key, requests
+}
+
+func selfPlayConfig(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey) {
+	t.Helper()
+	data, key, _ := selfPlayWith(t, cfg, seed)
+	return data, key
+}
+
+func selfPlayWith(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
+	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	cfg := adjudicator.Config{Scenario: scenario}
 	var c ledger.Created
 	err = s.Update(func(tx *store.Tx) error {
 		if c, err = play.Create(tx, lepanto.Ruleset, cfg, players, ledgertest.Clock, ledgertest.Rand(seed)); err != nil {
@@ -218,5 +229,23 @@ func TestRoundTrips(t *testing.T) {
 	}
 	if perTurn[true] >= perTurn[false]/2 {
 		t.Errorf("advance orders save too little: %.1f against %.1f round trips per turn", perTurn[true], perTurn[false])
+	}
+}
+
+// TestSelfPlayWithOptions plays the full battle with the wind and sailing rules (11, 12).
+func TestSelfPlayWithOptions(t *testing.T) {
+	data, key := selfPlayConfig(t, adjudicator.Config{Scenario: "battle-of-lepanto", Options: []string{"sailing", "wind"}}, "options")
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
+		t.Fatalf("verify: %v", rep.Failure)
+	}
+	if _, err := play.Replay(f, rulesets); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if !bytes.Contains(data, []byte("under sail")) {
+		t.Error("nobody sailed")
 	}
 }

@@ -69,7 +69,7 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 		return nil
 	}
 	attack := o.ram != "" || o.grapple != ""
-	res := moveResult{end: position{u.Hex, u.Facing}}
+	res := moveResult{end: position{u.Hex, u.Facing, u.Sailing}}
 	if len(o.move) > 0 {
 		var err error
 		if res, err = rs.maneuver(u, o.move, !attack); err != nil || !u.InPlay() {
@@ -101,11 +101,18 @@ func (rs *resolver) maneuver(u *Unit, steps []pathStep, stops bool) (moveResult,
 	res, err := b.plan(u, steps)
 	if err != nil {
 		rs.event("3", "%s cannot move as ordered any more: %v; it stays at %s", u.ID, err, u.Hex)
-		return moveResult{end: position{u.Hex, u.Facing}, mp: rs.g.allowance(u)}, nil
+		return moveResult{end: position{u.Hex, u.Facing, u.Sailing}, mp: rs.g.allowance(u)}, nil
 	}
 	from := u.Hex
-	u.Hex, u.Facing = res.end.hex, res.end.facing
-	rs.event("3", "%s moves %s→%s facing %s, %d MP", u.ID, from, u.Hex, u.Facing, res.mp)
+	if u.Sailing || len(steps) > 0 && steps[0].kind == stepSail {
+		drifted, err := rs.sailMove(u, steps, res.end)
+		if err != nil || drifted {
+			return moveResult{end: position{u.Hex, u.Facing, u.Sailing}, mp: rs.g.allowance(u), entered: 1}, err
+		}
+	} else {
+		u.Hex, u.Facing, u.Sailing = res.end.hex, res.end.facing, res.end.sailing
+	}
+	rs.event("3", "%s moves %s→%s facing %s, %d MP%s", u.ID, from, u.Hex, u.Facing, res.mp, map[bool]string{true: ", under sail", false: ""}[u.Sailing])
 	if res.entered == 0 || !stops {
 		return res, nil
 	}
@@ -116,7 +123,7 @@ func (rs *resolver) maneuver(u *Unit, steps []pathStep, stops bool) (moveResult,
 func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
 	g := rs.g
 	target := g.unit(o.ram + o.grapple)
-	if why := g.ramTarget(u, target, position{u.Hex, u.Facing}, mpLeft, o.grapple != ""); why != "" {
+	if why := g.ramTarget(u, target, position{u.Hex, u.Facing, u.Sailing}, mpLeft, o.grapple != ""); why != "" {
 		rs.event("6.1", "%s cannot attack %s any more: %s", u.ID, o.ram+o.grapple, why)
 		return nil
 	}

@@ -34,7 +34,10 @@ func (g *Game) botLine(side string, u *Unit, before []string) string {
 		return len(perr) == 0 && len(g.Validate(side, orders)) == 0
 	}
 	path := []string{}
-	p := position{u.Hex, u.Facing}
+	p := position{u.Hex, u.Facing, u.Sailing}
+	if u.Sailing && g.enemyWithin(u, u.Hex, 3) {
+		path, p.sailing = append(path, "ROW"), false // 12.3
+	}
 	for len(g.enemiesAround(u, p.hex)) == 0 {
 		next, ok := g.botStep(u, p)
 		if !ok || !legal(fmt.Sprintf("%s MOVE %s", u.ID, strings.Join(append(path, next.hex.String()), " "))) {
@@ -43,6 +46,9 @@ func (g *Game) botLine(side string, u *Unit, before []string) string {
 		path, p = append(path, next.hex.String()), next
 	}
 	line := u.ID + " PASS"
+	if len(path) == 1 && path[0] == "ROW" && !legal(u.ID+" MOVE ROW") {
+		path = nil
+	}
 	if len(path) > 0 {
 		line = fmt.Sprintf("%s MOVE %s", u.ID, strings.Join(path, " "))
 	}
@@ -64,7 +70,7 @@ func (g *Game) botStep(u *Unit, p position) (position, bool) {
 			continue
 		}
 		if dist := g.nearestEnemy(u, h); dist < bestD {
-			best, bestD = position{h, d}, dist
+			best, bestD = position{hex: h, facing: d, sailing: p.sailing}, dist
 		}
 	}
 	return best, bestD < g.nearestEnemy(u, p.hex)

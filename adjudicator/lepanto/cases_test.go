@@ -19,7 +19,7 @@ import (
 //	case NAME / rule SECTION          what the case tests, citing the rulebook
 //	scenario ID / options O...        the game set up (default lions-at-sea, no options)
 //	keep UNIT...                      only these units stay on the map
-//	place UNIT HEX FACING [FLAG...]   FLAG: mast-down on-fire fired
+//	place UNIT HEX FACING [FLAG...]   FLAG: mast-down on-fire fired sailing
 //	activate GROUP                    the step waits for GROUP's orders
 //	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf] [captains N]
 //	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
@@ -199,6 +199,7 @@ func place(g *Game, f []string) error {
 	d, err := ParseDir(f[3])
 	u.Hex, u.Facing = h, d
 	u.MastDown, u.OnFire, u.Fired = slices.Contains(f, "mast-down"), slices.Contains(f, "on-fire"), slices.Contains(f, "fired")
+	u.Sailing = slices.Contains(f, "sailing")
 	return err
 }
 
@@ -323,7 +324,7 @@ func checkUnit(g *Game, e []string) string {
 	}
 	got := []string{u.Hex.String(), u.Facing.String()}
 	for flag, on := range map[string]bool{"mast-down": u.MastDown, "on-fire": u.OnFire, "fired": u.Fired,
-		"sunk": u.Status == "sunk", "surrendered": u.Status == "surrendered", "fled": u.Status == "fled", "engaged": len(u.Engaged) > 0} {
+		"sunk": u.Status == "sunk", "surrendered": u.Status == "surrendered", "fled": u.Status == "fled", "engaged": len(u.Engaged) > 0, "sailing": u.Sailing} {
 		if on {
 			got = append(got, flag)
 		}

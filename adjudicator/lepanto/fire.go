@@ -159,6 +159,10 @@ func (rs *resolver) applyFireResult(t *Unit, res, label string, leaders bool) er
 			} else {
 				t.MastDown = true
 				rs.event("9.1", "%s is Mast Down", t.ID)
+				if t.Sailing {
+					t.Sailing = false
+					rs.event("12.3", "%s lowers its sails", t.ID)
+				}
 			}
 		case 'F':
 			if wasFire {

@@ -6,10 +6,11 @@ import (
 	"slices"
 )
 
-// position is where a unit stands and which way it faces.
+// position is where a unit stands, which way it faces, and whether its sails are up (12).
 type position struct {
-	hex    Hex
-	facing Dir
+	hex     Hex
+	facing  Dir
+	sailing bool
 }
 
 // board is the map as an activation's earlier orders have left it: units that moved are
@@ -23,7 +24,7 @@ func (b *board) pos(u *Unit) position {
 	if p, ok := b.moved[u.ID]; ok {
 		return p
 	}
-	return position{u.Hex, u.Facing}
+	return position{u.Hex, u.Facing, u.Sailing}
 }
 
 // at lists the units in play standing in h, in canonical order, except skip.
@@ -39,8 +40,14 @@ func (b *board) at(h Hex, skip *Unit) []*Unit {
 
 // allowance is a unit's movement allowance in Rowing Mode (16.05): the type's value, less
 // one with fire aboard and one under LMA, halved (rounded up) when Mast Down (9.1).
-func (g *Game) allowance(u *Unit) int {
+func (g *Game) allowance(u *Unit) int { return g.allowanceIn(u, false) }
+
+// allowanceIn is the allowance in Rowing or Sailing Mode (16.05).
+func (g *Game) allowanceIn(u *Unit, sailing bool) int {
 	ma := u.Row
+	if sailing {
+		ma = u.Sail
+	}
 	if u.OnFire {
 		ma += g.value("movement-modifiers", "fire-aboard", "mp")
 	}
@@ -88,9 +95,19 @@ func (b *board) planOut(u *Unit, steps []pathStep) (moveResult, error) {
 
 func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 	g := b.g
-	ma := g.allowance(u)
 	p := b.pos(u)
 	res := moveResult{end: p}
+	steps, err := b.modeChange(u, &res, steps)
+	if err != nil {
+		return res, err
+	}
+	if res.end.sailing && g.enemyWithin(u, res.end.hex, 3) {
+		return res, &moveError{msg: fmt.Sprintf("%s is within 3 hexes of the enemy: its sails must come down, start its move with ROW (12.3)", u.ID)}
+	}
+	ma := g.allowanceIn(u, res.end.sailing)
+	if res.end.sailing && g.intoWind(res.end.facing) {
+		ma += g.value("movement-modifiers", "into-wind-sailing", "mp")
+	}
 	turns := 0
 	pivoted := false
 	for i, s := range steps {
@@ -101,19 +118,24 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 			turned = turnCount(res.end.facing, s)
 			res.end.facing = turnTo(res.end.facing, s)
 			cost = turned
-			if u.Galleass() {
+			if res.end.sailing {
+				cost = 0 // sailing turns cost no MP; some need an HV check (12.2)
+			} else if u.Galleass() {
 				err = b.galleassTurn(u, res, turned, i, len(steps))
 				cost = ma - res.mp
 			}
 		case stepPivot:
 			turned = hexsides(res.end.facing, s.dir)
-			if u.Galleass() || len(steps) != 1 || turned > 3 {
+			if u.Galleass() || len(steps) != 1 || turned > 3 || res.end.sailing {
 				err = &moveError{msg: "PIVOT (3.1.4) is a rowing unit's only step of its maneuver, up to three hexsides; galleasses cannot (3.1.3)"}
 			}
 			res.end.facing, cost, pivoted = s.dir, 2, true
 			turned = 0
 		case stepHex:
 			cost, turned, err = b.enter(u, &res, s.hex, i, i == lastHex(steps))
+			if err == nil && res.end.sailing {
+				cost, turned, err = 1, 0, b.sailOn(u, &res, i, i == lastHex(steps))
+			}
 		}
 		if err != nil {
 			return res, err
@@ -123,11 +145,11 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 		if res.mp > ma {
 			return res, &moveError{msg: fmt.Sprintf("%s has %d MP; step %d (%s) needs %d in all (3, 16.05)", u.ID, ma, i+1, s, res.mp)}
 		}
-		if res.entered > 0 && turns > res.entered && !u.Galleass() && !pivoted {
+		if res.entered > 0 && turns > res.entered && !u.Galleass() && !pivoted && !res.end.sailing {
 			return res, &moveError{msg: fmt.Sprintf("step %d (%s): a moving unit may turn one hexside per hex entered (3.1.1)", i+1, s)}
 		}
 	}
-	if res.entered > 0 && turns > res.entered && !u.Galleass() {
+	if res.entered > 0 && turns > res.entered && !u.Galleass() && !res.end.sailing && !p.sailing {
 		return res, &moveError{msg: "a moving unit may turn one hexside per hex entered (3.1.1)"}
 	}
 	return res, b.checkStack(u, res.end.hex)
@@ -184,9 +206,9 @@ func (b *board) enter(u *Unit, res *moveResult, h Hex, i int, final bool) (cost,
 		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not adjacent to %s", i+1, h, p.hex))
 	case d == p.facing:
 		cost = 1
-	case d == p.facing.Opposite():
+	case d == p.facing.Opposite() && !p.sailing:
 		cost = 2
-	case (d == p.facing.Turn(1) || d == p.facing.Turn(-1)) && !u.Galleass():
+	case (d == p.facing.Turn(1) || d == p.facing.Turn(-1)) && (!u.Galleass() || p.sailing):
 		cost, turned, res.end.facing = 2, 1, d
 	default:
 		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not ahead of %s facing %s", i+1, h, p.hex, p.facing))

@@ -18,6 +18,8 @@ const (
 	stepFace                  // turn to a facing
 	stepPivot                 // pivot to a facing without leaving the hex (3.1.4)
 	stepDrop                  // drop a unit off a moving stack (3.2.1)
+	stepSail                  // raise sails (12.4)
+	stepRow                   // lower sails (12.4)
 )
 
 type pathStep struct {
@@ -39,6 +41,10 @@ func (s pathStep) String() string {
 		return "FACE " + s.dir.String()
 	case stepDrop:
 		return "DROP " + s.unit
+	case stepSail:
+		return "SAIL"
+	case stepRow:
+		return "ROW"
 	}
 	return "PIVOT " + s.dir.String()
 }
@@ -222,6 +228,10 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 	o.move = []pathStep{}
 	for ; i < len(f) && !slices.Contains([]string{"FIRE", "REPAIR", "RAM", "GRAPPLE"}, f[i]); i++ {
 		switch f[i] {
+		case "SAIL":
+			o.move = append(o.move, pathStep{kind: stepSail})
+		case "ROW":
+			o.move = append(o.move, pathStep{kind: stepRow})
 		case "L":
 			o.move = append(o.move, pathStep{kind: stepLeft})
 		case "R":

@@ -14,6 +14,8 @@ func (g *Game) ramTarget(u *Unit, t *Unit, p position, mpLeft int, grapple bool)
 		return "galleasses cannot be rammed, grappled or boarded (5, 6)"
 	case grapple && u.Galleass():
 		return "galleasses cannot grapple (5)"
+	case p.sailing:
+		return "a unit under sail cannot ram or grapple (12.3)"
 	case b.pos(t).hex != p.hex.Neighbor(p.facing):
 		return fmt.Sprintf("%s is not in the bow hex %s", t.ID, p.hex.Neighbor(p.facing))
 	case len(b.at(b.pos(t).hex, nil)) != 1:

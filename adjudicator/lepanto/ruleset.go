@@ -90,6 +90,7 @@ func (g *Game) setUp() error {
 		u := &Unit{ID: ud.ID, Name: ud.Name, Type: ud.Type, Group: ud.Group, Side: gr.Side, Wing: gr.Wing, Hex: ud.Hex, Facing: ud.Facing}
 		u.HV, u.FV = g.value("unit-values", u.Type, "hv"), g.value("unit-values", u.Type, "fv")
 		u.Row, u.Sail = g.value("unit-values", u.Type, "row"), g.value("unit-values", u.Type, "sail")
+		u.Sailing = g.hasOption(OptionSailing) // 13.x: with the optional rules fleets set up under sail
 		if !g.m.Enterable(u.Hex) || (u.Galleass() && g.m.Terrain(u.Hex) == Shallow) {
 			return fmt.Errorf("scenario %s: unit %s set up on %s, which it cannot occupy", g.sc.ID, u.ID, u.Hex)
 		}
@@ -134,6 +135,8 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
                         hexsides for 2 MP without leaving the hex, 3.1.4).
   UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2).
   UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
+  UNIT MOVE SAIL STEP...  with the sailing rule: raise sails first (1 MP), more than 3
+                        hexes from the enemy (12); MOVE ROW STEP... lowers them (12.4).
   UNIT PASS             the unit does nothing.
   A line may combine the segments in order: UNIT MOVE 1507 1407 FIRE SIR-EGY1 REPAIR.
   LEADER ON UNIT [HIDDEN]  at set-up: the ship a leader starts aboard, face up or

@@ -19,6 +19,7 @@ type Unit struct {
 	Status                            string   // "" in play; fled, sunk, surrendered (9.6)
 	Return                            int      // the turn a fled unit comes back
 	GrappleTurn                       int      // the last turn it tried to grapple (7.1)
+	Sailing                           bool     // in Sailing Mode (12)
 }
 
 // Single reports whether u is a single ship (Lanterna, Capitana, Kapudana or Galleass).
@@ -159,8 +160,8 @@ func (g *Game) Encode() []byte {
 		fmt.Fprintf(&b, "wing %s track=%d lma=%t lf=%t captains=%d\n", w.ID, w.Track, w.LMA, w.LF, w.Captains)
 	}
 	for _, u := range g.Units {
-		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d grappled=%d\n", u.ID, u.Hex, u.Facing,
-			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return, u.GrappleTurn)
+		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d grappled=%d sailing=%t\n", u.ID, u.Hex, u.Facing,
+			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return, u.GrappleTurn, u.Sailing)
 	}
 	for _, l := range g.Leaders {
 		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t\n", l.ID, l.Unit, l.Status, l.Hidden)
