@@ -62,7 +62,7 @@ type field struct {
 // starts with "type" and then "index".
 var schemas = map[string][]field{
 	TypeGenesis: {{"format", kToken, one}, {"game", kHex16, one}, {"ruleset", kToken, one},
-		{"scenario", kToken, one}, {"options", kTokens, one}, {"engine", kText, one},
+		{"scenario", kToken, one}, {"options", kTokens, one}, {"tables", kHex, opt}, {"engine", kText, one},
 		{"player", kPair, some}, {"turns", kUint, one}, {"commitment", kHex32, one},
 		{"verifier", kHex32, one}, {"created", kTime, one}},
 	TypeJoin: {{"player", kToken, one}, {"entropy", kHex, one}, {"received", kTime, one}},

@@ -37,6 +37,7 @@ type Player struct{ ID, Side string }
 type Spec struct {
 	Ruleset, Scenario string
 	Options           []string
+	Tables            []byte // a corrected table file loaded for this game, if any
 	Engine            string // engine version
 	Players           []Player
 	MaxTurns          int // the scenario's maximum number of game turns
@@ -115,7 +116,11 @@ const secretSeed = "x-top"
 func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
 	b := gamelog.New(gamelog.TypeGenesis).Add("format", dice.Version).AddHex("game", c.Game[:]).
 		Add("ruleset", spec.Ruleset).Add("scenario", spec.Scenario).
-		Add("options", strings.Join(spec.Options, " ")).Add("engine", gamelog.CleanText(spec.Engine))
+		Add("options", strings.Join(spec.Options, " "))
+	if len(spec.Tables) > 0 {
+		b.AddHex("tables", spec.Tables)
+	}
+	b.Add("engine", gamelog.CleanText(spec.Engine))
 	players := slices.Clone(spec.Players)
 	slices.SortFunc(players, func(a, b Player) int { return strings.Compare(a.ID, b.ID) })
 	for _, p := range players {

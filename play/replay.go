@@ -60,7 +60,11 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 		return err
 	}
 	rp.sides = Players(g)
-	rp.g, err = rs.New(adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))})
+	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
+	if g.Has("tables") {
+		cfg.Tables = map[string][]byte{rs.ID(): g.Bytes("tables")}
+	}
+	rp.g, err = rs.New(cfg)
 	return err
 }
 

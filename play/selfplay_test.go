@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,5 +248,37 @@ func TestSelfPlayWithOptions(t *testing.T) {
 	}
 	if !bytes.Contains(data, []byte("under sail")) {
 		t.Error("nobody sailed")
+	}
+}
+
+// TestCorrectedTables: a referee's corrected table file is used for the game, recorded in
+// the genesis record, and used again by replay; the reports then stop calling the
+// corrected table a substitute.
+func TestCorrectedTables(t *testing.T) {
+	printed := []byte("table artillery-fire\nrule 16.11\nsource printed\ncols >=-99\n1-6 NE\nend\n")
+	cfg := adjudicator.Config{Scenario: "lions-at-sea", Tables: map[string][]byte{"lepanto1571": printed}}
+	data, key := selfPlayConfig(t, cfg, "tables")
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
+		t.Fatalf("verify: %v", rep.Failure)
+	}
+	if !bytes.Equal(f.Entries[0].Record.Bytes("tables"), printed) {
+		t.Error("the genesis record does not hold the corrected tables")
+	}
+	if _, err := play.Replay(f, rulesets); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if !bytes.Contains(data, []byte("Artillery fire")) || bytes.Contains(data, []byte(": 1 (")) {
+		t.Error("the corrected table (no effect on any roll) was not used")
+	}
+	// Without the tables in genesis, replay runs the substitute table and diverges.
+	g := *f.Entries[0].Record
+	g.Fields = slices.DeleteFunc(slices.Clone(g.Fields), func(fl gamelog.Field) bool { return fl.Key == "tables" })
+	f.Entries[0].Record = &g
+	if _, err := play.Replay(f, rulesets); err == nil {
+		t.Error("replay with the substitute tables matched a game played with corrected ones")
 	}
 }
