@@ -2,7 +2,7 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test fmt vet staticcheck race fuzz-smoke bench vectors
+.PHONY: build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch
@@ -31,6 +31,10 @@ fuzz-smoke:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# Every benchmark once, so that CI notices a benchmark that no longer runs.
+bench-smoke:
+	go test -run '^$$' -bench . -benchtime 1x ./...
 
 # Rewrites the golden dice vectors. Never once games exist: see docs/LOG-FORMAT.md.
 vectors:

@@ -34,7 +34,7 @@ func benchActivation(b *testing.B, scenario string) {
 			u.Hex.Col -= 15
 		}
 	}
-	g.Turn, g.Drawn, g.Cup = 1, true, []string{ChitBoarding}
+	g.Turn, g.Drawn, g.Cup, g.SetUp = 1, true, []string{ChitBoarding}, true
 	g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{"christian"}, "BAR"
 	text := g.BotOrders("christian")
 	if !strings.Contains(text, "FIRE") {
@@ -66,6 +66,6 @@ func copyState(dst, src *Game) {
 	for i, u := range src.Units {
 		*dst.Units[i] = *u
 	}
-	dst.Turn, dst.Drawn, dst.Cup = src.Turn, src.Drawn, append([]string(nil), src.Cup...)
+	dst.Turn, dst.Drawn, dst.Cup, dst.SetUp = src.Turn, src.Drawn, append([]string(nil), src.Cup...), src.SetUp
 	dst.Wait, dst.WaitSides, dst.WaitGroup = src.Wait, append([]string(nil), src.WaitSides...), src.WaitGroup
 }
