@@ -24,6 +24,7 @@ import (
 //	cup ITEM... / turn N / wind FROM / acted GROUP... / wing ID TRACK [lma] [lf] [captains N]
 //	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
 //	engage UNIT UNIT / tried-grapple UNIT / setup (the game waits for the 4.5 set-up) / hidden LEADER
+//	fled UNIT TURN (out of the game until TURN)
 //	orders SIDE ... end               order text of SIDE for the step
 //	roll LABEL VALUE...               the dice for the request LABEL
 //	expect error LINE [TEXT]          Validate refuses LINE (mentioning TEXT)
@@ -162,6 +163,10 @@ func applySetup(g *Game, f []string) error {
 		g.SetUp, g.Turn = false, 0
 	case "hidden":
 		g.leader(f[1]).Hidden = true
+	case "fled":
+		u := g.unit(f[1])
+		u.Status, u.Return = "fled", 0
+		u.Return, _ = strconv.Atoi(f[2])
 	case "acted":
 		for _, id := range f[1:] {
 			g.group(id).Acted = true

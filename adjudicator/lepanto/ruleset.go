@@ -103,27 +103,31 @@ func (g *Game) setUp() error {
 	return nil
 }
 
-// Help describes the order language, with examples for the side's own units.
+// Help describes the order language, with examples for the side's own units: moves that
+// are legal from where they stand now.
 func (g *Game) Help(side string) string {
-	var own []*Unit
-	for _, u := range g.Units {
-		if u.Side == side && u.InPlay() {
-			own = append(own, u)
-		}
-	}
 	var b strings.Builder
 	b.WriteString(helpText)
-	if len(own) > 0 {
-		u := own[0]
+	var own []string
+	examples := 0
+	board := &board{g: g, moved: map[string]position{}}
+	for _, u := range g.Units {
+		if u.Side != side || !u.InPlay() {
+			continue
+		}
+		own = append(own, u.ID)
 		fwd := u.Hex.Neighbor(u.Facing)
-		fmt.Fprintf(&b, "\nExamples for your units:\n  %s MOVE %s %s\n  %s MOVE %s FACE %s FIRE <enemy unit>\n  %s PASS\n",
-			u.ID, fwd, fwd.Neighbor(u.Facing), u.ID, fwd, u.Facing.Turn(1), u.ID)
+		if examples < 2 && len(u.Engaged) == 0 {
+			if _, err := board.plan(u, []pathStep{{kind: stepHex, hex: fwd}}); err == nil {
+				if examples == 0 {
+					b.WriteString("\nExamples for your units:\n")
+				}
+				fmt.Fprintf(&b, "  %s MOVE %s\n  %s MOVE %s FACE %s\n", u.ID, fwd, u.ID, fwd, u.Facing.Turn(1))
+				examples++
+			}
+		}
 	}
-	fmt.Fprintf(&b, "\nYour units:")
-	for _, u := range own {
-		fmt.Fprintf(&b, " %s", u.ID)
-	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, "\nYour units: %s\n", strings.Join(own, " "))
 	return b.String()
 }
 
@@ -133,6 +137,13 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
                         the stern hex rows backwards, 3.5), L or R (turn one hexside),
                         FACE DIR (turn to N, NE, SE, S, SW or NW) or PIVOT DIR (up to three
                         hexsides for 2 MP without leaving the hex, 3.1.4).
+  UNIT MOVE STEP... RAM TARGET [ONCE] [GRAPPLE]
+                        ram the enemy in the bow hex at the end of the move, with the MP to
+                        enter its hex plus one (6); ONCE aborts if the first roll falls
+                        short (6.2); GRAPPLE grapples it after a successful ram (6.3).
+  UNIT MOVE STEP... GRAPPLE TARGET   try to grapple the enemy in the bow hex (7.1).
+  UNIT STACK UNIT... MOVE STEP... [DROP UNIT] ...   move a stack together, dropping units
+                        off on the way (3.2.1).
   UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2).
   UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
   UNIT MOVE SAIL STEP...  with the sailing rule: raise sails first (1 MP), more than 3
@@ -142,6 +153,7 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
   LEADER ON UNIT [HIDDEN]  at set-up: the ship a leader starts aboard, face up or
                         hidden (4.5); LEADER HIDDEN keeps him on his ship, face down.
   LEADER TO UNIT        when the Leader Move chit is drawn (2.4.1).
+  UNIT DISENGAGE STEP...   when the Disengage chit is drawn: leave the engagement (2.4.4).
   ACTIVATE GROUP        first line after a Bragadin, Doria, Gloria Christi or Jihad chit (2.4.2).
 Words are case-insensitive; "#" starts a comment; END stops reading.
 `

@@ -3,7 +3,7 @@ package lepanto
 import "fmt"
 
 // returnFled brings back units whose two turns away are over (9.6): next to a single ship
-// of their group, or else of their fleet, in the first free hex around it.
+// of their group, or else of their fleet, in the first free hex around it, facing as it does.
 func (rs *resolver) returnFled() {
 	g := rs.g
 	b := &board{g: g}
@@ -11,14 +11,15 @@ func (rs *resolver) returnFled() {
 		if u.Status != "fled" || u.Return > g.Turn {
 			continue
 		}
-		if h, ok := rs.reentry(b, u); ok {
-			u.Status, u.Hex = "", h
-			rs.event("9.6", "%s returns at %s", u.ID, h)
+		if h, f, ok := rs.reentry(b, u); ok {
+			u.Status, u.Hex, u.Facing = "", h, f
+			rs.event("9.6", "%s returns at %s facing %s", u.ID, h, f)
 		}
 	}
 }
 
-func (rs *resolver) reentry(b *board, u *Unit) (Hex, bool) {
+// reentry finds the hex a fled unit returns to, and the facing of the ship it rejoins.
+func (rs *resolver) reentry(b *board, u *Unit) (Hex, Dir, bool) {
 	g := rs.g
 	for _, sameGroup := range []bool{true, false} {
 		for _, s := range g.Units {
@@ -28,12 +29,12 @@ func (rs *resolver) reentry(b *board, u *Unit) (Hex, bool) {
 			for d := N; d <= NW; d++ {
 				h := s.Hex.Neighbor(d)
 				if b.canEnter(u, h) == nil && len(b.at(h, u)) == 0 {
-					return h, true
+					return h, s.Facing, true
 				}
 			}
 		}
 	}
-	return Hex{}, false
+	return Hex{}, 0, false
 }
 
 // victory counts the Christian player's victory points at the end of the game (10.1).
