@@ -2,6 +2,11 @@ module navarch
 
 go 1.26.8
 
-require go.etcd.io/bbolt v1.5.0
+require (
+	github.com/fogleman/gg v1.3.0
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0
+	go.etcd.io/bbolt v1.5.0
+	golang.org/x/image v0.48.0
+)
 
-require golang.org/x/sys v0.45.0 // indirect
+require golang.org/x/sys v0.50.0 // indirect

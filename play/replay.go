@@ -15,6 +15,8 @@ type ReplayReport struct {
 	Steps  int    // activations re-run
 	States int    // state hashes matched
 	Result string // the game's result, if it ended
+	// Game is the engine's game as the log leaves it.
+	Game adjudicator.Game
 }
 
 // Replay re-runs a game from its exported log (DICE.md 6): from the genesis record's
@@ -33,6 +35,7 @@ func Replay(f *gamelog.File, rulesets []adjudicator.Ruleset) (*ReplayReport, err
 			return rp.rep, err
 		}
 	}
+	rp.rep.Game = rp.g
 	return rp.rep, nil
 }
 

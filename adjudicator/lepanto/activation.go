@@ -104,6 +104,7 @@ func (rs *resolver) maneuver(u *Unit, steps []pathStep, stops bool) (moveResult,
 		return moveResult{end: position{u.Hex, u.Facing, u.Sailing}, mp: rs.g.allowance(u)}, nil
 	}
 	from := u.Hex
+	defer func() { rs.traceMove(u, pathHexes(from, steps, u.Hex)) }()
 	if u.Sailing || len(steps) > 0 && steps[0].kind == stepSail {
 		drifted, err := rs.sailMove(u, steps, res.end)
 		if err != nil || drifted {
@@ -117,6 +118,23 @@ func (rs *resolver) maneuver(u *Unit, steps []pathStep, stops bool) (moveResult,
 		return res, nil
 	}
 	return res, rs.reactionFire(u)
+}
+
+// pathHexes lists the hexes a move went through, from its start to where the unit ended.
+func pathHexes(from Hex, steps []pathStep, end Hex) []Hex {
+	path := []Hex{from}
+	for _, s := range steps {
+		if s.kind == stepHex && s.hex != path[len(path)-1] {
+			path = append(path, s.hex)
+			if s.hex == end {
+				break
+			}
+		}
+	}
+	if path[len(path)-1] != end {
+		path = append(path, end)
+	}
+	return path
 }
 
 // contact resolves the ram or grapple that ends a unit's maneuver, if it is still possible.

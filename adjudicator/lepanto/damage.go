@@ -57,6 +57,7 @@ func (rs *resolver) damage(t *Unit, res string) {
 // eliminate removes a unit that surrendered or sank and moves its wing's track (9.6, 9.7).
 func (rs *resolver) eliminate(t *Unit, status string, boxes int) {
 	t.Status = status
+	rs.g.trace = append(rs.g.trace, Trace{Kind: "lost", Unit: t.ID, From: t.Hex, To: t.Hex})
 	rs.g.disengageAll(t)
 	t.Engaged = nil
 	rs.event("9.6", "%s has %s", t.ID, status)

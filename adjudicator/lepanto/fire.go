@@ -123,6 +123,7 @@ func (rs *resolver) artilleryFire(a, t *Unit, reaction bool) error {
 	res, _ := g.tables.Get("artillery-fire").Int(d6, v)
 	roll.Note = fmt.Sprintf("fire value %d (%s): %s", v, strings.Join(notes, ", "), res)
 	a.Fired = true
+	rs.traceShot("fire", a, t)
 	kind := map[bool]string{true: "Reaction fire", false: "Artillery fire"}[reaction]
 	rs.event(map[bool]string{true: "5.3", false: "5.5"}[reaction], "%s: %s at %s, fire value %d, d6 %d: %s (%s)%s",
 		kind, a.ID, t.ID, v, d6, res, strings.Join(notes, ", "), rs.substitute("artillery-fire", "fire-modifiers"))

@@ -32,6 +32,7 @@ func (g *Game) ramTarget(u *Unit, t *Unit, p position, mpLeft int, grapple bool)
 // maneuvers, the attacker's second roll or abort, and the Ramming Hit Table.
 func (rs *resolver) ram(a, t *Unit, once, grab bool) error {
 	rs.reveal(a, "leads an attack")
+	rs.traceShot("ram", a, t)
 	from, label := a.Hex, fmt.Sprintf("ram/%s>%s", a.ID, t.ID)
 	mod := a.HV - t.HV
 	if a.Galleass() {

@@ -43,6 +43,7 @@ func (g *Game) waitText() string {
 func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]adjudicator.Event, error) {
 	step := g.Next()
 	rs := &resolver{g: g, r: r}
+	g.trace = nil
 	var err error
 	switch {
 	case step.Kind == adjudicator.Over:

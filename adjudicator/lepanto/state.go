@@ -87,6 +87,8 @@ type Game struct {
 	Over      bool
 	Result    string
 	SetUp     bool // the hidden set-up of 4.5 is done
+
+	trace []Trace // what the last step did, for maps only: not part of the state (Encode)
 }
 
 func (g *Game) unit(id string) *Unit {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
+	"image/png"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -168,5 +169,31 @@ func TestReplayCommand(t *testing.T) {
 	os.WriteFile(logFile, bad, 0o644)
 	if code, out, _ := navarch("replay", logFile); code != 1 || !strings.Contains(out, "does not match the logged state hash") {
 		t.Errorf("replay of a changed state hash: exit %d\n%s", code, out)
+	}
+}
+
+func TestRenderCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "navarch.db")
+	s, err := store.Open(db, slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := selfPlayed(s)
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "map.png")
+	prefix := hex.EncodeToString(id[:3])
+	if code, o, e := navarch("render", "-db", db, "-side", "ottoman", "-o", out, prefix); code != 0 {
+		t.Fatalf("render: exit %d\n%s%s", code, o, e)
+	}
+	data, _ := os.ReadFile(out)
+	if _, err := png.Decode(bytes.NewReader(data)); err != nil || len(data) > 300<<10 {
+		t.Errorf("map: %d bytes, %v", len(data), err)
+	}
+	if code, _, _ := navarch("render", "-db", db, "-o", out, "ffff"); code != 1 {
+		t.Error("an unknown game was rendered")
 	}
 }

@@ -1,0 +1,73 @@
+package lepanto
+
+import "slices"
+
+// View is what one side may see of the game, for maps and reports: every unit in play and its
+// markers, the leaders it may know of, the wind, the wings' tracks and what the last step
+// did. Hidden leaders of the other side are left out (4.5). Side "" is the referee's view.
+type View struct {
+	Scenario, Side string
+	Turn, Act      int
+	Wind           string
+	Cols, Rows     int
+	Sections       []string
+	Terrain        func(Hex) Terrain
+	Units          []ViewUnit
+	Wings          []Wing
+	Trace          []Trace
+}
+
+// ViewUnit is a unit as a side sees it.
+type ViewUnit struct {
+	ID, Name, Type, Side, Group, Wing string
+	Hex                               Hex
+	Facing                            Dir
+	HV, FV                            int
+	Fired, MastDown, OnFire, Sailing  bool
+	Engaged                           bool
+	Status                            string   // "" in play; sunk, surrendered, fled
+	Leaders                           []string // leaders aboard that the side may see
+	HiddenLeaders                     []string // its own hidden leaders aboard (own view only)
+}
+
+// Trace is something the last step did that a map shows: a move (Path), a fire or a ram
+// (From → To), a unit lost (At).
+type Trace struct {
+	Kind     string // move, fire, ram, lost
+	Unit     string
+	Path     []Hex
+	From, To Hex
+}
+
+// View returns side's view of the game.
+func (g *Game) View(side string) View {
+	v := View{Scenario: g.sc.ID, Side: side, Turn: g.Turn, Act: g.Act, Wind: g.Wind, Cols: g.m.Cols, Rows: g.m.Rows,
+		Sections: slices.Clone(g.sc.Sections), Terrain: g.m.Terrain, Trace: slices.Clone(g.trace)}
+	for _, w := range g.Wings {
+		v.Wings = append(v.Wings, *w)
+	}
+	for _, u := range g.Units {
+		vu := ViewUnit{ID: u.ID, Name: u.Name, Type: u.Type, Side: u.Side, Group: u.Group, Wing: u.Wing, Hex: u.Hex,
+			Facing: u.Facing, HV: u.HV, FV: u.FV, Fired: u.Fired, MastDown: u.MastDown, OnFire: u.OnFire,
+			Sailing: u.Sailing, Engaged: len(u.Engaged) > 0, Status: u.Status}
+		for _, l := range g.leadersAboard(u) {
+			switch {
+			case !l.Hidden:
+				vu.Leaders = append(vu.Leaders, l.ID)
+			case side == "" || side == l.Side:
+				vu.HiddenLeaders = append(vu.HiddenLeaders, l.ID)
+			}
+		}
+		v.Units = append(v.Units, vu)
+	}
+	return v
+}
+
+// traceMove and the others record what the map of the step should show.
+func (rs *resolver) traceMove(u *Unit, path []Hex) {
+	rs.g.trace = append(rs.g.trace, Trace{Kind: "move", Unit: u.ID, Path: path})
+}
+
+func (rs *resolver) traceShot(kind string, a, t *Unit) {
+	rs.g.trace = append(rs.g.trace, Trace{Kind: kind, Unit: a.ID, From: a.Hex, To: t.Hex})
+}

@@ -1,0 +1,30 @@
+package play
+
+import (
+	"bytes"
+	"fmt"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/store"
+)
+
+// Load rebuilds a game's current state from its log in the store: the full log is replayed
+// through the engine, so the state is the log's and nothing else's.
+func Load(tx *store.Tx, id dice.GameID, rulesets []adjudicator.Ruleset) (adjudicator.Game, error) {
+	var buf bytes.Buffer
+	if err := ledger.Export(tx, id, ledger.View{Full: true}, &buf); err != nil {
+		return nil, err
+	}
+	f, err := gamelog.ParseFile(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("load game %x: %w", id[:], err)
+	}
+	rep, err := Replay(f, rulesets)
+	if err != nil {
+		return nil, fmt.Errorf("load game %x: %w", id[:], err)
+	}
+	return rep.Game, nil
+}

@@ -1,0 +1,148 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"sync"
+
+	"github.com/fogleman/gg"
+	"github.com/golang/freetype/truetype"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+)
+
+// Rect is a region of a picture's board, in board pixels.
+type Rect struct{ X, Y, W, H float64 }
+
+// LegendItem explains a colour or a mark.
+type LegendItem struct {
+	Color color.Color
+	Mark  string // drawn in the swatch, may be empty
+	Text  string
+}
+
+// Picture is a ruleset's board as one side sees it.
+type Picture interface {
+	// Board is the region to draw, in board pixels: the whole board or a crop of it.
+	Board() Rect
+	// Draw draws the board region r, whose top-left corner is at the context's origin.
+	Draw(dc *gg.Context, r Rect, f *Fonts)
+	// Title is the first line of the title strip; Status the second (turn, wind…).
+	Title() string
+	Status() []string
+	// Legend explains the picture's colours and marks; Panels are extra text lines under it
+	// (tracks and the like).
+	Legend() []LegendItem
+	Panels() []string
+}
+
+// Fonts are the faces a picture draws with. A face is not safe for concurrent use, so each
+// render makes its own from the shared parsed fonts.
+type Fonts struct {
+	Small, Normal, Bold font.Face
+}
+
+var parsed = sync.OnceValues(func() (*truetype.Font, *truetype.Font) {
+	r, err := truetype.Parse(goregular.TTF)
+	if err != nil {
+		panic(fmt.Sprintf("render: go font: %v", err))
+	}
+	b, err := truetype.Parse(gobold.TTF)
+	if err != nil {
+		panic(fmt.Sprintf("render: go bold font: %v", err))
+	}
+	return r, b
+})
+
+func newFonts() *Fonts {
+	r, b := parsed()
+	opts := func(size float64) *truetype.Options { return &truetype.Options{Size: size, Hinting: font.HintingFull} }
+	return &Fonts{Small: truetype.NewFace(r, opts(11)), Normal: truetype.NewFace(r, opts(14)), Bold: truetype.NewFace(b, opts(16))}
+}
+
+// Layout of the frame, in pixels.
+const (
+	margin     = 8
+	titleH     = 46
+	legendRowH = 20
+)
+
+// Image draws p with its frame.
+func Image(p Picture) image.Image {
+	f := newFonts()
+	board := p.Board()
+	legend, panels := p.Legend(), p.Panels()
+	legendRows := (len(legend) + 3) / 4
+	w := int(board.W) + 2*margin
+	h := titleH + int(board.H) + margin + (legendRows+len(panels))*legendRowH + margin
+	dc := gg.NewContext(w, h)
+	dc.SetRGB(1, 1, 1)
+	dc.Clear()
+	drawTitle(dc, p, f, w)
+	// The board is drawn in a context of its own, which bounds it without a clip mask (gg
+	// draws text through a clip mask at the cost of the whole image).
+	bc := gg.NewContext(int(board.W), int(board.H))
+	bc.SetRGB(1, 1, 1)
+	bc.Clear()
+	p.Draw(bc, board, f)
+	dc.DrawImage(bc.Image(), margin, titleH)
+	drawLegend(dc, legend, panels, f, float64(titleH)+board.H+margin, w)
+	return dc.Image()
+}
+
+func drawTitle(dc *gg.Context, p Picture, f *Fonts, w int) {
+	dc.SetRGB255(32, 42, 64)
+	dc.DrawRectangle(0, 0, float64(w), titleH-4)
+	dc.Fill()
+	dc.SetRGB(1, 1, 1)
+	dc.SetFontFace(f.Bold)
+	dc.DrawStringAnchored(p.Title(), margin, 14, 0, 0.5)
+	dc.SetFontFace(f.Small)
+	x := float64(margin)
+	for _, s := range p.Status() {
+		dc.DrawStringAnchored(s, x, 32, 0, 0.5)
+		sw, _ := dc.MeasureString(s)
+		x += sw + 18
+	}
+}
+
+func drawLegend(dc *gg.Context, items []LegendItem, panels []string, f *Fonts, y float64, w int) {
+	dc.SetFontFace(f.Small)
+	colW := float64(w-2*margin) / 4
+	for i, it := range items {
+		x := margin + float64(i%4)*colW
+		yy := y + float64(i/4)*legendRowH
+		dc.SetColor(it.Color)
+		dc.DrawRectangle(x, yy+3, 14, 14)
+		dc.Fill()
+		dc.SetRGB(0.2, 0.2, 0.2)
+		dc.DrawRectangle(x, yy+3, 14, 14)
+		dc.SetLineWidth(1)
+		dc.Stroke()
+		if it.Mark != "" {
+			dc.DrawStringAnchored(it.Mark, x+7, yy+10, 0.5, 0.5)
+		}
+		dc.DrawStringAnchored(it.Text, x+20, yy+10, 0, 0.5)
+	}
+	y += float64((len(items)+3)/4) * legendRowH
+	for i, s := range panels {
+		dc.SetRGB(0.15, 0.15, 0.15)
+		dc.DrawStringAnchored(s, margin, y+float64(i)*legendRowH+10, 0, 0.5)
+	}
+}
+
+// PNG draws p and encodes it, reduced to a palette of 256 colours, which keeps a map mail
+// small (DESIGN 6).
+func PNG(p Picture) ([]byte, error) {
+	img := Image(p)
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
+	if err := enc.Encode(&buf, quantize(img)); err != nil {
+		return nil, fmt.Errorf("encode map: %w", err)
+	}
+	return buf.Bytes(), nil
+}

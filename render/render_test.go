@@ -1,0 +1,198 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/adjudicator/lepanto"
+)
+
+var out = flag.String("out", "", "write the test maps into this directory, to look at them")
+
+// played returns a lions-at-sea game after n steps of bot play.
+func played(t testing.TB, n int, setUp string) *lepanto.Game {
+	t.Helper()
+	return playUntil(t, n, setUp, func(*lepanto.Game) bool { return false })
+}
+
+// playUntil plays up to n steps, stopping early after a step for which stop is true.
+func playUntil(t testing.TB, n int, setUp string, stop func(*lepanto.Game) bool) *lepanto.Game {
+	t.Helper()
+	gm, err := lepanto.Ruleset.New(adjudicator.Config{Scenario: "lions-at-sea"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gm.(*lepanto.Game)
+	for i := 0; i < n && g.Next().Kind != adjudicator.Over; i++ {
+		st := g.Next()
+		orders := map[string][]adjudicator.Order{}
+		for _, side := range st.Sides {
+			text := g.BotOrders(side)
+			if i == 0 && side == "ottoman" {
+				text = setUp
+			}
+			orders[side], _ = g.Parse(side, text)
+		}
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, dice.Hash{byte(i), 7})); err != nil {
+			t.Fatal(err)
+		}
+		if stop(g) {
+			break
+		}
+	}
+	return g
+}
+
+func save(t testing.TB, name string, data []byte) {
+	t.Helper()
+	if *out != "" {
+		os.WriteFile(*out+"/"+name, data, 0o644)
+	}
+}
+
+func decode(t testing.TB, data []byte) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func near(a, b color.Color, tol int) bool {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	d := func(x, y uint32) int { return abs(int(x>>8) - int(y>>8)) }
+	return d(ar, br) <= tol && d(ag, bg) <= tol && d(ab, bb) <= tol
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestRenderLooks(t *testing.T) {
+	g := played(t, 40, "SIROQ ON SIR-KAP HIDDEN")
+	for _, side := range []string{"christian", "ottoman"} {
+		for _, full := range []bool{false, true} {
+			data, err := PNG(NewLepanto(g.View(side), "lep-7f3a", full))
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := side + map[bool]string{true: "-full", false: ""}[full] + ".png"
+			save(t, name, data)
+			if len(data) > 300<<10 {
+				t.Errorf("%s: %d bytes, over 300 KB", name, len(data))
+			}
+			t.Logf("%s: %d bytes", name, len(data))
+		}
+	}
+}
+
+// pixel returns the colour of the image at a board point of p.
+func pixel(img image.Image, x, y float64) color.Color {
+	return img.At(int(x)+margin, int(y)+titleH)
+}
+
+func unitOf(v lepanto.View, id string) lepanto.ViewUnit {
+	for _, u := range v.Units {
+		if u.ID == id {
+			return u
+		}
+	}
+	panic("no unit " + id)
+}
+
+// TestUnitsInTheirColours: a counter shows its wing's colour at its hex.
+func TestUnitsInTheirColours(t *testing.T) {
+	g := played(t, 1, "")
+	for _, c := range []struct {
+		unit string
+		want color.RGBA
+	}{{"BAR-VEN3", wingColors["christian-left"]}, {"SUL-STA2", wingColors["ottoman-right"]}} {
+		p := NewLepanto(g.View("christian"), "test", false)
+		img := decode(t, mustPNG(t, p))
+		x, y := p.center(unitOf(p.View, c.unit).Hex)
+		side := p.counterSide()
+		if got := pixel(img, x-side*0.38, y); !near(got, c.want, 12) {
+			t.Errorf("%s at %v: pixel %v, want its wing's %v", c.unit, unitOf(p.View, c.unit).Hex, got, c.want)
+		}
+		if got := pixel(img, x+side*2, y+side*2); near(got, c.want, 12) {
+			t.Errorf("%s's colour also beside it", c.unit)
+		}
+	}
+}
+
+// TestFogOfWar: a hidden leader shows only in his own side's map.
+func TestFogOfWar(t *testing.T) {
+	g := played(t, 1, "SIROQ ON SIR-KAP HIDDEN")
+	kap := unitOf(g.View(""), "SIR-KAP")
+	if len(kap.HiddenLeaders) != 1 {
+		t.Fatalf("set-up did not hide Siroq: %+v", kap)
+	}
+	for side, want := range map[string]bool{"ottoman": true, "christian": false} {
+		p := NewLepanto(g.View(side), "test", false)
+		img := decode(t, mustPNG(t, p))
+		x, y := p.center(kap.Hex)
+		h := p.counterSide() / 2
+		if got := near(pixel(img, x-h, y-h), colHidden, 10); got != want {
+			t.Errorf("%s's map shows the hidden leader: %t, want %t", side, got, want)
+		}
+	}
+	// A leader in plain sight is a gold star in both views.
+	lant := unitOf(g.View(""), "BAR-LANT")
+	for _, side := range []string{"ottoman", "christian"} {
+		p := NewLepanto(g.View(side), "test", false)
+		img := decode(t, mustPNG(t, p))
+		x, y := p.center(lant.Hex)
+		h := p.counterSide() / 2
+		if got := pixel(img, x-h, y-h); !near(got, colStar, 12) {
+			t.Errorf("%s's map: Barbarigo's star pixel %v", side, got)
+		}
+	}
+}
+
+// TestLastStepDrawn: a fire arrow runs from the shooter to its target, and the map is cropped
+// around the action.
+func TestLastStepDrawn(t *testing.T) {
+	var fire lepanto.Trace
+	g := playUntil(t, 300, "", func(g *lepanto.Game) bool {
+		for _, tr := range g.View("").Trace {
+			if tr.Kind == "fire" {
+				fire = tr
+			}
+		}
+		return fire.Kind != ""
+	})
+	if fire.Kind == "" {
+		t.Fatal("no fire in 200 steps")
+	}
+	p := NewLepanto(g.View("christian"), "test", false)
+	img := decode(t, mustPNG(t, p))
+	x0, y0 := p.center(fire.From)
+	x1, y1 := p.center(fire.To)
+	if got := pixel(img, (x0+x1)/2, (y0+y1)/2); !near(got, colFire, 40) {
+		t.Errorf("fire %v→%v: midpoint pixel %v, want the fire arrow's red", fire.From, fire.To, got)
+	}
+	if p.c0 > fire.From.Col || p.c1 < fire.From.Col || p.r0 > fire.To.Row || p.r1 < fire.To.Row {
+		t.Errorf("the crop %d,%d-%d,%d leaves out the action %v→%v", p.c0, p.r0, p.c1, p.r1, fire.From, fire.To)
+	}
+}
+
+func mustPNG(t testing.TB, p Picture) []byte {
+	t.Helper()
+	data, err := PNG(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
