@@ -1,6 +1,9 @@
 package lepanto
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // View is what one side may see of the game, for maps and reports: every unit in play and its
 // markers, the leaders it may know of, the wind, the wings' tracks and what the last step
@@ -70,4 +73,32 @@ func (rs *resolver) traceMove(u *Unit, path []Hex) {
 
 func (rs *resolver) traceShot(kind string, a, t *Unit) {
 	rs.g.trace = append(rs.g.trace, Trace{Kind: kind, Unit: a.ID, From: a.Hex, To: t.Hex})
+}
+
+// Summary lists the units in play as the side sees them, one line each, for the text part of
+// a report: "BAR-VEN1 0610 NE HV 4 FV 4, fired, Mast Down, leader BARBARIGO".
+func (v View) Summary() []string {
+	var out []string
+	for _, u := range v.Units {
+		if u.Status != "" {
+			continue
+		}
+		s := fmt.Sprintf("%-9s %s %-2s HV %d FV %d", u.ID, u.Hex, u.Facing, u.HV, u.FV)
+		for _, m := range []struct {
+			on   bool
+			text string
+		}{{u.Fired, "fired"}, {u.MastDown, "Mast Down"}, {u.OnFire, "fire aboard"}, {u.Engaged, "grappled"}, {u.Sailing, "under sail"}} {
+			if m.on {
+				s += ", " + m.text
+			}
+		}
+		for _, l := range u.Leaders {
+			s += ", leader " + l
+		}
+		for _, l := range u.HiddenLeaders {
+			s += ", hidden leader " + l
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -1,0 +1,98 @@
+package templates
+
+// The Body of each kind of mail.
+
+// Welcome is sent to each player when a game is created (DESIGN 3.1, DICE.md 1-2).
+type Welcome struct {
+	Key        string // the player's secret order key
+	Commitment string // C, hex
+	Verifier   string // the installation's verifier key, hex: pin it for navarch verify --key
+	Checkpoint string // the signed genesis checkpoint block
+	Players    []PlayerLine
+	Help       string // the ruleset's order language
+}
+
+// PlayerLine is a player of the game.
+type PlayerLine struct{ ID, Side string }
+
+// Request asks a side for orders (DESIGN 3.3).
+type Request struct {
+	What    string   // the step, e.g. "action phase of group BAR (Agostino Barbarigo)"
+	Waiting []string // the sides asked
+	Units   []string // the recipient's units that may act
+	Secret  bool     // hidden set-up: the orders stay in the side's own copy of the log
+}
+
+// Receipt echoes accepted orders (DESIGN 4): the orders record's index and hash let the player
+// prove later what was sent (navarch verify --orders).
+type Receipt struct {
+	Record uint64
+	Hash   string
+	Orders string // canonical orders, one per line
+	Check  bool   // CHECK: validated only, not submitted
+}
+
+// Errors lists what was wrong with an order mail, by line; nothing of it was applied.
+type Errors struct {
+	Lines []ErrorLine
+}
+
+// ErrorLine is one refused line.
+type ErrorLine struct {
+	Line   int
+	Text   string
+	Reason string
+	Legal  string // what would be legal there, if known
+}
+
+// Report is the outcome of a step (DESIGN 6): every event and roll in log order.
+type Report struct {
+	Lines   []ReportLine
+	Next    string   // what happens next
+	Summary []string // a short ASCII summary of positions
+	Map     string   // the attached map's file name, if any
+}
+
+// ReportLine is an event or a roll with the log record it is in.
+type ReportLine struct {
+	Index uint64
+	Rule  string
+	Text  string
+	Roll  bool
+}
+
+// Reminder warns that a deadline is near.
+type Reminder struct {
+	What string
+	Left string // e.g. "12 hours"
+}
+
+// Late says a deadline has passed without orders.
+type Late struct {
+	What string
+}
+
+// NMR says the game's no-orders policy was applied.
+type NMR struct {
+	Side   string
+	Policy string
+}
+
+// Announcement is a referee's action told to everyone (pause, extend, replace a player).
+type Announcement struct {
+	By   string
+	Text []string
+}
+
+// TurnEnd reveals a game turn's seed with a signed checkpoint (DICE.md 5).
+type TurnEnd struct {
+	Seed       string // X_t, hex
+	Checkpoint string // the signed checkpoint block
+}
+
+// GameEnd is the final mail.
+type GameEnd struct {
+	Result     string
+	Checkpoint string
+	Export     string // the attached export's file name
+}

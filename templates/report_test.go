@@ -1,0 +1,38 @@
+package templates
+
+import (
+	"testing"
+
+	"navarch/gamelog"
+)
+
+func TestReportLines(t *testing.T) {
+	raw := []string{
+		"type roll\nindex 40\nturn 2\nactivation 1\nseq 0\nlabel fire/BAR-VEN1>SIR-EGY1\ndice 1d6\nvalues 4\nrule 5.5\nresult fire value 0 (FV 4, - HV 4): 1\n",
+		"type roll\nindex 41\nturn 2\nactivation 1\nseq 1\nlabel draw\ndice 1d3\nvalues 2\nas draw\nitems A B C\nshown B\nrule 2.1\n",
+		"type event\nindex 42\nturn 2\nactivation 1\nrule 5.5\ntext Artillery fire: BAR-VEN1 at SIR-EGY1\n",
+		"type event\nindex 43\nturn 2\nactivation 2\ntext another activation\n",
+	}
+	var recs []gamelog.Record
+	for _, s := range raw {
+		r, err := gamelog.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	got := ReportLines(recs, 2, 1)
+	want := []ReportLine{
+		{Index: 40, Rule: "5.5", Roll: true, Text: "fire/BAR-VEN1>SIR-EGY1 1d6 = 4: fire value 0 (FV 4, - HV 4): 1"},
+		{Index: 41, Rule: "2.1", Roll: true, Text: "draw 1d3 = 2 (read as B)"},
+		{Index: 42, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines: %+v", len(got), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+	"time"
+	_ "time/tzdata" // recipients' zones without the system's zoneinfo (static binary, container)
+)
+
+//go:embed mail/*.tmpl
+var files embed.FS
+
+// Kinds lists every kind of mail; each has mail/KIND.txt.tmpl and mail/KIND.html.tmpl.
+var Kinds = []string{"welcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
+	"announcement", "turnend", "gameend"}
+
+// Mail is what every mail's template sees: who it is for and where the game stands. Body is
+// the kind's own data.
+type Mail struct {
+	Game     string // the game's tag, e.g. "lep-7f3a"
+	Title    string // scenario title
+	Player   string // the recipient's player id, or "" for a referee
+	Side     string
+	Zone     string // the recipient's IANA time zone
+	Turn     int
+	Act      int
+	Deadline time.Time
+	LogSize  uint64
+	LogHead  string // hex
+	Body     any
+}
+
+// Parts are a mail's text and HTML bodies.
+type Parts struct{ Text, HTML string }
+
+var funcs = map[string]any{
+	"when":  when,
+	"lines": func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") },
+	"join":  strings.Join,
+}
+
+// when shows a time in UTC and in the recipient's zone: "Tue 1 Dec 2026 18:00 UTC (19:00 CET
+// in Europe/Rome)". Daylight saving is the zone's own (time.LoadLocation).
+func when(t time.Time, zone string) string {
+	if t.IsZero() {
+		return "no deadline"
+	}
+	u := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+	loc, err := time.LoadLocation(zone)
+	if err != nil || zone == "" || zone == "UTC" {
+		return u
+	}
+	return fmt.Sprintf("%s (%s in %s)", u, t.In(loc).Format("Mon 15:04 MST"), zone)
+}
+
+var (
+	textT = texttemplate.Must(texttemplate.New("").Funcs(funcs).Option("missingkey=error").ParseFS(files, "mail/*.txt.tmpl"))
+	htmlT = htmltemplate.Must(htmltemplate.New("").Funcs(funcs).Option("missingkey=error").ParseFS(files, "mail/*.html.tmpl"))
+)
+
+// Render writes the mail of a kind.
+func Render(kind string, m Mail) (Parts, error) {
+	var t, h bytes.Buffer
+	if err := textT.ExecuteTemplate(&t, kind+".txt.tmpl", m); err != nil {
+		return Parts{}, fmt.Errorf("mail %s: %w", kind, err)
+	}
+	if err := htmlT.ExecuteTemplate(&h, kind+".html.tmpl", m); err != nil {
+		return Parts{}, fmt.Errorf("mail %s (html): %w", kind, err)
+	}
+	return Parts{Text: t.String(), HTML: h.String()}, nil
+}

@@ -1,0 +1,139 @@
+package templates
+
+import (
+	"flag"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden mails")
+
+var deadline = time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+
+// samples are realistic mails of every kind.
+func samples() map[string]Mail {
+	base := func(body any) Mail {
+		return Mail{Game: "lep-7f3a", Title: "Lion's at Sea", Player: "alice", Side: "christian", Zone: "Europe/Rome",
+			Turn: 3, Act: 12, Deadline: deadline, LogSize: 214, LogHead: "4a9bc910cb93ee27", Body: body}
+	}
+	block := "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 83\nhead 4a9b\nsignature c18f\n-----END NAVARCH CHECKPOINT-----\n"
+	return map[string]Mail{
+		"welcome": base(Welcome{Key: "k7q2-vv9d", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
+			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, Help: "UNIT MOVE STEP...\nUNIT FIRE TARGET"}),
+		"request": base(Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"},
+			Units: []string{"BAR-LANT", "BAR-VEN1"}}),
+		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n"}),
+		"errors": base(Errors{Lines: []ErrorLine{{Line: 2, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex",
+			Legal: "0609 0610"}}}),
+		"report": base(Report{Lines: []ReportLine{{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true},
+			{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"}},
+			Next: "a draw from the cup", Summary: []string{"BAR-VEN1 0610 NE", "SIR-EGY1 0609 S mast down"}, Map: "t3a12-christian.png"}),
+		"reminder":     base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
+		"late":         base(Late{What: "the action phase of group BAR"}),
+		"nmr":          base(NMR{Side: "ottoman", Policy: "its units hold"}),
+		"announcement": base(Announcement{By: "referee", Text: []string{"The deadline is extended by 24 hours."}}),
+		"turnend":      base(TurnEnd{Seed: "d442457884edd4e9", Checkpoint: block}),
+		"gameend":      base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log"}),
+	}
+}
+
+func TestEveryMailRenders(t *testing.T) {
+	s := samples()
+	for _, kind := range Kinds {
+		m, ok := s[kind]
+		if !ok {
+			t.Errorf("no sample for %s", kind)
+			continue
+		}
+		p, err := Render(kind, m)
+		if err != nil {
+			t.Errorf("%s: %v", kind, err)
+			continue
+		}
+		for name, part := range map[string]string{"text": p.Text, "html": p.HTML} {
+			if strings.Contains(part, "<no value>") || !strings.Contains(part, "lep-7f3a") || !strings.Contains(part, "alice") {
+				t.Errorf("%s %s is incomplete:\n%s", kind, name, part)
+			}
+		}
+		if !strings.Contains(p.Text, "-----BEGIN NAVARCH INFO-----\ngame lep-7f3a\nturn 3\nactivation 12\ndeadline 2026-12-01T18:00:00Z") {
+			t.Errorf("%s text lacks the info block:\n%s", kind, p.Text)
+		}
+		golden(t, kind+".txt", p.Text)
+	}
+	if len(s) != len(Kinds) {
+		t.Errorf("%d samples for %d kinds", len(s), len(Kinds))
+	}
+}
+
+// golden compares a rendered mail with testdata/KIND.golden (go test -update rewrites them).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := "testdata/" + name + ".golden"
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from its golden file:\n%s", name, got)
+	}
+}
+
+// TestHTMLEscapesPlayerText: what a player wrote cannot become markup in the HTML part.
+func TestHTMLEscapesPlayerText(t *testing.T) {
+	p, err := Render("errors", samples()["errors"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.HTML, "<script>") || !strings.Contains(p.HTML, "&lt;script&gt;") {
+		t.Errorf("player text not escaped:\n%s", p.HTML)
+	}
+}
+
+// TestEveryTemplateFileIsUsed: each file is a kind's mail or a partial the kinds call.
+func TestEveryTemplateFileIsUsed(t *testing.T) {
+	names, err := fs.Glob(files, "mail/*.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{"mail/common.txt.tmpl": true, "mail/common.html.tmpl": true}
+	for _, k := range Kinds {
+		used["mail/"+k+".txt.tmpl"], used["mail/"+k+".html.tmpl"] = true, true
+	}
+	for _, n := range names {
+		if !used[n] {
+			t.Errorf("template %s belongs to no kind of mail", n)
+		}
+		delete(used, n)
+	}
+	for n := range used {
+		t.Errorf("template %s is missing", n)
+	}
+}
+
+// TestWhenAcrossDaylightSaving: the same UTC hour reads 19:00 in a Roman winter and 20:00 in
+// its summer.
+func TestWhenAcrossDaylightSaving(t *testing.T) {
+	for _, c := range []struct {
+		t    time.Time
+		zone string
+		want string
+	}{
+		{deadline, "Europe/Rome", "Tue 1 Dec 2026 18:00 UTC (Tue 19:00 CET in Europe/Rome)"},
+		{time.Date(2026, 7, 1, 18, 0, 0, 0, time.UTC), "Europe/Rome", "Wed 1 Jul 2026 18:00 UTC (Wed 20:00 CEST in Europe/Rome)"},
+		{deadline, "America/New_York", "Tue 1 Dec 2026 18:00 UTC (Tue 13:00 EST in America/New_York)"},
+		{deadline, "", "Tue 1 Dec 2026 18:00 UTC"},
+		{deadline, "Not/AZone", "Tue 1 Dec 2026 18:00 UTC"},
+		{time.Time{}, "Europe/Rome", "no deadline"},
+	} {
+		if got := when(c.t, c.zone); got != c.want {
+			t.Errorf("when(%v, %q) = %q, want %q", c.t, c.zone, got, c.want)
+		}
+	}
+}
