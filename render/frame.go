@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"sync"
 
 	"github.com/fogleman/gg"
@@ -38,6 +39,12 @@ type Picture interface {
 	// (tracks and the like).
 	Legend() []LegendItem
 	Panels() []string
+}
+
+// Compass is implemented by pictures that show a wind rose: the direction the wind blows from,
+// in degrees clockwise from north.
+type Compass interface {
+	WindFrom() (degrees float64, label string)
 }
 
 // Fonts are the faces a picture draws with. A face is not safe for concurrent use, so each
@@ -98,6 +105,10 @@ func drawTitle(dc *gg.Context, p Picture, f *Fonts, w int) {
 	dc.SetRGB255(32, 42, 64)
 	dc.DrawRectangle(0, 0, float64(w), titleH-4)
 	dc.Fill()
+	if c, ok := p.(Compass); ok {
+		deg, label := c.WindFrom()
+		windRose(dc, f, float64(w)-30, 21, 16, deg, label)
+	}
 	dc.SetRGB(1, 1, 1)
 	dc.SetFontFace(f.Bold)
 	dc.DrawStringAnchored(p.Title(), margin, 14, 0, 0.5)
@@ -108,6 +119,31 @@ func drawTitle(dc *gg.Context, p Picture, f *Fonts, w int) {
 		sw, _ := dc.MeasureString(s)
 		x += sw + 18
 	}
+}
+
+// windRose draws a compass with north marked and an arrow blowing from the wind's direction
+// towards the centre (11.1).
+func windRose(dc *gg.Context, f *Fonts, x, y, r, deg float64, label string) {
+	dc.SetRGB(1, 1, 1)
+	dc.SetLineWidth(1.2)
+	dc.DrawCircle(x, y, r)
+	dc.Stroke()
+	dc.SetFontFace(f.Small)
+	dc.DrawStringAnchored("N", x, y-r+6, 0.5, 0.5)
+	a := (deg - 90) * math.Pi / 180 // screen angle of the direction the wind comes from
+	sx, sy := x+math.Cos(a)*r, y+math.Sin(a)*r
+	ex, ey := x-math.Cos(a)*r*0.45, y-math.Sin(a)*r*0.45
+	dc.SetRGB255(120, 200, 255)
+	dc.SetLineWidth(3)
+	dc.DrawLine(sx, sy, ex, ey)
+	dc.Stroke()
+	dc.MoveTo(ex-math.Cos(a)*6, ey-math.Sin(a)*6)
+	dc.LineTo(ex+math.Cos(a+2.2)*7, ey+math.Sin(a+2.2)*7)
+	dc.LineTo(ex+math.Cos(a-2.2)*7, ey+math.Sin(a-2.2)*7)
+	dc.ClosePath()
+	dc.Fill()
+	dc.SetRGB(1, 1, 1)
+	dc.DrawStringAnchored(label, x-r-8, y, 1, 0.5)
 }
 
 func drawLegend(dc *gg.Context, items []LegendItem, panels []string, f *Fonts, y float64, w int) {

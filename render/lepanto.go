@@ -412,6 +412,12 @@ func (p *Lepanto) arrow(dc *gg.Context, from, to lepanto.Hex, c color.Color, w f
 	dc.Fill()
 }
 
+// WindFrom implements Compass (11.1).
+func (p *Lepanto) WindFrom() (float64, string) {
+	deg := map[string]float64{"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}[p.View.Wind]
+	return deg, "wind " + p.View.Wind
+}
+
 // Legend implements Picture: the wings in play, then the marks.
 func (p *Lepanto) Legend() []LegendItem {
 	var out []LegendItem
