@@ -103,8 +103,13 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 	if st.Kind == adjudicator.Auto {
 		orders = nil
 	}
+	for _, side := range st.Sides {
+		if errs := rp.g.Validate(side, orders[side]); len(errs) > 0 && len(orders[side]) > 0 {
+			return rp.fail("turn %d activation %d: the logged orders of %s are not legal: %v", st.Turn, st.Act, side, errs[0])
+		}
+	}
 	replay := dice.NewReplay(rolls)
-	if _, err := rp.g.Resolve(orders, replay); err != nil {
+	if err := resolve(rp.g, orders, replay); err != nil {
 		return rp.fail("turn %d activation %d: %v", st.Turn, st.Act, err)
 	}
 	if err := replay.Done(); err != nil {
@@ -169,6 +174,18 @@ func (rp *replayer) ordersText(r *gamelog.Record, orders map[string][]adjudicato
 	}
 	orders[side] = append(orders[side], parsed...)
 	return nil
+}
+
+// resolve runs the engine on orders and dice from a log, which may have been forged: an
+// engine panic is reported as an error, never passed on.
+func resolve(g adjudicator.Game, orders map[string][]adjudicator.Order, r dice.Roller) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the engine failed on these logged orders: %v", p)
+		}
+	}()
+	_, err = g.Resolve(orders, r)
+	return err
 }
 
 func logged(r *gamelog.Record) dice.Roll {

@@ -211,7 +211,10 @@ func (rs *resolver) furyPhase(chit string, orders []adjudicator.Order) error {
 		rs.event("2.4.2", "The %s chit is not used", chit)
 		return nil
 	}
-	a := orders[0].(*activateOrder)
+	a, ok := orders[0].(*activateOrder)
+	if !ok || !slices.Contains(rs.g.furyGroups(chit), a.group) {
+		return fmt.Errorf("lepanto: %s chit orders do not start with ACTIVATE and a group that may act again", chit)
+	}
 	rs.event("2.4.2", "%s chit: group %s is activated again, reloaded", chit, a.group)
 	return rs.actionPhase(a.group, orders[1:], true)
 }

@@ -63,6 +63,20 @@ func FuzzParseOrders(f *testing.F) {
 			t.Fatalf("canonical %q reads back as %q (%v)", canon, adjudicator.Canonical(again), errs)
 		}
 		g.Validate("christian", orders)
+		for _, wait := range []string{waitGroup, waitFury, waitLeaderMove, waitDisengage} {
+			h := newGame(t)
+			h.SetUp, h.Turn, h.Cup = true, 1, []string{ChitBoarding}
+			h.Wait, h.WaitSides, h.WaitGroup = wait, []string{"christian"}, "BAR"
+			if wait == waitFury {
+				h.WaitGroup = ChitBragadin
+				h.group("BAR").Acted = true
+			}
+			if len(h.Validate("christian", orders)) == 0 {
+				if _, err := h.Resolve(map[string][]adjudicator.Order{"christian": orders}, fixedDice{}); err != nil {
+					t.Fatalf("valid orders %q fail to resolve: %v", canon, err)
+				}
+			}
+		}
 	})
 }
 

@@ -91,40 +91,26 @@ type Game struct {
 	trace []Trace // what the last step did, for maps only: not part of the state (Encode)
 }
 
-func (g *Game) unit(id string) *Unit {
-	for _, u := range g.Units {
-		if u.ID == id {
-			return u
+// byID finds the item with an id in a canonical list, or nil.
+func byID[T any](items []*T, id string, key func(*T) string) *T {
+	for _, x := range items {
+		if key(x) == id {
+			return x
 		}
 	}
 	return nil
 }
+
+func (g *Game) unit(id string) *Unit { return byID(g.Units, id, func(u *Unit) string { return u.ID }) }
 
 func (g *Game) group(id string) *Group {
-	for _, gr := range g.Groups {
-		if gr.ID == id {
-			return gr
-		}
-	}
-	return nil
+	return byID(g.Groups, id, func(x *Group) string { return x.ID })
 }
 
-func (g *Game) wing(id string) *Wing {
-	for _, w := range g.Wings {
-		if w.ID == id {
-			return w
-		}
-	}
-	return nil
-}
+func (g *Game) wing(id string) *Wing { return byID(g.Wings, id, func(w *Wing) string { return w.ID }) }
 
 func (g *Game) leader(id string) *Leader {
-	for _, l := range g.Leaders {
-		if l.ID == id {
-			return l
-		}
-	}
-	return nil
+	return byID(g.Leaders, id, func(l *Leader) string { return l.ID })
 }
 
 // unitsAt lists the units in play in h, in canonical order.
