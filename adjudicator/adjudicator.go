@@ -61,6 +61,8 @@ type Step struct {
 	What      string   // for people: "draw", "HL-VENICE-1 activated", "leader move"
 	// Secret steps take orders that stay in the ordering side's view (hidden set-up).
 	Secret bool
+	// Default says what happens to a side that sends no orders (the no-orders policy).
+	Default string
 }
 
 // Order is one understood order: the line it came from and its canonical text.

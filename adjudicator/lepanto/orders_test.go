@@ -98,6 +98,9 @@ func TestEncodeIsDeterministic(t *testing.T) {
 	if a.Turn < 2 {
 		t.Errorf("only reached turn %d", a.Turn)
 	}
+	if st := newGame(t).Next(); st.Default == "" || !st.Secret {
+		t.Errorf("the set-up step %+v has no no-orders policy or is not secret", st)
+	}
 }
 
 // fixedDice answers every request with ones: enough to walk the sequence.

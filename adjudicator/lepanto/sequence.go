@@ -16,10 +16,12 @@ func (g *Game) Next() adjudicator.Step {
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act), Kind: adjudicator.Over, What: g.Result}
 	case !g.SetUp:
 		return adjudicator.Step{Turn: 1, Act: 0, Kind: adjudicator.NeedOrders, Sides: slices.Clone(g.sc.Sides),
-			What: "set-up: leaders aboard, face up or hidden (4.5)", Secret: true}
+			What: "set-up: leaders aboard, face up or hidden (4.5)", Secret: true,
+			Default: "leaders stay face up aboard the ships the orders of battle give"}
 	case g.Wait != waitNone:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.NeedOrders,
-			Sides: slices.Clone(g.WaitSides), What: g.waitText(), Secret: g.Wait == waitLeaderMove && g.Sealed()}
+			Sides: slices.Clone(g.WaitSides), What: g.waitText(), Secret: g.Wait == waitLeaderMove && g.Sealed(),
+			Default: g.waitDefault()}
 	case len(g.Cup) == 0:
 		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of game turn %d", g.Turn+1)}
 	}
@@ -37,6 +39,19 @@ func (g *Game) waitText() string {
 		return "disengage chit: engaged units may leave (2.4.4)"
 	}
 	return "leader move chit (2.4.1)"
+}
+
+// waitDefault is the no-orders policy of the step waited for.
+func (g *Game) waitDefault() string {
+	switch g.Wait {
+	case waitGroup:
+		return "the group's units hold: no move, no fire, no repair"
+	case waitFury:
+		return "the chit is not used"
+	case waitDisengage:
+		return "engaged units stay engaged"
+	}
+	return "leaders stay where they are"
 }
 
 // Resolve performs the current step.
