@@ -3,10 +3,14 @@ module navarch
 go 1.26.8
 
 require (
+	github.com/emersion/go-message v0.18.2
 	github.com/fogleman/gg v1.3.0
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.48.0
 )
 
-require golang.org/x/sys v0.50.0 // indirect
+require (
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
+)

@@ -1,0 +1,149 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // every charset, not only UTF-8 and ASCII
+	gomail "github.com/emersion/go-message/mail"
+)
+
+// Errors of Parse. Each is answered (or, for an unanswerable mail, dropped) by the daemon.
+var (
+	ErrTooBig    = errors.New("mail: message too big")
+	ErrMalformed = errors.New("mail: message cannot be read")
+	ErrNoText    = errors.New("mail: message has no text")
+)
+
+// DefaultMaxSize caps an incoming mail (DESIGN 4: a size cap).
+const DefaultMaxSize = 256 << 10
+
+// Incoming is an incoming mail as navarch reads it.
+type Incoming struct {
+	MessageID   string // without <>
+	From        string // the address, lower-cased
+	FromName    string
+	Subject     string
+	InReplyTo   []string
+	References  []string
+	Date        time.Time
+	Text        string // the body, cleaned: no quoted reply, no signature, LF line ends
+	FromHTML    bool   // the text was converted from an HTML-only mail
+	NoReply     string // why the mail must not be answered (RFC 3834), or ""
+	AuthResults []string
+}
+
+// Options tune Parse.
+type Options struct {
+	MaxSize int
+	// Own reports whether a Message-ID is one navarch wrote (its own mail coming back).
+	Own func(messageID string) bool
+}
+
+// Parse reads a raw mail. A mail that must not be answered is still parsed as far as it can
+// be, with NoReply set; the caller drops it.
+func Parse(raw []byte, opts Options) (*Incoming, error) {
+	if opts.MaxSize == 0 {
+		opts.MaxSize = DefaultMaxSize
+	}
+	if len(raw) > opts.MaxSize {
+		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooBig, len(raw), opts.MaxSize)
+	}
+	mr, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil && !message.IsUnknownCharset(err) {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	defer mr.Close()
+	in := readHeader(mr.Header)
+	in.NoReply = noReply(mr.Header, in, opts.Own)
+	plain, html, err := bodies(mr)
+	switch {
+	case err != nil:
+		return in, fmt.Errorf("%w: %v", ErrMalformed, err)
+	case strings.TrimSpace(plain) != "":
+		in.Text = Clean(plain)
+	case strings.TrimSpace(html) != "":
+		in.Text, in.FromHTML = Clean(HTMLToText(html)), true
+	default:
+		return in, ErrNoText
+	}
+	return in, nil
+}
+
+func readHeader(h gomail.Header) *Incoming {
+	in := &Incoming{}
+	in.MessageID, _ = h.MessageID()
+	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+		in.From, in.FromName = strings.ToLower(from[0].Address), from[0].Name
+	}
+	in.Subject, _ = h.Subject()
+	in.InReplyTo, _ = h.MsgIDList("In-Reply-To")
+	in.References, _ = h.MsgIDList("References")
+	in.Date, _ = h.Date()
+	in.AuthResults = h.Values("Authentication-Results")
+	return in
+}
+
+// noReply applies RFC 3834 and common practice: no answer to auto-replies (Auto-Submitted
+// other than "no", X-Autoreply, Precedence bulk/junk/list), bounces (null Return-Path,
+// mailer-daemon, delivery reports), mailing lists (List-Id and friends), or our own mail.
+func noReply(h gomail.Header, in *Incoming, own func(string) bool) string {
+	lower := func(k string) string { return strings.ToLower(strings.TrimSpace(h.Get(k))) }
+	ct, _, _ := h.ContentType()
+	local, _, _ := strings.Cut(in.From, "@")
+	switch {
+	case in.From == "":
+		return "no From address"
+	case own != nil && in.MessageID != "" && own(in.MessageID):
+		return "our own mail"
+	case lower("Auto-Submitted") != "" && lower("Auto-Submitted") != "no":
+		return "auto-submitted (RFC 3834)"
+	case h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" || h.Get("X-Auto-Response-Suppress") == "All":
+		return "automatic reply"
+	case lower("Precedence") == "bulk" || lower("Precedence") == "junk" || lower("Precedence") == "list":
+		return "bulk or list mail"
+	case strings.TrimSpace(h.Get("Return-Path")) == "<>":
+		return "bounce (null Return-Path)"
+	case local == "mailer-daemon" || local == "postmaster":
+		return "bounce (" + local + ")"
+	case ct == "multipart/report":
+		return "delivery or disposition report"
+	case h.Get("List-Id") != "" || h.Get("List-Unsubscribe") != "" || h.Get("List-Post") != "":
+		return "mailing list"
+	}
+	return ""
+}
+
+// bodies returns the first text/plain and the first text/html part, decoded to UTF-8. Parts
+// in an unknown charset are read as they are.
+func bodies(mr *gomail.Reader) (plain, html string, err error) {
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return plain, html, nil
+		}
+		if err != nil && !message.IsUnknownCharset(err) {
+			return plain, html, err
+		}
+		h, ok := p.Header.(*gomail.InlineHeader)
+		if !ok {
+			continue // attachments are not read
+		}
+		ct, _, _ := h.ContentType()
+		b, rerr := io.ReadAll(io.LimitReader(p.Body, DefaultMaxSize))
+		if rerr != nil && !message.IsUnknownCharset(rerr) {
+			return plain, html, rerr
+		}
+		switch {
+		case (ct == "text/plain" || ct == "") && plain == "":
+			plain = string(b)
+		case ct == "text/html" && html == "":
+			html = string(b)
+		}
+	}
+}

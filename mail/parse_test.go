@@ -1,0 +1,122 @@
+package mail
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func parseFile(t *testing.T, name string) (*Incoming, error) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Parse(raw, Options{Own: func(id string) bool { return strings.HasSuffix(id, "@navarch.host.example") }})
+}
+
+// TestMailsWithOrders: every way a player's orders arrive reads as the same clean lines.
+func TestMailsWithOrders(t *testing.T) {
+	cases := []struct {
+		file, want string
+		html       bool
+	}{
+		{"plain.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 0510\nBAR-VEN2 FIRE SIR-EGY1   # at last\nEND\nthanks!", false},
+		{"reply-top.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
+		{"reply-bottom.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
+		{"html-only.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\nBAR-VEN2 FIRE SIR-EGY1\n\n<thanks>", true},
+		{"latin1-qp.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\n# café à côté", false},
+		{"base64-utf8.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 # ☃", false},
+		{"alternative.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
+		{"unknown-charset.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
+	}
+	for _, c := range cases {
+		in, err := parseFile(t, c.file)
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		if in.Text != c.want || in.FromHTML != c.html || in.NoReply != "" {
+			t.Errorf("%s: text %q (html %t, no-reply %q), want %q", c.file, in.Text, in.FromHTML, in.NoReply, c.want)
+		}
+		if in.From != "alice@example.org" || in.MessageID == "" {
+			t.Errorf("%s: from %q, message-id %q", c.file, in.From, in.MessageID)
+		}
+	}
+	in, _ := parseFile(t, "reply-top.eml")
+	if len(in.InReplyTo) != 1 || in.InReplyTo[0] != "req-41@navarch.host.example" || len(in.References) != 2 {
+		t.Errorf("threading: %v %v", in.InReplyTo, in.References)
+	}
+}
+
+// TestMailsNotToAnswer: auto-replies, bounces, lists and our own mail are recognised, so that
+// navarch never answers them (RFC 3834).
+func TestMailsNotToAnswer(t *testing.T) {
+	for file, want := range map[string]string{
+		"auto-reply.eml": "auto-submitted", "vacation.eml": "automatic reply", "bounce.eml": "bounce",
+		"list.eml": "mailing list", "own.eml": "our own mail", "no-from.eml": "no From",
+	} {
+		in, err := parseFile(t, file)
+		if in == nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if !strings.Contains(in.NoReply, want) {
+			t.Errorf("%s: no-reply %q, want %q", file, in.NoReply, want)
+		}
+	}
+}
+
+func TestBadMail(t *testing.T) {
+	if _, err := parseFile(t, "attachment-only.eml"); !errors.Is(err, ErrNoText) {
+		t.Errorf("attachment only: %v, want ErrNoText", err)
+	}
+	if _, err := parseFile(t, "no-boundary.eml"); err == nil {
+		t.Error("multipart without a boundary was read")
+	}
+	big := append([]byte("From: a@b.example\r\nSubject: x\r\n\r\n"), make([]byte, DefaultMaxSize)...)
+	if _, err := Parse(big, Options{}); !errors.Is(err, ErrTooBig) {
+		t.Errorf("huge mail: %v, want ErrTooBig", err)
+	}
+	for _, raw := range []string{"", "\x00\x01\x02", "From: <<<\r\n\r\n", "Content-Type: multipart/mixed; boundary=\"x\"\r\n\r\n--x\r\n"} {
+		if _, err := Parse([]byte(raw), Options{}); err == nil {
+			t.Errorf("%q parsed without error", raw)
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\r\nb\r\n":                                         "a\nb",
+		"orders\n-- \nsig\nmore":                             "orders",
+		"> quoted\norders\n>> deeper":                        "orders",
+		"x\nAm Mo., 30. Nov. schrieb Bob:\n> q":              "x",
+		"bad \xff byte":                                      "bad \uFFFD byte",
+		"x\n________________________________\nFrom: navarch": "x",
+	} {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzParse: no mail panics the reader, and what it returns is clean UTF-8 text.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.eml")
+	for _, name := range files {
+		raw, _ := os.ReadFile(name)
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		in, err := Parse(raw, Options{MaxSize: 1 << 16})
+		if err == nil {
+			if strings.Contains(in.Text, "\r") || !utf8.ValidString(in.Text) {
+				t.Fatalf("unclean text %q", in.Text)
+			}
+			ReadRequest(in.Subject, in.Text)
+		}
+	})
+}

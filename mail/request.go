@@ -1,0 +1,138 @@
+package mail
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Commands a player or referee may send (DESIGN 4; referee commands also by CLI).
+const (
+	CmdOrders  = "ORDERS" // no command word: the lines are orders
+	CmdJoin    = "JOIN"
+	CmdCheck   = "CHECK"
+	CmdHelp    = "HELP"
+	CmdStatus  = "STATUS"
+	CmdLog     = "LOG"
+	CmdAbsent  = "ABSENT"
+	CmdResign  = "RESIGN"
+	CmdPause   = "PAUSE"
+	CmdResume  = "RESUME"
+	CmdExtend  = "EXTEND"
+	CmdReplace = "REPLACE"
+	CmdEnd     = "ENDGAME"
+)
+
+var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign,
+	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd}
+
+// RefereeCommands are accepted from the referee only.
+var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd}
+
+// Line is a line of the mail's text with its 1-based number.
+type Line struct {
+	N    int
+	Text string
+}
+
+// Request is what a mail asks for.
+type Request struct {
+	Game    string   // from a GAME line or the subject tag "[navarch GAME]"
+	Key     string   // from a KEY line
+	Entropy string   // from an ENTROPY line (DICE.md 3), or JOIN's text
+	Command string   // one of the Cmd constants
+	Args    []string // the command's words after it
+	Orders  []Line   // order lines (for CmdOrders and CmdCheck), in mail order
+}
+
+// ErrRequest marks a mail whose request cannot be read; the message says why, for the reply.
+var ErrRequest = errors.New("mail: request")
+
+var subjectTag = regexp.MustCompile(`\[navarch ([a-z0-9][a-z0-9-]{0,31})\]`)
+
+// ReadRequest reads a request from a mail's subject and cleaned text. Header words (GAME,
+// KEY, ENTROPY) may come anywhere; a command word, if any, is the first other line; every
+// other line up to END is an order. Blank lines and "#" comments are skipped.
+func ReadRequest(subject, text string) (Request, error) {
+	var r Request
+	if m := subjectTag.FindStringSubmatch(strings.ToLower(subject)); m != nil {
+		r.Game = m[1]
+	}
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if c, _, ok := strings.Cut(line, "#"); ok {
+			line = strings.TrimSpace(c)
+		}
+		if line == "" {
+			continue
+		}
+		word, rest, _ := strings.Cut(line, " ")
+		word, rest = strings.ToUpper(word), strings.TrimSpace(rest)
+		if word == "END" && rest == "" {
+			break
+		}
+		if err := r.line(i+1, word, rest, line); err != nil {
+			return r, err
+		}
+	}
+	if r.Command == "" {
+		r.Command = CmdOrders
+	}
+	if r.Command == CmdOrders && len(r.Orders) == 0 {
+		return r, fmt.Errorf("%w: the mail holds no orders and no command; write HELP for the order words", ErrRequest)
+	}
+	return r, nil
+}
+
+func (r *Request) line(n int, word, rest, line string) error {
+	switch {
+	case word == "GAME":
+		r.Game = strings.ToLower(rest)
+	case word == "KEY":
+		r.Key = rest
+	case word == "ENTROPY":
+		r.Entropy = rest
+	case r.Command == "" && len(r.Orders) == 0 && contains(commands, word):
+		r.Command = word
+		if word == CmdJoin {
+			r.Entropy = rest
+		} else {
+			r.Args = strings.Fields(rest)
+		}
+	case r.Command == "" || r.Command == CmdCheck:
+		r.Orders = append(r.Orders, Line{n, line})
+	default:
+		return fmt.Errorf("%w: line %d: %q after the command %s; a command mail holds only the command", ErrRequest, n, clip(line), r.Command)
+	}
+	return nil
+}
+
+// OrderText returns the order lines as text whose line numbers are the mail's: lines that
+// are not orders are left empty, so that the ruleset's errors by line point at the mail.
+func (r Request) OrderText() string {
+	if len(r.Orders) == 0 {
+		return ""
+	}
+	lines := make([]string, r.Orders[len(r.Orders)-1].N)
+	for _, l := range r.Orders {
+		lines[l.N-1] = l.Text
+	}
+	return strings.Join(lines, "\n")
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}

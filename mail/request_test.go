@@ -1,0 +1,48 @@
+package mail
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReadRequest(t *testing.T) {
+	r, err := ReadRequest("Re: [navarch LEP-7f3a] T3 A5", "KEY k7q2-vv9d\n\nBAR-VEN1 MOVE 0610  # first\nENTROPY dice please\nBAR-VEN2 PASS\nEND\nignored")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Game != "lep-7f3a" || r.Key != "k7q2-vv9d" || r.Command != CmdOrders || r.Entropy != "dice please" {
+		t.Errorf("request %+v", r)
+	}
+	if len(r.Orders) != 2 || r.Orders[0] != (Line{3, "BAR-VEN1 MOVE 0610"}) || r.Orders[1].N != 5 {
+		t.Errorf("orders %+v", r.Orders)
+	}
+	if got := r.OrderText(); got != "\n\nBAR-VEN1 MOVE 0610\n\nBAR-VEN2 PASS" {
+		t.Errorf("OrderText = %q: line numbers must stay the mail's", got)
+	}
+	for text, want := range map[string]Request{
+		"JOIN  my random words\nKEY k": {Command: CmdJoin, Entropy: "my random words", Key: "k"},
+		"help":                         {Command: CmdHelp},
+		"STATUS FULL\nGAME lep-1":      {Command: CmdStatus, Args: []string{"FULL"}, Game: "lep-1"},
+		"ABSENT 2026-12-01 2026-12-05": {Command: CmdAbsent, Args: []string{"2026-12-01", "2026-12-05"}},
+		"EXTEND 24\n# the referee":     {Command: CmdExtend, Args: []string{"24"}},
+	} {
+		got, err := ReadRequest("", text)
+		if err != nil || got.Command != want.Command || got.Entropy != want.Entropy || got.Game != want.Game ||
+			strings.Join(got.Args, " ") != strings.Join(want.Args, " ") || got.Key != want.Key {
+			t.Errorf("ReadRequest(%q) = %+v, %v; want %+v", text, got, err, want)
+		}
+	}
+	check, err := ReadRequest("", "CHECK\nBAR-VEN1 MOVE 0610")
+	if err != nil || check.Command != CmdCheck || len(check.Orders) != 1 {
+		t.Errorf("CHECK with orders: %+v, %v", check, err)
+	}
+}
+
+func TestReadRequestRefuses(t *testing.T) {
+	for _, text := range []string{"", "KEY k\n# nothing else", "HELP\nBAR-VEN1 MOVE 0610", "STATUS\nJOIN"} {
+		if _, err := ReadRequest("", text); !errors.Is(err, ErrRequest) {
+			t.Errorf("ReadRequest(%q) = %v, want ErrRequest", text, err)
+		}
+	}
+}
