@@ -42,6 +42,35 @@ type Result struct {
 // Everything is written in tx: the caller commits the step whole or not at all.
 func Step(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
 	st := g.Next()
+	var players []string
+	for _, o := range orders {
+		players = append(players, o.Player)
+	}
+	opened, err := Open(tx, id, g, players, deadline)
+	if err != nil {
+		return opened, err
+	}
+	var uses []uint64
+	for _, o := range orders {
+		i, _, err := Record(tx, id, st, o)
+		if err != nil {
+			return opened, err
+		}
+		uses = append(uses, i)
+	}
+	res, err := Resolve(tx, id, g, orders, uses)
+	if res.Checkpoint == nil {
+		res.Checkpoint = opened.Checkpoint
+	}
+	return res, err
+}
+
+// Open writes the opening of g's current step: the end of the previous game turn when a
+// new one starts (its seed revealed; the result carries the checkpoint), then the
+// activation record naming the players who must act. Orders are recorded as they arrive (Record) and the step is resolved
+// when they are complete (Resolve).
+func Open(tx *store.Tx, id dice.GameID, g adjudicator.Game, players []string, deadline time.Time) (Result, error) {
+	st := g.Next()
 	res := Result{Step: st}
 	if st.Kind == adjudicator.Over {
 		return res, fmt.Errorf("play: the game is over")
@@ -53,7 +82,25 @@ func Step(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders,
 		}
 		res.Checkpoint = &c
 	}
-	act, err := open(tx, id, st, orders, deadline)
+	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline})
+	return res, err
+}
+
+// Record writes an orders record for the open step and returns its index and hash, which
+// the receipt quotes.
+func Record(tx *store.Tx, id dice.GameID, st adjudicator.Step, o SideOrders) (uint64, dice.Hash, error) {
+	return ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
+		Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
+		MessageID: o.MessageID, Private: o.Private || st.Secret})
+}
+
+// Resolve closes the open step with the orders records it uses (uses[i] is orders[i]'s),
+// resolves it with the engine and writes its rolls, events and state; and the end of the
+// game when it ends.
+func Resolve(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders, uses []uint64) (Result, error) {
+	st := g.Next()
+	res := Result{Step: st}
+	act, err := ledger.Close(tx, id, st.Turn, st.Act, uses)
 	if err != nil {
 		return res, err
 	}
@@ -72,28 +119,6 @@ func Step(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders,
 		return res, err
 	}
 	return res, finish(tx, id, g, &res)
-}
-
-// open writes the activation and the orders records and closes the activation.
-func open(tx *store.Tx, id dice.GameID, st adjudicator.Step, orders []SideOrders, deadline time.Time) (*dice.Activation, error) {
-	var players []string
-	for _, o := range orders {
-		players = append(players, o.Player)
-	}
-	if err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline}); err != nil {
-		return nil, err
-	}
-	var uses []uint64
-	for _, o := range orders {
-		i, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
-			Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
-			MessageID: o.MessageID, Private: o.Private || st.Secret})
-		if err != nil {
-			return nil, err
-		}
-		uses = append(uses, i)
-	}
-	return ledger.Close(tx, id, st.Turn, st.Act, uses)
 }
 
 func record(tx *store.Tx, id dice.GameID, g adjudicator.Game, st adjudicator.Step, act *dice.Activation, events []adjudicator.Event) error {

@@ -1,0 +1,40 @@
+package mail
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Outgoing is a mail navarch will send, as the outbox keeps it: decided inside the
+// transaction that caused it, sent after that transaction commits (DESIGN 5).
+type Outgoing struct {
+	MessageID   string // without <>; chosen when queued, so that a resend is the same mail
+	To          []string
+	Subject     string
+	InReplyTo   string
+	References  []string
+	Text, HTML  string
+	Attachments []Attachment
+}
+
+// Attachment is a file sent with a mail (the map PNG, an exported log).
+type Attachment struct {
+	Name, ContentType string
+	Inline            bool // shown in the HTML part as cid:Name
+	Data              []byte
+}
+
+// Marshal encodes an outgoing mail for the outbox.
+func (o Outgoing) Marshal() []byte {
+	b, _ := json.Marshal(o) // a struct of strings and bytes always encodes
+	return b
+}
+
+// UnmarshalOutgoing decodes an outbox entry.
+func UnmarshalOutgoing(b []byte) (Outgoing, error) {
+	var o Outgoing
+	if err := json.Unmarshal(b, &o); err != nil {
+		return o, fmt.Errorf("outbox entry: %w", err)
+	}
+	return o, nil
+}
