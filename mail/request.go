@@ -22,9 +22,10 @@ const (
 	CmdExtend  = "EXTEND"
 	CmdReplace = "REPLACE"
 	CmdEnd     = "ENDGAME"
+	CmdNone    = "NONE" // no orders for the step awaited: the rules' default applies
 )
 
-var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign,
+var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone,
 	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd}
 
 // RefereeCommands are accepted from the referee only.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/fogleman/gg"
 
+	"navarch/adjudicator"
+
 	"navarch/adjudicator/lepanto"
 )
 
@@ -451,4 +453,13 @@ func (p *Lepanto) Panels() []string {
 		out = append(out, fmt.Sprintf("%s: track %d%s", w.ID, w.Track, state))
 	}
 	return out
+}
+
+// Game draws a game of any ruleset that has a map, as side sees it ("" for the referee).
+func Game(g adjudicator.Game, label, side string, full bool) ([]byte, error) {
+	switch g := g.(type) {
+	case *lepanto.Game:
+		return PNG(NewLepanto(g.View(side), label, full))
+	}
+	return nil, fmt.Errorf("render: no map for this ruleset yet")
 }

@@ -96,3 +96,9 @@ type GameEnd struct {
 	Checkpoint string
 	Export     string // the attached export's file name
 }
+
+// Notice is a short answer: a JOIN acknowledged, HELP, a mail that could not be read or was
+// refused, a command not available.
+type Notice struct {
+	Lines []string
+}

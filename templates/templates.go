@@ -16,7 +16,7 @@ var files embed.FS
 
 // Kinds lists every kind of mail; each has mail/KIND.txt.tmpl and mail/KIND.html.tmpl.
 var Kinds = []string{"welcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
-	"announcement", "turnend", "gameend"}
+	"announcement", "turnend", "gameend", "notice"}
 
 // Mail is what every mail's template sees: who it is for and where the game stands. Body is
 // the kind's own data.

@@ -37,6 +37,7 @@ func samples() map[string]Mail {
 		"announcement": base(Announcement{By: "referee", Text: []string{"The deadline is extended by 24 hours."}}),
 		"turnend":      base(TurnEnd{Seed: "d442457884edd4e9", Checkpoint: block}),
 		"gameend":      base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log"}),
+		"notice":       base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
 	}
 }
 

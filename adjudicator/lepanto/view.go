@@ -102,3 +102,6 @@ func (v View) Summary() []string {
 	}
 	return out
 }
+
+// Summary is the position summary of side's view (for reports).
+func (g *Game) Summary(side string) []string { return g.View(side).Summary() }

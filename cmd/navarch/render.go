@@ -10,7 +10,6 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
-	"navarch/adjudicator/lepanto"
 	"navarch/play"
 	"navarch/render"
 	"navarch/store"
@@ -60,7 +59,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "navarch render: %v\n", err)
 		return 1
 	}
-	data, err := picture(g, hex.EncodeToString(id[:4]), *side, *full)
+	data, err := render.Game(g, hex.EncodeToString(id[:4]), *side, *full)
 	if err == nil {
 		err = os.WriteFile(*out, data, 0o644)
 	}
@@ -70,15 +69,6 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(data))
 	return 0
-}
-
-// picture draws a game of any ruleset the command knows.
-func picture(g adjudicator.Game, label, side string, full bool) ([]byte, error) {
-	switch g := g.(type) {
-	case *lepanto.Game:
-		return render.PNG(render.NewLepanto(g.View(side), label, full))
-	}
-	return nil, fmt.Errorf("no map for this ruleset yet")
 }
 
 // findGame resolves a game id or a unique prefix of it.

@@ -1,0 +1,210 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/mail"
+	"navarch/play"
+	"navarch/render"
+	"navarch/store"
+	"navarch/templates"
+)
+
+// advance runs the game on through steps that need no orders, then asks for orders.
+func (h *Host) advance(tx *store.Tx, id [16]byte, g *game) error {
+	eng, err := h.engine(tx, id)
+	if err != nil {
+		return err
+	}
+	start, err := store.Len(tx, id)
+	if err != nil {
+		return err
+	}
+	return h.advanceFrom(tx, id, g, eng, start, nil)
+}
+
+// advanceFrom resolves automatic steps until the game needs orders or ends, then mails one
+// report per recipient with everything since record start (and the map), a turn's seed and
+// checkpoint when a turn ended, and the request for orders (DESIGN 3.3-3.5).
+func (h *Host) advanceFrom(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
+	for {
+		st := eng.Next()
+		switch st.Kind {
+		case adjudicator.Over:
+			g.Status, g.Step = "over", nil
+			return h.reports(tx, id, g, eng, start, ckpt)
+		case adjudicator.Auto:
+			res, err := play.Step(tx, id, eng, nil, time.Time{})
+			if err != nil {
+				return err
+			}
+			if res.Checkpoint != nil {
+				ckpt = res.Checkpoint
+			}
+		case adjudicator.NeedOrders:
+			deadline := h.cfg.Now().Add(time.Duration(h.cfg.DeadlineHours) * time.Hour).UTC().Truncate(time.Second)
+			var players []string
+			for _, side := range st.Sides {
+				for _, p := range g.sidePlayers(side) {
+					players = append(players, p.ID)
+				}
+			}
+			res, err := play.Open(tx, id, eng, players, deadline)
+			if err != nil {
+				return err
+			}
+			if res.Checkpoint != nil {
+				ckpt = res.Checkpoint
+			}
+			g.Step = &step{Turn: st.Turn, Act: st.Act, Sides: st.Sides, What: st.What, Deadline: deadline,
+				Secret: st.Secret, Default: st.Default, Orders: map[string]received{}}
+			return h.reports(tx, id, g, eng, start, ckpt)
+		}
+	}
+}
+
+// reports mails each player and referee what happened, the turn-end seed, and what comes next.
+func (h *Host) reports(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
+	for _, r := range h.recipients(g) {
+		side := ""
+		if r.p != nil {
+			side = r.p.Side
+		}
+		if err := h.report(tx, id, g, eng, start, side, r); err != nil {
+			return err
+		}
+		if ckpt != nil {
+			if err := h.turnEnd(tx, id, g, r, ckpt); err != nil {
+				return err
+			}
+		}
+		if err := h.next(tx, g, r, side); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *Host) recipients(g *game) []recipient {
+	var out []recipient
+	for i := range g.Players {
+		out = append(out, recipient{p: &g.Players[i]})
+	}
+	for _, r := range g.Referees {
+		out = append(out, recipient{address: r})
+	}
+	return out
+}
+
+func (h *Host) report(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, side string, r recipient) error {
+	lines, err := reportLines(tx, id, start, side)
+	if err != nil || len(lines) == 0 {
+		return err
+	}
+	files, err := mapFile(eng, g, side, false)
+	if err != nil {
+		return err
+	}
+	next := "the game is over"
+	if g.Step != nil {
+		next = g.Step.What + " (" + strings.Join(g.Step.Sides, ", ") + ")"
+	}
+	body := templates.Report{Lines: lines, Next: next, Summary: summary(eng, side)}
+	if len(files) > 0 {
+		body.Map = files[0].Name
+	}
+	return h.queue(tx, g, r, "report", fmt.Sprintf("T%d report", stepTurn(g, eng)), body, "", files)
+}
+
+func stepTurn(g *game, eng adjudicator.Game) uint32 {
+	if g.Step != nil {
+		return g.Step.Turn
+	}
+	return eng.Next().Turn
+}
+
+func (h *Host) turnEnd(tx *store.Tx, id [16]byte, g *game, r recipient, c *gamelog.Checkpoint) error {
+	seed, err := lastReveal(tx, id)
+	if err != nil {
+		return err
+	}
+	if g.Status == "over" {
+		side := ""
+		if r.p != nil {
+			side = r.p.Side
+		}
+		att, err := export(tx, g, id, side, r.p == nil)
+		if err != nil {
+			return err
+		}
+		result := ""
+		if rec, err := lastOf(tx, id, gamelog.TypeEnd); err == nil && rec != nil {
+			result = rec.Get("result")
+		}
+		return h.queue(tx, g, r, "gameend", "game over", templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name}, "", []mail.Attachment{att})
+	}
+	return h.queue(tx, g, r, "turnend", "turn over: seed revealed", templates.TurnEnd{Seed: seed, Checkpoint: c.Block()}, "", nil)
+}
+
+func (h *Host) next(tx *store.Tx, g *game, r recipient, side string) error {
+	if g.Step == nil {
+		return nil
+	}
+	asked := r.p != nil && contains(g.Step.Sides, side)
+	if !asked {
+		return nil
+	}
+	return h.queue(tx, g, r, "request", fmt.Sprintf("T%d A%d orders due", g.Step.Turn, g.Step.Act),
+		templates.Request{What: g.Step.What, Waiting: g.Step.Sides, Secret: g.Step.Secret}, "", nil)
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func summary(eng adjudicator.Game, side string) []string {
+	type summarizer interface{ Summary(side string) []string }
+	if s, ok := eng.(summarizer); ok {
+		return s.Summary(side)
+	}
+	return nil
+}
+
+func renderMap(eng adjudicator.Game, tag, side string, full bool) ([]byte, error) {
+	data, err := render.Game(eng, tag, side, full)
+	if err != nil && strings.Contains(err.Error(), "no map") {
+		return nil, nil
+	}
+	return data, err
+}
+
+func lastOf(tx *store.Tx, id [16]byte, typ string) (*gamelog.Record, error) {
+	var last *gamelog.Record
+	err := store.Records(tx, id, func(_ uint64, raw []byte, _ dice.Hash) error {
+		if strings.HasPrefix(string(raw), "type "+typ+"\n") {
+			r, err := gamelog.Parse(raw)
+			last = &r
+			return err
+		}
+		return nil
+	})
+	return last, err
+}
+
+func lastReveal(tx *store.Tx, id [16]byte) (string, error) {
+	r, err := lastOf(tx, id, gamelog.TypeReveal)
+	if err != nil || r == nil {
+		return "", err
+	}
+	return r.Get("seed"), nil
+}

@@ -1,0 +1,197 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/ledger"
+	"navarch/mail"
+	"navarch/play"
+	"navarch/store"
+)
+
+// Handle applies one incoming mail, exactly once: its effects, its Message-ID in the
+// processed index and every mail it causes commit together or not at all. It returns an
+// error only for our own failures (retry later); a player's mistake is answered by mail.
+func (h *Host) Handle(raw []byte) error {
+	in, perr := mail.Parse(raw, mail.Options{Own: h.own})
+	if in != nil && in.NoReply != "" {
+		h.log.Info("mail dropped", "message-id", in.MessageID, "from", in.From, "why", in.NoReply)
+		return nil
+	}
+	key := ""
+	if in != nil {
+		key = in.MessageID
+	}
+	key = messageKey(key, raw)
+	return h.s.Update(func(tx *store.Tx) error {
+		fresh, err := store.MarkProcessed(tx, key, nil)
+		if err != nil || !fresh {
+			return err
+		}
+		log := h.log.With("message-id", key)
+		if perr != nil {
+			log.Info("mail unreadable", "err", perr)
+			if in == nil || in.From == "" {
+				return nil
+			}
+			return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
+				"Please send plain text, one order per line.")
+		}
+		return h.request(tx, in, log)
+	})
+}
+
+// actor is who sent a mail, once authenticated.
+type actor struct {
+	g       *game
+	id      dice.GameID
+	p       *player // nil for a referee
+	referee bool
+	msg     *mail.Incoming
+	req     mail.Request
+}
+
+func (a *actor) to() recipient {
+	if a.p != nil {
+		return recipient{p: a.p}
+	}
+	return recipient{address: a.msg.From}
+}
+
+func (h *Host) request(tx *store.Tx, in *mail.Incoming, log interface{ Info(string, ...any) }) error {
+	req, rerr := mail.ReadRequest(in.Subject, in.Text)
+	if req.Game == "" {
+		return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
+	}
+	id, g, err := findGame(tx, req.Game)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
+	}
+	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From)}
+	if refused, err := h.authenticate(tx, a); refused || err != nil {
+		return err
+	}
+	if rerr != nil {
+		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
+	}
+	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
+	return h.done(tx, a, h.command(tx, a))
+}
+
+// done saves the game after a request that may have changed it.
+func (h *Host) done(tx *store.Tx, a *actor, err error) error {
+	if err != nil {
+		return err
+	}
+	return saveGame(tx, a.id, a.g)
+}
+
+// authenticate: the player of record's address and key, or a referee's address (DESIGN 4).
+// A stranger is refused, and the player whose key was used is told.
+func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
+	if a.referee && a.p == nil {
+		return false, nil
+	}
+	if a.p == nil {
+		for i := range a.g.Players {
+			if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err == nil && k != "" && k == a.req.Key {
+				err := h.notice(tx, a.g, recipient{p: &a.g.Players[i]}, "", fmt.Sprintf(
+					"A mail from %s used your key for game %s and was refused. Only mail from your address counts; if the key is known to others, ask the referee for a new one.", a.msg.From, a.g.Tag))
+				return true, h.done(tx, a, err)
+			}
+		}
+		return true, h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
+	}
+	key, err := keyOf(tx, a.id, a.p.ID)
+	if err != nil {
+		return true, err
+	}
+	if a.req.Key != key {
+		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
+			"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail."))
+	}
+	return false, nil
+}
+
+func (h *Host) command(tx *store.Tx, a *actor) error {
+	switch a.req.Command {
+	case mail.CmdJoin:
+		return h.join(tx, a)
+	case mail.CmdHelp:
+		return h.help(tx, a)
+	case mail.CmdOrders, mail.CmdCheck, mail.CmdNone:
+		return h.orders(tx, a)
+	case mail.CmdLog:
+		return h.sendLog(tx, a)
+	case mail.CmdStatus:
+		return h.status(tx, a)
+	}
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("%s is not available yet on this server; nothing was changed.", a.req.Command))
+}
+
+func (h *Host) join(tx *store.Tx, a *actor) error {
+	if a.p == nil {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not join; players do.")
+	}
+	err := ledger.Join(tx, a.id, a.p.ID, []byte(a.req.Entropy), h.cfg.Now())
+	switch {
+	case errors.Is(err, ledger.ErrJoined), errors.Is(err, ledger.ErrStarted):
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined this game already.")
+	case err != nil:
+		return err
+	}
+	a.p.Joined = true
+	var waiting []string
+	for _, p := range a.g.Players {
+		if !p.Joined {
+			waiting = append(waiting, p.ID)
+		}
+	}
+	if len(waiting) > 0 {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined the game.", "Waiting for: "+strings.Join(waiting, ", ")+".")
+	}
+	if err := h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined the game. Everyone has: play begins."); err != nil {
+		return err
+	}
+	if _, err := ledger.Start(tx, a.id, false); err != nil {
+		return err
+	}
+	a.g.Status = "playing"
+	return h.advance(tx, a.id, a.g)
+}
+
+func (h *Host) engine(tx *store.Tx, id dice.GameID) (adjudicator.Game, error) {
+	return play.Load(tx, id, h.rulesets)
+}
+
+func (h *Host) help(tx *store.Tx, a *actor) error {
+	eng, err := h.engine(tx, a.id)
+	if err != nil {
+		return err
+	}
+	side := ""
+	if a.p != nil {
+		side = a.p.Side
+	}
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, strings.Split(strings.TrimRight(eng.Help(side), "\n"), "\n")...)
+}
+
+func (h *Host) sendLog(tx *store.Tx, a *actor) error {
+	side := ""
+	if a.p != nil {
+		side = a.p.Side
+	}
+	att, err := export(tx, a.g, a.id, side, a.p == nil)
+	if err != nil {
+		return err
+	}
+	return h.queue(tx, a.g, a.to(), "notice", "log", notice("The game's log as you may see it is attached ("+att.Name+"); check it with navarch verify."), a.msg.MessageID, []mail.Attachment{att})
+}

@@ -1,0 +1,178 @@
+package host
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/store"
+)
+
+// Config is how the host presents itself.
+type Config struct {
+	Address       string // navarch's own address, the From of every mail
+	Domain        string // the domain of navarch's Message-IDs
+	DeadlineHours int    // time given for orders; default 72
+	ReminderHours int    // a reminder this long before a deadline; default 12
+	Now           func() time.Time
+	Rand          io.Reader // keys and seeds; crypto/rand by default
+}
+
+// Host runs the games of one store.
+type Host struct {
+	s        *store.Store
+	rulesets []adjudicator.Ruleset
+	cfg      Config
+	log      *slog.Logger
+}
+
+// New returns a host over a store with the rulesets it may run.
+func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.Logger) *Host {
+	if cfg.DeadlineHours == 0 {
+		cfg.DeadlineHours = 72
+	}
+	if cfg.ReminderHours == 0 {
+		cfg.ReminderHours = 12
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Reader
+	}
+	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log}
+}
+
+// game is the host's record of a game, kept in the game's meta bucket.
+type game struct {
+	ID       string   `json:"id"` // hex
+	Tag      string   `json:"tag"`
+	Ruleset  string   `json:"ruleset"`
+	Scenario string   `json:"scenario"`
+	Title    string   `json:"title"`
+	Players  []player `json:"players"`
+	Referees []string `json:"referees"`
+	Status   string   `json:"status"` // joining, playing, over
+	Root     string   `json:"root"`   // the thread's first Message-ID
+	Seq      int      `json:"seq"`    // outgoing mails so far
+	Step     *step    `json:"step,omitempty"`
+}
+
+type player struct {
+	ID      string `json:"id"`
+	Side    string `json:"side"`
+	Address string `json:"address"`
+	Zone    string `json:"zone"`
+	Joined  bool   `json:"joined"`
+}
+
+// step is the step waiting for orders.
+type step struct {
+	Turn     uint32              `json:"turn"`
+	Act      uint32              `json:"act"`
+	Sides    []string            `json:"sides"`
+	What     string              `json:"what"`
+	Deadline time.Time           `json:"deadline"`
+	Reminded bool                `json:"reminded"`
+	Secret   bool                `json:"secret"`
+	Default  string              `json:"default"` // what happens to a side without orders
+	Orders   map[string]received `json:"orders"`  // by side: the latest accepted orders
+}
+
+type received struct {
+	Player  string `json:"player"`
+	Index   uint64 `json:"index"`
+	Text    string `json:"text"` // canonical
+	Entropy string `json:"entropy"`
+	Time    time.Time
+	MsgID   string `json:"msgid"`
+}
+
+const metaGame = "host"
+
+func (h *Host) gameID(g *game) dice.GameID {
+	var id dice.GameID
+	hex.Decode(id[:], []byte(g.ID))
+	return id
+}
+
+func loadGame(tx *store.Tx, id dice.GameID) (*game, error) {
+	v, err := store.Meta(tx, id, metaGame)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	var g game
+	if err := json.Unmarshal(v, &g); err != nil {
+		return nil, fmt.Errorf("game %x settings: %w", id[:], err)
+	}
+	return &g, nil
+}
+
+func saveGame(tx *store.Tx, id dice.GameID, g *game) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return store.PutMeta(tx, id, metaGame, b)
+}
+
+// findGame returns the game with a tag.
+func findGame(tx *store.Tx, tag string) (dice.GameID, *game, error) {
+	for _, id := range store.Games(tx) {
+		g, err := loadGame(tx, id)
+		if err != nil {
+			return id, nil, err
+		}
+		if g != nil && g.Tag == tag {
+			return id, g, nil
+		}
+	}
+	return dice.GameID{}, nil, nil
+}
+
+func (g *game) player(address string) *player {
+	for i := range g.Players {
+		if g.Players[i].Address == address {
+			return &g.Players[i]
+		}
+	}
+	return nil
+}
+
+func (g *game) sidePlayers(side string) []*player {
+	var out []*player
+	for i := range g.Players {
+		if g.Players[i].Side == side {
+			out = append(out, &g.Players[i])
+		}
+	}
+	return out
+}
+
+// own reports whether a Message-ID is one of ours.
+func (h *Host) own(id string) bool { return strings.HasSuffix(id, "@"+h.cfg.Domain) }
+
+func keyOf(tx *store.Tx, id dice.GameID, playerID string) (string, error) {
+	v, err := store.Secret(tx, id, "key/"+playerID)
+	return string(v), err
+}
+
+// ErrNoGame is returned by operator calls naming a game that does not exist.
+var ErrNoGame = errors.New("host: no such game")
+
+func messageKey(msgID string, raw []byte) string {
+	if msgID != "" {
+		return msgID
+	}
+	s := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(s[:])
+}

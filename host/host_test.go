@@ -1,0 +1,243 @@
+package host
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/gamelog"
+	"navarch/ledger/ledgertest"
+	"navarch/mail"
+	"navarch/store"
+)
+
+type fixture struct {
+	t    *testing.T
+	s    *store.Store
+	h    *Host
+	now  time.Time
+	tag  string
+	sent int // outbox entries taken so far
+	n    int // mails sent to the host
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@example.net"},
+		Players: []PlayerSpec{{"alice", "christian", "Alice@Example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "America/New_York"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// outbox returns the mails queued since the last call.
+func (f *fixture) outbox() []mail.Outgoing {
+	f.t.Helper()
+	var out []mail.Outgoing
+	f.s.View(func(tx *store.Tx) error {
+		for _, e := range store.Outbox(tx)[f.sent:] {
+			o, err := mail.UnmarshalOutgoing(e.Mail)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			out = append(out, o)
+		}
+		return nil
+	})
+	f.sent += len(out)
+	return out
+}
+
+func (f *fixture) send(from, body string) {
+	f.t.Helper()
+	f.n++
+	raw := fmt.Sprintf("From: %s\r\nTo: navarch@host.example\r\nSubject: Re: [navarch %s] T1\r\nMessage-ID: <m%d@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
+		from, f.tag, f.n, strings.ReplaceAll(body, "\n", "\r\n"))
+	if err := f.h.Handle([]byte(raw)); err != nil {
+		f.t.Fatalf("Handle: %v", err)
+	}
+}
+
+func find(mails []mail.Outgoing, to, subject string) *mail.Outgoing {
+	for i := range mails {
+		if mails[i].To[0] == to && strings.Contains(mails[i].Subject, subject) {
+			return &mails[i]
+		}
+	}
+	return nil
+}
+
+var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
+
+// TestWholeCycle: a new game is announced; both players JOIN; the secret set-up is asked
+// of both; orders with a mistake are answered by line; corrected orders are receipted, and
+// both sides get the report with the map.
+func TestWholeCycle(t *testing.T) {
+	f := newFixture(t)
+	welcome := f.outbox()
+	if len(welcome) != 3 {
+		t.Fatalf("%d welcome mails, want two players and a referee", len(welcome))
+	}
+	keys := map[string]string{}
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		m := find(welcome, who, "welcome")
+		if m == nil || !strings.Contains(m.Text, "BEGIN NAVARCH CHECKPOINT") {
+			t.Fatalf("no welcome with a checkpoint for %s", who)
+		}
+		keys[who] = keyRE.FindStringSubmatch(m.Text)[1]
+	}
+	f.send("Alice <alice@example.org>", "JOIN fortune favours\nKEY "+keys["alice@example.org"])
+	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "Waiting for: bob") {
+		t.Fatalf("join of alice: %+v", m)
+	}
+	f.send("bob@example.com", "JOIN\nKEY "+keys["bob@example.com"])
+	mails := f.outbox()
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		if r := find(mails, who, "orders due"); r == nil || !strings.Contains(r.Text, "set-up") {
+			t.Fatalf("%s was not asked for the set-up: %v", who, subjects(mails))
+		}
+	}
+	// The set-up: alice hides a leader, bob declines.
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nBARBARIGO ON BAR-LANT HIDDEN")
+	if r := find(f.outbox(), "alice@example.org", "accepted"); r == nil || !strings.Contains(r.Text, "BARBARIGO ON BAR-LANT HIDDEN") {
+		t.Fatalf("no receipt for the set-up")
+	}
+	f.send("bob@example.com", "KEY "+keys["bob@example.com"]+"\nNONE")
+	mails = f.outbox()
+	var asked, other string
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		if find(mails, who, "orders due") != nil {
+			asked = who
+		} else {
+			other = who
+		}
+		if rep := find(mails, who, "report"); rep == nil || len(rep.Attachments) != 1 || !strings.HasSuffix(rep.Attachments[0].Name, ".png") {
+			t.Errorf("%s got no report with a map: %v", who, subjects(mails))
+		}
+	}
+	if asked == "" {
+		t.Fatalf("nobody was asked for orders after the set-up: %v", subjects(mails))
+	}
+	if strings.Contains(find(mails, other, "report").Text, "BAR-LANT HIDDEN") {
+		t.Error("the other side's report shows the hidden set-up")
+	}
+	// A mistake, answered by line; then the correction.
+	f.send(asked, "KEY "+keys[asked]+"\n\nNOSUCH-UNIT MOVE 0101")
+	errMail := find(f.outbox(), asked, "not accepted")
+	if errMail == nil || !strings.Contains(errMail.Text, "line 3") {
+		t.Fatalf("no error by line: %+v", errMail)
+	}
+	f.send(asked, "KEY "+keys[asked]+"\nNONE")
+	mails = f.outbox()
+	if find(mails, asked, "accepted") == nil || find(mails, other, "report") == nil {
+		t.Errorf("after corrected orders: %v", subjects(mails))
+	}
+	f.checkLog()
+}
+
+func subjects(ms []mail.Outgoing) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.To[0]+": "+m.Subject)
+	}
+	return out
+}
+
+// checkLog verifies the game's log as it stands.
+func (f *fixture) checkLog() {
+	f.t.Helper()
+	f.s.View(func(tx *store.Tx) error {
+		for _, id := range store.Games(tx) {
+			data, err := exportData(tx, id)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			file, err := gamelog.ParseFile(data)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			if rep := gamelog.Verify(file, gamelog.VerifyOptions{}); !rep.OK() {
+				f.t.Errorf("log: %v", rep.Failure)
+			}
+		}
+		return nil
+	})
+}
+
+func exportData(tx *store.Tx, id [16]byte) ([]byte, error) {
+	g, _ := loadGame(tx, id)
+	a, err := export(tx, g, id, "", true)
+	return a.Data, err
+}
+
+// TestRefusals: a stranger, a wrong key, a repeated Message-ID and an auto-reply change
+// nothing; the first two are answered, the last two are not.
+func TestRefusals(t *testing.T) {
+	f := newFixture(t)
+	welcome := f.outbox()
+	key := keyRE.FindStringSubmatch(find(welcome, "alice@example.org", "welcome").Text)[1]
+	f.send("mallory@example.net", "JOIN\nKEY "+key)
+	mails := f.outbox()
+	if find(mails, "alice@example.org", "notice") == nil || find(mails, "mallory@example.net", "") != nil {
+		t.Errorf("a stranger using alice's key: %v", subjects(mails))
+	}
+	f.send("alice@example.org", "JOIN\nKEY wrong")
+	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "needs your key") {
+		t.Errorf("wrong key not answered")
+	}
+	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <same@example.org>\r\n\r\nJOIN\r\nKEY %s\r\n", f.tag, key)
+	for i := 0; i < 2; i++ {
+		if err := f.h.Handle([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(f.outbox()); n != 1 {
+		t.Errorf("a mail delivered twice was answered %d times", n)
+	}
+	auto := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] away\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <away@example.org>\r\n\r\nI am away.\r\n", f.tag)
+	if err := f.h.Handle([]byte(auto)); err != nil || len(f.outbox()) != 0 {
+		t.Errorf("an auto-reply was answered: %v", err)
+	}
+}
+
+// TestDeadline: a reminder before the deadline, then the no-orders policy at it.
+func TestDeadline(t *testing.T) {
+	f := newFixture(t)
+	welcome := f.outbox()
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keyRE.FindStringSubmatch(find(welcome, who, "welcome").Text)[1])
+	}
+	f.outbox()
+	f.now = f.now.Add(61 * time.Hour)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if m := find(f.outbox(), "bob@example.com", "reminder"); m == nil || !strings.Contains(m.Text, "in America/New_York)") {
+		t.Fatalf("no reminder in the player's zone")
+	}
+	f.now = f.now.Add(12 * time.Hour)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	mails := f.outbox()
+	if find(mails, "bob@example.com", "deadline passed") == nil || find(mails, "ref@example.net", "no orders") == nil ||
+		find(mails, "alice@example.org", "orders due") == nil && find(mails, "bob@example.com", "orders due") == nil {
+		t.Errorf("after the deadline: %v", subjects(mails))
+	}
+	f.checkLog()
+}

@@ -1,0 +1,162 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/mail"
+	"navarch/play"
+	"navarch/store"
+	"navarch/templates"
+)
+
+func notice(lines ...string) templates.Notice { return templates.Notice{Lines: lines} }
+
+// orders takes a side's orders for the step awaited (or CHECK validates them, or NONE
+// declines): understood and legal orders are recorded at once and receipted with their
+// record and hash; anything wrong is answered by line and nothing is recorded. When every
+// side asked has answered, the step is resolved and the game goes on.
+func (h *Host) orders(tx *store.Tx, a *actor) error {
+	if a.p == nil {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not send orders.")
+	}
+	eng, err := h.engine(tx, a.id)
+	if err != nil {
+		return err
+	}
+	st := eng.Next()
+	if a.g.Step == nil || st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, a.p.Side) {
+		what := "nothing"
+		if a.g.Step != nil {
+			what = a.g.Step.What + " (" + strings.Join(a.g.Step.Sides, ", ") + ")"
+		}
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from your side now; nothing was recorded.", "The game waits for: "+what+".")
+	}
+	var orders []adjudicator.Order
+	if a.req.Command != mail.CmdNone {
+		var errs []adjudicator.LineError
+		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
+		if len(errs) == 0 {
+			errs = eng.Validate(a.p.Side, orders)
+		}
+		if len(errs) > 0 {
+			return h.queue(tx, a.g, a.to(), "errors", fmt.Sprintf("T%d A%d orders not accepted", st.Turn, st.Act), errorsBody(errs), a.msg.MessageID, nil)
+		}
+	}
+	canonical := adjudicator.Canonical(orders)
+	if a.req.Command == mail.CmdCheck {
+		return h.queue(tx, a.g, a.to(), "receipt", "orders checked", templates.Receipt{Orders: canonical, Check: true}, a.msg.MessageID, nil)
+	}
+	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
+	i, hash, err := play.Record(tx, a.id, st, so)
+	if err != nil {
+		return err
+	}
+	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID}
+	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
+		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical}, a.msg.MessageID, nil); err != nil {
+		return err
+	}
+	if len(a.g.Step.Orders) < len(a.g.Step.Sides) {
+		return nil
+	}
+	return h.resolve(tx, a.id, a.g, eng)
+}
+
+func errorsBody(errs []adjudicator.LineError) templates.Errors {
+	var b templates.Errors
+	for _, e := range errs {
+		b.Lines = append(b.Lines, templates.ErrorLine{Line: e.Line, Text: e.Text, Reason: e.Err.Error(), Legal: strings.Join(e.Legal, " ")})
+	}
+	return b
+}
+
+// resolve closes the awaited step with the orders received (a side without orders gets the
+// rules' default) and lets the game go on.
+func (h *Host) resolve(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) error {
+	var orders []play.SideOrders
+	var uses []uint64
+	for _, side := range g.Step.Sides {
+		r, ok := g.Step.Orders[side]
+		if !ok {
+			continue
+		}
+		parsed, _ := eng.Parse(side, r.Text)
+		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
+		uses = append(uses, r.Index)
+	}
+	start, err := store.Len(tx, id)
+	if err != nil {
+		return err
+	}
+	res, err := play.Resolve(tx, id, eng, orders, uses)
+	if err != nil {
+		return err
+	}
+	g.Step = nil
+	return h.advanceFrom(tx, id, g, eng, start, res.Checkpoint)
+}
+
+// status resends the map and what the game waits for.
+func (h *Host) status(tx *store.Tx, a *actor) error {
+	eng, err := h.engine(tx, a.id)
+	if err != nil {
+		return err
+	}
+	side := ""
+	if a.p != nil {
+		side = a.p.Side
+	}
+	full := len(a.req.Args) > 0 && strings.EqualFold(a.req.Args[0], "FULL")
+	png, err := mapFile(eng, a.g, side, full)
+	if err != nil {
+		return err
+	}
+	what := "nothing (the game is " + a.g.Status + ")"
+	if a.g.Step != nil {
+		what = a.g.Step.What + " from " + strings.Join(a.g.Step.Sides, ", ")
+	}
+	return h.queue(tx, a.g, a.to(), "notice", "status", notice("The game waits for: "+what+".", "The map is attached."), a.msg.MessageID, png)
+}
+
+func mapFile(eng adjudicator.Game, g *game, side string, full bool) ([]mail.Attachment, error) {
+	data, err := renderMap(eng, g.Tag, side, full)
+	if err != nil || data == nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("%s-%s.png", g.Tag, map[bool]string{true: "referee", false: side}[side == ""])
+	return []mail.Attachment{{Name: name, ContentType: "image/png", Inline: true, Data: data}}, nil
+}
+
+// reportLines reads the roll and event records from index start on, as side may see them.
+func reportLines(tx *store.Tx, id [16]byte, start uint64, side string) ([]templates.ReportLine, error) {
+	var recs []gamelog.Record
+	err := store.Records(tx, id, func(i uint64, raw []byte, _ dice.Hash) error {
+		if i < start {
+			return nil
+		}
+		r, err := gamelog.Parse(raw)
+		if err != nil {
+			return err
+		}
+		if s := r.Get("side"); r.Type == gamelog.TypeEvent && s != "" && side != "" && s != side {
+			return nil
+		}
+		recs = append(recs, r)
+		return nil
+	})
+	var out []templates.ReportLine
+	seen := map[[2]uint64]bool{}
+	for _, r := range recs {
+		ta := [2]uint64{r.Uint("turn"), r.Uint("activation")}
+		if (r.Type == gamelog.TypeRoll || r.Type == gamelog.TypeEvent) && !seen[ta] {
+			seen[ta] = true
+			out = append(out, templates.ReportLines(recs, ta[0], ta[1])...)
+		}
+	}
+	return out, err
+}

@@ -1,0 +1,94 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"navarch/store"
+	"navarch/templates"
+)
+
+// Tick keeps the deadlines (DESIGN 3.6): a reminder to the sides still to send orders once a
+// deadline is near, and at the deadline the no-orders policy, told to everyone, and the step
+// resolved with the orders that did arrive. Each game is one transaction.
+func (h *Host) Tick() error {
+	var ids [][16]byte
+	if err := h.s.View(func(tx *store.Tx) error {
+		for _, id := range store.Games(tx) {
+			ids = append(ids, id)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := h.s.Update(func(tx *store.Tx) error { return h.tick(tx, id) }); err != nil {
+			return fmt.Errorf("deadlines of game %x: %w", id[:], err)
+		}
+	}
+	return nil
+}
+
+func (h *Host) tick(tx *store.Tx, id [16]byte) error {
+	g, err := loadGame(tx, id)
+	if err != nil || g == nil || g.Step == nil || g.Status != "playing" {
+		return err
+	}
+	now := h.cfg.Now()
+	missing := g.missing()
+	switch {
+	case !now.Before(g.Step.Deadline):
+		if err := h.late(tx, g, missing); err != nil {
+			return err
+		}
+		eng, err := h.engine(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := h.resolve(tx, id, g, eng); err != nil {
+			return err
+		}
+	case !g.Step.Reminded && now.Add(time.Duration(h.cfg.ReminderHours)*time.Hour).After(g.Step.Deadline):
+		g.Step.Reminded = true
+		left := g.Step.Deadline.Sub(now).Round(time.Minute).String()
+		for _, p := range missing {
+			if err := h.queue(tx, g, recipient{p: p}, "reminder", "reminder", templates.Reminder{What: g.Step.What, Left: left}, "", nil); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil
+	}
+	return saveGame(tx, id, g)
+}
+
+// missing lists the players of the sides asked that have not sent orders.
+func (g *game) missing() []*player {
+	var out []*player
+	for _, side := range g.Step.Sides {
+		if _, ok := g.Step.Orders[side]; !ok {
+			out = append(out, g.sidePlayers(side)...)
+		}
+	}
+	return out
+}
+
+// late tells the late players and everyone else that the no-orders policy applies.
+func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
+	var sides []string
+	for _, p := range missing {
+		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", templates.Late{What: g.Step.What}, "", nil); err != nil {
+			return err
+		}
+		if !contains(sides, p.Side) {
+			sides = append(sides, p.Side)
+		}
+	}
+	for _, r := range h.recipients(g) {
+		if err := h.queue(tx, g, r, "nmr", "no orders", templates.NMR{Side: strings.Join(sides, ", "), Policy: g.Step.Default}, "", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
