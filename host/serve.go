@@ -1,0 +1,135 @@
+package host
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"navarch/mail"
+	"navarch/store"
+)
+
+// Sender delivers one outgoing mail (mail.SMTP in production).
+type Sender interface {
+	Send(ctx context.Context, o mail.Outgoing) error
+}
+
+// Flush sends the outbox in order, removing each mail once the server took it (DESIGN 5: sent
+// after commit). A temporary failure stops the flush, to be retried; a mail refused for good
+// is logged and set aside, so that it cannot block the others.
+func (h *Host) Flush(ctx context.Context, s Sender) error {
+	var queued []store.OutboxEntry
+	if err := h.s.View(func(tx *store.Tx) error { queued = store.Outbox(tx); return nil }); err != nil {
+		return err
+	}
+	for _, e := range queued {
+		o, err := mail.UnmarshalOutgoing(e.Mail)
+		if err == nil {
+			err = s.Send(ctx, o)
+		}
+		if errors.Is(err, mail.ErrTemporary) || ctx.Err() != nil {
+			return err
+		}
+		if err != nil {
+			h.log.Error("outgoing mail refused; set aside", "message-id", o.MessageID, "to", o.To, "err", err)
+		}
+		if err := h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Serve runs the daemon until ctx ends: intake hands mail to Handle, the outbox is flushed
+// after each mail and on a timer with backoff, and deadlines are kept every minute. Each
+// loop recovers from panics (logged, the loop goes on).
+func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
+	wake := make(chan struct{}, 1)
+	if in.Mailbox == "" {
+		in.Mailbox = "INBOX"
+	}
+	in.Wake, in.Handle = wake, h.Handle
+	in.Load, in.Save = h.loadCursor(in.Mailbox), h.saveCursor(in.Mailbox)
+	var wg sync.WaitGroup
+	run := func(name string, f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							h.log.Error("panic; restarting", "loop", name, "panic", p)
+							time.Sleep(time.Second)
+						}
+					}()
+					f()
+				}()
+			}
+		}()
+	}
+	run("intake", func() { in.Run(ctx) })
+	run("outbox", func() { h.sendLoop(ctx, s, wake) })
+	run("deadlines", func() { h.tickLoop(ctx) })
+	wg.Wait()
+	return ctx.Err()
+}
+
+func (h *Host) sendLoop(ctx context.Context, s Sender, wake chan struct{}) {
+	backoff := time.Second
+	for ctx.Err() == nil {
+		if err := h.Flush(ctx, s); err != nil && ctx.Err() == nil {
+			h.log.Warn("outbox flush failed; retrying", "err", err, "in", backoff)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			backoff = min(backoff*2, 10*time.Minute)
+			continue
+		}
+		backoff = time.Second
+		select {
+		case <-wake:
+		case <-time.After(30 * time.Second):
+		case <-ctx.Done():
+		}
+	}
+}
+
+func (h *Host) tickLoop(ctx context.Context) {
+	for ctx.Err() == nil {
+		if err := h.Tick(); err != nil {
+			h.log.Error("deadlines", "err", err)
+		}
+		select {
+		case <-time.After(time.Minute):
+		case <-ctx.Done():
+		}
+	}
+}
+
+func (h *Host) loadCursor(mailbox string) func() (mail.Cursor, error) {
+	return func() (mail.Cursor, error) {
+		var c mail.Cursor
+		err := h.s.View(func(tx *store.Tx) error {
+			if v := store.State(tx, "imap:"+mailbox); len(v) == 8 {
+				c.UIDValidity, c.LastUID = binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])
+			}
+			return nil
+		})
+		return c, err
+	}
+}
+
+func (h *Host) saveCursor(mailbox string) func(mail.Cursor) error {
+	return func(c mail.Cursor) error {
+		v := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, c.UIDValidity), c.LastUID)
+		if err := h.s.Update(func(tx *store.Tx) error { return store.PutState(tx, "imap:"+mailbox, v) }); err != nil {
+			return fmt.Errorf("save imap cursor: %w", err)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,172 @@
+package host
+
+import (
+	"context"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-smtp"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/ledger/ledgertest"
+	"navarch/mail"
+	"navarch/store"
+)
+
+// sink is an SMTP server that keeps what it is sent.
+type sink struct {
+	mu   sync.Mutex
+	msgs [][]byte
+}
+
+func (b *sink) NewSession(*smtp.Conn) (smtp.Session, error) { return &sinkSession{b: b}, nil }
+
+type sinkSession struct{ b *sink }
+
+func (s *sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+func (s *sinkSession) Data(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	s.b.mu.Lock()
+	s.b.msgs = append(s.b.msgs, data)
+	s.b.mu.Unlock()
+	return err
+}
+func (s *sinkSession) Reset()        {}
+func (s *sinkSession) Logout() error { return nil }
+
+func (b *sink) mails(t *testing.T) []*mail.Incoming {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []*mail.Incoming
+	for _, raw := range b.msgs {
+		in, err := mail.Parse(raw, mail.Options{MaxSize: 4 << 20})
+		if err != nil {
+			t.Fatalf("an outgoing mail does not parse: %v", err)
+		}
+		in.From = toOf(raw)
+		out = append(out, in)
+	}
+	return out
+}
+
+// toOf reads the To header (Parse keeps From; here we want the recipient).
+func toOf(raw []byte) string {
+	for _, l := range strings.Split(string(raw), "\r\n") {
+		if v, ok := strings.CutPrefix(l, "To: "); ok {
+			return strings.Trim(strings.ToLower(v), "<> ")
+		}
+	}
+	return ""
+}
+
+func listen(t *testing.T) (net.Listener, int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln, ln.Addr().(*net.TCPAddr).Port
+}
+
+// TestServeThroughIMAPAndSMTP plays the opening of a game through real protocols: go-imap's
+// memory server holds navarch's mailbox, a go-smtp server receives what navarch sends.
+func TestServeThroughIMAPAndSMTP(t *testing.T) {
+	mem := imapmemserver.New()
+	user := imapmemserver.NewUser("navarch@host.example", "secret")
+	user.Create("INBOX", nil)
+	mem.AddUser(user)
+	isrv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return mem.NewSession(), nil, nil
+		},
+		Caps: imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}, InsecureAuth: true, Logger: log.New(io.Discard, "", 0),
+	})
+	iln, iport := listen(t)
+	go isrv.Serve(iln)
+	t.Cleanup(func() { isrv.Close() })
+	out := &sink{}
+	ssrv := smtp.NewServer(out)
+	ssrv.Domain, ssrv.AllowInsecureAuth = "localhost", true
+	sln, sport := listen(t)
+	go ssrv.Serve(sln)
+	t.Cleanup(func() { ssrv.Close() })
+
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Rand: ledgertest.Rand("serve")}, slog.New(slog.DiscardHandler))
+	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- h.Serve(ctx, &mail.Intake{IMAP: mail.IMAP{Host: "127.0.0.1", Port: iport, TLS: mail.TLSNone, Username: "navarch@host.example",
+			Password: "secret", Poll: 200 * time.Millisecond, Timeout: 5 * time.Second}, Log: slog.New(slog.DiscardHandler)},
+			mail.SMTP{Host: "127.0.0.1", Port: sport, TLS: mail.TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second})
+	}()
+	defer func() { cancel(); <-done }()
+
+	waitFor := func(what string, ok func([]*mail.Incoming) bool) []*mail.Incoming {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if ms := out.mails(t); ok(ms) {
+				return ms
+			}
+		}
+		t.Fatalf("timed out waiting for %s; got %d mails", what, len(out.mails(t)))
+		return nil
+	}
+	has := func(ms []*mail.Incoming, to, subject string) *mail.Incoming {
+		for _, m := range ms {
+			if m.From == to && strings.Contains(m.Subject, subject) {
+				return m
+			}
+		}
+		return nil
+	}
+	ms := waitFor("welcome mails", func(ms []*mail.Incoming) bool { return len(ms) >= 2 })
+	n := 0
+	send := func(from, body string) {
+		n++
+		raw := "From: " + from + "\r\nTo: navarch@host.example\r\nSubject: [navarch " + tag + "]\r\nMessage-ID: <" + strconv.Itoa(n) + ".serve@example.org>\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n")
+		if _, err := user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		w := has(ms, who, "welcome")
+		if w == nil {
+			t.Fatalf("no welcome for %s", who)
+		}
+		send(who, "JOIN\nKEY "+keyRE.FindStringSubmatch(w.Text)[1])
+	}
+	ms = waitFor("set-up requests", func(ms []*mail.Incoming) bool {
+		return has(ms, "alice@example.org", "orders due") != nil && has(ms, "bob@example.com", "orders due") != nil
+	})
+	if r := has(ms, "bob@example.com", "orders due"); r.InReplyTo == nil || !strings.Contains(r.Text, "set-up") {
+		t.Errorf("the request is not threaded or not the set-up: %+v", r)
+	}
+	st, _ := user.Status("INBOX", &imap.StatusOptions{NumUnseen: true})
+	if st.NumUnseen == nil || *st.NumUnseen != 0 {
+		t.Errorf("handled mail not flagged \\Seen: %v", st.NumUnseen)
+	}
+}

@@ -1,0 +1,247 @@
+package mail
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// IMAP is the mailbox navarch reads (DESIGN 4: IDLE where offered, otherwise polling).
+type IMAP struct {
+	Host      string
+	Port      int
+	TLS       string // TLSImplicit, TLSStart or TLSNone
+	Username  string
+	Password  string
+	Mailbox   string        // default INBOX
+	Poll      time.Duration // polling interval without IDLE, and the longest IDLE; default 1 minute
+	Timeout   time.Duration // the watchdog on every command; default 60 seconds
+	TLSConfig *tls.Config
+}
+
+// Cursor is how far intake has read a mailbox. UIDs are only comparable within one
+// UIDVALIDITY; when it changes, reading starts again from the first message and the
+// Message-ID index keeps every mail from being applied twice.
+type Cursor struct {
+	UIDValidity uint32
+	LastUID     uint32
+}
+
+// Intake hands every new mail of a mailbox to Handle, in UID order, restart-safe: the cursor
+// moves past a mail only after Handle has committed it, and the mail is then flagged \Seen.
+type Intake struct {
+	IMAP
+	Load   func() (Cursor, error)
+	Save   func(Cursor) error
+	Handle func(raw []byte) error
+	// Wake, if set, is signalled after every mail handled (the sender flushes the outbox).
+	Wake chan<- struct{}
+	Log  *slog.Logger
+}
+
+// Run reads the mailbox until ctx ends, reconnecting with backoff after any failure (the
+// client has no timeouts of its own: a watchdog closes a connection that stops answering).
+func (in *Intake) Run(ctx context.Context) error {
+	backoff := time.Second
+	for {
+		start := time.Now()
+		err := in.session(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if time.Since(start) > time.Minute {
+			backoff = time.Second
+		}
+		sleep := backoff/2 + rand.N(backoff/2+1)
+		in.Log.Warn("imap session ended; reconnecting", "err", err, "in", sleep)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(sleep):
+		}
+		backoff = min(backoff*2, 5*time.Minute)
+	}
+}
+
+func (in *Intake) defaults() {
+	if in.Mailbox == "" {
+		in.Mailbox = "INBOX"
+	}
+	if in.Poll == 0 {
+		in.Poll = time.Minute
+	}
+	if in.Timeout == 0 {
+		in.Timeout = 60 * time.Second
+	}
+}
+
+func (in *Intake) dial(wake chan struct{}) (*imapclient.Client, error) {
+	opts := &imapclient.Options{TLSConfig: in.TLSConfig, Dialer: &net.Dialer{Timeout: in.Timeout, KeepAlive: 30 * time.Second},
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil { // runs on the reader goroutine: only signal
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}
+		}}}
+	addr := net.JoinHostPort(in.Host, strconv.Itoa(in.Port))
+	switch in.TLS {
+	case TLSImplicit:
+		return imapclient.DialTLS(addr, opts)
+	case TLSNone:
+		return imapclient.DialInsecure(addr, opts)
+	}
+	return imapclient.DialStartTLS(addr, opts)
+}
+
+// guard closes the connection if f does not return in time, which makes it return.
+func (in *Intake) guard(c *imapclient.Client, f func() error) error {
+	t := time.AfterFunc(in.Timeout, func() { c.Close() })
+	defer t.Stop()
+	return f()
+}
+
+func (in *Intake) session(ctx context.Context) error {
+	in.defaults()
+	wake := make(chan struct{}, 1)
+	c, err := in.dial(wake)
+	if err != nil {
+		return fmt.Errorf("imap dial: %w", err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := in.guard(c, func() error { return c.Login(in.Username, in.Password).Wait() }); err != nil {
+		return fmt.Errorf("imap login: %w", err)
+	}
+	var sel *imap.SelectData
+	if err := in.guard(c, func() error { sel, err = c.Select(in.Mailbox, nil).Wait(); return err }); err != nil {
+		return fmt.Errorf("imap select %s: %w", in.Mailbox, err)
+	}
+	for {
+		if err := in.drain(c, sel.UIDValidity); err != nil {
+			return err
+		}
+		if err := in.wait(ctx, c, wake); err != nil {
+			return err
+		}
+	}
+}
+
+// drain handles every mail above the cursor.
+func (in *Intake) drain(c *imapclient.Client, validity uint32) error {
+	cur, err := in.Load()
+	if err != nil {
+		return err
+	}
+	if cur.UIDValidity != validity {
+		cur = Cursor{UIDValidity: validity}
+	}
+	var uids []imap.UID
+	err = in.guard(c, func() error {
+		data, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(cur.LastUID + 1), Stop: 0}}}}, nil).Wait()
+		if err == nil {
+			uids = data.AllUIDs()
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("imap search: %w", err)
+	}
+	for _, uid := range uids {
+		if uint32(uid) <= cur.LastUID { // "n:*" always matches the last message
+			continue
+		}
+		if err := in.one(c, uid); err != nil {
+			return err
+		}
+		cur.LastUID = uint32(uid)
+		if err := in.Save(cur); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// one fetches a mail, hands it over, and flags it \Seen once it is committed.
+func (in *Intake) one(c *imapclient.Client, uid imap.UID) error {
+	section := &imap.FetchItemBodySection{Peek: true}
+	var raw []byte
+	err := in.guard(c, func() error {
+		bufs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err == nil && len(bufs) == 1 {
+			raw = bufs[0].FindBodySection(section)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("imap fetch %d: %w", uid, err)
+	}
+	if err := in.handle(uid, raw); err != nil {
+		return err
+	}
+	if in.Wake != nil {
+		select {
+		case in.Wake <- struct{}{}:
+		default:
+		}
+	}
+	return in.guard(c, func() error {
+		return c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close()
+	})
+}
+
+// handle runs Handle; a panic in it is our bug, logged, and the mail is passed over so that
+// one bad mail cannot stop every other (it stays in the mailbox for the operator).
+func (in *Intake) handle(uid imap.UID, raw []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			in.Log.Error("panic handling a mail; passed over", "uid", uid, "panic", p)
+			err = nil
+		}
+	}()
+	if err := in.Handle(raw); err != nil {
+		return fmt.Errorf("handle mail %d: %w", uid, err)
+	}
+	return nil
+}
+
+// wait idles (or polls) until new mail may be there.
+func (in *Intake) wait(ctx context.Context, c *imapclient.Client, wake chan struct{}) error {
+	if !c.Caps().Has(imap.CapIdle) {
+		select {
+		case <-time.After(in.Poll):
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.Closed():
+			return errors.New("imap connection closed")
+		}
+		return in.guard(c, func() error { return c.Noop().Wait() })
+	}
+	var idle *imapclient.IdleCommand
+	if err := in.guard(c, func() (err error) { idle, err = c.Idle(); return err }); err != nil {
+		return fmt.Errorf("imap idle: %w", err)
+	}
+	select {
+	case <-wake:
+	case <-time.After(in.Poll):
+	case <-ctx.Done():
+	case <-c.Closed():
+	}
+	return in.guard(c, func() error {
+		if err := idle.Close(); err != nil {
+			return err
+		}
+		return idle.Wait()
+	})
+}

@@ -1,0 +1,132 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	gm "github.com/wneessen/go-mail"
+)
+
+// TLS modes of a mail server connection.
+const (
+	TLSImplicit = "tls"      // TLS from the first byte (465, 993)
+	TLSStart    = "starttls" // STARTTLS (587, 143)
+	TLSNone     = "none"     // plain: loopback tests only
+)
+
+// SMTP is how outgoing mail leaves (DESIGN 4: submission with STARTTLS/TLS and auth).
+type SMTP struct {
+	Host     string
+	Port     int
+	TLS      string
+	Username string
+	Password string
+	From     string // navarch's address
+	Timeout  time.Duration
+	// TLSConfig overrides the default (tests trust their own certificate this way).
+	TLSConfig *tls.Config
+}
+
+// ErrTemporary marks a send that failed in a way worth retrying (4xx, connection trouble).
+var ErrTemporary = errors.New("mail: temporary failure")
+
+// Send delivers one outgoing mail. A failure that may pass is wrapped with ErrTemporary;
+// any other (a refused address, a malformed mail) will not pass by retrying.
+func (s SMTP) Send(ctx context.Context, o Outgoing) error {
+	m, err := s.compose(o)
+	if err != nil {
+		return fmt.Errorf("compose %s: %w", o.MessageID, err)
+	}
+	c, err := gm.NewClient(s.Host, s.options()...)
+	if err != nil {
+		return fmt.Errorf("smtp %s: %w", s.Host, err)
+	}
+	err = c.DialAndSendWithContext(ctx, m)
+	var se *gm.SendError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se) && !se.IsTemp():
+		return fmt.Errorf("send %s: %w", o.MessageID, err)
+	}
+	return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+}
+
+func (s SMTP) options() []gm.Option {
+	timeout := s.Timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	opts := []gm.Option{gm.WithPort(s.Port), gm.WithTimeout(timeout), gm.WithHELO(helo(s.From))}
+	switch s.TLS {
+	case TLSImplicit:
+		opts = append(opts, gm.WithSSL())
+	case TLSNone:
+		opts = append(opts, gm.WithTLSPolicy(gm.NoTLS))
+	default:
+		opts = append(opts, gm.WithTLSPolicy(gm.TLSMandatory))
+	}
+	if s.TLSConfig != nil {
+		opts = append(opts, gm.WithTLSConfig(s.TLSConfig))
+	}
+	if s.Username != "" {
+		auth := gm.SMTPAuthPlain
+		if s.TLS == TLSNone {
+			auth = gm.SMTPAuthPlainNoEnc
+		}
+		opts = append(opts, gm.WithSMTPAuth(auth), gm.WithUsername(s.Username), gm.WithPassword(s.Password))
+	}
+	return opts
+}
+
+func helo(from string) string {
+	if _, d, ok := strings.Cut(from, "@"); ok {
+		return d
+	}
+	return "localhost"
+}
+
+// compose builds the MIME mail: text/plain always, the HTML alternative, inline images
+// (cid:NAME) and attachments; one thread by In-Reply-To/References; Auto-Submitted:
+// auto-replied so that well-behaved responders do not answer us (RFC 3834).
+func (s SMTP) compose(o Outgoing) (*gm.Msg, error) {
+	m := gm.NewMsg(gm.WithNoDefaultUserAgent())
+	if err := m.From(s.From); err != nil {
+		return nil, err
+	}
+	if err := m.To(o.To...); err != nil {
+		return nil, err
+	}
+	m.Subject(o.Subject)
+	m.SetMessageIDWithValue(o.MessageID)
+	m.SetDate()
+	if o.InReplyTo != "" {
+		m.SetGenHeaderPreformatted(gm.HeaderInReplyTo, "<"+o.InReplyTo+">")
+	}
+	if len(o.References) > 0 {
+		m.SetGenHeaderPreformatted(gm.HeaderReferences, "<"+strings.Join(o.References, "> <")+">")
+	}
+	m.SetGenHeader(gm.Header("Auto-Submitted"), "auto-replied")
+	m.SetBodyString(gm.TypeTextPlain, o.Text)
+	if o.HTML != "" {
+		m.AddAlternativeString(gm.TypeTextHTML, o.HTML)
+	}
+	for _, a := range o.Attachments {
+		ct := gm.WithFileContentType(gm.ContentType(a.ContentType))
+		var err error
+		if a.Inline {
+			err = m.EmbedReader(a.Name, bytes.NewReader(a.Data), ct, gm.WithFileContentID("<"+a.Name+">"))
+		} else {
+			err = m.AttachReader(a.Name, bytes.NewReader(a.Data), ct)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
