@@ -18,7 +18,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{verifyCmd, replayCmd, renderCmd, backupCmd, checkCmd, versionCmd}
+	return []command{serveCmd, gameCmd, verifyCmd, replayCmd, renderCmd, backupCmd, checkCmd, versionCmd}
 }
 
 func main() {

@@ -197,3 +197,32 @@ func TestRenderCommand(t *testing.T) {
 		t.Error("an unknown game was rendered")
 	}
 }
+
+func TestGameCommands(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "navarch.json")
+	os.WriteFile(cfg, []byte(`{"database": "`+filepath.Join(dir, "navarch.db")+`", "address": "navarch@host.example", "domain": "navarch.host.example",
+ "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch", "password": "x"},
+ "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`), 0o600)
+	code, out, errs := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-referee", "ref@example.net",
+		"-player", "alice:christian:alice@example.org:Europe/Rome", "-player", "bob:ottoman:bob@example.com")
+	if code != 0 || !strings.Contains(out, "created game lep-") {
+		t.Fatalf("game new: exit %d\n%s%s", code, out, errs)
+	}
+	tag := strings.TrimSuffix(strings.Fields(out)[2], ";")
+	if code, out, _ := navarch("game", "list", "-config", cfg); code != 0 || !strings.Contains(out, tag+" ") || !strings.Contains(out, "joining") {
+		t.Errorf("game list: %d %s", code, out)
+	}
+	if code, out, e := navarch("game", "show", "-config", cfg, tag); code != 0 || !strings.Contains(out, "player bob ottoman <bob@example.com> UTC") {
+		t.Errorf("game show: %d %s%s", code, out, e)
+	}
+	if code, out, e := navarch("game", "export", "-config", cfg, tag); code != 0 || !strings.HasPrefix(out, "navarch/v1 log full") {
+		t.Errorf("game export: %d %.80s%s", code, out, e)
+	}
+	if code, _, _ := navarch("game", "new", "-config", cfg, "-scenario", "no-such", "-player", "a:christian:a@x.org"); code != 1 {
+		t.Errorf("a game of an unknown scenario: exit %d", code)
+	}
+	if code, _, _ := navarch("game", "show", "-config", cfg, "xyz-0000"); code != 1 {
+		t.Errorf("an unknown game shown: exit %d", code)
+	}
+}

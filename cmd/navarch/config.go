@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"os"
+	"strings"
+	"time"
+
+	navmail "navarch/mail"
+)
+
+// fileConfig is the daemon's configuration file (docs/navarch.example.json). Passwords may
+// instead come from the environment: NAVARCH_IMAP_PASSWORD, NAVARCH_SMTP_PASSWORD.
+type fileConfig struct {
+	Database      string     `json:"database"`
+	Address       string     `json:"address"`
+	Domain        string     `json:"domain"`
+	DeadlineHours int        `json:"deadline_hours"`
+	ReminderHours int        `json:"reminder_hours"`
+	IMAP          serverConf `json:"imap"`
+	SMTP          serverConf `json:"smtp"`
+}
+
+type serverConf struct {
+	Host        string `json:"host"`
+	Port        int    `json:"port"`
+	TLS         string `json:"tls"`
+	Username    string `json:"username"`
+	Password    string `json:"password"`
+	Mailbox     string `json:"mailbox"`
+	PollSeconds int    `json:"poll_seconds"`
+}
+
+// loadConfig reads and checks a configuration; a mistake is refused naming the field.
+func loadConfig(path string) (*fileConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseConfig(data, os.Getenv)
+}
+
+func parseConfig(data []byte, env func(string) string) (*fileConfig, error) {
+	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		return nil, fmt.Errorf("config: %v", err)
+	}
+	if v := env("NAVARCH_IMAP_PASSWORD"); v != "" {
+		c.IMAP.Password = v
+	}
+	if v := env("NAVARCH_SMTP_PASSWORD"); v != "" {
+		c.SMTP.Password = v
+	}
+	return c, c.check()
+}
+
+func (c *fileConfig) check() error {
+	bad := func(field, why string) error { return fmt.Errorf("config: %s: %s", field, why) }
+	if a, err := mail.ParseAddress(c.Address); err != nil || a.Address != c.Address {
+		return bad("address", "want navarch's own mail address, like navarch@example.org")
+	}
+	if c.Domain == "" || strings.ContainsAny(c.Domain, " @<>") {
+		return bad("domain", "want the domain for navarch's Message-IDs, like navarch.example.org")
+	}
+	if c.Database == "" {
+		return bad("database", "want the database file's path")
+	}
+	if c.DeadlineHours < 1 || c.ReminderHours < 0 || c.ReminderHours >= c.DeadlineHours {
+		return bad("deadline_hours", "want 1 or more hours, and reminder_hours fewer than them")
+	}
+	for name, s := range map[string]serverConf{"imap": c.IMAP, "smtp": c.SMTP} {
+		if err := s.check(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s serverConf) check(name string) error {
+	switch {
+	case s.Host == "":
+		return fmt.Errorf("config: %s.host: missing", name)
+	case s.Port < 1 || s.Port > 65535:
+		return fmt.Errorf("config: %s.port: %d is not a port", name, s.Port)
+	case s.TLS != navmail.TLSImplicit && s.TLS != navmail.TLSStart && s.TLS != navmail.TLSNone:
+		return fmt.Errorf("config: %s.tls: want %q, %q or %q (none only on loopback)", name, navmail.TLSImplicit, navmail.TLSStart, navmail.TLSNone)
+	case s.TLS == navmail.TLSNone && s.Host != "127.0.0.1" && s.Host != "localhost" && s.Host != "::1":
+		return fmt.Errorf("config: %s.tls: none is for loopback tests only, not %s", name, s.Host)
+	case name == "imap" && (s.Username == "" || s.Password == ""):
+		return fmt.Errorf("config: imap.username/password: missing (the password may come from NAVARCH_IMAP_PASSWORD)")
+	case s.PollSeconds < 0:
+		return fmt.Errorf("config: %s.poll_seconds: negative", name)
+	}
+	return nil
+}
+
+func (c *fileConfig) intake() *navmail.Intake {
+	return &navmail.Intake{IMAP: navmail.IMAP{Host: c.IMAP.Host, Port: c.IMAP.Port, TLS: c.IMAP.TLS, Username: c.IMAP.Username,
+		Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Poll: time.Duration(c.IMAP.PollSeconds) * time.Second}}
+}
+
+func (c *fileConfig) smtp() navmail.SMTP {
+	return navmail.SMTP{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: c.SMTP.TLS, Username: c.SMTP.Username,
+		Password: c.SMTP.Password, From: c.Address}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const goodConfig = `{"database": "/var/lib/navarch/navarch.db", "address": "navarch@example.org", "domain": "navarch.example.org",
+ "imap": {"host": "imap.example.org", "port": 993, "tls": "tls", "username": "navarch"},
+ "smtp": {"host": "smtp.example.org", "port": 587, "tls": "starttls", "username": "navarch"}}`
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfig(t *testing.T) {
+	c, err := parseConfig([]byte(goodConfig), env(map[string]string{"NAVARCH_IMAP_PASSWORD": "s3cret"}))
+	if err != nil || c.IMAP.Password != "s3cret" || c.DeadlineHours != 72 {
+		t.Fatalf("good config: %+v, %v", c, err)
+	}
+	bad := map[string]string{
+		"address":        strings.Replace(goodConfig, "navarch@example.org", "navarch", 1),
+		"domain":         strings.Replace(goodConfig, `"navarch.example.org"`, `"a b"`, 1),
+		"imap.port":      strings.Replace(goodConfig, "993", "0", 1),
+		"smtp.tls":       strings.Replace(goodConfig, "starttls", "ssl", 1),
+		"imap.tls":       strings.Replace(goodConfig, `"tls": "tls"`, `"tls": "none"`, 1),
+		"imap.username":  goodConfig,
+		"unknown field":  strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
+		"deadline_hours": strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
+	}
+	for field, text := range bad {
+		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
+		if field == "imap.username" {
+			e = nil
+		}
+		_, err := parseConfig([]byte(text), env(e))
+		if err == nil || !strings.Contains(err.Error(), strings.Split(field, " ")[0]) {
+			t.Errorf("%s: %v, want an error naming it", field, err)
+		}
+	}
+	if _, err := parseConfig([]byte("{"), env(nil)); err == nil {
+		t.Error("truncated JSON accepted")
+	}
+}
+
+func FuzzConfig(f *testing.F) {
+	f.Add([]byte(goodConfig))
+	f.Add([]byte(`{"imap": {"port": -1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := parseConfig(data, env(map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}))
+		if err == nil && (c.Address == "" || c.IMAP.Host == "") {
+			t.Fatalf("accepted an incomplete config: %+v", c)
+		}
+	})
+}

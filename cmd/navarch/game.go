@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"navarch/host"
+	"navarch/store"
+)
+
+var gameCmd = command{
+	name:    "game",
+	summary: "create, list, show and export games (while the daemon is stopped)",
+	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]... [-options O,O] [-tables FILE]
+       navarch game list -config FILE
+       navarch game show -config FILE TAG
+       navarch game export -config FILE [-side SIDE] TAG > FILE.log
+
+new creates a game and queues its welcome mails (the daemon sends them); each player
+gets a secret key. The database is locked while the daemon runs.`,
+}
+
+func init() { gameCmd.run = runGame }
+
+func runGame(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintf(stderr, "usage: %s\n", gameCmd.usage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	sub, args := args[0], args[1:]
+	fs := gameCmd.flags(stderr)
+	path := fs.String("config", "navarch.json", "the configuration file")
+	var players, referees multi
+	ruleset := fs.String("ruleset", "lepanto1571", "new: the ruleset")
+	scenario := fs.String("scenario", "", "new: the scenario")
+	options := fs.String("options", "", "new: optional rules, comma-separated")
+	tables := fs.String("tables", "", "new: a corrected table file")
+	side := fs.String("side", "", "export: the side whose copy to write (default: the full log)")
+	fs.Var(&players, "player", "new: ID:SIDE:ADDRESS:ZONE; repeatable")
+	fs.Var(&referees, "referee", "new: a referee's address; repeatable")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch game: %v\n", err)
+		return 2
+	}
+	s, err := store.Open(cfg.Database, slog.New(slog.NewTextHandler(stderr, nil)), store.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch game: %v\n", err)
+		return 1
+	}
+	defer s.Close()
+	h := host.New(s, rulesets, host.Config{Address: cfg.Address, Domain: cfg.Domain}, slog.New(slog.NewTextHandler(stderr, nil)))
+	switch sub {
+	case "new":
+		err = gameNew(h, stdout, *ruleset, *scenario, *options, *tables, players, referees)
+	case "list":
+		err = gameList(h, stdout)
+	case "show", "export":
+		if fs.NArg() != 1 {
+			fs.Usage()
+			return 2
+		}
+		if sub == "show" {
+			err = h.Show(stdout, fs.Arg(0))
+		} else {
+			err = h.Export(stdout, fs.Arg(0), *side)
+		}
+	default:
+		fmt.Fprintf(stderr, "navarch game: unknown subcommand %q\n", sub)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch game %s: %v\n", sub, err)
+		return 1
+	}
+	return 0
+}
+
+func gameNew(h *host.Host, stdout io.Writer, ruleset, scenario, options, tables string, players, referees []string) error {
+	spec := host.GameSpec{Ruleset: ruleset, Scenario: scenario, Referees: referees}
+	if options != "" {
+		spec.Options = strings.Split(options, ",")
+	}
+	if tables != "" {
+		data, err := os.ReadFile(tables)
+		if err != nil {
+			return err
+		}
+		spec.Tables = data
+	}
+	for _, p := range players {
+		f := strings.SplitN(p, ":", 4)
+		if len(f) < 3 {
+			return fmt.Errorf("-player %q: want ID:SIDE:ADDRESS:ZONE", p)
+		}
+		if len(f) == 3 {
+			f = append(f, "UTC")
+		}
+		spec.Players = append(spec.Players, host.PlayerSpec{ID: f[0], Side: f[1], Address: f[2], Zone: f[3]})
+	}
+	tag, err := h.CreateGame(spec)
+	if err == nil {
+		fmt.Fprintf(stdout, "created game %s; its welcome mails are queued\n", tag)
+	}
+	return err
+}
+
+func gameList(h *host.Host, stdout io.Writer) error {
+	games, err := h.List()
+	for _, g := range games {
+		fmt.Fprintln(stdout, g)
+	}
+	return err
+}

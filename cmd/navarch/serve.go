@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/signal"
+	"syscall"
+
+	"navarch/host"
+	"navarch/store"
+)
+
+var serveCmd = command{
+	name:    "serve",
+	summary: "run the daemon: read the mailbox, adjudicate, answer, keep deadlines",
+	usage: `navarch serve -config FILE
+
+Runs until SIGINT or SIGTERM. The configuration is described in docs/navarch.example.json;
+passwords may come from NAVARCH_IMAP_PASSWORD and NAVARCH_SMTP_PASSWORD.`,
+}
+
+func init() { serveCmd.run = runServe }
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := serveCmd.flags(stderr)
+	path := fs.String("config", "navarch.json", "the configuration file")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	s, err := store.Open(cfg.Database, log, store.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
+		return 1
+	}
+	defer s.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	h := host.New(s, rulesets, host.Config{Address: cfg.Address, Domain: cfg.Domain, DeadlineHours: cfg.DeadlineHours,
+		ReminderHours: cfg.ReminderHours}, log)
+	in := cfg.intake()
+	in.Log = log
+	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)
+	h.Serve(ctx, in, cfg.smtp())
+	log.Info("navarch stopped")
+	return 0
+}

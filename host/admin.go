@@ -1,0 +1,68 @@
+package host
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"navarch/store"
+)
+
+// List describes every game in a line: tag, ruleset, scenario, status, what it waits for.
+func (h *Host) List() ([]string, error) {
+	var out []string
+	err := h.s.View(func(tx *store.Tx) error {
+		for _, id := range store.Games(tx) {
+			g, err := loadGame(tx, id)
+			if err != nil || g == nil {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%-10s %s %s %s %s", g.Tag, g.Ruleset, g.Scenario, g.Status, waiting(g)))
+		}
+		return nil
+	})
+	return out, err
+}
+
+func waiting(g *game) string {
+	if g.Step == nil {
+		return ""
+	}
+	return fmt.Sprintf("T%d A%d waits for %s until %s", g.Step.Turn, g.Step.Act, strings.Join(g.Step.Sides, ","), g.Step.Deadline.Format("2006-01-02 15:04 MST"))
+}
+
+// Show writes a game's players and state.
+func (h *Host) Show(w io.Writer, tag string) error {
+	return h.s.View(func(tx *store.Tx) error {
+		_, g, err := findGame(tx, tag)
+		if err != nil || g == nil {
+			return fmt.Errorf("%w: %s", ErrNoGame, tag)
+		}
+		fmt.Fprintf(w, "game %s (%s)\n%s %s, %s\n", g.Tag, g.ID, g.Ruleset, g.Scenario, g.Status)
+		for _, p := range g.Players {
+			fmt.Fprintf(w, "player %s %s <%s> %s joined=%t\n", p.ID, p.Side, p.Address, p.Zone, p.Joined)
+		}
+		for _, r := range g.Referees {
+			fmt.Fprintf(w, "referee <%s>\n", r)
+		}
+		if s := waiting(g); s != "" {
+			fmt.Fprintln(w, s)
+		}
+		return nil
+	})
+}
+
+// Export writes a game's log: a side's copy, or the full one.
+func (h *Host) Export(w io.Writer, tag, side string) error {
+	return h.s.View(func(tx *store.Tx) error {
+		id, g, err := findGame(tx, tag)
+		if err != nil || g == nil {
+			return fmt.Errorf("%w: %s", ErrNoGame, tag)
+		}
+		a, err := export(tx, g, id, side, side == "")
+		if err == nil {
+			_, err = w.Write(a.Data)
+		}
+		return err
+	})
+}
