@@ -18,7 +18,7 @@ import (
 )
 
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	s    *store.Store
 	h    *Host
 	now  time.Time
@@ -27,7 +27,9 @@ type fixture struct {
 	n    int // mails sent to the host
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *fixture { return newFixtureTB(t) }
+
+func newFixtureTB(t testing.TB) *fixture {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {

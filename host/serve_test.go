@@ -165,8 +165,42 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	if r := has(ms, "bob@example.com", "orders due"); r.InReplyTo == nil || !strings.Contains(r.Text, "set-up") {
 		t.Errorf("the request is not threaded or not the set-up: %+v", r)
 	}
-	st, _ := user.Status("INBOX", &imap.StatusOptions{NumUnseen: true})
-	if st.NumUnseen == nil || *st.NumUnseen != 0 {
-		t.Errorf("handled mail not flagged \\Seen: %v", st.NumUnseen)
+	// Both decline the set-up; then whoever is asked first sends a mistake and its correction.
+	keys := map[string]string{}
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		keys[who] = keyRE.FindStringSubmatch(has(ms, who, "welcome").Text)[1]
+		send(who, "KEY "+keys[who]+"\nNONE")
+	}
+	ms = waitFor("the first group's request", func(ms []*mail.Incoming) bool {
+		n := 0
+		for _, m := range ms {
+			if strings.Contains(m.Subject, "orders due") {
+				n++
+			}
+		}
+		return n >= 3
+	})
+	var asked string
+	for _, m := range ms {
+		if strings.Contains(m.Subject, "orders due") && !strings.Contains(m.Text, "set-up") {
+			asked = m.From
+		}
+	}
+	send(asked, "KEY "+keys[asked]+"\nNOSUCH MOVE 0101")
+	waitFor("the errors", func(ms []*mail.Incoming) bool { return has(ms, asked, "not accepted") != nil })
+	send(asked, "KEY "+keys[asked]+"\nNONE")
+	ms = waitFor("the receipt and the reports", func(ms []*mail.Incoming) bool {
+		return has(ms, asked, "accepted") != nil && has(ms, "alice@example.org", "report") != nil && has(ms, "bob@example.com", "report") != nil
+	})
+	if r := has(ms, "bob@example.com", "report"); !strings.Contains(r.Text, "#") {
+		t.Errorf("the report lists no log records:\n%s", r.Text)
+	}
+	unseen := -1
+	for deadline := time.Now().Add(10 * time.Second); unseen != 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		st, _ := user.Status("INBOX", &imap.StatusOptions{NumUnseen: true})
+		unseen = int(*st.NumUnseen)
+	}
+	if unseen != 0 {
+		t.Errorf("%d handled mails not flagged \\Seen", unseen)
 	}
 }

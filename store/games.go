@@ -219,3 +219,13 @@ func Meta(tx *Tx, id dice.GameID, name string) ([]byte, error) {
 	}
 	return bytes.Clone(b.Get([]byte(name))), nil
 }
+
+// PutInstallationKey sets the installation's signing key from a seed, for restoring an
+// installation onto a new database (and for tests that need the same key twice). An
+// installation that has signed checkpoints must keep its key.
+func PutInstallationKey(tx *Tx, seed []byte) error {
+	if len(seed) != ed25519.SeedSize {
+		return fmt.Errorf("store: an installation key seed has %d bytes", ed25519.SeedSize)
+	}
+	return tx.put(tx.tx.Bucket(bucketMeta), []byte("install-key"), seed)
+}
