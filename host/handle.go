@@ -1,6 +1,7 @@
 package host
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,6 +35,10 @@ func (h *Host) Handle(raw []byte) error {
 			return err
 		}
 		log := h.log.With("message-id", key)
+		if in != nil && in.From != "" && !h.allow(tx, in.From) {
+			log.Warn("mail dropped: sender over its rate", "from", in.From)
+			return nil
+		}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
@@ -44,6 +49,22 @@ func (h *Host) Handle(raw []byte) error {
 		}
 		return h.request(tx, in, log)
 	})
+}
+
+// RateLimit is how many mails one sender may send in an hour; beyond it, mail is dropped
+// without an answer (DESIGN 4: never flood).
+const RateLimit = 30
+
+// allow counts a sender's mail in the current hour and says whether it is within the limit.
+func (h *Host) allow(tx *store.Tx, from string) bool {
+	k := "rate:" + from + ":" + h.cfg.Now().UTC().Format("2006010215")
+	n := 0
+	if v := store.State(tx, k); len(v) == 4 {
+		n = int(binary.BigEndian.Uint32(v))
+	}
+	n++
+	store.PutState(tx, k, binary.BigEndian.AppendUint32(nil, uint32(n)))
+	return n <= RateLimit
 }
 
 // actor is who sent a mail, once authenticated.
@@ -133,6 +154,10 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.sendLog(tx, a)
 	case mail.CmdStatus:
 		return h.status(tx, a)
+	case mail.CmdAbsent:
+		return h.absent(tx, a)
+	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace:
+		return h.referee(tx, a)
 	}
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("%s is not available yet on this server; nothing was changed.", a.req.Command))
 }

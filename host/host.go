@@ -65,6 +65,9 @@ type game struct {
 	Root     string   `json:"root"`   // the thread's first Message-ID
 	Seq      int      `json:"seq"`    // outgoing mails so far
 	Step     *step    `json:"step,omitempty"`
+	// PausedAt and PausedUntil are set while the referee has paused the game.
+	PausedAt    time.Time `json:"paused_at,omitzero"`
+	PausedUntil time.Time `json:"paused_until,omitzero"`
 }
 
 type player struct {
@@ -73,6 +76,9 @@ type player struct {
 	Address string `json:"address"`
 	Zone    string `json:"zone"`
 	Joined  bool   `json:"joined"`
+	// AbsentFrom and AbsentTo bound a declared absence (ABSENT).
+	AbsentFrom time.Time `json:"absent_from,omitzero"`
+	AbsentTo   time.Time `json:"absent_to,omitzero"`
 }
 
 // step is the step waiting for orders.

@@ -36,7 +36,18 @@ func (h *Host) tick(tx *store.Tx, id [16]byte) error {
 		return err
 	}
 	now := h.cfg.Now()
+	changed := false
+	if !g.PausedUntil.IsZero() {
+		if now.Before(g.PausedUntil) {
+			return nil // the clock stands still while the game is paused
+		}
+		h.unpause(g, now)
+		changed = true
+	}
 	missing := g.missing()
+	if back := absentUntil(missing, g.Step.Deadline); back.After(g.Step.Deadline) {
+		g.Step.Deadline, changed = back, true
+	}
 	switch {
 	case !now.Before(g.Step.Deadline):
 		if err := h.late(tx, g, missing); err != nil {
@@ -58,9 +69,22 @@ func (h *Host) tick(tx *store.Tx, id [16]byte) error {
 			}
 		}
 	default:
-		return nil
+		if !changed {
+			return nil
+		}
 	}
 	return saveGame(tx, id, g)
+}
+
+// absentUntil is when the last of the players away at the deadline is back.
+func absentUntil(ps []*player, deadline time.Time) time.Time {
+	back := deadline
+	for _, p := range ps {
+		if !deadline.Before(p.AbsentFrom) && deadline.Before(p.AbsentTo) && p.AbsentTo.After(back) {
+			back = p.AbsentTo
+		}
+	}
+	return back
 }
 
 // missing lists the players of the sides asked that have not sent orders.

@@ -1,0 +1,154 @@
+package host
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"navarch/ledger"
+	"navarch/mail"
+	"navarch/store"
+	"navarch/templates"
+)
+
+// Caps on the referee's and players' clock changes (DESIGN 3.6).
+const (
+	maxExtendHours = 7 * 24
+	maxPauseHours  = 14 * 24
+	maxAbsentDays  = 14
+)
+
+// referee applies a referee's command: every change is written to the log and announced to
+// everyone (DESIGN 3.6).
+func (h *Host) referee(tx *store.Tx, a *actor) error {
+	if !a.referee {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, a.req.Command+" is a referee's command.")
+	}
+	var text string
+	var err error
+	switch a.req.Command {
+	case mail.CmdPause:
+		text, err = h.pause(a)
+	case mail.CmdResume:
+		text, err = h.resume(a)
+	case mail.CmdExtend:
+		text, err = h.extend(a)
+	case mail.CmdEnd:
+		return h.endGame(tx, a)
+	default:
+		err = fmt.Errorf("%s is not available yet on this server; nothing was changed", a.req.Command)
+	}
+	if err != nil {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, err.Error())
+	}
+	return h.announce(tx, a, text)
+}
+
+func (h *Host) announce(tx *store.Tx, a *actor, text string) error {
+	if err := ledger.Note(tx, a.id, "referee", text); err != nil {
+		return err
+	}
+	for _, r := range h.recipients(a.g) {
+		if err := h.queue(tx, a.g, r, "announcement", "announcement", templates.Announcement{By: a.msg.From, Text: []string{text}}, "", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hoursArg(args []string, def, maxH int) (int, error) {
+	if len(args) == 0 {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(args[0]), "h"))
+	if err != nil || n < 1 || n > maxH {
+		return 0, fmt.Errorf("want a number of hours from 1 to %d, not %q", maxH, args[0])
+	}
+	return n, nil
+}
+
+// pause stops the game's clock, for at most maxPauseHours: deadlines do not pass while it is
+// paused, and resuming moves the deadline on by the time paused.
+func (h *Host) pause(a *actor) (string, error) {
+	n, err := hoursArg(a.req.Args, 72, maxPauseHours)
+	if err != nil {
+		return "", err
+	}
+	if !a.g.PausedUntil.IsZero() {
+		return "", fmt.Errorf("the game is paused already, until %s", a.g.PausedUntil.Format(time.RFC1123))
+	}
+	now := h.cfg.Now()
+	a.g.PausedAt, a.g.PausedUntil = now, now.Add(time.Duration(n)*time.Hour).UTC().Truncate(time.Second)
+	return fmt.Sprintf("The game is paused for %d hours, until %s at the latest.", n, a.g.PausedUntil.Format("2006-01-02 15:04 UTC")), nil
+}
+
+func (h *Host) resume(a *actor) (string, error) {
+	if a.g.PausedUntil.IsZero() {
+		return "", fmt.Errorf("the game is not paused")
+	}
+	h.unpause(a.g, h.cfg.Now())
+	return "The game resumes.", nil
+}
+
+// unpause ends a pause and moves the deadline on by the time the game was paused.
+func (h *Host) unpause(g *game, now time.Time) {
+	if now.After(g.PausedUntil) {
+		now = g.PausedUntil
+	}
+	if g.Step != nil {
+		g.Step.Deadline = g.Step.Deadline.Add(now.Sub(g.PausedAt)).Truncate(time.Second)
+	}
+	g.PausedAt, g.PausedUntil = time.Time{}, time.Time{}
+}
+
+func (h *Host) extend(a *actor) (string, error) {
+	if a.g.Step == nil {
+		return "", fmt.Errorf("no deadline is running")
+	}
+	n, err := hoursArg(a.req.Args, 24, maxExtendHours)
+	if err != nil {
+		return "", err
+	}
+	a.g.Step.Deadline = a.g.Step.Deadline.Add(time.Duration(n) * time.Hour)
+	a.g.Step.Reminded = false
+	return fmt.Sprintf("The deadline for %s is extended by %d hours, to %s.", a.g.Step.What, n, a.g.Step.Deadline.Format("2006-01-02 15:04 UTC")), nil
+}
+
+// endGame ends the game by the referee's decision: the log's end record reveals the seeds.
+func (h *Host) endGame(tx *store.Tx, a *actor) error {
+	result := "ended by the referee"
+	if len(a.req.Args) > 0 {
+		result += ": " + strings.Join(a.req.Args, " ")
+	}
+	turn := uint32(0)
+	if a.g.Step != nil {
+		turn = a.g.Step.Turn
+	}
+	c, err := ledger.End(tx, a.id, turn, result)
+	if err != nil {
+		return err
+	}
+	a.g.Status, a.g.Step = "over", nil
+	for _, r := range h.recipients(a.g) {
+		if err := h.turnEnd(tx, a.id, a.g, r, &c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// absent records a player's absence (at most maxAbsentDays); deadlines that would pass while
+// the player is away wait for the return.
+func (h *Host) absent(tx *store.Tx, a *actor) error {
+	if a.p == nil || len(a.req.Args) != 2 {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Write ABSENT FROM TO, two dates like 2026-12-01 2026-12-05.")
+	}
+	from, err1 := time.Parse("2006-01-02", a.req.Args[0])
+	to, err2 := time.Parse("2006-01-02", a.req.Args[1])
+	if err1 != nil || err2 != nil || to.Before(from) || to.Sub(from) > maxAbsentDays*24*time.Hour {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("An absence is two dates like 2026-12-01 2026-12-05, at most %d days apart.", maxAbsentDays))
+	}
+	a.p.AbsentFrom, a.p.AbsentTo = from, to.Add(24*time.Hour)
+	return h.announce(tx, a, fmt.Sprintf("%s (%s) is away from %s to %s; deadlines that fall then wait for the return.", a.p.ID, a.p.Side, a.req.Args[0], a.req.Args[1]))
+}

@@ -1,0 +1,108 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/store"
+)
+
+func started(t *testing.T) (*fixture, map[string]string) {
+	t.Helper()
+	f := newFixture(t)
+	keys := map[string]string{}
+	for _, m := range f.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] != "ref@example.net" {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.outbox()
+	return f, keys
+}
+
+func (f *fixture) deadline() time.Time {
+	f.t.Helper()
+	var d time.Time
+	f.s.View(func(tx *store.Tx) error {
+		g, _ := loadGame(tx, store.Games(tx)[0])
+		d = g.Step.Deadline
+		return nil
+	})
+	return d
+}
+
+// TestRefereeCommands: extend, pause and resume move the deadline and are announced to
+// everyone; a player cannot use them.
+func TestRefereeCommands(t *testing.T) {
+	f, keys := started(t)
+	d0 := f.deadline()
+	f.send("alice@example.org", "EXTEND 24\nKEY "+keys["alice@example.org"])
+	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "referee's command") {
+		t.Error("a player extended the deadline")
+	}
+	f.send("ref@example.net", "EXTEND 24")
+	mails := f.outbox()
+	if len(mails) != 3 || find(mails, "bob@example.com", "announcement") == nil || !f.deadline().Equal(d0.Add(24*time.Hour)) {
+		t.Errorf("extend: %v, deadline %v", subjects(mails), f.deadline())
+	}
+	f.send("ref@example.net", "EXTEND 1000")
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "from 1 to 168") {
+		t.Error("an extension over the cap was not refused")
+	}
+	f.send("ref@example.net", "PAUSE 48")
+	f.now = f.now.Add(10 * time.Hour)
+	f.send("ref@example.net", "RESUME")
+	if got, want := f.deadline(), d0.Add(34*time.Hour); !got.Equal(want) {
+		t.Errorf("after a 10-hour pause the deadline is %v, want %v", got, want)
+	}
+	f.send("ref@example.net", "ENDGAME the players agreed a draw")
+	mails = f.outbox()
+	if m := find(mails, "alice@example.org", "game over"); m == nil || len(m.Attachments) != 1 || !strings.Contains(m.Text, "agreed a draw") {
+		t.Errorf("end by the referee: %v", subjects(mails))
+	}
+	f.checkLog()
+}
+
+func TestAbsenceAndRate(t *testing.T) {
+	f, keys := started(t)
+	d0 := f.deadline()
+	away := d0.Add(-24 * time.Hour).Format("2006-01-02")
+	back := d0.Add(48 * time.Hour).Format("2006-01-02")
+	f.send("bob@example.com", fmt.Sprintf("ABSENT %s %s\nKEY %s", away, back, keys["bob@example.com"]))
+	if find(f.outbox(), "ref@example.net", "announcement") == nil {
+		t.Fatal("the absence was not announced")
+	}
+	f.now = d0.Add(time.Minute)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if find(f.outbox(), "bob@example.com", "deadline passed") != nil || !f.deadline().After(d0.Add(47*time.Hour)) {
+		t.Errorf("a deadline passed while bob was away: %v", f.deadline())
+	}
+	for i := 0; i < RateLimit+5; i++ {
+		f.send("alice@example.org", "HELP\nKEY "+keys["alice@example.org"])
+	}
+	if n := len(f.outbox()); n > RateLimit {
+		t.Errorf("%d answers to one sender in an hour", n)
+	}
+}
+
+// TestPauseExpires: a pause ends by itself at its expiry, moving the deadline on.
+func TestPauseExpires(t *testing.T) {
+	f, _ := started(t)
+	d0 := f.deadline()
+	f.send("ref@example.net", "PAUSE 10")
+	f.outbox()
+	f.now = f.now.Add(11 * time.Hour)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.deadline(); !got.Equal(d0.Add(10 * time.Hour)) {
+		t.Errorf("after a 10-hour pause expired the deadline is %v, want %v", got, d0.Add(10*time.Hour))
+	}
+}
