@@ -63,7 +63,20 @@ func (h *Host) advanceFrom(tx *store.Tx, id [16]byte, g *game, eng adjudicator.G
 			}
 			g.Step = &step{Turn: st.Turn, Act: st.Act, Sides: st.Sides, What: st.What, Deadline: deadline,
 				Secret: st.Secret, Default: st.Default, Orders: map[string]received{}}
-			return h.reports(tx, id, g, eng, start, ckpt)
+			complete, err := h.useHeld(tx, id, g, eng)
+			if err != nil {
+				return err
+			}
+			if !complete {
+				return h.reports(tx, id, g, eng, start, ckpt)
+			}
+			res, err = h.resolveStep(tx, id, g, eng)
+			if err != nil {
+				return err
+			}
+			if res.Checkpoint != nil {
+				ckpt = res.Checkpoint
+			}
 		}
 	}
 }

@@ -65,6 +65,8 @@ type game struct {
 	Root     string   `json:"root"`   // the thread's first Message-ID
 	Seq      int      `json:"seq"`    // outgoing mails so far
 	Step     *step    `json:"step,omitempty"`
+	// Held are advance orders by side, kept out of the log until their step comes.
+	Held map[string]received `json:"held,omitempty"`
 	// PausedAt and PausedUntil are set while the referee has paused the game.
 	PausedAt    time.Time `json:"paused_at,omitzero"`
 	PausedUntil time.Time `json:"paused_until,omitzero"`

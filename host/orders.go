@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
@@ -29,6 +30,11 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		return err
 	}
 	st := eng.Next()
+	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
+		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == "playing" {
+			return h.hold(tx, a, eng)
+		}
+	}
 	if a.g.Step == nil || st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, a.p.Side) {
 		what := "nothing"
 		if a.g.Step != nil {
@@ -40,6 +46,17 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
+		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && len(errs) == 0 && a.req.Command == mail.CmdOrders {
+			now := adv.Applicable(a.p.Side, orders)
+			later := without(orders, now)
+			switch {
+			case len(later) > 0 && len(now) > 0:
+				a.g.setHeld(a.p.Side, adjudicator.Canonical(later), h.cfg.Now())
+				orders = now
+			case len(later) > 0 && !st.Secret:
+				return h.hold(tx, a, eng)
+			}
+		}
 		if len(errs) == 0 {
 			errs = eng.Validate(a.p.Side, orders)
 		}
@@ -67,6 +84,69 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	return h.resolve(tx, a.id, a.g, eng)
 }
 
+func without(all, some []adjudicator.Order) []adjudicator.Order {
+	var out []adjudicator.Order
+	for _, o := range all {
+		if !slices.Contains(some, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// hold keeps orders sent ahead for steps to come (DESIGN 3.4): they are checked for syntax
+// now, kept out of the log (so that the opponent learns nothing of them), and used when
+// their step comes if they are still legal; otherwise the player is asked then.
+func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
+	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
+	if len(errs) > 0 {
+		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
+	}
+	text := adjudicator.Canonical(orders)
+	a.g.setHeld(a.p.Side, text, h.cfg.Now())
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text)
+}
+
+func (g *game) setHeld(side, text string, at time.Time) {
+	if g.Held == nil {
+		g.Held = map[string]received{}
+	}
+	g.Held[side] = received{Text: text, Time: at}
+}
+
+// useHeld records, for each side asked, the advance orders that belong to the step if they
+// are legal now; it reports whether every side asked has orders.
+func (h *Host) useHeld(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) (bool, error) {
+	adv, ok := eng.(adjudicator.AdvanceOrders)
+	if !ok || g.Step.Secret {
+		return false, nil
+	}
+	for _, side := range g.Step.Sides {
+		held, ok := g.Held[side]
+		if !ok {
+			continue
+		}
+		parsed, _ := eng.Parse(side, held.Text)
+		use := adv.Applicable(side, parsed)
+		if len(use) == 0 || len(eng.Validate(side, use)) > 0 {
+			continue
+		}
+		ps := g.sidePlayers(side)
+		so := play.SideOrders{Player: ps[0].ID, Side: side, Orders: use, Received: held.Time}
+		i, _, err := play.Record(tx, id, eng.Next(), so)
+		if err != nil {
+			return false, err
+		}
+		g.Step.Orders[side] = received{Player: ps[0].ID, Index: i, Text: adjudicator.Canonical(use), Time: held.Time}
+		if rest := without(parsed, use); len(rest) > 0 {
+			g.setHeld(side, adjudicator.Canonical(rest), held.Time)
+		} else {
+			delete(g.Held, side)
+		}
+	}
+	return len(g.Step.Orders) == len(g.Step.Sides), nil
+}
+
 func errorsBody(errs []adjudicator.LineError) templates.Errors {
 	var b templates.Errors
 	for _, e := range errs {
@@ -78,6 +158,19 @@ func errorsBody(errs []adjudicator.LineError) templates.Errors {
 // resolve closes the awaited step with the orders received (a side without orders gets the
 // rules' default) and lets the game go on.
 func (h *Host) resolve(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) error {
+	start, err := store.Len(tx, id)
+	if err != nil {
+		return err
+	}
+	res, err := h.resolveStep(tx, id, g, eng)
+	if err != nil {
+		return err
+	}
+	return h.advanceFrom(tx, id, g, eng, start, res.Checkpoint)
+}
+
+// resolveStep resolves the awaited step with the orders recorded for it.
+func (h *Host) resolveStep(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) (play.Result, error) {
 	var orders []play.SideOrders
 	var uses []uint64
 	for _, side := range g.Step.Sides {
@@ -89,16 +182,9 @@ func (h *Host) resolve(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game)
 		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
 		uses = append(uses, r.Index)
 	}
-	start, err := store.Len(tx, id)
-	if err != nil {
-		return err
-	}
 	res, err := play.Resolve(tx, id, eng, orders, uses)
-	if err != nil {
-		return err
-	}
 	g.Step = nil
-	return h.advanceFrom(tx, id, g, eng, start, res.Checkpoint)
+	return res, err
 }
 
 // status resends the map and what the game waits for.
