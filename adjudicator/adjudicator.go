@@ -144,4 +144,7 @@ func Canonical(orders []Order) string {
 type AdvanceOrders interface {
 	// Applicable returns the held orders of side that belong to the current step.
 	Applicable(side string, held []Order) []Order
+	// Later returns the orders of side that belong to steps still to come (orders for the
+	// side's own units that are not due now); orders for no unit of the side are neither.
+	Later(side string, orders []Order) []Order
 }

@@ -48,12 +48,12 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
 		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && len(errs) == 0 && a.req.Command == mail.CmdOrders {
 			now := adv.Applicable(a.p.Side, orders)
-			later := without(orders, now)
+			later := adv.Later(a.p.Side, orders)
 			switch {
 			case len(later) > 0 && len(now) > 0:
 				a.g.setHeld(a.p.Side, adjudicator.Canonical(later), h.cfg.Now())
-				orders = now
-			case len(later) > 0 && !st.Secret:
+				orders = without(orders, later) // what is neither due nor later is refused below
+			case len(later) > 0 && len(later) == len(orders) && !st.Secret:
 				return h.hold(tx, a, eng)
 			}
 		}

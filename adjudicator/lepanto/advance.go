@@ -1,6 +1,7 @@
 package lepanto
 
 import (
+	"slices"
 	"strings"
 
 	"navarch/adjudicator"
@@ -18,6 +19,22 @@ func (g *Game) Applicable(side string, held []adjudicator.Order) []adjudicator.O
 			if u := g.unit(uo.unit); u != nil && u.Group == g.WaitGroup {
 				out = append(out, o)
 			}
+		}
+	}
+	return out
+}
+
+// Later returns the unit orders for the side's units outside the group now due.
+func (g *Game) Later(side string, orders []adjudicator.Order) []adjudicator.Order {
+	now := g.Applicable(side, orders)
+	var out []adjudicator.Order
+	for _, o := range orders {
+		uo, ok := o.(*unitOrder)
+		if !ok || uo.disengage || slices.Contains(now, o) {
+			continue
+		}
+		if u := g.unit(uo.unit); u != nil && u.Side == side && u.InPlay() {
+			out = append(out, o)
 		}
 	}
 	return out
