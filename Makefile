@@ -2,7 +2,7 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors
+.PHONY: build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors e2e
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch
@@ -40,3 +40,9 @@ bench-smoke:
 # Rewrites the golden dice vectors. Never once games exist: see docs/LOG-FORMAT.md.
 vectors:
 	go test ./adjudicator/dice -run TestGoldenVectors -update
+
+# The end-to-end test alone, through Dovecot and Postfix on loopback (needs root and the
+# Debian packages dovecot-imapd, dovecot-lmtpd, postfix; see docs/DEVELOPING.md).
+e2e:
+	D=$$(mktemp -d) && bash test/e2e/mailservers.sh start $$D && \
+	{ NAVARCH_E2E=1 go test -race -count=1 -run E2E -v ./test/e2e; rc=$$?; bash test/e2e/mailservers.sh stop $$D; exit $$rc; }

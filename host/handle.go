@@ -73,8 +73,10 @@ type actor struct {
 	id      dice.GameID
 	p       *player // nil for a referee
 	referee bool
-	msg     *mail.Incoming
-	req     mail.Request
+	// operator: the command came from navarch's command line, not by mail.
+	operator bool
+	msg      *mail.Incoming
+	req      mail.Request
 }
 
 func (a *actor) to() recipient {

@@ -211,6 +211,14 @@ func TestRefusals(t *testing.T) {
 	if n := len(f.outbox()); n != 1 {
 		t.Errorf("a mail delivered twice was answered %d times", n)
 	}
+	unknown := "From: eve@example.net\r\nSubject: Re: [navarch lep-0000]\r\nMessage-ID: <old@example.net>\r\n\r\nJOIN\r\n"
+	if err := f.h.Handle([]byte(unknown)); err != nil {
+		t.Fatal(err)
+	}
+	if m := find(f.outbox(), "eve@example.net", "your mail"); m == nil || !strings.Contains(m.Text, `no game "lep-0000"`) ||
+		!strings.HasPrefix(m.Text, "Hello,") || !strings.Contains(m.Text, "log-head none") {
+		t.Errorf("a mail for an unknown game is not answered as to a stranger: %+v", m)
+	}
 	auto := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] away\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <away@example.org>\r\n\r\nI am away.\r\n", f.tag)
 	if err := f.h.Handle([]byte(auto)); err != nil || len(f.outbox()) != 0 {
 		t.Errorf("an auto-reply was answered: %v", err)

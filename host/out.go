@@ -70,7 +70,7 @@ func (h *Host) notice(tx *store.Tx, g *game, r recipient, inReplyTo string, line
 
 // stranger answers a mail that names no game we know: there is no thread to put it in.
 func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) error {
-	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Body: templates.Notice{Lines: lines}})
+	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: lines}})
 	if err != nil {
 		return err
 	}

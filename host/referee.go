@@ -118,6 +118,9 @@ func (h *Host) extend(a *actor) (string, error) {
 // endGame ends the game by the referee's decision: the log's end record reveals the seeds.
 func (h *Host) endGame(tx *store.Tx, a *actor) error {
 	result := "ended by the referee"
+	if a.operator {
+		result = "ended by the operator"
+	}
 	if len(a.req.Args) > 0 {
 		result += ": " + strings.Join(a.req.Args, " ")
 	}

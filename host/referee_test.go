@@ -106,3 +106,34 @@ func TestPauseExpires(t *testing.T) {
 		t.Errorf("after a 10-hour pause expired the deadline is %v, want %v", got, d0.Add(10*time.Hour))
 	}
 }
+
+// TestOperate: the operator's pause moves nothing until resumed, is announced to every
+// player and referee, and a refused command queues no mail.
+func TestOperate(t *testing.T) {
+	f, _ := started(t)
+	before := f.deadline()
+	text, err := f.h.Operate(f.tag, "PAUSE", []string{"10"})
+	if err != nil || !strings.Contains(text, "paused for 10 hours") {
+		t.Fatalf("pause: %q %v", text, err)
+	}
+	mails := f.outbox()
+	for _, who := range []string{"alice@example.org", "bob@example.com", "ref@example.net"} {
+		if m := find(mails, who, "announcement"); m == nil || !strings.Contains(m.Text, "the operator") {
+			t.Errorf("%s: no announcement naming the operator in %v", who, subjects(mails))
+		}
+	}
+	f.now = f.now.Add(4 * time.Hour)
+	if _, err := f.h.Operate(f.tag, "RESUME", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.deadline(); !got.Equal(before.Add(4 * time.Hour)) {
+		t.Errorf("after a 4-hour pause the deadline is %v, want %v", got, before.Add(4*time.Hour))
+	}
+	f.outbox()
+	if _, err := f.h.Operate(f.tag, "EXTEND", []string{"1000"}); err == nil || len(f.outbox()) != 0 {
+		t.Errorf("an extension beyond the cap: %v, or mail was queued", err)
+	}
+	if _, err := f.h.Operate("xyz-0000", "PAUSE", nil); err == nil {
+		t.Error("an unknown game was paused")
+	}
+}

@@ -24,6 +24,7 @@ type Mail struct {
 	Game     string // the game's tag, e.g. "lep-7f3a"
 	Title    string // scenario title
 	Player   string // the recipient's player id, or "" for a referee
+	Stranger bool   // the recipient is in no game we know (greeted neither as player nor referee)
 	Side     string
 	Zone     string // the recipient's IANA time zone
 	Turn     int

@@ -8,22 +8,31 @@ import (
 	"strings"
 
 	"navarch/host"
+	"navarch/mail"
 	"navarch/store"
 )
 
 var gameCmd = command{
 	name:    "game",
-	summary: "create, list, show and export games (while the daemon is stopped)",
+	summary: "create, list, show, export, pause, resume, extend and end games (while the daemon is stopped)",
 	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]... [-options O,O] [-tables FILE]
        navarch game list -config FILE
        navarch game show -config FILE TAG
        navarch game export -config FILE [-side SIDE] TAG > FILE.log
+       navarch game pause -config FILE TAG [HOURS]
+       navarch game resume -config FILE TAG
+       navarch game extend -config FILE TAG [HOURS]
+       navarch game end -config FILE TAG [RESULT...]
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
-gets a secret key. The database is locked while the daemon runs.`,
+gets a secret key. pause, resume, extend and end act as the referee's mail commands do:
+written to the log and announced to everyone (the daemon sends the mails). The database is
+locked while the daemon runs.`,
 }
 
 func init() { gameCmd.run = runGame }
+
+var operatorCommands = map[string]string{"pause": mail.CmdPause, "resume": mail.CmdResume, "extend": mail.CmdExtend, "end": mail.CmdEnd}
 
 func runGame(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -73,6 +82,16 @@ func runGame(args []string, stdout, stderr io.Writer) int {
 			err = h.Show(stdout, fs.Arg(0))
 		} else {
 			err = h.Export(stdout, fs.Arg(0), *side)
+		}
+	case "pause", "resume", "extend", "end":
+		if fs.NArg() < 1 {
+			fs.Usage()
+			return 2
+		}
+		var text string
+		text, err = h.Operate(fs.Arg(0), operatorCommands[sub], fs.Args()[1:])
+		if err == nil {
+			fmt.Fprintln(stdout, text)
 		}
 	default:
 		fmt.Fprintf(stderr, "navarch game: unknown subcommand %q\n", sub)

@@ -225,4 +225,27 @@ func TestGameCommands(t *testing.T) {
 	if code, _, _ := navarch("game", "show", "-config", cfg, "xyz-0000"); code != 1 {
 		t.Errorf("an unknown game shown: exit %d", code)
 	}
+	operate := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"pause", tag, "48"}, 0, "paused for 48 hours"},
+		{[]string{"pause", tag}, 1, "paused already"},
+		{[]string{"resume", tag}, 0, "resumes"},
+		{[]string{"extend", tag, "24"}, 1, "no deadline is running"}, // the players have not joined
+		{[]string{"end", tag, "a draw"}, 0, "over"},
+		{[]string{"pause", tag}, 1, "is over"},
+		{[]string{"resume", "xyz-0000"}, 1, "xyz-0000"},
+	}
+	for _, o := range operate {
+		code, out, e := navarch(append([]string{"game", o.args[0], "-config", cfg}, o.args[1:]...)...)
+		if code != o.code || !strings.Contains(out+e, o.want) {
+			t.Errorf("game %v: exit %d, want %d and %q:\n%s%s", o.args, code, o.code, o.want, out, e)
+		}
+	}
+	if _, out, _ := navarch("game", "export", "-config", cfg, tag); !strings.Contains(out, "ended by the operator: a draw") ||
+		!strings.Contains(out, "paused for 48 hours") {
+		t.Errorf("the operator's commands are not in the log:\n%s", out)
+	}
 }

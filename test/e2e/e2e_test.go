@@ -1,0 +1,343 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"io"
+	"log/slog"
+	"net/smtp"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	gomail "github.com/emersion/go-message/mail"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/host"
+	"navarch/mail"
+	"navarch/play"
+	"navarch/store"
+)
+
+const (
+	imapAddr = "127.0.0.1:10143"
+	smtpAddr = "127.0.0.1:10025"
+)
+
+var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
+
+// received is a mail as parsed and as delivered.
+type received struct {
+	*mail.Incoming
+	raw []byte
+}
+
+// mailbox reads one user's INBOX on Dovecot.
+type mailbox struct {
+	t    *testing.T
+	user string
+	tag  string // only this game's mail counts: the servers' mailboxes outlive a run
+	seen map[imap.UID]bool
+	kept []received // this game's mail read but not yet taken
+}
+
+func (m *mailbox) fetch() []received {
+	m.t.Helper()
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(m.user, strings.Split(m.user, "@")[0]+"-secret").Wait(); err != nil {
+		m.t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		m.t.Fatal(err)
+	}
+	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	var out []received
+	section := &imap.FetchItemBodySection{Peek: true}
+	for _, uid := range data.AllUIDs() {
+		if m.seen[uid] {
+			continue
+		}
+		bufs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil || len(bufs) != 1 {
+			m.t.Fatalf("fetch: %v", err)
+		}
+		raw := bufs[0].FindBodySection(section)
+		in, err := mail.Parse(raw, mail.Options{MaxSize: 8 << 20})
+		if err != nil {
+			m.t.Fatalf("a mail navarch sent does not parse: %v", err)
+		}
+		m.seen[uid] = true
+		out = append(out, received{in, raw})
+	}
+	return out
+}
+
+// waitFor reads the mailbox until a mail of this game whose subject ends with s arrives,
+// and takes it; other mail read on the way is kept for later calls.
+func (m *mailbox) waitFor(s string) received {
+	m.t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if in := m.take(s); in != nil {
+			return *in
+		}
+	}
+	m.t.Fatalf("%s: no mail %q within a minute", m.user, s)
+	return received{}
+}
+
+// take reads new mail and returns the first kept mail whose subject ends with s, or nil.
+func (m *mailbox) take(s string) *received {
+	m.t.Helper()
+	for _, in := range m.fetch() {
+		if m.ours(in) {
+			m.kept = append(m.kept, in)
+		}
+	}
+	for i, in := range m.kept {
+		if strings.HasSuffix(in.Subject, s) {
+			m.kept = append(m.kept[:i], m.kept[i+1:]...)
+			return &in
+		}
+	}
+	return nil
+}
+
+func (m *mailbox) ours(in received) bool {
+	return strings.HasPrefix(in.Subject, "[navarch "+m.tag+"] ")
+}
+
+// send submits a player's mail to navarch or to the echo responder.
+func send(t *testing.T, from, to, subject, body string) {
+	t.Helper()
+	to += "@test.example"
+	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%d@%s>\r\n\r\n%s\r\n",
+		from, to, subject, time.Now().UnixNano(), strings.Split(from, "@")[1], strings.ReplaceAll(body, "\n", "\r\n"))
+	if err := smtp.SendMail(smtpAddr, nil, from, []string{to}, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// activations is how many activations the end-to-end game plays after the set-up.
+const activations = 4
+
+// TestE2E plays a game through Dovecot and Postfix: welcome, JOIN, the secret set-up, then
+// several activations of the bots' orders (the first with a mistake answered by line), each
+// report reaching both sides with its map. Each activation is timed from the order mail's
+// submission to both reports in the players' mailboxes, side by side with a no-op echo
+// responder that reads its own mailbox the same way and answers both players at once: the
+// floor the mail servers set.
+func TestE2E(t *testing.T) {
+	if os.Getenv("NAVARCH_E2E") != "1" {
+		t.Skip("set NAVARCH_E2E=1 with Dovecot and Postfix running (test/e2e/mailservers.sh)")
+	}
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	rulesets := []adjudicator.Ruleset{lepanto.Ruleset}
+	h := host.New(s, rulesets, host.Config{Address: "navarch@test.example", Domain: "navarch.test.example"}, log)
+	tag, err := h.CreateGame(host.GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@test.example"},
+		Players: []host.PlayerSpec{{ID: "alice", Side: "christian", Address: "alice@test.example", Zone: "Europe/Rome"},
+			{ID: "bob", Side: "ottoman", Address: "bob@test.example", Zone: "America/New_York"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		h.Serve(ctx, &mail.Intake{IMAP: imapAs("navarch@test.example"), Log: log}, smtpFrom("navarch@test.example"))
+	}()
+	go func() {
+		defer wg.Done()
+		echo(ctx, tag, log)
+	}()
+
+	players := []string{"alice@test.example", "bob@test.example"}
+	sideOf := map[string]string{"christian": players[0], "ottoman": players[1]}
+	boxes := map[string]*mailbox{}
+	keys := map[string]string{}
+	subject := "Re: [navarch " + tag + "]"
+	for _, who := range players {
+		boxes[who] = &mailbox{t: t, user: who, tag: tag, seen: map[imap.UID]bool{}}
+		w := boxes[who].waitFor("] welcome")
+		keys[who] = keyRE.FindStringSubmatch(w.Text)[1]
+		send(t, who, "navarch", subject, "JOIN\nKEY "+keys[who])
+	}
+	for _, who := range players {
+		boxes[who].waitFor("orders due") // the set-up (rule 3: hidden deployment)
+		send(t, who, "navarch", subject, "NONE\nKEY "+keys[who])
+	}
+	for _, who := range players {
+		boxes[who].waitFor(" orders accepted")
+		boxes[who].waitFor("report")
+	}
+
+	var floor, took []time.Duration
+	for k := 0; k < activations; k++ {
+		step := pending(t, s, rulesets)
+		if step.Kind != adjudicator.NeedOrders {
+			t.Fatalf("activation %d: the game waits for no orders (%+v)", k, step)
+		}
+		first := sideOf[step.Sides[0]]
+		boxes[first].waitFor("orders due")
+		start := time.Now()
+		send(t, first, "echo", subject, "ping")
+		for _, who := range players {
+			boxes[who].waitFor("echo")
+		}
+		floor = append(floor, time.Since(start))
+
+		if k == 0 {
+			send(t, first, "navarch", subject, "KEY "+keys[first]+"\nNOSUCH-UNIT MOVE 0101")
+			if e := boxes[first].waitFor("orders not accepted"); !strings.Contains(e.Text, "line 2") {
+				t.Errorf("the errors do not name the line:\n%s", e.Text)
+			}
+		}
+		for i, side := range step.Sides {
+			who := sideOf[side]
+			if i > 0 {
+				boxes[who].waitFor("orders due")
+			}
+			orders := botOrders(t, s, rulesets, side)
+			start = time.Now()
+			send(t, who, "navarch", subject, "KEY "+keys[who]+"\n"+orders)
+			if r := boxes[who].waitFor(" orders accepted"); orders != "NONE" && !strings.Contains(r.Text, strings.Fields(orders)[0]) {
+				t.Errorf("the receipt does not echo the orders %q:\n%s", orders, r.Text)
+			}
+		}
+		for _, who := range players {
+			r := boxes[who].waitFor("report")
+			if !strings.Contains(r.Text, "#") {
+				t.Errorf("%s's report lists no log records", who)
+			}
+			if pngs(t, r.raw) == 0 {
+				t.Errorf("%s's report carries no map that decodes as PNG", who)
+			}
+		}
+		took = append(took, time.Since(start))
+	}
+	f, n := median(floor), median(took)
+	t.Logf("order mail submitted to both reports delivered, median of %d activations: navarch %v, echo responder %v, ratio %.2f",
+		activations, n.Round(time.Millisecond), f.Round(time.Millisecond), float64(n)/float64(f))
+}
+
+// pending is the step the game waits for, from the daemon's own store.
+func pending(t *testing.T, s *store.Store, rulesets []adjudicator.Ruleset) adjudicator.Step {
+	t.Helper()
+	var step adjudicator.Step
+	err := s.View(func(tx *store.Tx) error {
+		g, err := play.Load(tx, store.Games(tx)[0], rulesets)
+		if err == nil {
+			step = g.Next()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return step
+}
+
+// botOrders are the orders lepanto's bot would send for side now, or NONE.
+func botOrders(t *testing.T, s *store.Store, rulesets []adjudicator.Ruleset, side string) string {
+	t.Helper()
+	text := ""
+	err := s.View(func(tx *store.Tx) error {
+		g, err := play.Load(tx, store.Games(tx)[0], rulesets)
+		if err == nil {
+			text = g.(*lepanto.Game).BotOrders(side)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text == "" {
+		return "NONE"
+	}
+	return text
+}
+
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+func imapAs(user string) mail.IMAP {
+	return mail.IMAP{Host: "127.0.0.1", Port: 10143, TLS: mail.TLSNone, Username: user,
+		Password: strings.Split(user, "@")[0] + "-secret", Poll: 2 * time.Second, Timeout: 20 * time.Second}
+}
+
+func smtpFrom(addr string) mail.SMTP {
+	return mail.SMTP{Host: "127.0.0.1", Port: 10025, TLS: mail.TLSNone, From: addr, Timeout: 20 * time.Second}
+}
+
+// echo is the no-op responder: every mail to echo@test.example is answered at once with one
+// mail to each player, read and sent by the same intake and sender code as navarch's.
+func echo(ctx context.Context, tag string, log *slog.Logger) {
+	var cur mail.Cursor
+	out := smtpFrom("echo@test.example")
+	in := &mail.Intake{IMAP: imapAs("echo@test.example"), Log: log,
+		Load: func() (mail.Cursor, error) { return cur, nil },
+		Save: func(c mail.Cursor) error { cur = c; return nil },
+		Handle: func(raw []byte) error {
+			for _, to := range []string{"alice@test.example", "bob@test.example"} {
+				o := mail.Outgoing{MessageID: fmt.Sprintf("%d.%s@echo.test.example", time.Now().UnixNano(), strings.Split(to, "@")[0]),
+					To: []string{to}, Subject: "[navarch " + tag + "] echo", Text: "echo\n"}
+				if err := out.Send(ctx, o); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	in.Run(ctx)
+}
+
+// pngs counts the parts of a delivered mail that decode as PNG images.
+func pngs(t *testing.T, raw []byte) int {
+	t.Helper()
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ct, _, _ := p.Header.(interface {
+			ContentType() (string, map[string]string, error)
+		}).ContentType(); ct == "image/png" {
+			if _, err := png.Decode(p.Body); err == nil {
+				n++
+			}
+		}
+	}
+}
