@@ -1,20 +1,20 @@
-# Two stages: a static navarch binary on a small base, run as a non-root user, with the
-# database in a volume.
-FROM golang:1.26-bookworm AS build
+# navarch in a container: a static binary on a minimal base, run as a non-root user, its
+# database in the volume /data. Configuration by file (/data/navarch.json by default) and
+# environment (NAVARCH_IMAP_PASSWORD, NAVARCH_SMTP_PASSWORD). See docs/deploy/README.md.
+FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /navarch ./cmd/navarch
 
-FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 --home-dir /data navarch && mkdir -p /data && chown navarch /data
+FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /navarch /usr/local/bin/navarch
-USER navarch
+USER nonroot:nonroot
 WORKDIR /data
 VOLUME /data
-# The daemon ("navarch serve") arrives with the mail issue; until then the image verifies
-# logs and keeps the database: docker run -v navarch:/data IMAGE check -db /data/navarch.db
-HEALTHCHECK --interval=5m --timeout=10s CMD ["navarch", "version"]
-ENTRYPOINT ["navarch"]
-CMD ["help"]
+# The daemon touches DATABASE.alive about once a minute; navarch health checks its age.
+HEALTHCHECK --interval=1m --timeout=10s --start-period=2m \
+	CMD ["/usr/local/bin/navarch", "health", "-config", "/data/navarch.json"]
+ENTRYPOINT ["/usr/local/bin/navarch"]
+CMD ["serve", "-config", "/data/navarch.json"]

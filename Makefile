@@ -2,7 +2,11 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors e2e
+.PHONY: demo build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors e2e
+
+# The README's main command: a demo game by real IMAP and SMTP on loopback.
+demo:
+	go run ./cmd/navarch demo
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch

@@ -158,6 +158,8 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.status(tx, a)
 	case mail.CmdAbsent:
 		return h.absent(tx, a)
+	case mail.CmdResign:
+		return h.resign(tx, a)
 	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace:
 		return h.referee(tx, a)
 	}
@@ -208,8 +210,17 @@ func (h *Host) help(tx *store.Tx, a *actor) error {
 	if a.p != nil {
 		side = a.p.Side
 	}
-	return h.notice(tx, a.g, a.to(), a.msg.MessageID, strings.Split(strings.TrimRight(eng.Help(side), "\n"), "\n")...)
+	lines := strings.Split(strings.TrimRight(eng.Help(side), "\n"), "\n")
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, append(lines, mailCommands...)...)
 }
+
+// mailCommands is the HELP answer's summary of what a mail may say besides orders.
+var mailCommands = []string{"",
+	"Mail commands, one per mail, with your KEY line (players): JOIN; your orders, or NONE for",
+	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
+	"map); LOG for the public log so far; ABSENT FROM TO (dates) holds deadlines while you are",
+	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees: PAUSE [HOURS], RESUME,",
+	"EXTEND [HOURS], ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {
 	side := ""

@@ -25,6 +25,9 @@ type Config struct {
 	ReminderHours int    // a reminder this long before a deadline; default 12
 	Now           func() time.Time
 	Rand          io.Reader // keys and seeds; crypto/rand by default
+	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
+	// answered (about once a minute): the operator's health check watches it.
+	Heartbeat func()
 }
 
 // Host runs the games of one store.

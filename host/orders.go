@@ -25,6 +25,9 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not send orders.")
 	}
+	if a.g.Status == "over" {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "The game is over; nothing was recorded. LOG sends you the log.")
+	}
 	eng, err := h.engine(tx, a.id)
 	if err != nil {
 		return err

@@ -124,6 +124,12 @@ func (h *Host) endGame(tx *store.Tx, a *actor) error {
 	if len(a.req.Args) > 0 {
 		result += ": " + strings.Join(a.req.Args, " ")
 	}
+	return h.finish(tx, a, result)
+}
+
+// finish ends the game with result: the last checkpoint, the seeds revealed and the full log
+// sent to everyone (DICE.md 4).
+func (h *Host) finish(tx *store.Tx, a *actor, result string) error {
 	turn := uint32(0)
 	if a.g.Step != nil {
 		turn = a.g.Step.Turn

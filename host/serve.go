@@ -103,6 +103,8 @@ func (h *Host) tickLoop(ctx context.Context) {
 	for ctx.Err() == nil {
 		if err := h.Tick(); err != nil {
 			h.log.Error("deadlines", "err", err)
+		} else if h.cfg.Heartbeat != nil {
+			h.cfg.Heartbeat()
 		}
 		select {
 		case <-time.After(time.Minute):

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,8 +110,9 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	var beats atomic.Int32
 	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Rand: ledgertest.Rand("serve")}, slog.New(slog.DiscardHandler))
+		Rand: ledgertest.Rand("serve"), Heartbeat: func() { beats.Add(1) }}, slog.New(slog.DiscardHandler))
 	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
 	if err != nil {
@@ -202,5 +204,8 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	}
 	if unseen != 0 {
 		t.Errorf("%d handled mails not flagged \\Seen", unseen)
+	}
+	if beats.Load() == 0 {
+		t.Error("the daemon never beat its heart")
 	}
 }

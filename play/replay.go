@@ -15,6 +15,9 @@ type ReplayReport struct {
 	Steps  int    // activations re-run
 	States int    // state hashes matched
 	Result string // the game's result, if it ended
+	// Stopped is the step the engine still had next when the log ended the game before the
+	// rules did (a referee's ENDGAME, a resignation), or "".
+	Stopped string
 	// Game is the engine's game as the log leaves it.
 	Game adjudicator.Game
 }
@@ -82,7 +85,7 @@ func (rp *replayer) entry() error {
 		return rp.step(r)
 	case r.Type == gamelog.TypeEnd:
 		if st := rp.g.Next(); st.Kind != adjudicator.Over {
-			return rp.fail("the log ends the game, the engine has %q next", st.What)
+			rp.rep.Stopped = st.What
 		}
 		rp.rep.Result = r.Get("result")
 	}

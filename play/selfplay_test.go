@@ -41,6 +41,13 @@ func selfPlayConfig(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, 
 
 func selfPlayWith(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
 	t.Helper()
+	return selfPlaySteps(t, cfg, seed, 0)
+}
+
+// selfPlaySteps plays steps steps (0: to the rules' end); a game stopped early is ended as a
+// referee's ENDGAME would end it.
+func selfPlaySteps(t *testing.T, cfg adjudicator.Config, seed string, steps int) ([]byte, ed25519.PublicKey, map[uint32]int) {
+	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +72,15 @@ func selfPlayWith(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, ed
 	g, _ := lepanto.Ruleset.New(cfg)
 	requests := map[uint32]int{}
 	for n := 0; g.Next().Kind != adjudicator.Over; n++ {
+		if steps > 0 && n == steps {
+			if err := s.Update(func(tx *store.Tx) error {
+				_, err := ledger.End(tx, c.Game, g.Next().Turn, "ended by the referee: agreed draw")
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
 		if n > 5000 {
 			t.Fatal("the game does not end")
 		}
@@ -133,6 +149,23 @@ func TestSelfPlayVerifiesAndReplays(t *testing.T) {
 
 // TestReplayCatchesTampering: a roll whose label the engine would not ask for, and a changed
 // die, make replay fail at that record even where the chain was rebuilt.
+// TestEndedEarlyReplays: a game the referee ended mid-turn verifies and replays, the
+// report naming the result and the step the rules still had next (DICE.md 6).
+func TestEndedEarlyReplays(t *testing.T) {
+	data, key, _ := selfPlaySteps(t, adjudicator.Config{Scenario: "lions-at-sea"}, "ended early", 12)
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
+		t.Fatalf("verify: %v", rep.Failure)
+	}
+	rr, err := play.Replay(f, rulesets)
+	if err != nil || rr.Steps != 12 || rr.Result != "ended by the referee: agreed draw" || rr.Stopped == "" {
+		t.Errorf("replay of a game ended early: %v, %d steps, result %q, stopped at %q", err, rr.Steps, rr.Result, rr.Stopped)
+	}
+}
+
 func TestReplayCatchesTampering(t *testing.T) {
 	data, _, _ := selfPlay(t, "lions-at-sea", "tamper")
 	f, _ := gamelog.ParseFile(data)

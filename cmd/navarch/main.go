@@ -18,7 +18,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{serveCmd, gameCmd, verifyCmd, replayCmd, renderCmd, backupCmd, checkCmd, versionCmd}
+	return []command{demoCmd, serveCmd, gameCmd, verifyCmd, replayCmd, renderCmd, rulesCmd, backupCmd, checkCmd, healthCmd, versionCmd}
 }
 
 func main() {

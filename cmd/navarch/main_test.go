@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
@@ -247,5 +248,38 @@ func TestGameCommands(t *testing.T) {
 	if _, out, _ := navarch("game", "export", "-config", cfg, tag); !strings.Contains(out, "ended by the operator: a draw") ||
 		!strings.Contains(out, "paused for 48 hours") {
 		t.Errorf("the operator's commands are not in the log:\n%s", out)
+	}
+}
+
+func TestRules(t *testing.T) {
+	if code, out, e := navarch("rules"); code != 0 || !strings.Contains(out, "scenario lions-at-sea") || !strings.Contains(out, "option   wind") {
+		t.Errorf("rules: exit %d\n%s%s", code, out, e)
+	}
+	if code, out, _ := navarch("rules", "-orders", "lepanto1571"); code != 0 || !strings.Contains(out, "UNIT DISENGAGE") {
+		t.Errorf("rules -orders: exit %d, no order language:\n%s", code, out)
+	}
+	if code, _, e := navarch("rules", "nosuch"); code != 1 || !strings.Contains(e, `no ruleset "nosuch"`) {
+		t.Errorf("an unknown ruleset: exit %d %s", code, e)
+	}
+}
+
+func TestHealth(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "navarch.db")
+	cfg := filepath.Join(dir, "navarch.json")
+	os.WriteFile(cfg, []byte(`{"database": "`+db+`", "address": "navarch@host.example", "domain": "navarch.host.example",
+ "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch", "password": "x"},
+ "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`), 0o600)
+	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "no heartbeat") {
+		t.Errorf("no daemon ever ran: exit %d %s", code, out)
+	}
+	heartbeat(db, slog.New(slog.DiscardHandler))()
+	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.HasPrefix(out, "alive") {
+		t.Errorf("a fresh heartbeat: exit %d %s", code, out)
+	}
+	old := time.Now().Add(-10 * time.Minute)
+	os.Chtimes(db+".alive", old, old)
+	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "10m0s old") {
+		t.Errorf("a stale heartbeat: exit %d %s", code, out)
 	}
 }

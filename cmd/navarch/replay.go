@@ -46,6 +46,9 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	if rep.Result != "" {
 		fmt.Fprintf(stdout, "result       %s\n", rep.Result)
 	}
+	if rep.Stopped != "" {
+		fmt.Fprintf(stdout, "ended early  before the rules' end; the next step would have been %s\n", rep.Stopped)
+	}
 	if err != nil {
 		fmt.Fprintf(stdout, "FAIL         %v\n", err)
 		return 1

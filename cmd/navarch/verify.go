@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	gomail "github.com/emersion/go-message/mail"
 
 	"navarch/gamelog"
 )
@@ -80,7 +83,7 @@ func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, e
 		if err != nil {
 			return opts, err
 		}
-		cs, err := gamelog.ParseBlocks(data)
+		cs, err := gamelog.ParseBlocks(mailText(data))
 		if err != nil {
 			return opts, fmt.Errorf("%s: %w", name, err)
 		}
@@ -94,7 +97,7 @@ func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, e
 		if err != nil {
 			return opts, err
 		}
-		opts.Orders = append(opts.Orders, gamelog.CanonicalOrders(string(data)))
+		opts.Orders = append(opts.Orders, gamelog.CanonicalOrders(string(mailText(data))))
 	}
 	return opts, nil
 }
@@ -135,4 +138,36 @@ func printDie(w io.Writer, d gamelog.DieStats) {
 		fmt.Fprintf(w, "  chi²=%.2f (%d dof; a fair die exceeds %.2f one time in 1000)", chi, dof, gamelog.Critical999(dof))
 	}
 	fmt.Fprintln(w)
+}
+
+// mailText is a saved mail's text/plain parts, transfer-decoded (quoted-printable, base64),
+// so that a mail saved as .eml works as well as its text copied out; anything that is not a
+// MIME mail with a text part is returned as it is.
+func mailText(data []byte) []byte {
+	r, err := gomail.CreateReader(bytes.NewReader(data))
+	if err != nil {
+		return data
+	}
+	var text []byte
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			break
+		}
+		h, ok := p.Header.(*gomail.InlineHeader)
+		if !ok {
+			continue
+		}
+		if ct, _, _ := h.ContentType(); ct == "text/plain" {
+			b, err := io.ReadAll(p.Body)
+			if err != nil {
+				return data
+			}
+			text = append(text, b...)
+		}
+	}
+	if len(text) == 0 {
+		return data
+	}
+	return text
 }

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"navarch/mail"
+)
+
+var demoCmd = command{
+	name:    "demo",
+	summary: "play a demo game by real IMAP and SMTP on loopback, then verify and replay its log",
+	usage: `navarch demo [-out DIR] [-rules RULESET] [-scenario S] [-turns N]
+
+Starts an IMAP server (go-imap's memory server) and an SMTP server (go-smtp) in this process
+on loopback, creates a game and runs the daemon on them. Two scripted players (the ruleset's
+bot) read their mail and answer it by SMTP: JOIN with the key from the welcome mail, then
+orders for every request, the first of them with a mistake that they correct. After N turns
+the referee ends the game by mail. DIR receives every mail sent (mail/*.eml), every map
+(maps/*.png), the exported logs (game.log, the full one, and one per side), the daemon's log
+(navarch.log) and its database; at the end the full log is checked with navarch verify
+(against the verifier key and a checkpoint from a player's saved mail) and navarch replay.`,
+}
+
+func init() { demoCmd.run = runDemo }
+
+func runDemo(args []string, stdout, stderr io.Writer) int {
+	fs := demoCmd.flags(stderr)
+	out := fs.String("out", "navarch-demo", "the directory for the mails, maps and logs")
+	ruleset := fs.String("rules", "lepanto1571", "the ruleset")
+	scenario := fs.String("scenario", "lions-at-sea", "the scenario (default: Lepanto's smallest)")
+	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 0 || *turns < 1 {
+		fs.Usage()
+		return 2
+	}
+	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
+		return 1
+	}
+	defer d.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := d.play(ctx); err != nil {
+		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
+		return 1
+	}
+	return d.audit(stdout, stderr)
+}
+
+var (
+	demoKeyRE      = regexp.MustCompile(`Your secret order key: (\S+)`)
+	demoVerifierRE = regexp.MustCompile(`verifier key +([0-9a-f]{64})`)
+	demoTurnRE     = regexp.MustCompile(`\] T(\d+) `)
+)
+
+// play runs the daemon and the players until both players have the game-over mail.
+func (d *demo) play(ctx context.Context) error {
+	ctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				served <- fmt.Errorf("daemon panic: %v", p)
+			}
+		}()
+		served <- d.h.Serve(ctx, &mail.Intake{IMAP: mail.IMAP{Host: "127.0.0.1", Port: d.imapPort, TLS: mail.TLSNone,
+			Username: d.address, Password: demoPassword, Poll: time.Second, Timeout: 10 * time.Second}, Log: d.log},
+			mail.SMTP{Host: "127.0.0.1", Port: d.smtpPort, TLS: mail.TLSNone, From: d.address, Timeout: 10 * time.Second})
+	}()
+	defer func() { stop(); <-served }()
+	over := 0
+	for over < len(d.players) {
+		var m delivered
+		select {
+		case m = <-d.inbox:
+		case err := <-served:
+			return fmt.Errorf("the daemon stopped: %w", err)
+		case <-time.After(time.Minute):
+			return errors.New("no mail from the daemon for a minute")
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		done, err := d.read(m)
+		if err != nil {
+			return err
+		}
+		if done {
+			over++
+		}
+	}
+	return nil
+}
+
+// read is a player's (or the referee's) answer to one mail; it reports the game-over mail.
+func (d *demo) read(m delivered) (bool, error) {
+	in, err := mail.Parse(m.raw, mail.Options{MaxSize: 16 << 20})
+	if err != nil {
+		return false, fmt.Errorf("a mail navarch sent does not parse: %w", err)
+	}
+	p := d.players[m.to]
+	kind := in.Subject[strings.Index(in.Subject, "]")+2:]
+	if p == nil {
+		return false, nil // the referee reads and keeps
+	}
+	d.say("%-5s ← %s", p.id, kind)
+	switch {
+	case strings.HasSuffix(kind, "welcome"):
+		k, v := demoKeyRE.FindStringSubmatch(in.Text), demoVerifierRE.FindStringSubmatch(in.Text)
+		if k == nil || v == nil {
+			return false, errors.New("a welcome mail without a key or verifier key")
+		}
+		p.key, d.verifier = k[1], v[1]
+		return false, d.send(p, "JOIN")
+	case strings.HasSuffix(kind, "orders due"):
+		return false, d.answer(p, kind)
+	case strings.HasSuffix(kind, "orders not accepted"):
+		d.say("        %s", firstError(in.Text))
+		return false, d.answer(p, kind)
+	case strings.HasSuffix(kind, "report"):
+		return false, d.saveMaps(m.raw, p, kind)
+	case strings.HasSuffix(kind, "turn over: seed revealed"):
+		p.turns++
+		if p == d.first && p.turns == d.turns {
+			d.say("referee → ENDGAME after %d turns", d.turns)
+			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played")
+		}
+	case strings.HasSuffix(kind, "game over"):
+		d.lastMail[p.id] = m.file
+		return true, nil
+	}
+	return false, nil
+}
+
+// answer sends the bot's orders; the first real orders of the game go out with a mistake.
+func (d *demo) answer(p *demoPlayer, kind string) error {
+	orders, err := d.botOrders(p.side)
+	if err != nil {
+		return err
+	}
+	if orders != "NONE" && !d.mistaken {
+		d.mistaken = true
+		d.say("%-5s → orders with a mistake (a unit that does not exist)", p.id)
+		return d.send(p, "NOSUCH-UNIT MOVE 0101\n"+orders)
+	}
+	d.say("%-5s → %s", p.id, summary(orders))
+	return d.send(p, orders)
+}
+
+func (d *demo) send(p *demoPlayer, body string) error {
+	return d.mailFrom(p.address, body+"\nKEY "+p.key)
+}
+
+// firstError is the errors mail's first error and its reason, on one line.
+func firstError(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "line ") {
+			if i+1 < len(lines) {
+				return l + " (" + strings.TrimSpace(lines[i+1]) + ")"
+			}
+			return l
+		}
+	}
+	return "(errors by line)"
+}
+
+func summary(orders string) string {
+	if orders == "NONE" {
+		return "NONE"
+	}
+	return fmt.Sprintf("%d orders", strings.Count(orders, "\n")+1)
+}
+
+func freePort() (net.Listener, int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, 0, err
+	}
+	return ln, ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// audit exports the logs and checks the full one as a referee would: verify, then replay.
+func (d *demo) audit(stdout, stderr io.Writer) int {
+	full := filepath.Join(d.out, "game.log")
+	if err := d.export(full, ""); err != nil {
+		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
+		return 1
+	}
+	for _, side := range d.sides {
+		if err := d.export(filepath.Join(d.out, side+".log"), side); err != nil {
+			fmt.Fprintf(stderr, "navarch demo: %v\n", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "\n$ navarch verify --key %s --checkpoint %s %s\n", d.verifier, d.lastMail[d.first.id], full)
+	if code := runVerify([]string{"--key", d.verifier, "--checkpoint", d.lastMail[d.first.id], full}, stdout, stderr); code != 0 {
+		return code
+	}
+	fmt.Fprintf(stdout, "\n$ navarch replay %s\n", full)
+	if code := runReplay([]string{full}, stdout, stderr); code != 0 {
+		return code
+	}
+	fmt.Fprintf(stdout, "\nThe demo's mails, maps and logs are in %s.\n", d.out)
+	return 0
+}
+
+func (d *demo) export(path, side string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := d.h.Export(f, d.tag, side); err != nil {
+		f.Close()
+		return fmt.Errorf("export %s: %w", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDemo runs the README's demo command for one turn: the game is played by IMAP and SMTP,
+// the mistake is answered by line, every map decodes, and the exported log passes verify
+// (with a checkpoint from a saved, quoted-printable mail) and replay.
+func TestDemo(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := navarch("demo", "-out", dir, "-turns", "1")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"alice ← welcome", "orders with a mistake", "not a unit of group", "referee → ENDGAME after 1 turns",
+		"bob   ← game over", "$ navarch verify --key", "$ navarch replay", "ended early"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the demo's output lacks %q", want)
+		}
+	}
+	if n := strings.Count(out, "\nPASS\n"); n != 2 {
+		t.Errorf("verify and replay: %d PASS lines, want 2", n)
+	}
+	maps, _ := filepath.Glob(filepath.Join(dir, "maps", "*.png"))
+	mails, _ := filepath.Glob(filepath.Join(dir, "mail", "*.eml"))
+	if len(maps) < 4 || len(mails) < 10 {
+		t.Fatalf("%d maps and %d mails written", len(maps), len(mails))
+	}
+	for _, m := range maps {
+		f, err := os.Open(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+		f.Close()
+	}
+	for _, log := range []string{"game.log", "christian.log", "ottoman.log"} {
+		if code, out, _ := navarch("verify", filepath.Join(dir, log)); code != 0 {
+			t.Errorf("%s does not verify:\n%s", log, out)
+		}
+	}
+	if code, _, errs := navarch("demo", "-out", dir, "-scenario", "no-such"); code != 1 || !strings.Contains(errs, "no scenario") {
+		t.Errorf("a demo of an unknown scenario: exit %d %s", code, errs)
+	}
+}

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"io"
+	"log"
+	"log/slog"
+	"net/smtp"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	gomail "github.com/emersion/go-message/mail"
+	gosmtp "github.com/emersion/go-smtp"
+
+	"navarch/adjudicator"
+	"navarch/host"
+	"navarch/play"
+	"navarch/store"
+)
+
+const (
+	demoDomain   = "demo.example"
+	demoPassword = "demo-secret"
+	demoReferee  = "referee@demo.example"
+)
+
+// demo is one demo run: the two servers, the daemon's host and the players' view of it.
+type demo struct {
+	out, tag, verifier string
+	address            string
+	turns              int
+	progress           io.Writer
+	start              time.Time
+
+	s        *store.Store
+	h        *host.Host
+	log      *slog.Logger
+	logFile  *os.File
+	rulesets []adjudicator.Ruleset
+
+	user               *imapmemserver.User
+	imapSrv            *imapserver.Server
+	smtpSrv            *gosmtp.Server
+	imapPort, smtpPort int
+
+	inbox    chan delivered
+	mu       sync.Mutex
+	n        int // mails written
+	sent     int // mails the players sent
+	players  map[string]*demoPlayer
+	first    *demoPlayer
+	sides    []string
+	mistaken bool
+	lastMail map[string]string
+}
+
+type demoPlayer struct {
+	id, side, address, key string
+	turns                  int
+}
+
+// delivered is a mail navarch sent, as the SMTP server received it.
+type delivered struct {
+	to, file string
+	raw      []byte
+}
+
+func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*demo, error) {
+	rs := rulesetByID(ruleset)
+	if rs == nil {
+		return nil, fmt.Errorf("no ruleset %q (navarch rules lists them)", ruleset)
+	}
+	var sc *adjudicator.Scenario
+	for _, s := range rs.Scenarios() {
+		if s.ID == scenario {
+			sc = &s
+		}
+	}
+	if sc == nil {
+		return nil, fmt.Errorf("ruleset %s has no scenario %q (navarch rules lists them)", ruleset, scenario)
+	}
+	for _, dir := range []string{"mail", "maps"} {
+		if err := os.MkdirAll(filepath.Join(out, dir), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	d := &demo{out: out, address: "navarch@" + demoDomain, turns: turns, progress: progress, start: time.Now(),
+		rulesets: rulesets, inbox: make(chan delivered, 64), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
+	if err := d.open(); err != nil {
+		d.close()
+		return nil, err
+	}
+	if err := d.servers(); err != nil {
+		d.close()
+		return nil, err
+	}
+	spec := host.GameSpec{Ruleset: rs.ID(), Scenario: sc.ID, Referees: []string{demoReferee}}
+	names, zones := []string{"alice", "bob", "carol", "dave"}, []string{"Europe/Rome", "America/New_York", "Asia/Tokyo", "UTC"}
+	for i, side := range sc.Sides {
+		p := &demoPlayer{id: names[i%len(names)], side: side, address: names[i%len(names)] + "@" + demoDomain}
+		d.players[p.address], d.sides = p, append(d.sides, side)
+		spec.Players = append(spec.Players, host.PlayerSpec{ID: p.id, Side: side, Address: p.address, Zone: zones[i%len(zones)]})
+		if d.first == nil {
+			d.first = p
+		}
+	}
+	tag, err := d.h.CreateGame(spec)
+	if err != nil {
+		d.close()
+		return nil, err
+	}
+	d.tag = tag
+	d.say("game %s: %s, %s, %d turns; mail, maps and logs in %s", tag, rs.Title(), sc.Title, turns, out)
+	return d, nil
+}
+
+// open starts afresh: a demo directory holds one game.
+func (d *demo) open() error {
+	db := filepath.Join(d.out, "navarch.db")
+	for _, old := range []string{db, filepath.Join(d.out, "mail"), filepath.Join(d.out, "maps")} {
+		if err := os.RemoveAll(old); err != nil {
+			return err
+		}
+	}
+	for _, dir := range []string{"mail", "maps"} {
+		if err := os.MkdirAll(filepath.Join(d.out, dir), 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(filepath.Join(d.out, "navarch.log"))
+	if err != nil {
+		return err
+	}
+	d.logFile, d.log = f, slog.New(slog.NewTextHandler(f, nil))
+	if d.s, err = store.Open(db, d.log, store.Options{NoSync: true}); err != nil {
+		return err
+	}
+	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain}, d.log)
+	return nil
+}
+
+// servers starts navarch's IMAP mailbox and the SMTP server all mail goes through: mail to
+// navarch lands in its mailbox; mail from navarch is written to DIR/mail and handed to the
+// players.
+func (d *demo) servers() error {
+	mem := imapmemserver.New()
+	d.user = imapmemserver.NewUser(d.address, demoPassword)
+	if err := d.user.Create("INBOX", nil); err != nil {
+		return err
+	}
+	mem.AddUser(d.user)
+	d.imapSrv = imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return mem.NewSession(), nil, nil
+		},
+		Caps: imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}, InsecureAuth: true, Logger: log.New(io.Discard, "", 0),
+	})
+	iln, iport, err := freePort()
+	if err != nil {
+		return err
+	}
+	go d.imapSrv.Serve(iln)
+	d.smtpSrv = gosmtp.NewServer(demoBackend{d})
+	d.smtpSrv.Domain, d.smtpSrv.AllowInsecureAuth = "localhost", true
+	d.smtpSrv.MaxMessageBytes = 32 << 20
+	sln, sport, err := freePort()
+	if err != nil {
+		return err
+	}
+	go d.smtpSrv.Serve(sln)
+	d.imapPort, d.smtpPort = iport, sport
+	return nil
+}
+
+func (d *demo) close() {
+	if d.imapSrv != nil {
+		d.imapSrv.Close()
+	}
+	if d.smtpSrv != nil {
+		d.smtpSrv.Close()
+	}
+	if d.s != nil {
+		d.s.Close()
+	}
+	if d.logFile != nil {
+		d.logFile.Close()
+	}
+}
+
+func (d *demo) say(format string, args ...any) {
+	fmt.Fprintf(d.progress, "%5.1fs  %s\n", time.Since(d.start).Seconds(), fmt.Sprintf(format, args...))
+}
+
+// mailFrom submits a mail to navarch by SMTP, as a player's mail program would.
+func (d *demo) mailFrom(from, body string) error {
+	d.mu.Lock()
+	d.sent++
+	n := d.sent
+	d.mu.Unlock()
+	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: [navarch %s]\r\nDate: %s\r\nMessage-ID: <%d.%s>\r\n\r\n%s\r\n",
+		from, d.address, d.tag, time.Now().UTC().Format(time.RFC1123Z), n, from, strings.ReplaceAll(body, "\n", "\r\n"))
+	if err := smtp.SendMail(fmt.Sprintf("127.0.0.1:%d", d.smtpPort), nil, from, []string{d.address}, []byte(msg)); err != nil {
+		return fmt.Errorf("submit %s's mail: %w", from, err)
+	}
+	return nil
+}
+
+// deliver routes one mail the SMTP server accepted.
+func (d *demo) deliver(to string, raw []byte) error {
+	if strings.EqualFold(to, d.address) {
+		_, err := d.user.Append("INBOX", bytes.NewReader(raw), &imap.AppendOptions{})
+		return err
+	}
+	d.mu.Lock()
+	d.n++
+	name := fmt.Sprintf("%03d-%s-%s.eml", d.n, strings.Split(to, "@")[0], slug(subjectOf(raw)))
+	d.mu.Unlock()
+	file := filepath.Join(d.out, "mail", name)
+	if err := os.WriteFile(file, raw, 0o644); err != nil {
+		return err
+	}
+	d.inbox <- delivered{to: strings.ToLower(to), file: file, raw: raw}
+	return nil
+}
+
+var slugRE = regexp.MustCompile(`[^a-z0-9]+`)
+
+func slug(s string) string {
+	if i := strings.Index(s, "]"); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.Trim(slugRE.ReplaceAllString(strings.ToLower(s), "-"), "-")
+}
+
+func subjectOf(raw []byte) string {
+	for _, l := range strings.Split(string(raw), "\r\n") {
+		if v, ok := strings.CutPrefix(l, "Subject: "); ok {
+			return v
+		}
+		if l == "" {
+			break
+		}
+	}
+	return ""
+}
+
+// botOrders are the orders the ruleset's bot would send for side now, read from the
+// daemon's store as a player reads the map; NONE when it has none.
+func (d *demo) botOrders(side string) (string, error) {
+	text := ""
+	err := d.s.View(func(tx *store.Tx) error {
+		g, err := play.Load(tx, store.Games(tx)[0], d.rulesets)
+		if err != nil {
+			return err
+		}
+		bot, ok := g.(interface{ BotOrders(string) string })
+		if !ok {
+			return fmt.Errorf("ruleset %T has no scripted player", g)
+		}
+		text = bot.BotOrders(side)
+		return nil
+	})
+	if text == "" {
+		text = "NONE"
+	}
+	return text, err
+}
+
+// saveMaps writes a report's maps to DIR/maps and checks that they decode.
+func (d *demo) saveMaps(raw []byte, p *demoPlayer, kind string) error {
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	turn := "0"
+	if m := demoTurnRE.FindStringSubmatch("] " + kind); m != nil {
+		turn = m[1]
+	}
+	for i := 0; ; i++ {
+		part, err := r.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		h, ok := part.Header.(interface {
+			ContentType() (string, map[string]string, error)
+		})
+		if ct, _, _ := h.ContentType(); !ok || ct != "image/png" {
+			continue
+		}
+		data, err := io.ReadAll(part.Body)
+		if err != nil {
+			return err
+		}
+		if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+			return fmt.Errorf("a report's map does not decode: %w", err)
+		}
+		d.mu.Lock()
+		name := fmt.Sprintf("%03d-T%s-%s.png", d.n, turn, p.side)
+		d.mu.Unlock()
+		if err := os.WriteFile(filepath.Join(d.out, "maps", name), data, 0o644); err != nil {
+			return err
+		}
+	}
+}
+
+// demoBackend is the SMTP server's side: every accepted mail is delivered at once.
+type demoBackend struct{ d *demo }
+
+func (b demoBackend) NewSession(*gosmtp.Conn) (gosmtp.Session, error) {
+	return &demoSession{d: b.d}, nil
+}
+
+type demoSession struct {
+	d  *demo
+	to []string
+}
+
+func (s *demoSession) Mail(string, *gosmtp.MailOptions) error { return nil }
+func (s *demoSession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
+	s.to = append(s.to, to)
+	return nil
+}
+func (s *demoSession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	for _, to := range s.to {
+		if err := s.d.deliver(to, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (s *demoSession) Reset()        { s.to = nil }
+func (s *demoSession) Logout() error { return nil }

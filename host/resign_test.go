@@ -1,0 +1,45 @@
+package host
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestResign: a bare RESIGN only explains; RESIGN CONFIRM ends the game, the resigning side
+// losing, with the game-over mail and full log to everyone; later mail changes nothing.
+func TestResign(t *testing.T) {
+	f, keys := started(t)
+	f.send("bob@example.com", "HELP\nKEY "+keys["bob@example.com"])
+	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "RESIGN CONFIRM ends the game") {
+		t.Error("HELP does not list the mail commands")
+	}
+	f.send("ref@example.net", "RESIGN CONFIRM")
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "Referees do not resign") {
+		t.Error("a referee resigned")
+	}
+	f.send("bob@example.com", "RESIGN\nKEY "+keys["bob@example.com"])
+	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "send RESIGN CONFIRM") {
+		t.Errorf("a bare RESIGN is not explained: %+v", m)
+	}
+	f.send("bob@example.com", "RESIGN CONFIRM\nKEY "+keys["bob@example.com"])
+	mails := f.outbox()
+	for _, who := range []string{"alice@example.org", "bob@example.com", "ref@example.net"} {
+		m := find(mails, who, "game over")
+		if m == nil || !strings.Contains(m.Text, "bob (ottoman) resigned; christian wins") || len(m.Attachments) != 1 {
+			t.Errorf("%s: no game-over mail with the result and the log in %v", who, subjects(mails))
+		}
+	}
+	f.send("bob@example.com", "RESIGN CONFIRM\nKEY "+keys["bob@example.com"])
+	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "not in play (over)") {
+		t.Errorf("a second resignation: %+v", m)
+	}
+	for _, body := range []string{"NONE", "STATUS", "LOG"} {
+		f.send("alice@example.org", body+"\nKEY "+keys["alice@example.org"])
+		if mails := f.outbox(); len(mails) != 1 || mails[0].To[0] != "alice@example.org" {
+			t.Errorf("%s after the game ended is not answered once: %v", body, subjects(mails))
+		} else if body == "NONE" && !strings.Contains(mails[0].Text, "The game is over") {
+			t.Errorf("orders after the game ended: %s", mails[0].Text)
+		}
+	}
+	f.checkLog()
+}
