@@ -90,6 +90,8 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 			text, err = h.resume(a)
 		case mail.CmdExtend:
 			text, err = h.extend(a)
+		case mail.CmdReplace:
+			text, err = h.replace(tx, a)
 		case mail.CmdEnd:
 			text = "The game is over."
 			return h.done(tx, a, h.endGame(tx, a))

@@ -1,9 +1,13 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
 )
 
 // BenchmarkHandleCheck is one order mail through the host without the transport: read the
@@ -42,4 +46,33 @@ func newBenchFixture(b *testing.B) benchFixture {
 		b.Fatalf("fixture: %v", keys)
 	}
 	return benchFixture{f, keys}
+}
+
+// BenchmarkServeLoopback is the daemon's throughput on loopback: b.N order mails (CHECK) put
+// in navarch's mailbox on go-imap's memory server, read by the IMAP intake, handled and
+// answered through SMTP to a go-smtp sink; it ends when every receipt has arrived.
+func BenchmarkServeLoopback(b *testing.B) {
+	f := newBenchFixture(b)
+	f.h.cfg.RateLimit = 1 << 30
+	f.outbox()
+	user, out, in, smtpOut := loopback(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.h.Serve(ctx, in, smtpOut) }()
+	defer func() { cancel(); <-done }()
+	key := f.keys["alice@example.org"]
+	b.ResetTimer()
+	for i := range b.N {
+		raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <s%d@example.org>\r\n\r\nCHECK\r\nKEY %s\r\nBARBARIGO ON BAR-LANT HIDDEN\r\n", f.tag, i, key)
+		if _, err := user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Minute); out.count() < b.N; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatalf("%d of %d receipts after five minutes", out.count(), b.N)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
 }

@@ -51,8 +51,8 @@ func (h *Host) Handle(raw []byte) error {
 	})
 }
 
-// RateLimit is how many mails one sender may send in an hour; beyond it, mail is dropped
-// without an answer (DESIGN 4: never flood).
+// RateLimit is how many mails one sender may send in an hour unless Config says otherwise;
+// beyond it, mail is dropped without an answer (DESIGN 4: never flood).
 const RateLimit = 30
 
 // allow counts a sender's mail in the current hour and says whether it is within the limit.
@@ -64,7 +64,7 @@ func (h *Host) allow(tx *store.Tx, from string) bool {
 	}
 	n++
 	store.PutState(tx, k, binary.BigEndian.AppendUint32(nil, uint32(n)))
-	return n <= RateLimit
+	return n <= h.cfg.RateLimit
 }
 
 // actor is who sent a mail, once authenticated.
@@ -220,7 +220,7 @@ var mailCommands = []string{"",
 	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
 	"map); LOG for the public log so far; ABSENT FROM TO (dates) holds deadlines while you are",
 	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees: PAUSE [HOURS], RESUME,",
-	"EXTEND [HOURS], ENDGAME [RESULT]."}
+	"EXTEND [HOURS], REPLACE PLAYER ADDRESS [ZONE], ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {
 	side := ""

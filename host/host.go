@@ -23,6 +23,7 @@ type Config struct {
 	Domain        string // the domain of navarch's Message-IDs
 	DeadlineHours int    // time given for orders; default 72
 	ReminderHours int    // a reminder this long before a deadline; default 12
+	RateLimit     int    // mails one sender may send in an hour; default RateLimit
 	Now           func() time.Time
 	Rand          io.Reader // keys and seeds; crypto/rand by default
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
@@ -48,6 +49,9 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.RateLimit == 0 {
+		cfg.RateLimit = RateLimit
 	}
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader

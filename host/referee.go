@@ -34,6 +34,8 @@ func (h *Host) referee(tx *store.Tx, a *actor) error {
 		text, err = h.resume(a)
 	case mail.CmdExtend:
 		text, err = h.extend(a)
+	case mail.CmdReplace:
+		text, err = h.replace(tx, a)
 	case mail.CmdEnd:
 		return h.endGame(tx, a)
 	default:

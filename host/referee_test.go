@@ -137,3 +137,41 @@ func TestOperate(t *testing.T) {
 		t.Error("an unknown game was paused")
 	}
 }
+
+// TestReplace: the referee hands bob's side to carol; carol gets a welcome with a new key and
+// the game's commitment, everyone is told, bob's address no longer counts and carol's orders
+// do; mistakes in the command change nothing.
+func TestReplace(t *testing.T) {
+	f, keys := started(t)
+	for _, bad := range []string{"REPLACE bob", "REPLACE zed carol@example.net", "REPLACE bob not-an-address", "REPLACE bob alice@example.org",
+		"REPLACE bob carol@example.net Mars/Olympus"} {
+		f.send("ref@example.net", bad)
+		if mails := f.outbox(); len(mails) != 1 || find(mails, "ref@example.net", "notice") == nil {
+			t.Errorf("%s: %v", bad, subjects(mails))
+		}
+	}
+	f.send("ref@example.net", "REPLACE bob Carol@Example.net Asia/Tokyo")
+	mails := f.outbox()
+	w := find(mails, "carol@example.net", "welcome")
+	if w == nil || !strings.Contains(w.Text, "commitment C") || !strings.Contains(w.Text, "BEGIN NAVARCH CHECKPOINT") {
+		t.Fatalf("no welcome for carol with the commitment and checkpoint: %v", subjects(mails))
+	}
+	for _, who := range []string{"alice@example.org", "carol@example.net", "ref@example.net"} {
+		if m := find(mails, who, "announcement"); m == nil || !strings.Contains(m.Text, "bob (ottoman) is now played from carol@example.net instead of bob@example.com") {
+			t.Errorf("%s was not told of the replacement", who)
+		}
+	}
+	carol := keyRE.FindStringSubmatch(w.Text)[1]
+	if carol == keys["bob@example.com"] {
+		t.Error("the new player got the old key")
+	}
+	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
+	if m := find(f.outbox(), "bob@example.com", ""); m == nil || !strings.Contains(m.Text, "not a player") {
+		t.Errorf("the replaced address still counts: %+v", m)
+	}
+	f.send("carol@example.net", "NONE\nKEY "+carol)
+	if m := find(f.outbox(), "carol@example.net", "orders accepted"); m == nil || !strings.Contains(m.Text, "Dear bob (ottoman)") || !strings.Contains(m.HTML, "Asia/Tokyo") {
+		t.Errorf("carol's orders for bob's side: %+v", m)
+	}
+	f.checkLog()
+}

@@ -48,6 +48,12 @@ func (s *sinkSession) Data(r io.Reader) error {
 func (s *sinkSession) Reset()        {}
 func (s *sinkSession) Logout() error { return nil }
 
+func (b *sink) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.msgs)
+}
+
 func (b *sink) mails(t *testing.T) []*mail.Incoming {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -73,7 +79,7 @@ func toOf(raw []byte) string {
 	return ""
 }
 
-func listen(t *testing.T) (net.Listener, int) {
+func listen(t testing.TB) (net.Listener, int) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -82,9 +88,10 @@ func listen(t *testing.T) (net.Listener, int) {
 	return ln, ln.Addr().(*net.TCPAddr).Port
 }
 
-// TestServeThroughIMAPAndSMTP plays the opening of a game through real protocols: go-imap's
-// memory server holds navarch's mailbox, a go-smtp server receives what navarch sends.
-func TestServeThroughIMAPAndSMTP(t *testing.T) {
+// loopback starts go-imap's memory server with navarch's mailbox and a go-smtp sink on
+// loopback; it returns the mailbox's user, the sink and a daemon wired to both.
+func loopback(t testing.TB) (*imapmemserver.User, *sink, *mail.Intake, mail.SMTP) {
+	t.Helper()
 	mem := imapmemserver.New()
 	user := imapmemserver.NewUser("navarch@host.example", "secret")
 	user.Create("INBOX", nil)
@@ -100,11 +107,19 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	t.Cleanup(func() { isrv.Close() })
 	out := &sink{}
 	ssrv := smtp.NewServer(out)
-	ssrv.Domain, ssrv.AllowInsecureAuth = "localhost", true
+	ssrv.Domain, ssrv.AllowInsecureAuth, ssrv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
 	sln, sport := listen(t)
 	go ssrv.Serve(sln)
 	t.Cleanup(func() { ssrv.Close() })
+	in := &mail.Intake{IMAP: mail.IMAP{Host: "127.0.0.1", Port: iport, TLS: mail.TLSNone, Username: "navarch@host.example",
+		Password: "secret", Poll: 200 * time.Millisecond, Timeout: 5 * time.Second}, Log: slog.New(slog.DiscardHandler)}
+	return user, out, in, mail.SMTP{Host: "127.0.0.1", Port: sport, TLS: mail.TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
+}
 
+// TestServeThroughIMAPAndSMTP plays the opening of a game through real protocols: go-imap's
+// memory server holds navarch's mailbox, a go-smtp server receives what navarch sends.
+func TestServeThroughIMAPAndSMTP(t *testing.T) {
+	user, out, in, smtpOut := loopback(t)
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -121,9 +136,7 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- h.Serve(ctx, &mail.Intake{IMAP: mail.IMAP{Host: "127.0.0.1", Port: iport, TLS: mail.TLSNone, Username: "navarch@host.example",
-			Password: "secret", Poll: 200 * time.Millisecond, Timeout: 5 * time.Second}, Log: slog.New(slog.DiscardHandler)},
-			mail.SMTP{Host: "127.0.0.1", Port: sport, TLS: mail.TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second})
+		done <- h.Serve(ctx, in, smtpOut)
 	}()
 	defer func() { cancel(); <-done }()
 

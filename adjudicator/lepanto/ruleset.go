@@ -127,7 +127,9 @@ func (g *Game) Help(side string) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\nYour units: %s\n", strings.Join(own, " "))
+	if side != "" {
+		fmt.Fprintf(&b, "\nYour units: %s\n", strings.Join(own, " "))
+	}
 	return b.String()
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"navarch/host"
 	navmail "navarch/mail"
 )
 
@@ -20,6 +21,7 @@ type fileConfig struct {
 	Domain        string     `json:"domain"`
 	DeadlineHours int        `json:"deadline_hours"`
 	ReminderHours int        `json:"reminder_hours"`
+	RateLimit     int        `json:"rate_limit_per_hour"` // mails one sender may send in an hour
 	IMAP          serverConf `json:"imap"`
 	SMTP          serverConf `json:"smtp"`
 }
@@ -44,7 +46,7 @@ func loadConfig(path string) (*fileConfig, error) {
 }
 
 func parseConfig(data []byte, env func(string) string) (*fileConfig, error) {
-	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12}
+	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12, RateLimit: host.RateLimit}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
@@ -73,10 +75,14 @@ func (c *fileConfig) check() error {
 	if c.DeadlineHours < 1 || c.ReminderHours < 0 || c.ReminderHours >= c.DeadlineHours {
 		return bad("deadline_hours", "want 1 or more hours, and reminder_hours fewer than them")
 	}
-	for name, s := range map[string]serverConf{"imap": c.IMAP, "smtp": c.SMTP} {
-		if err := s.check(name); err != nil {
-			return err
-		}
+	if c.RateLimit < 1 {
+		return bad("rate_limit_per_hour", "want 1 or more mails a sender may send in an hour")
+	}
+	if err := c.IMAP.check("imap"); err != nil {
+		return err
+	}
+	if err := c.SMTP.check("smtp"); err != nil {
+		return err
 	}
 	return nil
 }

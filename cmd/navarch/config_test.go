@@ -17,14 +17,15 @@ func TestConfig(t *testing.T) {
 		t.Fatalf("good config: %+v, %v", c, err)
 	}
 	bad := map[string]string{
-		"address":        strings.Replace(goodConfig, "navarch@example.org", "navarch", 1),
-		"domain":         strings.Replace(goodConfig, `"navarch.example.org"`, `"a b"`, 1),
-		"imap.port":      strings.Replace(goodConfig, "993", "0", 1),
-		"smtp.tls":       strings.Replace(goodConfig, "starttls", "ssl", 1),
-		"imap.tls":       strings.Replace(goodConfig, `"tls": "tls"`, `"tls": "none"`, 1),
-		"imap.username":  goodConfig,
-		"unknown field":  strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
-		"deadline_hours": strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
+		"address":             strings.Replace(goodConfig, "navarch@example.org", "navarch", 1),
+		"domain":              strings.Replace(goodConfig, `"navarch.example.org"`, `"a b"`, 1),
+		"imap.port":           strings.Replace(goodConfig, "993", "0", 1),
+		"smtp.tls":            strings.Replace(goodConfig, "starttls", "ssl", 1),
+		"imap.tls":            strings.Replace(goodConfig, `"tls": "tls"`, `"tls": "none"`, 1),
+		"imap.username":       goodConfig,
+		"unknown field":       strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
+		"deadline_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
+		"rate_limit_per_hour": strings.Replace(goodConfig, `"database"`, `"rate_limit_per_hour": 0, "database"`, 1),
 	}
 	for field, text := range bad {
 		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}

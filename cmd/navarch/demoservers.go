@@ -170,7 +170,7 @@ func (d *demo) servers() error {
 	}
 	go d.imapSrv.Serve(iln)
 	d.smtpSrv = gosmtp.NewServer(demoBackend{d})
-	d.smtpSrv.Domain, d.smtpSrv.AllowInsecureAuth = "localhost", true
+	d.smtpSrv.Domain, d.smtpSrv.AllowInsecureAuth, d.smtpSrv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
 	d.smtpSrv.MaxMessageBytes = 32 << 20
 	sln, sport, err := freePort()
 	if err != nil {

@@ -22,17 +22,19 @@ var gameCmd = command{
        navarch game pause -config FILE TAG [HOURS]
        navarch game resume -config FILE TAG
        navarch game extend -config FILE TAG [HOURS]
+       navarch game replace -config FILE TAG PLAYER ADDRESS [ZONE]
        navarch game end -config FILE TAG [RESULT...]
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
-gets a secret key. pause, resume, extend and end act as the referee's mail commands do:
+gets a secret key. pause, resume, extend, replace and end act as the referee's mail commands do:
 written to the log and announced to everyone (the daemon sends the mails). The database is
 locked while the daemon runs.`,
 }
 
 func init() { gameCmd.run = runGame }
 
-var operatorCommands = map[string]string{"pause": mail.CmdPause, "resume": mail.CmdResume, "extend": mail.CmdExtend, "end": mail.CmdEnd}
+var operatorCommands = map[string]string{"pause": mail.CmdPause, "resume": mail.CmdResume, "extend": mail.CmdExtend,
+	"replace": mail.CmdReplace, "end": mail.CmdEnd}
 
 func runGame(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -83,7 +85,7 @@ func runGame(args []string, stdout, stderr io.Writer) int {
 		} else {
 			err = h.Export(stdout, fs.Arg(0), *side)
 		}
-	case "pause", "resume", "extend", "end":
+	case "pause", "resume", "extend", "replace", "end":
 		if fs.NArg() < 1 {
 			fs.Usage()
 			return 2

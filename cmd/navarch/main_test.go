@@ -235,6 +235,8 @@ func TestGameCommands(t *testing.T) {
 		{[]string{"pause", tag}, 1, "paused already"},
 		{[]string{"resume", tag}, 0, "resumes"},
 		{[]string{"extend", tag, "24"}, 1, "no deadline is running"}, // the players have not joined
+		{[]string{"replace", tag, "bob", "carol@example.net"}, 0, "instead of bob@example.com"},
+		{[]string{"replace", tag, "bob", "alice@example.org"}, 1, "already takes part"},
 		{[]string{"end", tag, "a draw"}, 0, "over"},
 		{[]string{"pause", tag}, 1, "is over"},
 		{[]string{"resume", "xyz-0000"}, 1, "xyz-0000"},
