@@ -33,6 +33,8 @@ fuzz-smoke:
 	go test -run '^$$' -fuzz '^FuzzParseOrders$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
 	go test -run '^$$' -fuzz '^FuzzLoadTables$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./mail
+	go test -run '^$$' -fuzz '^FuzzDKIMAligned$$' -fuzztime $(FUZZTIME) ./mail
+	go test -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME) ./cmd/navarch
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -99,6 +99,11 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, log interface{ Info(stri
 		return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
 	}
 	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From)}
+	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
+		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
+		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
+			"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
+	}
 	if refused, err := h.authenticate(tx, a); refused || err != nil {
 		return err
 	}

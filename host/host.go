@@ -24,8 +24,13 @@ type Config struct {
 	DeadlineHours int    // time given for orders; default 72
 	ReminderHours int    // a reminder this long before a deadline; default 12
 	RateLimit     int    // mails one sender may send in an hour; default RateLimit
-	Now           func() time.Time
-	Rand          io.Reader // keys and seeds; crypto/rand by default
+	// DKIMAuthServID, if set, is the authserv-id of the receiving mail server: players' and
+	// referees' mail then counts only with that server's DKIM pass aligned with the From
+	// domain (mail.DKIMAligned). The server must strip Authentication-Results fields that
+	// arrive under its name.
+	DKIMAuthServID string
+	Now            func() time.Time
+	Rand           io.Reader // keys and seeds; crypto/rand by default
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
 	// answered (about once a minute): the operator's health check watches it.
 	Heartbeat func()

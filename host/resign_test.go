@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -42,4 +43,29 @@ func TestResign(t *testing.T) {
 		}
 	}
 	f.checkLog()
+}
+
+// TestRequireDKIM: with the DKIM requirement on, a player's mail without an aligned pass
+// from our own mail server is answered and changes nothing; with one it counts.
+func TestRequireDKIM(t *testing.T) {
+	f := newFixture(t)
+	f.h.cfg.DKIMAuthServID = "mx.host.example"
+	key := keyRE.FindStringSubmatch(find(f.outbox(), "alice@example.org", "welcome").Text)[1]
+	join := func(n int, ar string) {
+		raw := fmt.Sprintf("%sFrom: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <dkim%d@example.org>\r\n\r\nJOIN\r\nKEY %s\r\n", ar, f.tag, n, key)
+		if err := f.h.Handle([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	join(1, "")
+	join(2, "Authentication-Results: mx.host.example; dkim=pass header.d=elsewhere.example\r\n")
+	for _, m := range f.outbox() {
+		if !strings.Contains(m.Text, "requires mail signed (DKIM)") {
+			t.Errorf("an unsigned JOIN: %s", m.Text)
+		}
+	}
+	join(3, "Authentication-Results: mx.host.example; dkim=pass header.d=example.org header.s=k1\r\n")
+	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "You have joined") {
+		t.Errorf("a signed JOIN was not applied: %+v", m)
+	}
 }

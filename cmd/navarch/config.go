@@ -16,14 +16,17 @@ import (
 // fileConfig is the daemon's configuration file (docs/navarch.example.json). Passwords may
 // instead come from the environment: NAVARCH_IMAP_PASSWORD, NAVARCH_SMTP_PASSWORD.
 type fileConfig struct {
-	Database      string     `json:"database"`
-	Address       string     `json:"address"`
-	Domain        string     `json:"domain"`
-	DeadlineHours int        `json:"deadline_hours"`
-	ReminderHours int        `json:"reminder_hours"`
-	RateLimit     int        `json:"rate_limit_per_hour"` // mails one sender may send in an hour
-	IMAP          serverConf `json:"imap"`
-	SMTP          serverConf `json:"smtp"`
+	Database      string `json:"database"`
+	Address       string `json:"address"`
+	Domain        string `json:"domain"`
+	DeadlineHours int    `json:"deadline_hours"`
+	ReminderHours int    `json:"reminder_hours"`
+	RateLimit     int    `json:"rate_limit_per_hour"` // mails one sender may send in an hour
+	// DKIMAuthServID: require a DKIM pass aligned with the From domain, as reported in the
+	// Authentication-Results field of the receiving server with this authserv-id.
+	DKIMAuthServID string     `json:"require_dkim_authserv_id"`
+	IMAP           serverConf `json:"imap"`
+	SMTP           serverConf `json:"smtp"`
 }
 
 type serverConf struct {

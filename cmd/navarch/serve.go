@@ -44,7 +44,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	h := host.New(s, rulesets, host.Config{Address: cfg.Address, Domain: cfg.Domain, DeadlineHours: cfg.DeadlineHours,
-		ReminderHours: cfg.ReminderHours, RateLimit: cfg.RateLimit, Heartbeat: heartbeat(cfg.Database, log)}, log)
+		ReminderHours: cfg.ReminderHours, RateLimit: cfg.RateLimit, DKIMAuthServID: cfg.DKIMAuthServID, Heartbeat: heartbeat(cfg.Database, log)}, log)
 	in := cfg.intake()
 	in.Log = log
 	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)
