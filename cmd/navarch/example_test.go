@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite docs/example")
 
 const exampleDir = "../../docs/example"
 
-// TestExampleLog keeps the README's first command true: the committed example export
+// TestExampleLog keeps the README's verify example true: the committed example export
 // verifies under the committed key. -update writes a new example game.
 func TestExampleLog(t *testing.T) {
 	if *update {
