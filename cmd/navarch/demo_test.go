@@ -49,4 +49,14 @@ func TestDemo(t *testing.T) {
 	if code, _, errs := navarch("demo", "-out", dir, "-scenario", "no-such"); code != 1 || !strings.Contains(errs, "no scenario") {
 		t.Errorf("a demo of an unknown scenario: exit %d %s", code, errs)
 	}
+	other := t.TempDir()
+	keep := filepath.Join(other, "mail", "precious.txt")
+	os.MkdirAll(filepath.Dir(keep), 0o755)
+	os.WriteFile(keep, []byte("x"), 0o644)
+	if code, _, errs := navarch("demo", "-out", other); code != 1 || !strings.Contains(errs, "not an earlier demo's directory") {
+		t.Errorf("a demo into a directory it did not make: exit %d %s", code, errs)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("the demo removed a file it did not make: %v", err)
+	}
 }

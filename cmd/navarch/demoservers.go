@@ -88,11 +88,6 @@ func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*dem
 	if sc == nil {
 		return nil, fmt.Errorf("ruleset %s has no scenario %q (navarch rules lists them)", ruleset, scenario)
 	}
-	for _, dir := range []string{"mail", "maps"} {
-		if err := os.MkdirAll(filepath.Join(out, dir), 0o755); err != nil {
-			return nil, err
-		}
-	}
 	d := &demo{out: out, address: "navarch@" + demoDomain, turns: turns, progress: progress, start: time.Now(),
 		rulesets: rulesets, inbox: make(chan delivered, 64), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
 	if err := d.open(); err != nil {
@@ -123,13 +118,30 @@ func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*dem
 	return d, nil
 }
 
-// open starts afresh: a demo directory holds one game.
+// demoMarker marks a directory as a demo's own, so that a later demo may clear it.
+const demoMarker = ".navarch-demo"
+
+// open starts afresh: a demo directory holds one game. It clears only a directory that an
+// earlier demo made (it has demoMarker); any other directory must be new or empty.
 func (d *demo) open() error {
+	entries, err := os.ReadDir(d.out)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if _, merr := os.Stat(filepath.Join(d.out, demoMarker)); len(entries) > 0 && merr != nil {
+		return fmt.Errorf("%s is not empty and not an earlier demo's directory: choose another -out", d.out)
+	}
 	db := filepath.Join(d.out, "navarch.db")
 	for _, old := range []string{db, filepath.Join(d.out, "mail"), filepath.Join(d.out, "maps")} {
 		if err := os.RemoveAll(old); err != nil {
 			return err
 		}
+	}
+	if err := os.MkdirAll(d.out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(d.out, demoMarker), []byte("made by navarch demo; a later demo clears this directory\n"), 0o644); err != nil {
+		return err
 	}
 	for _, dir := range []string{"mail", "maps"} {
 		if err := os.MkdirAll(filepath.Join(d.out, dir), 0o755); err != nil {
