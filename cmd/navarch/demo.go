@@ -27,7 +27,8 @@ orders for every request, the first of them with a mistake that they correct. Af
 the referee ends the game by mail. DIR receives every mail sent (mail/*.eml), every map
 (maps/*.png), the exported logs (game.log, the full one, and one per side), the daemon's log
 (navarch.log) and its database; at the end the full log is checked with navarch verify
-(against the verifier key and a checkpoint from a player's saved mail) and navarch replay.`,
+(against the verifier key and a checkpoint from a player's saved mail) and navarch replay.
+DIR must be new, empty or an earlier demo's (which is cleared).`,
 }
 
 func init() { demoCmd.run = runDemo }
