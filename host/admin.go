@@ -68,10 +68,10 @@ func (h *Host) Export(w io.Writer, tag, side string) error {
 	})
 }
 
-// Operate applies a referee's clock or end command on the operator's behalf (navarch game
-// pause|resume|extend|end): the change is written to the log and announced to everyone, as
-// a referee's mail would be (DESIGN 3.6). A refused command changes nothing and returns the
-// reason; the announcement mails wait in the outbox for the daemon.
+// Operate applies a referee's command on the operator's behalf (navarch game
+// pause|resume|extend|replace|end), as a referee's mail would be applied (DESIGN 3.6). A
+// refused command changes nothing and returns the reason; the announcement mails wait in the
+// outbox for the daemon. It returns what was announced.
 func (h *Host) Operate(tag, command string, args []string) (string, error) {
 	var text string
 	err := h.s.Update(func(tx *store.Tx) error {
@@ -79,29 +79,9 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 		if err != nil || g == nil {
 			return fmt.Errorf("%w: %s", ErrNoGame, tag)
 		}
-		if g.Status == "over" {
-			return fmt.Errorf("game %s is over", tag)
-		}
 		a := &actor{g: g, id: id, referee: true, operator: true, msg: &mail.Incoming{From: "the operator"}, req: mail.Request{Command: command, Args: args}}
-		switch command {
-		case mail.CmdPause:
-			text, err = h.pause(a)
-		case mail.CmdResume:
-			text, err = h.resume(a)
-		case mail.CmdExtend:
-			text, err = h.extend(a)
-		case mail.CmdReplace:
-			text, err = h.replace(tx, a)
-		case mail.CmdEnd:
-			text = "The game is over."
-			return h.done(tx, a, h.endGame(tx, a))
-		default:
-			return fmt.Errorf("unknown command %q", command)
-		}
-		if err != nil {
-			return err
-		}
-		return h.done(tx, a, h.announce(tx, a, text))
+		text, err = h.change(tx, a)
+		return h.done(tx, a, err)
 	})
 	return text, err
 }

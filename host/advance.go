@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,11 +85,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id [16]byte, g *game, eng adjudicator.G
 // reports mails each player and referee what happened, the turn-end seed, and what comes next.
 func (h *Host) reports(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
 	for _, r := range h.recipients(g) {
-		side := ""
-		if r.p != nil {
-			side = r.p.Side
-		}
-		if err := h.report(tx, id, g, eng, start, side, r); err != nil {
+		if err := h.report(tx, id, g, eng, start, r); err != nil {
 			return err
 		}
 		if ckpt != nil {
@@ -96,7 +93,7 @@ func (h *Host) reports(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game,
 				return err
 			}
 		}
-		if err := h.next(tx, g, r, side); err != nil {
+		if err := h.next(tx, g, r); err != nil {
 			return err
 		}
 	}
@@ -114,7 +111,8 @@ func (h *Host) recipients(g *game) []recipient {
 	return out
 }
 
-func (h *Host) report(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, side string, r recipient) error {
+func (h *Host) report(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, r recipient) error {
+	side := r.side()
 	lines, err := reportLines(tx, id, start, side)
 	if err != nil || len(lines) == 0 {
 		return err
@@ -147,11 +145,7 @@ func (h *Host) turnEnd(tx *store.Tx, id [16]byte, g *game, r recipient, c *gamel
 		return err
 	}
 	if g.Status == "over" {
-		side := ""
-		if r.p != nil {
-			side = r.p.Side
-		}
-		att, err := export(tx, g, id, side, r.p == nil)
+		att, err := export(tx, g, id, r.side(), r.p == nil)
 		if err != nil {
 			return err
 		}
@@ -164,25 +158,13 @@ func (h *Host) turnEnd(tx *store.Tx, id [16]byte, g *game, r recipient, c *gamel
 	return h.queue(tx, g, r, "turnend", "turn over: seed revealed", templates.TurnEnd{Seed: seed, Checkpoint: c.Block()}, "", nil)
 }
 
-func (h *Host) next(tx *store.Tx, g *game, r recipient, side string) error {
-	if g.Step == nil {
-		return nil
-	}
-	asked := r.p != nil && contains(g.Step.Sides, side)
-	if !asked {
+// next asks a player for the orders the game now waits for from the player's side.
+func (h *Host) next(tx *store.Tx, g *game, r recipient) error {
+	if g.Step == nil || r.p == nil || !slices.Contains(g.Step.Sides, r.p.Side) {
 		return nil
 	}
 	return h.queue(tx, g, r, "request", fmt.Sprintf("T%d A%d orders due", g.Step.Turn, g.Step.Act),
 		templates.Request{What: g.Step.What, Waiting: g.Step.Sides, Secret: g.Step.Secret}, "", nil)
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func summary(eng adjudicator.Game, side string) []string {

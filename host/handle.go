@@ -79,6 +79,9 @@ type actor struct {
 	req      mail.Request
 }
 
+// side is the sender's side, or "" for a referee.
+func (a *actor) side() string { return a.to().side() }
+
 func (a *actor) to() recipient {
 	if a.p != nil {
 		return recipient{p: a.p}
@@ -211,10 +214,7 @@ func (h *Host) help(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	side := ""
-	if a.p != nil {
-		side = a.p.Side
-	}
+	side := a.side()
 	lines := strings.Split(strings.TrimRight(eng.Help(side), "\n"), "\n")
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, append(lines, mailCommands...)...)
 }
@@ -228,10 +228,7 @@ var mailCommands = []string{"",
 	"EXTEND [HOURS], REPLACE PLAYER ADDRESS [ZONE], ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {
-	side := ""
-	if a.p != nil {
-		side = a.p.Side
-	}
+	side := a.side()
 	att, err := export(tx, a.g, a.id, side, a.p == nil)
 	if err != nil {
 		return err

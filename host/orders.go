@@ -196,10 +196,7 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	side := ""
-	if a.p != nil {
-		side = a.p.Side
-	}
+	side := a.side()
 	full := len(a.req.Args) > 0 && strings.EqualFold(a.req.Args[0], "FULL")
 	png, err := mapFile(eng, a.g, side, full)
 	if err != nil {

@@ -16,6 +16,14 @@ type recipient struct {
 	address string
 }
 
+// side is the recipient's side, or "" for a referee.
+func (r recipient) side() string {
+	if r.p == nil {
+		return ""
+	}
+	return r.p.Side
+}
+
 func (r recipient) to() string {
 	if r.p != nil {
 		return r.p.Address

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,10 +21,31 @@ const (
 )
 
 // referee applies a referee's command: every change is written to the log and announced to
-// everyone (DESIGN 3.6).
+// everyone (DESIGN 3.6); a refused one is answered with the reason.
 func (h *Host) referee(tx *store.Tx, a *actor) error {
 	if !a.referee {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, a.req.Command+" is a referee's command.")
+	}
+	if _, err := h.change(tx, a); err != nil {
+		if refusal, ok := errors.AsType[refused](err); ok {
+			return h.notice(tx, a.g, a.to(), a.msg.MessageID, string(refusal))
+		}
+		return err
+	}
+	return nil
+}
+
+// refused is a referee's or operator's command that cannot be applied; nothing was changed.
+type refused string
+
+func (r refused) Error() string { return string(r) }
+
+// change applies a referee's command, by mail or from the operator's command line: it ends
+// the game, or changes the clock or the players and announces the change. It returns what
+// was announced, or a refused error, or our own failure.
+func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
+	if a.g.Status == "over" {
+		return "", refused(fmt.Sprintf("game %s is over; nothing was changed", a.g.Tag))
 	}
 	var text string
 	var err error
@@ -37,14 +59,14 @@ func (h *Host) referee(tx *store.Tx, a *actor) error {
 	case mail.CmdReplace:
 		text, err = h.replace(tx, a)
 	case mail.CmdEnd:
-		return h.endGame(tx, a)
+		return "The game is over.", h.endGame(tx, a)
 	default:
-		err = fmt.Errorf("%s is not available yet on this server; nothing was changed", a.req.Command)
+		return "", refused(fmt.Sprintf("%s is not a referee's command", a.req.Command))
 	}
 	if err != nil {
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, err.Error())
+		return "", refused(err.Error())
 	}
-	return h.announce(tx, a, text)
+	return text, h.announce(tx, a, text)
 }
 
 func (h *Host) announce(tx *store.Tx, a *actor, text string) error {

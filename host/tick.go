@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -105,7 +106,7 @@ func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
 		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", templates.Late{What: g.Step.What}, "", nil); err != nil {
 			return err
 		}
-		if !contains(sides, p.Side) {
+		if !slices.Contains(sides, p.Side) {
 			sides = append(sides, p.Side)
 		}
 	}

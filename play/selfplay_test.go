@@ -103,6 +103,19 @@ func selfPlaySteps(t *testing.T, cfg adjudicator.Config, seed string, steps int)
 	return data, c.Verifier, requests
 }
 
+// verified parses an export and requires it to verify under key.
+func verified(t *testing.T, data []byte, key ed25519.PublicKey) *gamelog.File {
+	t.Helper()
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
+		t.Fatalf("verify: %v", rep.Failure)
+	}
+	return f
+}
+
 func botOrders(t *testing.T, g adjudicator.Game, st adjudicator.Step) []play.SideOrders {
 	t.Helper()
 	var out []play.SideOrders
@@ -147,25 +160,18 @@ func TestSelfPlayVerifiesAndReplays(t *testing.T) {
 	t.Logf("%d steps, result %s, order requests per turn %v", rr.Steps, rr.Result, requests)
 }
 
-// TestReplayCatchesTampering: a roll whose label the engine would not ask for, and a changed
-// die, make replay fail at that record even where the chain was rebuilt.
 // TestEndedEarlyReplays: a game the referee ended mid-turn verifies and replays, the
 // report naming the result and the step the rules still had next (DICE.md 6).
 func TestEndedEarlyReplays(t *testing.T) {
 	data, key, _ := selfPlaySteps(t, adjudicator.Config{Scenario: "lions-at-sea"}, "ended early", 12)
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
-		t.Fatalf("verify: %v", rep.Failure)
-	}
-	rr, err := play.Replay(f, rulesets)
+	rr, err := play.Replay(verified(t, data, key), rulesets)
 	if err != nil || rr.Steps != 12 || rr.Result != "ended by the referee: agreed draw" || rr.Stopped == "" {
 		t.Errorf("replay of a game ended early: %v, %d steps, result %q, stopped at %q", err, rr.Steps, rr.Result, rr.Stopped)
 	}
 }
 
+// TestReplayCatchesTampering: a roll whose label the engine would not ask for, and a changed
+// die, make replay fail at that record even where the chain was rebuilt.
 func TestReplayCatchesTampering(t *testing.T) {
 	data, _, _ := selfPlay(t, "lions-at-sea", "tamper")
 	f, _ := gamelog.ParseFile(data)
@@ -195,14 +201,7 @@ func TestReplayCatchesTampering(t *testing.T) {
 // battle), verifies the log and replays it; it reports the order requests per game turn.
 func TestFullBattleSelfPlay(t *testing.T) {
 	data, key, requests := selfPlay(t, "battle-of-lepanto", "full battle")
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key}); !rep.OK() {
-		t.Fatalf("verify: %v", rep.Failure)
-	}
-	rr, err := play.Replay(f, rulesets)
+	rr, err := play.Replay(verified(t, data, key), rulesets)
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}

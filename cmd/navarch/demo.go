@@ -64,7 +64,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 var (
 	demoKeyRE      = regexp.MustCompile(`Your secret order key: (\S+)`)
 	demoVerifierRE = regexp.MustCompile(`verifier key +([0-9a-f]{64})`)
-	demoTurnRE     = regexp.MustCompile(`\] T(\d+) `)
+	demoTurnRE     = regexp.MustCompile(`^T(\d+) `)
 )
 
 // play runs the daemon and the players until both players have the game-over mail.
@@ -112,7 +112,7 @@ func (d *demo) read(m delivered) (bool, error) {
 		return false, fmt.Errorf("a mail navarch sent does not parse: %w", err)
 	}
 	p := d.players[m.to]
-	kind := in.Subject[strings.Index(in.Subject, "]")+2:]
+	_, kind, _ := strings.Cut(in.Subject, "] ") // "[navarch TAG] T1 A2 orders due" → "T1 A2 orders due"
 	if p == nil {
 		return false, nil // the referee reads and keeps
 	}

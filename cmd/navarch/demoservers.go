@@ -294,7 +294,7 @@ func (d *demo) saveMaps(raw []byte, p *demoPlayer, kind string) error {
 		return err
 	}
 	turn := "0"
-	if m := demoTurnRE.FindStringSubmatch("] " + kind); m != nil {
+	if m := demoTurnRE.FindStringSubmatch(kind); m != nil {
 		turn = m[1]
 	}
 	for i := 0; ; i++ {

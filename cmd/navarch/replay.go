@@ -31,14 +31,8 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	data, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch replay: %v\n", err)
-		return 1
-	}
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		fmt.Fprintf(stdout, "FAIL %s: %v\n", fs.Arg(0), err)
+	f, ok := readLog("replay", fs.Arg(0), stdout, stderr)
+	if !ok {
 		return 1
 	}
 	rep, err := play.Replay(f, rulesets)
@@ -55,4 +49,20 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "PASS")
 	return 0
+}
+
+// readLog reads and parses an exported log for a command: a file that cannot be read is the
+// command's error; one that does not parse is the log's FAIL.
+func readLog(cmd, name string, stdout, stderr io.Writer) (*gamelog.File, bool) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch %s: %v\n", cmd, err)
+		return nil, false
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
+		return nil, false
+	}
+	return f, true
 }

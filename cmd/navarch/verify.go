@@ -51,14 +51,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
 		return 2
 	}
-	data, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
-		return 1
-	}
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		fmt.Fprintf(stdout, "FAIL %s: %v\n", fs.Arg(0), err)
+	f, ok := readLog("verify", fs.Arg(0), stdout, stderr)
+	if !ok {
 		return 1
 	}
 	rep := gamelog.Verify(f, opts)
