@@ -81,7 +81,7 @@ func (d *demo) play(ctx context.Context) error {
 			Username: d.address, Password: demoPassword, Poll: time.Second, Timeout: 10 * time.Second}, Log: d.log},
 			mail.SMTP{Host: "127.0.0.1", Port: d.smtpPort, TLS: mail.TLSNone, From: d.address, Timeout: 10 * time.Second})
 	}()
-	defer func() { stop(); <-served }()
+	defer func() { close(d.quit); stop(); <-served }() // quit first: deliveries stop waiting for a reader
 	over := 0
 	for over < len(d.players) {
 		var m delivered

@@ -53,6 +53,7 @@ type demo struct {
 	imapPort, smtpPort int
 
 	inbox    chan delivered
+	quit     chan struct{} // closed when the players stop reading
 	mu       sync.Mutex
 	n        int // mails written
 	sent     int // mails the players sent
@@ -89,7 +90,7 @@ func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*dem
 		return nil, fmt.Errorf("ruleset %s has no scenario %q (navarch rules lists them)", ruleset, scenario)
 	}
 	d := &demo{out: out, address: "navarch@" + demoDomain, turns: turns, progress: progress, start: time.Now(),
-		rulesets: rulesets, inbox: make(chan delivered, 64), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
+		rulesets: rulesets, inbox: make(chan delivered, 64), quit: make(chan struct{}), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
 	if err := d.open(); err != nil {
 		d.close()
 		return nil, err
@@ -240,7 +241,10 @@ func (d *demo) deliver(to string, raw []byte) error {
 	if err := os.WriteFile(file, raw, 0o644); err != nil {
 		return err
 	}
-	d.inbox <- delivered{to: strings.ToLower(to), file: file, raw: raw}
+	select {
+	case d.inbox <- delivered{to: strings.ToLower(to), file: file, raw: raw}:
+	case <-d.quit:
+	}
 	return nil
 }
 
