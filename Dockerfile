@@ -6,10 +6,13 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /navarch ./cmd/navarch
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /navarch ./cmd/navarch && mkdir /data
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /navarch /usr/local/bin/navarch
+# /data belongs to nonroot (uid 65532), so that a new named volume, which takes the image
+# directory's owner, is writable by the daemon.
+COPY --from=build --chown=65532:65532 /data /data
 USER nonroot:nonroot
 WORKDIR /data
 VOLUME /data

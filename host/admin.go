@@ -15,7 +15,10 @@ func (h *Host) List() ([]string, error) {
 	err := h.s.View(func(tx *store.Tx) error {
 		for _, id := range store.Games(tx) {
 			g, err := loadGame(tx, id)
-			if err != nil || g == nil {
+			if err != nil {
+				out = append(out, fmt.Sprintf("%x unreadable: %v", id[:], err))
+			}
+			if g == nil {
 				continue
 			}
 			out = append(out, fmt.Sprintf("%-10s %s %s %s %s", g.Tag, g.Ruleset, g.Scenario, g.Status, waiting(g)))

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -145,18 +146,21 @@ func saveGame(tx *store.Tx, id dice.GameID, g *game) error {
 	return store.PutMeta(tx, id, metaGame, b)
 }
 
-// findGame returns the game with a tag.
+// findGame returns the game with a tag. A game whose settings cannot be read does not hide
+// the others; but when no game has the tag, that failure is returned (it may be the one).
 func findGame(tx *store.Tx, tag string) (dice.GameID, *game, error) {
+	var broken error
 	for _, id := range store.Games(tx) {
 		g, err := loadGame(tx, id)
 		if err != nil {
-			return id, nil, err
+			broken = cmp.Or(broken, err)
+			continue
 		}
 		if g != nil && g.Tag == tag {
 			return id, g, nil
 		}
 	}
-	return dice.GameID{}, nil, nil
+	return dice.GameID{}, nil, broken
 }
 
 func (g *game) player(address string) *player {

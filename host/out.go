@@ -78,11 +78,21 @@ func (h *Host) notice(tx *store.Tx, g *game, r recipient, inReplyTo string, line
 
 // stranger answers a mail that names no game we know: there is no thread to put it in.
 func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) error {
+	return h.strangerMail(tx, to, inReplyTo, "none", lines...)
+}
+
+// strangerMail is a notice outside any game; kind tells apart the Message-IDs of notices
+// that answer the same mail.
+func (h *Host) strangerMail(tx *store.Tx, to, inReplyTo, kind string, lines ...string) error {
 	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: lines}})
 	if err != nil {
 		return err
 	}
-	o := mail.Outgoing{MessageID: fmt.Sprintf("%s.none@%s", strings.ReplaceAll(inReplyTo, "@", "."), h.cfg.Domain), To: []string{to},
+	base := strings.ReplaceAll(inReplyTo, "@", ".")
+	if base == "" { // a mail without a Message-ID: its answer still needs an id of its own
+		base = fmt.Sprintf("t%d", h.cfg.Now().UnixNano())
+	}
+	o := mail.Outgoing{MessageID: fmt.Sprintf("%s.%s@%s", base, kind, h.cfg.Domain), To: []string{to},
 		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML, InReplyTo: inReplyTo}
 	_, err = store.OutboxAdd(tx, o.Marshal())
 	return err

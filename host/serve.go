@@ -51,7 +51,7 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	if in.Mailbox == "" {
 		in.Mailbox = "INBOX"
 	}
-	in.Wake, in.Handle = wake, h.Handle
+	in.Wake, in.Handle, in.Park = wake, h.Handle, h.Park
 	in.Load, in.Save = h.loadCursor(in.Mailbox), h.saveCursor(in.Mailbox)
 	var wg sync.WaitGroup
 	run := func(name string, f func()) {
@@ -99,11 +99,26 @@ func (h *Host) sendLoop(ctx context.Context, s Sender, wake chan struct{}) {
 	}
 }
 
+// RetryParkedEvery is how often the daemon hands parked mails to Handle again (and once at
+// start, which is when a mended navarch first runs).
+const RetryParkedEvery = 15 * time.Minute
+
 func (h *Host) tickLoop(ctx context.Context) {
+	var retried time.Time
 	for ctx.Err() == nil {
-		if err := h.Tick(); err != nil {
+		if time.Since(retried) >= RetryParkedEvery {
+			retried = time.Now()
+			if _, left, err := h.RetryParked(); err != nil {
+				h.log.Error("retrying parked mail", "err", err)
+			} else if left > 0 {
+				h.log.Warn("mails parked after our failures; see navarch parked", "parked", left)
+			}
+		}
+		err := h.Tick()
+		if err != nil {
 			h.log.Error("deadlines", "err", err)
-		} else if h.cfg.Heartbeat != nil {
+		}
+		if !errors.Is(err, ErrStoreDown) && h.cfg.Heartbeat != nil {
 			h.cfg.Heartbeat()
 		}
 		select {

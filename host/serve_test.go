@@ -222,3 +222,59 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 		t.Error("the daemon never beat its heart")
 	}
 }
+
+// TestServeParksAndGoesOn: a mail for a broken game fails, is parked after the intake's
+// attempts and its sender told; the mail behind it, for a sound game, is answered.
+func TestServeParksAndGoesOn(t *testing.T) {
+	user, out, in, smtpOut := loopback(t)
+	in.Attempts = 2
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Rand: ledgertest.Rand("park")}, slog.New(slog.DiscardHandler))
+	var tags []string
+	for _, p := range [][2]string{{"alice@example.org", "bob@example.com"}, {"carol@example.org", "dave@example.com"}} {
+		tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+			Players: []PlayerSpec{{"p1", "christian", p[0], "UTC"}, {"p2", "ottoman", p[1], "UTC"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags = append(tags, tag)
+	}
+	err = s.Update(func(tx *store.Tx) error {
+		id, _, err := findGame(tx, tags[0])
+		if err != nil {
+			return err
+		}
+		return store.PutMeta(tx, id, metaGame, []byte("{broken"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []struct{ from, tag string }{{"alice@example.org", tags[0]}, {"carol@example.org", tags[1]}} {
+		raw := "From: " + m.from + "\r\nSubject: [navarch " + m.tag + "]\r\nMessage-ID: <" + strconv.Itoa(i) + ".park@example.org>\r\n\r\nSTATUS\r\n"
+		if _, err := user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Serve(ctx, in, smtpOut) }()
+	defer func() { cancel(); <-done }()
+	var told, answered bool
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !(told && answered); time.Sleep(50 * time.Millisecond) {
+		for _, m := range out.mails(t) {
+			told = told || m.From == "alice@example.org" && strings.Contains(m.Text, "fault on our side")
+			answered = answered || m.From == "carol@example.org" && strings.Contains(m.Subject, tags[1]) && !strings.Contains(m.Subject, "welcome")
+		}
+	}
+	if !told || !answered {
+		t.Fatalf("alice told of the fault: %v; carol answered behind her: %v", told, answered)
+	}
+	if parked, err := h.Parked(); err != nil || len(parked) != 1 || parked[0].From != "alice@example.org" {
+		t.Errorf("parked = %+v, %v", parked, err)
+	}
+}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +13,9 @@ import (
 
 // Tick keeps the deadlines (DESIGN 3.6): a reminder to the sides still to send orders once a
 // deadline is near, and at the deadline the no-orders policy, told to everyone, and the step
-// resolved with the orders that did arrive. Each game is one transaction.
+// resolved with the orders that did arrive. Each game is one transaction, and a game that
+// fails (our failure) does not keep the others from their deadlines: the failures are
+// returned together, and ErrStoreDown among them when the store could not be read at all.
 func (h *Host) Tick() error {
 	var ids [][16]byte
 	if err := h.s.View(func(tx *store.Tx) error {
@@ -21,15 +24,19 @@ func (h *Host) Tick() error {
 		}
 		return nil
 	}); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrStoreDown, err)
 	}
+	var errs []error
 	for _, id := range ids {
 		if err := h.s.Update(func(tx *store.Tx) error { return h.tick(tx, id) }); err != nil {
-			return fmt.Errorf("deadlines of game %x: %w", id[:], err)
+			errs = append(errs, fmt.Errorf("deadlines of game %x: %w", id[:], err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
+
+// ErrStoreDown marks a failure to read the store at all.
+var ErrStoreDown = errors.New("store unreadable")
 
 func (h *Host) tick(tx *store.Tx, id [16]byte) error {
 	g, err := loadGame(tx, id)

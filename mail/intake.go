@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -43,9 +44,18 @@ type Intake struct {
 	Load   func() (Cursor, error)
 	Save   func(Cursor) error
 	Handle func(raw []byte) error
+	// Park, if set, sets aside a mail that Handle failed on Attempts times in a row, or
+	// panicked on, so that the mail behind it is handled; the mail is then flagged \Flagged as
+	// well as \Seen. Without Park, a failing mail is retried until it succeeds and a
+	// panicking one is passed over.
+	Park func(raw []byte, cause error) error
+	// Attempts is how many times in a row a mail may fail before it is parked; default 5.
+	Attempts int
 	// Wake, if set, is signalled after every mail handled (the sender flushes the outbox).
 	Wake chan<- struct{}
 	Log  *slog.Logger
+
+	failures map[Cursor]int // attempts so far by mail (UIDVALIDITY and UID)
 }
 
 // Run reads the mailbox until ctx ends, reconnecting with backoff after any failure (the
@@ -81,6 +91,12 @@ func (in *Intake) defaults() {
 	}
 	if in.Timeout == 0 {
 		in.Timeout = 60 * time.Second
+	}
+	if in.Attempts == 0 {
+		in.Attempts = 5
+	}
+	if in.failures == nil {
+		in.failures = map[Cursor]int{}
 	}
 }
 
@@ -162,7 +178,7 @@ func (in *Intake) drain(c *imapclient.Client, validity uint32) error {
 		if uint32(uid) <= cur.LastUID { // "n:*" always matches the last message
 			continue
 		}
-		if err := in.one(c, uid); err != nil {
+		if err := in.one(c, Cursor{validity, uint32(uid)}); err != nil {
 			return err
 		}
 		cur.LastUID = uint32(uid)
@@ -173,8 +189,9 @@ func (in *Intake) drain(c *imapclient.Client, validity uint32) error {
 	return nil
 }
 
-// one fetches a mail, hands it over, and flags it \Seen once it is committed.
-func (in *Intake) one(c *imapclient.Client, uid imap.UID) error {
+// one fetches a mail, hands it over, and flags it \Seen once it is committed or parked.
+func (in *Intake) one(c *imapclient.Client, at Cursor) error {
+	uid := imap.UID(at.LastUID)
 	section := &imap.FetchItemBodySection{Peek: true}
 	var raw []byte
 	err := in.guard(c, func() error {
@@ -187,9 +204,15 @@ func (in *Intake) one(c *imapclient.Client, uid imap.UID) error {
 	if err != nil {
 		return fmt.Errorf("imap fetch %d: %w", uid, err)
 	}
+	flags := []imap.Flag{imap.FlagSeen}
 	if err := in.handle(uid, raw); err != nil {
-		return err
+		parked, perr := in.park(at, raw, err)
+		if !parked {
+			return perr
+		}
+		flags = append(flags, imap.FlagFlagged)
 	}
+	delete(in.failures, at)
 	if in.Wake != nil {
 		select {
 		case in.Wake <- struct{}{}:
@@ -197,17 +220,39 @@ func (in *Intake) one(c *imapclient.Client, uid imap.UID) error {
 		}
 	}
 	return in.guard(c, func() error {
-		return c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close()
+		return c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: flags}, nil).Close()
 	})
 }
 
-// handle runs Handle; a panic in it is our bug, logged, and the mail is passed over so that
-// one bad mail cannot stop every other (it stays in the mailbox for the operator).
+// park decides what becomes of a mail that Handle failed on: retried (false and the error),
+// parked (true), or, without Park, a panicking mail passed over (true).
+func (in *Intake) park(at Cursor, raw []byte, err error) (bool, error) {
+	var p *panicError
+	isPanic := errors.As(err, &p)
+	in.failures[at]++
+	n := in.failures[at]
+	if in.Park == nil {
+		if isPanic {
+			in.Log.Error("panic handling a mail; passed over", "uid", at.LastUID, "panic", p.value)
+		}
+		return isPanic, err
+	}
+	if n < in.Attempts && !isPanic {
+		in.Log.Warn("handling a mail failed; will retry", "uid", at.LastUID, "attempt", n, "of", in.Attempts, "err", err)
+		return false, err
+	}
+	if perr := in.Park(raw, err); perr != nil {
+		return false, errors.Join(err, fmt.Errorf("park mail %d: %w", at.LastUID, perr))
+	}
+	in.Log.Error("mail parked after our failure", "uid", at.LastUID, "attempts", n, "err", err)
+	return true, nil
+}
+
+// handle runs Handle; a panic in it is our bug, returned as a *panicError with its stack.
 func (in *Intake) handle(uid imap.UID, raw []byte) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			in.Log.Error("panic handling a mail; passed over", "uid", uid, "panic", p)
-			err = nil
+			err = &panicError{value: p, stack: debug.Stack()}
 		}
 	}()
 	if err := in.Handle(raw); err != nil {
@@ -215,6 +260,14 @@ func (in *Intake) handle(uid imap.UID, raw []byte) (err error) {
 	}
 	return nil
 }
+
+// panicError is a panic caught in Handle.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v\n%s", e.value, e.stack) }
 
 // wait idles (or polls) until new mail may be there.
 func (in *Intake) wait(ctx context.Context, c *imapclient.Client, wake chan struct{}) error {

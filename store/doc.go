@@ -10,6 +10,7 @@
 //	    meta/   name → bytes (game settings and status, owned by callers)
 //	processed/  Message-ID → caller's value (dedupe of incoming mail)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
+//	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log
 // records, activation status, outgoing mail, processed mail) commits atomically. A crash at

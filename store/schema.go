@@ -13,6 +13,7 @@ var (
 	bucketGames     = []byte("games")
 	bucketProcessed = []byte("processed")
 	bucketOutbox    = []byte("outbox")
+	bucketParked    = []byte("parked")
 )
 
 // upgrades[i] brings a database from schema version i to i+1. Append only; never edit a
@@ -25,6 +26,10 @@ var upgrades = []func(*bolt.Tx) error{
 			}
 		}
 		return nil
+	},
+	func(tx *bolt.Tx) error { // 1 → 2: mails set aside after our own failures
+		_, err := tx.CreateBucketIfNotExists(bucketParked)
+		return err
 	},
 }
 

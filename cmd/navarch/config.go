@@ -100,10 +100,17 @@ func (s serverConf) check(name string) error {
 		return fmt.Errorf("config: %s.tls: want %q, %q or %q (none only on loopback)", name, navmail.TLSImplicit, navmail.TLSStart, navmail.TLSNone)
 	case s.TLS == navmail.TLSNone && s.Host != "127.0.0.1" && s.Host != "localhost" && s.Host != "::1":
 		return fmt.Errorf("config: %s.tls: none is for loopback tests only, not %s", name, s.Host)
-	case name == "imap" && (s.Username == "" || s.Password == ""):
-		return fmt.Errorf("config: imap.username/password: missing (the password may come from NAVARCH_IMAP_PASSWORD)")
 	case s.PollSeconds < 0:
 		return fmt.Errorf("config: %s.poll_seconds: negative", name)
+	}
+	return nil
+}
+
+// credentials checks what only the daemon needs: the mailbox's user name and password. The
+// commands that act on the database while it is stopped run without them.
+func (c *fileConfig) credentials() error {
+	if c.IMAP.Username == "" || c.IMAP.Password == "" {
+		return fmt.Errorf("config: imap.username/password: missing (the password may come from NAVARCH_IMAP_PASSWORD)")
 	}
 	return nil
 }
@@ -111,6 +118,13 @@ func (s serverConf) check(name string) error {
 func (c *fileConfig) intake() *navmail.Intake {
 	return &navmail.Intake{IMAP: navmail.IMAP{Host: c.IMAP.Host, Port: c.IMAP.Port, TLS: c.IMAP.TLS, Username: c.IMAP.Username,
 		Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Poll: time.Duration(c.IMAP.PollSeconds) * time.Second}}
+}
+
+// host is the host's configuration, the same for the daemon and the commands that act while
+// it is stopped (deadlines, rate limit and DKIM requirement included).
+func (c *fileConfig) host() host.Config {
+	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
+		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID}
 }
 
 func (c *fileConfig) smtp() navmail.SMTP {

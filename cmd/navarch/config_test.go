@@ -32,13 +32,22 @@ func TestConfig(t *testing.T) {
 		if field == "imap.username" {
 			e = nil
 		}
-		_, err := parseConfig([]byte(text), env(e))
+		c, err := parseConfig([]byte(text), env(e))
+		if err == nil {
+			err = c.credentials()
+		}
 		if err == nil || !strings.Contains(err.Error(), strings.Split(field, " ")[0]) {
 			t.Errorf("%s: %v, want an error naming it", field, err)
 		}
 	}
 	if _, err := parseConfig([]byte("{"), env(nil)); err == nil {
 		t.Error("truncated JSON accepted")
+	}
+	// Without the password, the commands that only open the database still run.
+	if c, err := parseConfig([]byte(goodConfig), env(nil)); err != nil {
+		t.Errorf("a config without the password refused: %v", err)
+	} else if c.credentials() == nil {
+		t.Error("the daemon's credentials pass without a password")
 	}
 }
 

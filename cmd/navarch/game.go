@@ -69,7 +69,7 @@ func runGame(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
-	h := host.New(s, rulesets, host.Config{Address: cfg.Address, Domain: cfg.Domain}, slog.New(slog.NewTextHandler(stderr, nil)))
+	h := host.New(s, rulesets, cfg.host(), slog.New(slog.NewTextHandler(stderr, nil)))
 	switch sub {
 	case "new":
 		err = gameNew(h, stdout, *ruleset, *scenario, *options, *tables, players, referees)

@@ -18,7 +18,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{demoCmd, serveCmd, gameCmd, verifyCmd, replayCmd, renderCmd, rulesCmd, backupCmd, checkCmd, healthCmd, versionCmd}
+	return []command{demoCmd, serveCmd, gameCmd, verifyCmd, replayCmd, renderCmd, rulesCmd, parkedCmd, backupCmd, checkCmd, healthCmd, versionCmd}
 }
 
 func main() {

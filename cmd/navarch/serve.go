@@ -30,6 +30,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	cfg, err := loadConfig(*path)
+	if err == nil {
+		err = cfg.credentials()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
 		return 2
@@ -43,8 +46,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	defer s.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	h := host.New(s, rulesets, host.Config{Address: cfg.Address, Domain: cfg.Domain, DeadlineHours: cfg.DeadlineHours,
-		ReminderHours: cfg.ReminderHours, RateLimit: cfg.RateLimit, DKIMAuthServID: cfg.DKIMAuthServID, Heartbeat: heartbeat(cfg.Database, log)}, log)
+	hc := cfg.host()
+	hc.Heartbeat = heartbeat(cfg.Database, log)
+	h := host.New(s, rulesets, hc, log)
 	in := cfg.intake()
 	in.Log = log
 	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)

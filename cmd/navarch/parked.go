@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"navarch/host"
+	"navarch/store"
+)
+
+var parkedCmd = command{
+	name:    "parked",
+	summary: "list, show, retry or drop the mails set aside after our own failures (while the daemon is stopped)",
+	usage: `navarch parked [list] -config FILE
+       navarch parked show -config FILE N
+       navarch parked retry -config FILE
+       navarch parked drop -config FILE N
+
+A mail that navarch fails to handle five times in a row (a fault of ours, not the sender's:
+a bug, a broken game) or that makes it panic is parked: kept whole in the database, flagged
+in the mailbox, its sender told that nothing was applied and that it need not be sent again,
+so that the mail behind it is not held up. The daemon retries parked mails when it starts
+and every 15 minutes; those that succeed are applied and answered as usual.
+
+list shows them with their number; show prints one with the whole failure and the mail;
+retry handles them all again now; drop gives up on one (it will never be applied, and its
+sender is not told). The database is locked while the daemon runs.`,
+}
+
+func init() { parkedCmd.run = runParked }
+
+func runParked(args []string, stdout, stderr io.Writer) int {
+	sub := "list"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	fs := parkedCmd.flags(stderr)
+	path := fs.String("config", "navarch.json", "the configuration file")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	var seq uint64
+	switch sub {
+	case "list", "retry":
+		if fs.NArg() != 0 {
+			fs.Usage()
+			return 2
+		}
+	case "show", "drop":
+		n, err := strconv.ParseUint(fs.Arg(0), 10, 64)
+		if fs.NArg() != 1 || err != nil {
+			fmt.Fprintf(stderr, "navarch parked %s: give the number of a parked mail (see navarch parked list)\n", sub)
+			return 2
+		}
+		seq = n
+	default:
+		fmt.Fprintf(stderr, "navarch parked: unknown subcommand %q\n", sub)
+		return 2
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch parked: %v\n", err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	s, err := store.Open(cfg.Database, log, store.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch parked: %v\n", err)
+		return 1
+	}
+	defer s.Close()
+	h := host.New(s, rulesets, cfg.host(), log)
+	switch sub {
+	case "list":
+		err = parkedList(h, stdout)
+	case "show":
+		err = parkedShow(h, stdout, seq)
+	case "retry":
+		var handled, left int
+		if handled, left, err = h.RetryParked(); err == nil {
+			fmt.Fprintf(stdout, "%d handled (their answers are queued for the daemon), %d still parked\n", handled, left)
+		}
+	case "drop":
+		if err = h.DropParked(seq); err == nil {
+			fmt.Fprintf(stdout, "dropped parked mail %d\n", seq)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch parked %s: %v\n", sub, err)
+		return 1
+	}
+	return 0
+}
+
+func parkedList(h *host.Host, stdout io.Writer) error {
+	parked, err := h.Parked()
+	if err != nil {
+		return err
+	}
+	if len(parked) == 0 {
+		fmt.Fprintln(stdout, "no parked mail")
+	}
+	for _, m := range parked {
+		cause, _, _ := strings.Cut(m.Cause, "\n")
+		fmt.Fprintf(stdout, "%d  %s  %d attempts  %s  %q\n    %s\n", m.Seq, m.At.Format("2006-01-02 15:04Z"), m.Attempts, m.From, m.Subject, cause)
+	}
+	return nil
+}
+
+func parkedShow(h *host.Host, stdout io.Writer, seq uint64) error {
+	parked, err := h.Parked()
+	if err != nil {
+		return err
+	}
+	for _, m := range parked {
+		if m.Seq == seq {
+			fmt.Fprintf(stdout, "parked mail %d\nmessage-id  %s\nfrom        %s\nsubject     %s\nparked at   %s\nattempts    %d\nfailure     %s\n\n%s",
+				m.Seq, m.Key, m.From, m.Subject, m.At.Format("2006-01-02 15:04:05Z"), m.Attempts, m.Cause, m.Raw)
+			return nil
+		}
+	}
+	return fmt.Errorf("no parked mail %d", seq)
+}
