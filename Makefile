@@ -2,7 +2,7 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: demo build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors e2e container
+.PHONY: demo build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors e2e deploy-check
 
 # The README's main command: a demo game by real IMAP and SMTP on loopback.
 demo:
@@ -53,7 +53,8 @@ e2e:
 	D=$$(mktemp -d) && bash test/e2e/mailservers.sh start $$D && \
 	{ NAVARCH_E2E=1 go test -race -count=1 -run E2E -v ./test/e2e; rc=$$?; bash test/e2e/mailservers.sh stop $$D; exit $$rc; }
 
-# The Dockerfile built and run as an operator would, with podman (needs root, podman, runc,
-# busybox-static; see test/container/check.sh).
-container:
-	bash test/container/check.sh
+# The deployment files checked: the Dockerfile built and run as an operator would, with
+# podman, and the systemd unit verified (needs root, podman, runc, busybox-static; see
+# test/deploy/check.sh).
+deploy-check:
+	bash test/deploy/check.sh

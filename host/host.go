@@ -35,6 +35,9 @@ type Config struct {
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
 	// answered (about once a minute): the operator's health check watches it.
 	Heartbeat func()
+	// Backups are the daemon's own copies of the database, taken by the deadline loop when
+	// due (the file is locked while the daemon runs, so no other process can copy it).
+	Backups store.Rotation
 }
 
 // Host runs the games of one store.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"navarch/ledger"
@@ -49,6 +50,8 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 	}
 	if r.p != nil {
 		m.Player, m.Side, m.Zone = r.p.ID, r.p.Side, r.p.Zone
+	} else if !slices.Contains(g.Referees, r.address) {
+		m.Stranger = true // neither player nor referee: a former player, or someone refused
 	}
 	parts, err := templates.Render(kind, m)
 	if err != nil {

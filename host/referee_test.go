@@ -161,12 +161,16 @@ func TestReplace(t *testing.T) {
 			t.Errorf("%s was not told of the replacement", who)
 		}
 	}
+	if m := find(mails, "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "You no longer play bob (ottoman)") ||
+		!strings.HasPrefix(strings.TrimSpace(m.Text), "Hello,") {
+		t.Errorf("the old address was not told, or not greeted as a former player: %+v", m)
+	}
 	carol := keyRE.FindStringSubmatch(w.Text)[1]
 	if carol == keys["bob@example.com"] {
 		t.Error("the new player got the old key")
 	}
 	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
-	if m := find(f.outbox(), "bob@example.com", ""); m == nil || !strings.Contains(m.Text, "not a player") {
+	if m := find(f.outbox(), "bob@example.com", ""); m == nil || !strings.Contains(m.Text, "not a player") || strings.Contains(m.Text, "Dear referee") {
 		t.Errorf("the replaced address still counts: %+v", m)
 	}
 	f.send("carol@example.net", "NONE\nKEY "+carol)

@@ -59,6 +59,11 @@ func (h *Host) replace(tx *store.Tx, a *actor) (string, error) {
 	if err := h.rewelcome(tx, a, p, key); err != nil {
 		return "", err
 	}
+	if err := h.notice(tx, a.g, recipient{address: old}, "", fmt.Sprintf(
+		"You no longer play %s (%s) in game %s: the referee has handed the side to another player. "+
+			"Your key no longer counts, and mail from you is no longer applied to this game. Thank you for playing.", p.ID, p.Side, a.g.Tag)); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("%s (%s) is now played from %s instead of %s.", p.ID, p.Side, to, old), nil
 }
 

@@ -114,6 +114,7 @@ func (h *Host) tickLoop(ctx context.Context) {
 				h.log.Warn("mails parked after our failures; see navarch parked", "parked", left)
 			}
 		}
+		h.backup()
 		err := h.Tick()
 		if err != nil {
 			h.log.Error("deadlines", "err", err)
@@ -148,5 +149,18 @@ func (h *Host) saveCursor(mailbox string) func(mail.Cursor) error {
 			return fmt.Errorf("save imap cursor: %w", err)
 		}
 		return nil
+	}
+}
+
+// backup takes the daemon's own backup when one is due; a failure is logged and tried again
+// at the next pass.
+func (h *Host) backup() {
+	if !h.cfg.Backups.Due(h.cfg.Now()) {
+		return
+	}
+	if path, err := h.cfg.Backups.Take(h.s, h.cfg.Now()); err != nil {
+		h.log.Error("backup failed", "err", err)
+	} else {
+		h.log.Info("backup written", "path", path)
 	}
 }

@@ -126,8 +126,9 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	}
 	defer s.Close()
 	var beats atomic.Int32
+	backups := store.Rotation{Dir: filepath.Join(t.TempDir(), "backups"), Every: time.Hour, Keep: 1}
 	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Rand: ledgertest.Rand("serve"), Heartbeat: func() { beats.Add(1) }}, slog.New(slog.DiscardHandler))
+		Rand: ledgertest.Rand("serve"), Heartbeat: func() { beats.Add(1) }, Backups: backups}, slog.New(slog.DiscardHandler))
 	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
 	if err != nil {
@@ -220,6 +221,9 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	}
 	if beats.Load() == 0 {
 		t.Error("the daemon never beat its heart")
+	}
+	if backups.Latest().IsZero() {
+		t.Error("the daemon took no backup of its own at start")
 	}
 }
 

@@ -10,8 +10,12 @@ import (
 
 var backupCmd = command{
 	name:    "backup",
-	summary: "copy the database consistently while the daemon runs",
-	usage:   "navarch backup [-db FILE] BACKUPFILE",
+	summary: "copy the database consistently (the daemon, which locks it, makes its own)",
+	usage: `navarch backup [-db FILE] BACKUPFILE
+
+Copies the database while no daemon holds it. The running daemon takes its own backups,
+every backup_every_hours (default 24) into backup_dir (default: "backups" beside the
+database), keeping the newest backup_keep (default 7).`,
 }
 
 func init() { backupCmd.run = runBackup }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net/mail"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"navarch/host"
 	navmail "navarch/mail"
+	"navarch/store"
 )
 
 // fileConfig is the daemon's configuration file (docs/navarch.example.json). Passwords may
@@ -24,9 +26,14 @@ type fileConfig struct {
 	RateLimit     int    `json:"rate_limit_per_hour"` // mails one sender may send in an hour
 	// DKIMAuthServID: require a DKIM pass aligned with the From domain, as reported in the
 	// Authentication-Results field of the receiving server with this authserv-id.
-	DKIMAuthServID string     `json:"require_dkim_authserv_id"`
-	IMAP           serverConf `json:"imap"`
-	SMTP           serverConf `json:"smtp"`
+	DKIMAuthServID string `json:"require_dkim_authserv_id"`
+	// The daemon's own backups: every so many hours (0: none) into a directory (default:
+	// "backups" beside the database), keeping the newest few.
+	BackupDir        string     `json:"backup_dir"`
+	BackupEveryHours int        `json:"backup_every_hours"`
+	BackupKeep       int        `json:"backup_keep"`
+	IMAP             serverConf `json:"imap"`
+	SMTP             serverConf `json:"smtp"`
 }
 
 type serverConf struct {
@@ -49,11 +56,15 @@ func loadConfig(path string) (*fileConfig, error) {
 }
 
 func parseConfig(data []byte, env func(string) string) (*fileConfig, error) {
-	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12, RateLimit: host.RateLimit}
+	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12, RateLimit: host.RateLimit,
+		BackupEveryHours: 24, BackupKeep: 7}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
 		return nil, fmt.Errorf("config: %v", err)
+	}
+	if c.BackupDir == "" {
+		c.BackupDir = filepath.Join(filepath.Dir(c.Database), "backups")
 	}
 	if v := env("NAVARCH_IMAP_PASSWORD"); v != "" {
 		c.IMAP.Password = v
@@ -80,6 +91,9 @@ func (c *fileConfig) check() error {
 	}
 	if c.RateLimit < 1 {
 		return bad("rate_limit_per_hour", "want 1 or more mails a sender may send in an hour")
+	}
+	if c.BackupEveryHours < 0 || c.BackupKeep < 1 {
+		return bad("backup_every_hours", "want 0 (no backups) or more hours, and backup_keep 1 or more")
 	}
 	if err := c.IMAP.check("imap"); err != nil {
 		return err
@@ -124,7 +138,8 @@ func (c *fileConfig) intake() *navmail.Intake {
 // it is stopped (deadlines, rate limit and DKIM requirement included).
 func (c *fileConfig) host() host.Config {
 	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
-		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID}
+		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID,
+		Backups: store.Rotation{Dir: c.BackupDir, Every: time.Duration(c.BackupEveryHours) * time.Hour, Keep: c.BackupKeep}}
 }
 
 func (c *fileConfig) smtp() navmail.SMTP {

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 const goodConfig = `{"database": "/var/lib/navarch/navarch.db", "address": "navarch@example.org", "domain": "navarch.example.org",
@@ -13,7 +14,8 @@ func env(m map[string]string) func(string) string { return func(k string) string
 
 func TestConfig(t *testing.T) {
 	c, err := parseConfig([]byte(goodConfig), env(map[string]string{"NAVARCH_IMAP_PASSWORD": "s3cret"}))
-	if err != nil || c.IMAP.Password != "s3cret" || c.DeadlineHours != 72 {
+	if err != nil || c.IMAP.Password != "s3cret" || c.DeadlineHours != 72 || c.BackupDir != "/var/lib/navarch/backups" ||
+		c.host().Backups.Every != 24*time.Hour || c.BackupKeep != 7 {
 		t.Fatalf("good config: %+v, %v", c, err)
 	}
 	bad := map[string]string{
@@ -26,6 +28,7 @@ func TestConfig(t *testing.T) {
 		"unknown field":       strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
 		"deadline_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
 		"rate_limit_per_hour": strings.Replace(goodConfig, `"database"`, `"rate_limit_per_hour": 0, "database"`, 1),
+		"backup_every_hours":  strings.Replace(goodConfig, `"database"`, `"backup_keep": 0, "database"`, 1),
 	}
 	for field, text := range bad {
 		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}

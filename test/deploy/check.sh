@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds the Dockerfile and runs the image as an operator would (docs/deploy/README.md):
+# Checks the deployment files of docs/deploy. First the systemd unit, by systemd-analyze
+# verify (on a copy whose ExecStart names a freshly built binary). Then the container: it
+# builds the Dockerfile and runs the image as an operator would (docs/deploy/README.md):
 # the daemon in the background with its configuration and database in a host directory
 # mounted at /data, the health check turning healthy, then `game new` and `game list` in
 # one-off containers while the daemon is stopped, and the daemon started again.
@@ -10,8 +12,9 @@
 # machine's Go and CA bundle) and gcr.io/distroless/static-debian12:nonroot (passwd with
 # nonroot = 65532, CA bundle, zoneinfo). The Dockerfile itself is built unchanged.
 #
-# Needs root, podman, runc and busybox-static (.ci/run installs them). Usage:
-#   test/container/check.sh            # from the repository's top
+# Needs root, Go, systemd (systemd-analyze), podman, runc and busybox-static (.ci/run installs
+# them). Usage:
+#   test/deploy/check.sh            # from the repository's top
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -28,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-say() { printf 'container: %s\n' "$*"; }
+say() { printf 'deploy: %s\n' "$*"; }
 fail() {
 	say "FAIL: $*"
 	podman logs "$name" 2>/dev/null | tail -20 || true
@@ -79,6 +82,15 @@ healthy() {
 	return 1
 }
 
+say "verifying the systemd unit"
+CGO_ENABLED=0 go build -o "$work/navarch" ./cmd/navarch
+sed "s#/usr/local/bin/navarch#$work/navarch#" docs/deploy/navarch.service >"$work/navarch.service"
+if out=$(systemd-analyze verify "$work/navarch.service" 2>&1) && [ -z "$out" ]; then
+	say "navarch.service verifies"
+else
+	fail "systemd-analyze verify navarch.service: $out"
+fi
+
 standins
 say "building the Dockerfile"
 podman build --pull=never --isolation=chroot --format docker -q -t "$image" . >/dev/null
@@ -101,6 +113,7 @@ say "starting the daemon"
 healthy || fail "the health check never passed"
 podman logs "$name" 2>&1 | grep -q 'navarch serving' || fail "the daemon did not start serving"
 [ "$(stat -c %u "$data/navarch.db")" = 65532 ] || fail "the database is not owned by nonroot"
+ls "$data"/backups/navarch-*.db >/dev/null 2>&1 || fail "the daemon took no backup at start"
 say "healthy: $(podman exec "$name" /usr/local/bin/navarch health -config /data/navarch.json)"
 
 say "creating a game while the daemon is stopped"
