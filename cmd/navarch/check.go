@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 
 	"navarch/store"
 )
@@ -14,20 +12,20 @@ var checkCmd = command{
 	usage:   "navarch check [-db FILE]",
 }
 
-func init() { checkCmd.run = runCheck }
+func init() { checkCmd.runIn = runCheck }
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
-	fs := checkCmd.flags(stderr)
+func runCheck(c *cli, args []string) int {
+	stdout := c.stdout
+	fs := checkCmd.flags(c.stderr)
 	db := fs.String("db", "navarch.db", "the database file")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	s, err := store.Open(*db, slog.New(slog.NewTextHandler(stderr, nil)), store.Options{ReadOnly: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch check: %v\n", err)
-		return 1
+	s, done, code, ok := c.openOr("check", *db, store.Options{ReadOnly: true})
+	if !ok {
+		return code
 	}
-	defer s.Close()
+	defer done()
 	var problems []string
 	var games int
 	s.View(func(tx *store.Tx) error {

@@ -121,7 +121,7 @@ func (s serverConf) check(name string) error {
 }
 
 // credentials checks what only the daemon needs: the mailbox's user name and password. The
-// commands that act on the database while it is stopped run without them.
+// commands that act on the database run without them.
 func (c *fileConfig) credentials() error {
 	if c.IMAP.Username == "" || c.IMAP.Password == "" {
 		return fmt.Errorf("config: imap.username/password: missing (the password may come from NAVARCH_IMAP_PASSWORD)")
@@ -134,8 +134,8 @@ func (c *fileConfig) intake() *navmail.Intake {
 		Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Poll: time.Duration(c.IMAP.PollSeconds) * time.Second}}
 }
 
-// host is the host's configuration, the same for the daemon and the commands that act while
-// it is stopped (deadlines, rate limit and DKIM requirement included).
+// host is the host's configuration, the same for the daemon and the database commands
+// (deadlines, rate limit and DKIM requirement included).
 func (c *fileConfig) host() host.Config {
 	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
 		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID,

@@ -14,7 +14,7 @@ import (
 
 var gameCmd = command{
 	name:    "game",
-	summary: "create, list, show, export, pause, resume, extend and end games (while the daemon is stopped)",
+	summary: "create, list, show, export, pause, resume, extend, replace and end games",
 	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]... [-options O,O] [-tables FILE]
        navarch game list -config FILE
        navarch game show -config FILE TAG
@@ -27,16 +27,17 @@ var gameCmd = command{
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
 gets a secret key. pause, resume, extend, replace and end act as the referee's mail commands do:
-written to the log and announced to everyone (the daemon sends the mails). The database is
-locked while the daemon runs.`,
+written to the log and announced to everyone (the daemon sends the mails). While the daemon
+runs, it runs these commands for the command line (through its control socket).`,
 }
 
-func init() { gameCmd.run = runGame }
+func init() { gameCmd.runIn = runGame }
 
 var operatorCommands = map[string]string{"pause": mail.CmdPause, "resume": mail.CmdResume, "extend": mail.CmdExtend,
 	"replace": mail.CmdReplace, "end": mail.CmdEnd}
 
-func runGame(args []string, stdout, stderr io.Writer) int {
+func runGame(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintf(stderr, "usage: %s\n", gameCmd.usage)
 		if len(args) == 0 {
@@ -58,21 +59,20 @@ func runGame(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	cfg, err := loadConfig(*path)
+	cfg, err := loadConfig(c.path(*path))
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch game: %v\n", err)
 		return 2
 	}
-	s, err := store.Open(cfg.Database, slog.New(slog.NewTextHandler(stderr, nil)), store.Options{})
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch game: %v\n", err)
-		return 1
+	s, done, code, ok := c.openOr("game", cfg.Database, store.Options{})
+	if !ok {
+		return code
 	}
-	defer s.Close()
+	defer done()
 	h := host.New(s, rulesets, cfg.host(), slog.New(slog.NewTextHandler(stderr, nil)))
 	switch sub {
 	case "new":
-		err = gameNew(h, stdout, *ruleset, *scenario, *options, *tables, players, referees)
+		err = gameNew(h, stdout, *ruleset, *scenario, *options, c.path(*tables), players, referees)
 	case "list":
 		err = gameList(h, stdout)
 	case "show", "export":

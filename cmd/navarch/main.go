@@ -15,6 +15,9 @@ import (
 type command struct {
 	name, summary, usage string
 	run                  func(args []string, stdout, stderr io.Writer) int
+	// runIn, instead of run, for the database commands that the daemon can run for the
+	// command line (control.go).
+	runIn func(c *cli, args []string) int
 }
 
 func commands() []command {
@@ -34,6 +37,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	for _, c := range commands() {
+		if c.name == args[0] && c.runIn != nil {
+			return c.runIn(&cli{stdout: stdout, stderr: stderr, args: args}, args[1:])
+		}
 		if c.name == args[0] {
 			return c.run(args[1:], stdout, stderr)
 		}
@@ -71,4 +77,15 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 		return 2, false
 	}
 	return 0, true
+}
+
+// runIn runs a database command where c says (the daemon, for a command line it was sent).
+func runIn(c *cli, args []string) int {
+	for _, cmd := range commands() {
+		if cmd.name == args[0] && cmd.runIn != nil {
+			return cmd.runIn(c, args[1:])
+		}
+	}
+	fmt.Fprintf(c.stderr, "navarch: %q is not a database command\n", args[0])
+	return 2
 }

@@ -13,7 +13,7 @@ import (
 
 var parkedCmd = command{
 	name:    "parked",
-	summary: "list, show, retry or drop the mails set aside after our own failures (while the daemon is stopped)",
+	summary: "list, show, retry or drop the mails set aside after our own failures",
 	usage: `navarch parked [list] -config FILE
        navarch parked show -config FILE N
        navarch parked retry -config FILE
@@ -27,12 +27,13 @@ and every 15 minutes; those that succeed are applied and answered as usual.
 
 list shows them with their number; show prints one with the whole failure and the mail;
 retry handles them all again now; drop gives up on one (it will never be applied, and its
-sender is not told). The database is locked while the daemon runs.`,
+sender is not told). While the daemon runs, it runs these commands for the command line.`,
 }
 
-func init() { parkedCmd.run = runParked }
+func init() { parkedCmd.runIn = runParked }
 
-func runParked(args []string, stdout, stderr io.Writer) int {
+func runParked(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	sub := "list"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		sub, args = args[0], args[1:]
@@ -60,19 +61,17 @@ func runParked(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "navarch parked: unknown subcommand %q\n", sub)
 		return 2
 	}
-	cfg, err := loadConfig(*path)
+	cfg, err := loadConfig(c.path(*path))
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch parked: %v\n", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	s, err := store.Open(cfg.Database, log, store.Options{})
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch parked: %v\n", err)
-		return 1
+	s, done, code, ok := c.openOr("parked", cfg.Database, store.Options{})
+	if !ok {
+		return code
 	}
-	defer s.Close()
-	h := host.New(s, rulesets, cfg.host(), log)
+	defer done()
+	h := host.New(s, rulesets, cfg.host(), slog.New(slog.NewTextHandler(stderr, nil)))
 	switch sub {
 	case "list":
 		err = parkedList(h, stdout)

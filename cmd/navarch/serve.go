@@ -18,7 +18,9 @@ var serveCmd = command{
 	usage: `navarch serve -config FILE
 
 Runs until SIGINT or SIGTERM. The configuration is described in docs/navarch.example.json;
-passwords may come from NAVARCH_IMAP_PASSWORD and NAVARCH_SMTP_PASSWORD.`,
+passwords may come from NAVARCH_IMAP_PASSWORD and NAVARCH_SMTP_PASSWORD. While it runs, the
+database commands (game, parked, check) are run by the daemon for the command line, through
+its control socket DATABASE.sock.`,
 }
 
 func init() { serveCmd.run = runServe }
@@ -49,6 +51,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	hc := cfg.host()
 	hc.Heartbeat = heartbeat(cfg.Database, log)
 	h := host.New(s, rulesets, hc, log)
+	if err := serveControl(ctx, cfg.Database+".sock", &daemonStore{path: cfg.Database, s: s}, log); err != nil {
+		log.Warn("no control socket: the database commands need the daemon stopped", "err", err)
+	}
 	in := cfg.intake()
 	in.Log = log
 	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)

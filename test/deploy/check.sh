@@ -3,8 +3,9 @@
 # verify (on a copy whose ExecStart names a freshly built binary). Then the container: it
 # builds the Dockerfile and runs the image as an operator would (docs/deploy/README.md):
 # the daemon in the background with its configuration and database in a host directory
-# mounted at /data, the health check turning healthy, then `game new` and `game list` in
-# one-off containers while the daemon is stopped, and the daemon started again.
+# mounted at /data, the health check turning healthy, `game new` through the running daemon's
+# control socket, then `game new` and `game list` in one-off containers while the daemon is
+# stopped, and the daemon started again.
 #
 # It uses podman (daemonless; Docker needs an engine this workplace does not run). Where the
 # registries of the base images cannot be reached, as here, it builds stand-ins for them
@@ -116,13 +117,20 @@ podman logs "$name" 2>&1 | grep -q 'navarch serving' || fail "the daemon did not
 ls "$data"/backups/navarch-*.db >/dev/null 2>&1 || fail "the daemon took no backup at start"
 say "healthy: $(podman exec "$name" /usr/local/bin/navarch health -config /data/navarch.json)"
 
+say "creating a game through the running daemon (its control socket)"
+out=$(podman exec "$name" /usr/local/bin/navarch game new -config /data/navarch.json \
+	-scenario lions-at-sea -player alice:christian:alice@example.org -player bob:ottoman:bob@example.com 2>&1)
+echo "$out" | grep -q 'created game lep-' || fail "game new through the daemon: $out"
+podman logs "$name" 2>&1 | grep -q 'control command' || fail "the daemon did not run the command"
+say "$out"
+
 say "creating a game while the daemon is stopped"
 podman stop -t 10 "$name" >/dev/null
 out=$("${run[@]}" --rm --network none -v "$data:/data" "$image" game new -config /data/navarch.json \
-	-scenario lions-at-sea -player alice:christian:alice@example.org -player bob:ottoman:bob@example.com)
+	-scenario lions-at-sea -player carol:christian:carol@example.org -player dave:ottoman:dave@example.com)
 echo "$out" | grep -q 'created game lep-' || fail "game new: $out"
 list=$("${run[@]}" --rm --network none -v "$data:/data" "$image" game list -config /data/navarch.json)
-echo "$list" | grep -q 'joining' || fail "game list: $list"
+[ "$(echo "$list" | grep -c joining)" = 2 ] || fail "game list, want both games: $list"
 say "$out"
 
 podman start "$name" >/dev/null
