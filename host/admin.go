@@ -88,3 +88,30 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 	})
 	return text, err
 }
+
+// Mails lists the incoming mails of a game (DESIGN 5: kept raw for audit), or with n > 0
+// writes mail number n as it arrived.
+func (h *Host) Mails(w io.Writer, tag string, n uint64) error {
+	return h.s.View(func(tx *store.Tx) error {
+		id, g, err := findGame(tx, tag)
+		if err != nil || g == nil {
+			return fmt.Errorf("%w: %s", ErrNoGame, tag)
+		}
+		found := false
+		err = store.Received(tx, id, n > 0, func(m store.ReceivedMail) error {
+			switch {
+			case n == 0:
+				fmt.Fprintf(w, "%d  %s  %s  %q  %s\n", m.Seq, m.At.Format("2006-01-02 15:04Z"), m.From, m.Subject, m.MessageID)
+			case m.Seq == n:
+				found = true
+				_, err := w.Write(m.Raw)
+				return err
+			}
+			return nil
+		})
+		if err == nil && n > 0 && !found {
+			err = fmt.Errorf("game %s has no mail %d", tag, n)
+		}
+		return err
+	})
+}

@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,14 +17,26 @@ import (
 // receipt, commit (a CHECK, so that the game stays where it is for the next iteration).
 func BenchmarkHandleCheck(b *testing.B) {
 	f := newBenchFixture(b)
+	f.checkMails(b, "b")
+}
+
+// checkMails sends alice's CHECK mails for the benchmark's loop, with the rate limit lifted,
+// and fails unless every one was answered.
+func (f benchFixture) checkMails(b *testing.B, prefix string) {
+	f.h.cfg.RateLimit = 1 << 30
+	f.outbox()
 	key := f.keys["alice@example.org"]
 	i := 0
 	for b.Loop() {
 		i++
-		raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <b%d@example.org>\r\n\r\nCHECK\r\nKEY %s\r\nBARBARIGO ON BAR-LANT HIDDEN\r\n", f.tag, i, key)
+		raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <%s%d@example.org>\r\n\r\nCHECK\r\nKEY %s\r\nBARBARIGO ON BAR-LANT HIDDEN\r\n", f.tag, prefix, i, key)
 		if err := f.h.Handle([]byte(raw)); err != nil {
 			b.Fatal(err)
 		}
+	}
+	b.StopTimer()
+	if n := len(f.outbox()); n != i {
+		b.Fatalf("%d mails answered of %d", n, i)
 	}
 }
 
@@ -75,4 +89,29 @@ func BenchmarkServeLoopback(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
+}
+
+// BenchmarkManyGames is one order mail (CHECK) to the newest of many games in one store file:
+// what finding the game costs as the games grow, with the size of the file (each game's welcome
+// mails still queued) and the heap.
+func BenchmarkManyGames(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 5000} {
+		b.Run(fmt.Sprintf("games=%d", n), func(b *testing.B) {
+			f := newBenchFixture(b)
+			for i := 1; i < n; i++ {
+				if _, err := f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+					Players: []PlayerSpec{{"p1", "christian", fmt.Sprintf("c%d@example.org", i), "UTC"}, {"p2", "ottoman", fmt.Sprintf("o%d@example.org", i), "UTC"}}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			f.checkMails(b, "many")
+			if st, err := os.Stat(f.s.Path()); err == nil {
+				b.ReportMetric(float64(st.Size())/float64(n)/1024, "KiB-file/game")
+			}
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MiB-heap")
+		})
+	}
 }

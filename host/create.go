@@ -67,6 +67,9 @@ func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c le
 			g.Title = s.Title
 		}
 	}
+	if err := indexTags(tx); err != nil {
+		return nil, err
+	}
 	for n := 3; taken(tx, g.Tag); n++ {
 		g.Tag = rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:n])
 	}
@@ -86,9 +89,27 @@ func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c le
 	return g, saveGame(tx, c.Game, g)
 }
 
+// taken says whether a tag is in use, by the tag index alone (see indexTags).
 func taken(tx *store.Tx, tag string) bool {
-	_, g, _ := findGame(tx, tag)
-	return g != nil
+	return store.State(tx, "tag:"+tag) != nil
+}
+
+// indexTags puts every game's tag in the index, once per database: games made before the
+// index existed join it here, so that taken need not read every game. A game whose
+// settings cannot be read keeps its tag out of the index; findGame still finds it by reading
+// every game.
+func indexTags(tx *store.Tx) error {
+	if store.State(tx, "tag-index") != nil {
+		return nil
+	}
+	for _, id := range store.Games(tx) {
+		if g, err := loadGame(tx, id); err == nil && g != nil {
+			if err := store.PutState(tx, "tag:"+g.Tag, id[:]); err != nil {
+				return err
+			}
+		}
+	}
+	return store.PutState(tx, "tag-index", []byte{1})
 }
 
 // newKey is a player's secret order key: 50 random bits, as ten base32 letters.

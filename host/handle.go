@@ -47,7 +47,7 @@ func (h *Host) Handle(raw []byte) error {
 			return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
 				"Please send plain text, one order per line.")
 		}
-		return h.request(tx, in, log)
+		return h.request(tx, in, raw, log)
 	})
 }
 
@@ -89,7 +89,7 @@ func (a *actor) to() recipient {
 	return recipient{address: a.msg.From}
 }
 
-func (h *Host) request(tx *store.Tx, in *mail.Incoming, log interface{ Info(string, ...any) }) error {
+func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interface{ Info(string, ...any) }) error {
 	req, rerr := mail.ReadRequest(in.Subject, in.Text)
 	if req.Game == "" {
 		return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
@@ -100,6 +100,10 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, log interface{ Info(stri
 	}
 	if g == nil {
 		return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
+	}
+	if _, err := store.AddReceived(tx, id, store.ReceivedMail{At: h.cfg.Now().UTC(), From: in.From, Subject: in.Subject,
+		MessageID: in.MessageID, Raw: raw}); err != nil {
+		return err
 	}
 	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
@@ -146,12 +147,26 @@ func saveGame(tx *store.Tx, id dice.GameID, g *game) error {
 	if err != nil {
 		return err
 	}
-	return store.PutMeta(tx, id, metaGame, b)
+	if err := store.PutMeta(tx, id, metaGame, b); err != nil {
+		return err
+	}
+	if k := "tag:" + g.Tag; !bytes.Equal(store.State(tx, k), id[:]) { // games older than the index join it here
+		return store.PutState(tx, k, id[:])
+	}
+	return nil
 }
 
-// findGame returns the game with a tag. A game whose settings cannot be read does not hide
-// the others; but when no game has the tag, that failure is returned (it may be the one).
+// findGame returns the game with a tag, by the tag index (one game read, however many games
+// there are) or else by reading every game. A game whose settings cannot be read does not
+// hide the others; but when no game has the tag, that failure is returned (it may be the one).
 func findGame(tx *store.Tx, tag string) (dice.GameID, *game, error) {
+	if v := store.State(tx, "tag:"+tag); len(v) == len(dice.GameID{}) {
+		id := dice.GameID(v)
+		g, err := loadGame(tx, id)
+		if err != nil || g != nil && g.Tag == tag {
+			return id, g, err
+		}
+	}
 	var broken error
 	for _, id := range store.Games(tx) {
 		g, err := loadGame(tx, id)

@@ -223,6 +223,23 @@ func TestRefusals(t *testing.T) {
 	if err := f.h.Handle([]byte(auto)); err != nil || len(f.outbox()) != 0 {
 		t.Errorf("an auto-reply was answered: %v", err)
 	}
+	// Every mail that named the game is kept raw, once, the refused ones too; the mail for
+	// an unknown game and the auto-reply are not the game's.
+	var list strings.Builder
+	if err := f.h.Mails(&list, f.tag, 0); err != nil {
+		t.Fatal(err)
+	}
+	var from []string
+	for _, l := range strings.Split(strings.TrimSpace(list.String()), "\n") {
+		from = append(from, strings.Fields(l)[3])
+	}
+	if got := strings.Join(from, " "); got != "mallory@example.net alice@example.org alice@example.org" {
+		t.Errorf("kept mails from %s:\n%s", got, list.String())
+	}
+	var third strings.Builder
+	if err := f.h.Mails(&third, f.tag, 3); err != nil || third.String() != raw {
+		t.Errorf("mail 3 = %q, %v; want it as it arrived", third.String(), err)
+	}
 }
 
 // TestDeadline: a reminder before the deadline, then the no-orders policy at it.

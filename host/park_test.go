@@ -174,3 +174,37 @@ func (f *fixture) idOf(tag string) string {
 	}
 	return string(id[:])
 }
+
+// A database from before the tag index: its games are still found, and the first new game
+// puts them in the index, so that a new tag never repeats an old one.
+func TestTagIndexBackfill(t *testing.T) {
+	f := newFixture(t)
+	err := f.s.Update(func(tx *store.Tx) error {
+		if err := store.DeleteState(tx, "tag-index"); err != nil {
+			return err
+		}
+		return store.DeleteState(tx, "tag:"+f.tag)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.s.View(func(tx *store.Tx) error {
+		if _, g, err := findGame(tx, f.tag); err != nil || g == nil {
+			t.Errorf("an unindexed game is not found: %v", err)
+		}
+		if taken(tx, f.tag) {
+			t.Error("the test's game is still indexed")
+		}
+		return nil
+	})
+	if _, err := f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+		Players: []PlayerSpec{{"carol", "christian", "carol@example.org", "UTC"}, {"dave", "ottoman", "dave@example.com", "UTC"}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.s.View(func(tx *store.Tx) error {
+		if !taken(tx, f.tag) || store.State(tx, "tag-index") == nil {
+			t.Error("the old game was not put in the index")
+		}
+		return nil
+	})
+}

@@ -8,6 +8,7 @@
 //	    chain/  u64(index) → leaf ‖ head (64 bytes), a cache that Check recomputes
 //	    secret/ name → bytes never exported (the seed X_N, hidden set-up nonces and data)
 //	    meta/   name → bytes (game settings and status, owned by callers)
+//	    received/ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
 //	processed/  Message-ID → caller's value (dedupe of incoming mail)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
 //	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry

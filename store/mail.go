@@ -74,3 +74,8 @@ func PutState(tx *Tx, key string, v []byte) error {
 func State(tx *Tx, key string) []byte {
 	return bytes.Clone(tx.tx.Bucket(bucketMeta).Get([]byte("state:" + key)))
 }
+
+// DeleteState removes a value kept by PutState.
+func DeleteState(tx *Tx, key string) error {
+	return tx.tx.Bucket(bucketMeta).Delete([]byte("state:" + key))
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed data/tables.txt
@@ -116,6 +117,17 @@ func (ts *Tables) Names() []string { return slices.Clone(ts.order) }
 // LoadTables returns the default tables with the tables of each override file replacing
 // those of the same name, and checks the result against what the rules need.
 func LoadTables(overrides ...[]byte) (*Tables, error) {
+	if len(overrides) == 0 {
+		return defaultLoaded()
+	}
+	return loadTables(overrides)
+}
+
+// defaultLoaded is the built-in tables, parsed and checked once: Tables are never changed
+// after loading, so every game without a corrected table file shares them.
+var defaultLoaded = sync.OnceValues(func() (*Tables, error) { return loadTables(nil) })
+
+func loadTables(overrides [][]byte) (*Tables, error) {
 	ts, err := parseTables(defaultTables)
 	if err != nil {
 		return nil, fmt.Errorf("built-in tables: %w", err)

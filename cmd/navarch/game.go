@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"navarch/host"
@@ -14,11 +15,12 @@ import (
 
 var gameCmd = command{
 	name:    "game",
-	summary: "create, list, show, export, pause, resume, extend, replace and end games",
+	summary: "create, list, show, export, pause, resume, extend, replace and end games; read their mail",
 	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]... [-options O,O] [-tables FILE]
        navarch game list -config FILE
        navarch game show -config FILE TAG
        navarch game export -config FILE [-side SIDE] TAG > FILE.log
+       navarch game mail -config FILE TAG [N]
        navarch game pause -config FILE TAG [HOURS]
        navarch game resume -config FILE TAG
        navarch game extend -config FILE TAG [HOURS]
@@ -26,9 +28,11 @@ var gameCmd = command{
        navarch game end -config FILE TAG [RESULT...]
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
-gets a secret key. pause, resume, extend, replace and end act as the referee's mail commands do:
-written to the log and announced to everyone (the daemon sends the mails). While the daemon
-runs, it runs these commands for the command line (through its control socket).`,
+gets a secret key. mail lists every mail received for the game (kept raw for audit), or
+prints mail N as it arrived. pause, resume, extend, replace and end act as the referee's
+mail commands do: written to the log and announced to everyone (the daemon sends the
+mails). While the daemon runs, it runs these commands for the command line (through its
+control socket).`,
 }
 
 func init() { gameCmd.runIn = runGame }
@@ -85,6 +89,16 @@ func runGame(c *cli, args []string) int {
 		} else {
 			err = h.Export(stdout, fs.Arg(0), *side)
 		}
+	case "mail":
+		var n uint64
+		if fs.NArg() == 2 {
+			n, err = strconv.ParseUint(fs.Arg(1), 10, 64)
+		}
+		if fs.NArg() < 1 || fs.NArg() > 2 || err != nil || fs.NArg() == 2 && n == 0 {
+			fs.Usage()
+			return 2
+		}
+		err = h.Mails(stdout, fs.Arg(0), n)
 	case "pause", "resume", "extend", "replace", "end":
 		if fs.NArg() < 1 {
 			fs.Usage()

@@ -62,6 +62,25 @@ func TestParkedCommand(t *testing.T) {
 			t.Errorf("parked %v: exit %d, want %d and %q:\n%s%s", st.args, code, st.code, st.want, out, e)
 		}
 	}
+	// The mail is kept raw in the game, once, and readable by the operator.
+	mails := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{tag}, 0, `1  `},
+		{[]string{tag, "1"}, 0, raw},
+		{[]string{tag, "2"}, 1, "has no mail 2"},
+		{[]string{tag, "x"}, 2, "usage"},
+		{[]string{"xyz-0000"}, 1, "xyz-0000"},
+	}
+	for _, m := range mails {
+		code, out, e := navarch(append([]string{"game", "mail", "-config", cfg}, m.args...)...)
+		if code != m.code || !strings.Contains(out+e, m.want) || m.code == 0 && m.args[0] == tag && len(m.args) == 1 &&
+			(strings.Count(out, "\n") != 1 || !strings.Contains(out, `alice@example.org  "[navarch `+tag+`] where are we"  st@example.org`)) {
+			t.Errorf("game mail %v: exit %d, want %d and %q:\n%s%s", m.args, code, m.code, m.want, out, e)
+		}
+	}
 	// Parking told alice once; the retry answered her STATUS: two mails in reply to hers.
 	s, err = store.Open(db, slog.New(slog.DiscardHandler), store.Options{})
 	if err != nil {
