@@ -3,13 +3,20 @@ package host
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
 )
 
 // BenchmarkHandleCheck is one order mail through the host without the transport: read the
@@ -23,13 +30,17 @@ func BenchmarkHandleCheck(b *testing.B) {
 // checkMails sends alice's CHECK mails for the benchmark's loop, with the rate limit lifted,
 // and fails unless every one was answered.
 func (f benchFixture) checkMails(b *testing.B, prefix string) {
+	f.mailsFrom(b, "alice@example.org", f.keys["alice@example.org"], prefix, "CHECK\r\nKEY %s\r\nBARBARIGO ON BAR-LANT HIDDEN")
+}
+
+// mailsFrom is checkMails with another sender, key and body (%s: the key).
+func (f benchFixture) mailsFrom(b *testing.B, from, key, prefix, body string) {
 	f.h.cfg.RateLimit = 1 << 30
 	f.outbox()
-	key := f.keys["alice@example.org"]
 	i := 0
 	for b.Loop() {
 		i++
-		raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <%s%d@example.org>\r\n\r\nCHECK\r\nKEY %s\r\nBARBARIGO ON BAR-LANT HIDDEN\r\n", f.tag, prefix, i, key)
+		raw := fmt.Sprintf("From: %s\r\nSubject: [navarch %s]\r\nMessage-ID: <%s%d@example.org>\r\n\r\n", from, f.tag, prefix, i) + fmt.Sprintf(body, key)
 		if err := f.h.Handle([]byte(raw)); err != nil {
 			b.Fatal(err)
 		}
@@ -112,6 +123,71 @@ func BenchmarkManyGames(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
 			b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MiB-heap")
+		})
+	}
+}
+
+// BenchmarkLateGame is one mail that needs the game's engine (HELP, which lists the
+// sender's own units) later in the full battle (13.1), its sides having answered NONE to 30
+// requests: with the engine kept in memory between mails, and without it (every mail
+// replays the whole log). Most of the set-up's time is the maps of
+// the reports.
+func BenchmarkLateGame(b *testing.B) {
+	s, err := store.Open(filepath.Join(b.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return ledgertest.Clock }, Rand: ledgertest.Rand("late"), RateLimit: 1 << 30}, slog.New(slog.DiscardHandler))
+	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "battle-of-lepanto",
+		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &fixture{t: b, s: s, h: h, tag: tag}
+	keys := map[string]string{}
+	for _, m := range f.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	for who, k := range keys {
+		f.send(who, "JOIN\nKEY "+k)
+	}
+	asked := ""
+	for n := 0; n < 30; {
+		var due []string
+		for _, m := range f.outbox() {
+			if strings.Contains(m.Subject, "orders due") {
+				due = append(due, m.To[0])
+			}
+		}
+		if len(due) == 0 {
+			break
+		}
+		for _, who := range due {
+			f.send(who, "NONE\nKEY "+keys[who])
+			asked, n = who, n+1
+		}
+	}
+	for _, m := range f.outbox() {
+		if strings.Contains(m.Subject, "orders due") {
+			asked = m.To[0]
+		}
+	}
+	var size uint64
+	s.View(func(tx *store.Tx) error { size, _, err = logHead(tx, store.Games(tx)[0]); return err })
+	f.send(asked, "HELP\nKEY "+keys[asked])
+	if m := f.outbox(); len(m) != 1 || !strings.Contains(m[0].Text, "Mail commands") {
+		b.Fatalf("HELP is not answered: %v", subjects(m))
+	}
+	for _, cache := range []int{EngineCache, 0} {
+		b.Run(fmt.Sprintf("engines=%d", cache), func(b *testing.B) {
+			h.engines.max = cache
+			f.t = b
+			benchFixture{fixture: f}.mailsFrom(b, asked, keys[asked], fmt.Sprintf("late%d-", cache), "HELP\r\nKEY %s\r\n")
+			b.ReportMetric(float64(size), "records")
 		})
 	}
 }

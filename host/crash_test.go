@@ -44,37 +44,44 @@ func TestMain(m *testing.M) {
 
 func daemonRun(path string, at int) error {
 	writes := 0
-	s, err := store.Open(path, slog.New(slog.DiscardHandler), store.Options{AfterWrite: func() {
+	_, err := playScript(path, 0, func() {
 		if writes++; writes == at {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}
-	}})
+	})
+	fmt.Println(writes)
+	return err
+}
+
+// playScript creates the game (unless the store has it) and hands the script's mails to a
+// host with the given engine cache; it returns the host.
+func playScript(path string, cache int, afterWrite func()) (*Host, error) {
+	s, err := store.Open(path, slog.New(slog.DiscardHandler), store.Options{AfterWrite: afterWrite})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer s.Close()
 	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Now: func() time.Time { return ledgertest.Clock }, Rand: ledgertest.Rand("crash")}, slog.New(slog.DiscardHandler))
+		Now: func() time.Time { return ledgertest.Clock }, Rand: ledgertest.Rand("crash"), EngineCache: cache}, slog.New(slog.DiscardHandler))
 	var games int
 	s.View(func(tx *store.Tx) error { games = len(store.Games(tx)); return nil })
 	if games == 0 {
 		if err := s.Update(func(tx *store.Tx) error { return store.PutInstallationKey(tx, make([]byte, 32)) }); err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 			Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for i, m := range script(s) {
 		raw := fmt.Sprintf("From: %s\r\nSubject: [navarch lep-%s]\r\nMessage-ID: <%d.crash@example.org>\r\n\r\n%s\r\n", m[0], tagOf(s), i, m[1])
 		if err := h.Handle([]byte(raw)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	fmt.Println(writes)
-	return nil
+	return h, nil
 }
 
 func tagOf(s *store.Store) string {

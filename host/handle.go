@@ -7,11 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
 	"navarch/ledger"
 	"navarch/mail"
-	"navarch/play"
 	"navarch/store"
 )
 
@@ -207,10 +205,6 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	}
 	a.g.Status = "playing"
 	return h.advance(tx, a.id, a.g)
-}
-
-func (h *Host) engine(tx *store.Tx, id dice.GameID) (adjudicator.Game, error) {
-	return play.Load(tx, id, h.rulesets)
 }
 
 func (h *Host) help(tx *store.Tx, a *actor) error {

@@ -36,6 +36,9 @@ type Config struct {
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
 	// answered (about once a minute): the operator's health check watches it.
 	Heartbeat func()
+	// EngineCache is how many games' rebuilt engines are kept between mails; 0 means
+	// EngineCache, a negative number none.
+	EngineCache int
 	// Backups are the daemon's own copies of the database, taken by the deadline loop when
 	// due (the file is locked while the daemon runs, so no other process can copy it).
 	Backups store.Rotation
@@ -47,6 +50,7 @@ type Host struct {
 	rulesets []adjudicator.Ruleset
 	cfg      Config
 	log      *slog.Logger
+	engines  *engines
 }
 
 // New returns a host over a store with the rulesets it may run.
@@ -66,7 +70,11 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
-	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log}
+	if cfg.EngineCache == 0 {
+		cfg.EngineCache = EngineCache
+	}
+	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log,
+		engines: &engines{max: max(cfg.EngineCache, 0), games: map[dice.GameID]*cached{}}}
 }
 
 // game is the host's record of a game, kept in the game's meta bucket.

@@ -27,26 +27,26 @@ var players = []ledger.Player{{ID: "alice", Side: "christian"}, {ID: "bob", Side
 // selfPlay plays a scenario to its end with the bot's orders, one store transaction per
 // step, and returns the full export, the verifier key and the number of steps that waited
 // for orders per game turn.
-func selfPlay(t *testing.T, scenario, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
+func selfPlay(t testing.TB, scenario, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
 	t.Helper()
 	data, key, requests := selfPlayWith(t, adjudicator.Config{Scenario: scenario}, seed)
 	return data, key, requests
 }
 
-func selfPlayConfig(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey) {
+func selfPlayConfig(t testing.TB, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey) {
 	t.Helper()
 	data, key, _ := selfPlayWith(t, cfg, seed)
 	return data, key
 }
 
-func selfPlayWith(t *testing.T, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
+func selfPlayWith(t testing.TB, cfg adjudicator.Config, seed string) ([]byte, ed25519.PublicKey, map[uint32]int) {
 	t.Helper()
 	return selfPlaySteps(t, cfg, seed, 0)
 }
 
 // selfPlaySteps plays steps steps (0: to the rules' end); a game stopped early is ended as a
 // referee's ENDGAME would end it.
-func selfPlaySteps(t *testing.T, cfg adjudicator.Config, seed string, steps int) ([]byte, ed25519.PublicKey, map[uint32]int) {
+func selfPlaySteps(t testing.TB, cfg adjudicator.Config, seed string, steps int) ([]byte, ed25519.PublicKey, map[uint32]int) {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
@@ -104,7 +104,7 @@ func selfPlaySteps(t *testing.T, cfg adjudicator.Config, seed string, steps int)
 }
 
 // verified parses an export and requires it to verify under key.
-func verified(t *testing.T, data []byte, key ed25519.PublicKey) *gamelog.File {
+func verified(t testing.TB, data []byte, key ed25519.PublicKey) *gamelog.File {
 	t.Helper()
 	f, err := gamelog.ParseFile(data)
 	if err != nil {
@@ -116,7 +116,7 @@ func verified(t *testing.T, data []byte, key ed25519.PublicKey) *gamelog.File {
 	return f
 }
 
-func botOrders(t *testing.T, g adjudicator.Game, st adjudicator.Step) []play.SideOrders {
+func botOrders(t testing.TB, g adjudicator.Game, st adjudicator.Step) []play.SideOrders {
 	t.Helper()
 	var out []play.SideOrders
 	for _, side := range st.Sides {

@@ -39,9 +39,18 @@ type Store struct {
 
 // Tx is a transaction; functions of this package that take a *Tx run inside it.
 type Tx struct {
-	tx *bolt.Tx
-	s  *Store
+	tx     *bolt.Tx
+	s      *Store
+	before []func()
 }
+
+// BeforeCommit registers fn to run inside a read-write transaction once its function has
+// returned nil, just before the commit (fn may read and register AfterCommit; it must not
+// write). It is not run when the transaction rolls back, nor in a read-only one.
+func (tx *Tx) BeforeCommit(fn func()) { tx.before = append(tx.before, fn) }
+
+// AfterCommit registers fn to run once the transaction has been committed to disk.
+func (tx *Tx) AfterCommit(fn func()) { tx.tx.OnCommit(fn) }
 
 // Open opens or creates the database at path and brings its schema up to date.
 func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
@@ -78,7 +87,16 @@ func (s *Store) Path() string { return s.db.Path() }
 // Update runs fn in a read-write transaction, committed if fn returns nil. Keep network I/O
 // out of fn: the write lock is held until it returns.
 func (s *Store) Update(fn func(*Tx) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+	return s.db.Update(func(btx *bolt.Tx) error {
+		tx := &Tx{tx: btx, s: s}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		for i := 0; i < len(tx.before); i++ { // a hook may register more
+			tx.before[i]()
+		}
+		return nil
+	})
 }
 
 // View runs fn in a read-only transaction.

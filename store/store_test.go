@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -239,4 +240,26 @@ func TestInstallationKeyIsKept(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+func TestCommitHooks(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	var got []string
+	err := s.Update(func(tx *Tx) error {
+		tx.BeforeCommit(func() {
+			got = append(got, "before:"+string(State(tx, "k")))
+			tx.AfterCommit(func() { got = append(got, "after") })
+		})
+		return PutState(tx, "k", []byte("v"))
+	})
+	tcheck(t, err, "update")
+	failed := errors.New("refused")
+	err = s.Update(func(tx *Tx) error {
+		tx.BeforeCommit(func() { got = append(got, "before a rollback") })
+		tx.AfterCommit(func() { got = append(got, "after a rollback") })
+		return failed
+	})
+	if !errors.Is(err, failed) || strings.Join(got, " ") != "before:v after" {
+		t.Errorf("hooks ran %q (err %v); want before:v after, and none for the rollback", got, err)
+	}
 }
