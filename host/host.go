@@ -35,7 +35,8 @@ type Config struct {
 	Rand           io.Reader // keys and seeds; crypto/rand by default
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
 	// answered (about once a minute): the operator's health check watches it.
-	Heartbeat func()
+	// It is told how many mails are parked (Park), for the operator's attention.
+	Heartbeat func(parked int)
 	// EngineCache is how many games' rebuilt engines are kept between mails; 0 means
 	// EngineCache, a negative number none.
 	EngineCache int

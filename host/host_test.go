@@ -268,3 +268,16 @@ func TestDeadline(t *testing.T) {
 	}
 	f.checkLog()
 }
+
+// A mail over the size cap is not read, but its sender is told why (DESIGN 4).
+func TestTooBigMailIsAnswered(t *testing.T) {
+	f := newFixture(t)
+	f.outbox()
+	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] my orders, with a photo\r\nMessage-ID: <photo@example.org>\r\n\r\n%s", f.tag, strings.Repeat("x", mail.DefaultMaxSize))
+	if err := f.h.Handle([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(m.Text, "too big: 257 KB, the limit is 256 KB") {
+		t.Errorf("a mail over the cap: %+v", m)
+	}
+}

@@ -120,7 +120,8 @@ func (h *Host) tickLoop(ctx context.Context) {
 			h.log.Error("deadlines", "err", err)
 		}
 		if !errors.Is(err, ErrStoreDown) && h.cfg.Heartbeat != nil {
-			h.cfg.Heartbeat()
+			parked, _ := h.Parked()
+			h.cfg.Heartbeat(len(parked))
 		}
 		select {
 		case <-time.After(time.Minute):

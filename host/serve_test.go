@@ -128,7 +128,7 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	var beats atomic.Int32
 	backups := store.Rotation{Dir: filepath.Join(t.TempDir(), "backups"), Every: time.Hour, Keep: 1}
 	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Rand: ledgertest.Rand("serve"), Heartbeat: func() { beats.Add(1) }, Backups: backups}, slog.New(slog.DiscardHandler))
+		Rand: ledgertest.Rand("serve"), Heartbeat: func(int) { beats.Add(1) }, Backups: backups}, slog.New(slog.DiscardHandler))
 	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
 	if err != nil {

@@ -76,6 +76,21 @@ func (r *record) snapshot() (handled, parked []string) {
 	return slices.Clone(r.handled), slices.Clone(r.parked)
 }
 
+// run runs the intake until the test ends, and returns once n mails were handled (or after
+// 30 seconds).
+func run(t *testing.T, in *Intake, r *record, n int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if h, _ := r.snapshot(); len(h) >= n {
+			return
+		}
+	}
+}
+
 // A mail Handle keeps failing on is parked after Attempts tries, a panicking one at once;
 // the mail behind them is handled, and the parked ones are flagged for the operator.
 func TestIntakeParksWhatKeepsFailing(t *testing.T) {
@@ -102,15 +117,7 @@ func TestIntakeParksWhatKeepsFailing(t *testing.T) {
 		r.parked = append(r.parked, body(raw)+": "+strings.SplitN(cause.Error(), "\n", 2)[0])
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- in.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if h, _ := r.snapshot(); len(h) == 2 {
-			break
-		}
-	}
+	run(t, in, r, 2)
 	handled, parked := r.snapshot()
 	if !slices.Equal(handled, []string{"first", "last"}) {
 		t.Fatalf("handled %q, want first and last", handled)
@@ -182,15 +189,7 @@ func TestIntakeWithoutParkPassesOverAPanic(t *testing.T) {
 		r.handled = append(r.handled, body(raw))
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- in.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if h, _ := r.snapshot(); len(h) == 1 {
-			break
-		}
-	}
+	run(t, in, r, 1)
 	if h, _ := r.snapshot(); !slices.Equal(h, []string{"after"}) {
 		t.Errorf("handled %q, want the mail after the panic", h)
 	}

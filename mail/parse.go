@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // every charset, not only UTF-8 and ASCII
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // Errors of Parse. Each is answered (or, for an unanswerable mail, dropped) by the daemon.
@@ -52,7 +54,8 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 		opts.MaxSize = DefaultMaxSize
 	}
 	if len(raw) > opts.MaxSize {
-		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooBig, len(raw), opts.MaxSize)
+		err := fmt.Errorf("%w: %d KB, the limit is %d KB", ErrTooBig, (len(raw)+1023)/1024, opts.MaxSize/1024)
+		return headerOnly(raw, opts.Own), err
 	}
 	mr, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil && !message.IsUnknownCharset(err) {
@@ -74,6 +77,22 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 	}
 	return in, nil
 }
+
+// headerOnly reads the header of a mail too big to read whole, so that its sender can be
+// told (or, for mail that must not be answered, not told); nil if there is no header.
+func headerOnly(raw []byte, own func(string) bool) *Incoming {
+	th, err := textproto.ReadHeader(bufio.NewReader(io.LimitReader(bytes.NewReader(raw), maxHeader)))
+	if err != nil {
+		return nil
+	}
+	h := gomail.Header{Header: message.Header{Header: th}}
+	in := readHeader(h)
+	in.NoReply = noReply(h, in, own)
+	return in
+}
+
+// maxHeader bounds the header read of a mail too big to read whole.
+const maxHeader = 64 << 10
 
 func readHeader(h gomail.Header) *Incoming {
 	in := &Incoming{}

@@ -77,9 +77,13 @@ func TestBadMail(t *testing.T) {
 	if _, err := parseFile(t, "no-boundary.eml"); err == nil {
 		t.Error("multipart without a boundary was read")
 	}
-	big := append([]byte("From: a@b.example\r\nSubject: x\r\n\r\n"), make([]byte, DefaultMaxSize)...)
-	if _, err := Parse(big, Options{}); !errors.Is(err, ErrTooBig) {
-		t.Errorf("huge mail: %v, want ErrTooBig", err)
+	big := append([]byte("From: A@b.example\r\nSubject: x\r\nMessage-ID: <big@b.example>\r\n\r\n"), make([]byte, DefaultMaxSize)...)
+	if in, err := Parse(big, Options{}); !errors.Is(err, ErrTooBig) || in == nil || in.From != "a@b.example" || in.MessageID != "big@b.example" || in.NoReply != "" {
+		t.Errorf("huge mail: %+v, %v; want its header read and ErrTooBig", in, err)
+	}
+	bigAuto := append([]byte("From: a@b.example\r\nAuto-Submitted: auto-replied\r\n\r\n"), make([]byte, DefaultMaxSize)...)
+	if in, err := Parse(bigAuto, Options{}); !errors.Is(err, ErrTooBig) || in == nil || in.NoReply == "" {
+		t.Errorf("huge auto-reply: %+v, %v; want it marked not to be answered", in, err)
 	}
 	for _, raw := range []string{"", "\x00\x01\x02", "From: <<<\r\n\r\n", "Content-Type: multipart/mixed; boundary=\"x\"\r\n\r\n--x\r\n"} {
 		if _, err := Parse([]byte(raw), Options{}); err == nil {

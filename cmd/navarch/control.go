@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"navarch/host"
 	"navarch/store"
 )
 
@@ -111,6 +112,21 @@ func (c *cli) openOr(name, path string, opts store.Options) (*store.Store, func(
 		return nil, nil, 1, false
 	}
 	return s, done, 0, true
+}
+
+// host loads the configuration and opens its database (or has the daemon run the command)
+// for the commands that act through the host; it returns the exit status when it did not.
+func (c *cli) host(name, config string) (*host.Host, func(), int, bool) {
+	cfg, err := loadConfig(c.path(config))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "navarch %s: %v\n", name, err)
+		return nil, nil, 2, false
+	}
+	s, done, code, ok := c.openOr(name, cfg.Database, store.Options{})
+	if !ok {
+		return nil, nil, code, false
+	}
+	return host.New(s, rulesets, cfg.host(), slog.New(slog.NewTextHandler(c.stderr, nil))), done, 0, true
 }
 
 // forward sends the command line to the daemon and prints what it answers.

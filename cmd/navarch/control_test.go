@@ -18,11 +18,7 @@ import (
 // the control socket, as navarch serve does.
 func daemonFixture(t *testing.T) (dir, cfg, db string, s *store.Store) {
 	t.Helper()
-	dir = t.TempDir()
-	cfg, db = filepath.Join(dir, "navarch.json"), filepath.Join(dir, "navarch.db")
-	os.WriteFile(cfg, []byte(`{"database": "`+db+`", "address": "navarch@host.example", "domain": "navarch.host.example",
- "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch"},
- "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`), 0o600)
+	dir, cfg, db = testConfig(t)
 	s, err := store.Open(db, slog.New(slog.DiscardHandler), store.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 
 	"navarch/host"
 	"navarch/mail"
-	"navarch/store"
 )
 
 var gameCmd = command{
@@ -63,17 +61,12 @@ func runGame(c *cli, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	cfg, err := loadConfig(c.path(*path))
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch game: %v\n", err)
-		return 2
-	}
-	s, done, code, ok := c.openOr("game", cfg.Database, store.Options{})
+	h, done, code, ok := c.host("game", *path)
 	if !ok {
 		return code
 	}
 	defer done()
-	h := host.New(s, rulesets, cfg.host(), slog.New(slog.NewTextHandler(stderr, nil)))
+	var err error
 	switch sub {
 	case "new":
 		err = gameNew(h, stdout, *ruleset, *scenario, *options, c.path(*tables), players, referees)

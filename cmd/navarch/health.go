@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -13,10 +15,11 @@ var healthCmd = command{
 	summary: "exit 0 if the daemon is alive (for container health checks and monitoring)",
 	usage: `navarch health -config FILE [-max DURATION]
 
-The running daemon touches DATABASE.alive about once a minute, after each pass of its
-deadline loop in which the database answered. health exits 0 when that file is younger than
--max (default 3m), 1 otherwise, saying why. It does not open the database, which the daemon
-holds locked.`,
+The running daemon writes DATABASE.alive about once a minute, after each pass of its
+deadline loop in which the database answered, with the number of mails parked after its
+own failures, which health reports (see navarch parked). health exits 0 when that file
+is younger than -max (default 3m), 1 otherwise, saying why. It does not open the
+database, which the daemon holds locked.`,
 }
 
 func init() { healthCmd.run = runHealth }
@@ -43,16 +46,30 @@ func runHealth(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "not alive: the last heartbeat is %v old\n", age)
 		return 1
 	}
-	fmt.Fprintf(stdout, "alive: the last heartbeat is %v old\n", age)
+	fmt.Fprintf(stdout, "alive: the last heartbeat is %v old%s\n", age, parkedNote(cfg.Database+".alive"))
 	return 0
 }
 
-// heartbeat touches DATABASE.alive for navarch health.
-func heartbeat(database string, log *slog.Logger) func() {
+// heartbeat writes DATABASE.alive for navarch health: the time, and how many mails are
+// parked.
+func heartbeat(database string, log *slog.Logger) func(parked int) {
 	path := database + ".alive"
-	return func() {
-		if err := os.WriteFile(path, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+	return func(parked int) {
+		text := fmt.Sprintf("%s\nparked %d\n", time.Now().UTC().Format(time.RFC3339), parked)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			log.Warn("heartbeat", "err", err)
 		}
 	}
+}
+
+// parkedNote reads the parked count of a heartbeat file: a note for the operator, or "".
+func parkedNote(path string) string {
+	data, _ := os.ReadFile(path)
+	for _, line := range strings.Split(string(data), "\n") {
+		v, ok := strings.CutPrefix(line, "parked ")
+		if n, err := strconv.Atoi(v); ok && err == nil && n > 0 {
+			return fmt.Sprintf("; %d mails parked after our own failures (see navarch parked)", n)
+		}
+	}
+	return ""
 }

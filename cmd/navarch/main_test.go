@@ -199,12 +199,23 @@ func TestRenderCommand(t *testing.T) {
 	}
 }
 
-func TestGameCommands(t *testing.T) {
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "navarch.json")
-	os.WriteFile(cfg, []byte(`{"database": "`+filepath.Join(dir, "navarch.db")+`", "address": "navarch@host.example", "domain": "navarch.host.example",
- "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch", "password": "x"},
+// testConfig writes a configuration for a database in a new directory (loopback servers that
+// need not run) and returns the directory, the configuration's path and the database's.
+func testConfig(t *testing.T) (dir, cfg, db string) {
+	t.Helper()
+	dir = t.TempDir()
+	cfg, db = filepath.Join(dir, "navarch.json"), filepath.Join(dir, "navarch.db")
+	err := os.WriteFile(cfg, []byte(`{"database": "`+db+`", "address": "navarch@host.example", "domain": "navarch.host.example",
+ "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch"},
  "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg, db
+}
+
+func TestGameCommands(t *testing.T) {
+	_, cfg, _ := testConfig(t)
 	code, out, errs := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-referee", "ref@example.net",
 		"-player", "alice:christian:alice@example.org:Europe/Rome", "-player", "bob:ottoman:bob@example.com")
 	if code != 0 || !strings.Contains(out, "created game lep-") {
@@ -266,18 +277,17 @@ func TestRules(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "navarch.db")
-	cfg := filepath.Join(dir, "navarch.json")
-	os.WriteFile(cfg, []byte(`{"database": "`+db+`", "address": "navarch@host.example", "domain": "navarch.host.example",
- "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch", "password": "x"},
- "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`), 0o600)
+	_, cfg, db := testConfig(t)
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "no heartbeat") {
 		t.Errorf("no daemon ever ran: exit %d %s", code, out)
 	}
-	heartbeat(db, slog.New(slog.DiscardHandler))()
-	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.HasPrefix(out, "alive") {
+	heartbeat(db, slog.New(slog.DiscardHandler))(0)
+	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.HasPrefix(out, "alive") || strings.Contains(out, "parked") {
 		t.Errorf("a fresh heartbeat: exit %d %s", code, out)
+	}
+	heartbeat(db, slog.New(slog.DiscardHandler))(2)
+	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.Contains(out, "; 2 mails parked after our own failures") {
+		t.Errorf("a heartbeat with parked mail: exit %d %s", code, out)
 	}
 	old := time.Now().Add(-10 * time.Minute)
 	os.Chtimes(db+".alive", old, old)

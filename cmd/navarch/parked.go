@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"strings"
 
 	"navarch/host"
-	"navarch/store"
 )
 
 var parkedCmd = command{
@@ -61,17 +59,12 @@ func runParked(c *cli, args []string) int {
 		fmt.Fprintf(stderr, "navarch parked: unknown subcommand %q\n", sub)
 		return 2
 	}
-	cfg, err := loadConfig(c.path(*path))
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch parked: %v\n", err)
-		return 2
-	}
-	s, done, code, ok := c.openOr("parked", cfg.Database, store.Options{})
+	h, done, code, ok := c.host("parked", *path)
 	if !ok {
 		return code
 	}
 	defer done()
-	h := host.New(s, rulesets, cfg.host(), slog.New(slog.NewTextHandler(stderr, nil)))
+	var err error
 	switch sub {
 	case "list":
 		err = parkedList(h, stdout)

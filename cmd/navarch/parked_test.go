@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,12 +12,7 @@ import (
 )
 
 func TestParkedCommand(t *testing.T) {
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "navarch.json")
-	db := filepath.Join(dir, "navarch.db")
-	os.WriteFile(cfg, []byte(`{"database": "`+db+`", "address": "navarch@host.example", "domain": "navarch.host.example",
- "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none", "username": "navarch", "password": "x"},
- "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`), 0o600)
+	_, cfg, db := testConfig(t)
 	code, out, errs := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea",
 		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com")
 	if code != 0 {
