@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -49,6 +50,7 @@ func (h *Host) Show(w io.Writer, tag string) error {
 		for _, r := range g.Referees {
 			fmt.Fprintf(w, "referee <%s>\n", r)
 		}
+		fmt.Fprintf(w, "deadlines %dh, reminder %dh before, without orders: %s\n", h.deadlineHours(g), h.reminderHours(g), cmp.Or(g.NoOrders, NoOrdersDefault))
 		if s := waiting(g); s != "" {
 			fmt.Fprintln(w, s)
 		}

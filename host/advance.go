@@ -48,7 +48,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id [16]byte, g *game, eng adjudicator.G
 				ckpt = res.Checkpoint
 			}
 		case adjudicator.NeedOrders:
-			deadline := h.cfg.Now().Add(time.Duration(h.cfg.DeadlineHours) * time.Hour).UTC().Truncate(time.Second)
+			deadline := h.cfg.Now().Add(time.Duration(h.deadlineHours(g)) * time.Hour).UTC().Truncate(time.Second)
 			var players []string
 			for _, side := range st.Sides {
 				for _, p := range g.sidePlayers(side) {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"encoding/base32"
 	"encoding/hex"
 	"fmt"
@@ -22,6 +23,30 @@ type GameSpec struct {
 	Tables            []byte
 	Players           []PlayerSpec
 	Referees          []string
+	// The deadline policy: hours (0: the installation's) and NoOrdersDefault or
+	// NoOrdersReferee ("" is the default).
+	DeadlineHours, ReminderHours int
+	NoOrders                     string
+}
+
+// MaxDeadlineHours caps a game's time for orders (30 days).
+const MaxDeadlineHours = 720
+
+// check refuses a deadline policy that cannot work.
+func (spec GameSpec) checkPolicy(h *Host) error {
+	deadline := cmp.Or(spec.DeadlineHours, h.cfg.DeadlineHours)
+	reminder := cmp.Or(spec.ReminderHours, h.cfg.ReminderHours)
+	switch {
+	case spec.DeadlineHours < 0 || spec.DeadlineHours > MaxDeadlineHours:
+		return fmt.Errorf("deadline hours: want 1 to %d, not %d", MaxDeadlineHours, spec.DeadlineHours)
+	case spec.ReminderHours < 0 || reminder >= deadline:
+		return fmt.Errorf("reminder hours: want fewer than the deadline's %d hours, not %d", deadline, reminder)
+	case spec.NoOrders != "" && spec.NoOrders != NoOrdersDefault && spec.NoOrders != NoOrdersReferee:
+		return fmt.Errorf("no-orders policy: want %s or %s, not %q", NoOrdersDefault, NoOrdersReferee, spec.NoOrders)
+	case spec.NoOrders == NoOrdersReferee && len(spec.Referees) == 0:
+		return fmt.Errorf("no-orders policy %s: the game needs a referee", NoOrdersReferee)
+	}
+	return nil
 }
 
 // PlayerSpec is a player of record: id, side, address and IANA time zone.
@@ -33,6 +58,9 @@ type PlayerSpec struct{ ID, Side, Address, Zone string }
 func (h *Host) CreateGame(spec GameSpec) (string, error) {
 	rs, err := play.Find(h.rulesets, spec.Ruleset)
 	if err != nil {
+		return "", err
+	}
+	if err := spec.checkPolicy(h); err != nil {
 		return "", err
 	}
 	var tag string
@@ -61,7 +89,8 @@ func (h *Host) CreateGame(spec GameSpec) (string, error) {
 
 func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c ledger.Created) (*game, error) {
 	g := &game{ID: hex.EncodeToString(c.Game[:]), Ruleset: rs.ID(), Scenario: spec.Scenario, Status: "joining",
-		Referees: spec.Referees, Tag: rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2])}
+		Referees: spec.Referees, Tag: rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2]),
+		DeadlineHours: spec.DeadlineHours, ReminderHours: spec.ReminderHours, NoOrders: spec.NoOrders}
 	for _, s := range rs.Scenarios() {
 		if s.ID == spec.Scenario {
 			g.Title = s.Title
@@ -136,13 +165,13 @@ func (h *Host) welcome(tx *store.Tx, g *game, c ledger.Created, rs adjudicator.R
 			return err
 		}
 		body := templates.Welcome{Key: key, Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
-			Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(p.Side)}
+			Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(p.Side), Deadlines: h.policy(g)}
 		if err := h.queue(tx, g, recipient{p: &p}, "welcome", "welcome", body, "", nil); err != nil {
 			return err
 		}
 	}
 	body := templates.Welcome{Key: "(players only)", Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
-		Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help("")}
+		Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(""), Deadlines: h.policy(g)}
 	for _, r := range slices.Clone(g.Referees) {
 		if err := h.queue(tx, g, recipient{address: r}, "welcome", "welcome (referee)", body, "", nil); err != nil {
 			return err

@@ -170,7 +170,7 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.absent(tx, a)
 	case mail.CmdResign:
 		return h.resign(tx, a)
-	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace:
+	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace, mail.CmdProceed:
 		return h.referee(tx, a)
 	}
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("%s is not available yet on this server; nothing was changed.", a.req.Command))
@@ -223,7 +223,8 @@ var mailCommands = []string{"",
 	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
 	"map); LOG for the public log so far; ABSENT FROM TO (dates) holds deadlines while you are",
 	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees: PAUSE [HOURS], RESUME,",
-	"EXTEND [HOURS], REPLACE PLAYER ADDRESS [ZONE], ENDGAME [RESULT]."}
+	"EXTEND [HOURS], PROCEED (without the orders still missing), REPLACE PLAYER ADDRESS [ZONE],",
+	"ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {
 	side := a.side()

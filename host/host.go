@@ -93,6 +93,13 @@ type game struct {
 	Step     *step    `json:"step,omitempty"`
 	// Held are advance orders by side, kept out of the log until their step comes.
 	Held map[string]received `json:"held,omitempty"`
+	// The deadline policy (DESIGN 3.1, 3.6): hours for orders and for the reminder before the
+	// deadline (0: the installation's), and what a deadline without orders brings: the
+	// rules' no-orders default (NoOrdersDefault, also ""), or the referee's decision
+	// (NoOrdersReferee: the game waits for PROCEED, EXTEND or the orders).
+	DeadlineHours int    `json:"deadline_hours,omitempty"`
+	ReminderHours int    `json:"reminder_hours,omitempty"`
+	NoOrders      string `json:"no_orders,omitempty"`
 	// PausedAt and PausedUntil are set while the referee has paused the game.
 	PausedAt    time.Time `json:"paused_at,omitzero"`
 	PausedUntil time.Time `json:"paused_until,omitzero"`
@@ -120,6 +127,28 @@ type step struct {
 	Secret   bool                `json:"secret"`
 	Default  string              `json:"default"` // what happens to a side without orders
 	Orders   map[string]received `json:"orders"`  // by side: the latest accepted orders
+	// Waiting: the deadline passed under NoOrdersReferee; the referee has been asked.
+	Waiting bool `json:"waiting,omitempty"`
+}
+
+// The no-orders policies of a game.
+const (
+	NoOrdersDefault = "default"
+	NoOrdersReferee = "referee"
+)
+
+// deadlineHours and reminderHours are a game's, or the installation's.
+func (h *Host) deadlineHours(g *game) int { return cmp.Or(g.DeadlineHours, h.cfg.DeadlineHours) }
+func (h *Host) reminderHours(g *game) int { return cmp.Or(g.ReminderHours, h.cfg.ReminderHours) }
+
+// policy says in a sentence what a game's deadlines are, for its players.
+func (h *Host) policy(g *game) string {
+	s := fmt.Sprintf("You have %d hours to answer each request for orders, with a reminder %d hours before the deadline. ",
+		h.deadlineHours(g), h.reminderHours(g))
+	if g.NoOrders == NoOrdersReferee {
+		return s + "If a side sends no orders in time, the game waits for the referee to decide."
+	}
+	return s + "If a side sends no orders in time, the rules' no-orders default applies (each request says which)."
 }
 
 type received struct {

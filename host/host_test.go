@@ -277,7 +277,7 @@ func TestTooBigMailIsAnswered(t *testing.T) {
 	if err := f.h.Handle([]byte(raw)); err != nil {
 		t.Fatal(err)
 	}
-	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(m.Text, "too big: 257 KB, the limit is 256 KB") {
+	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(flat(m.Text), "too big: 257 KB, the limit is 256 KB") {
 		t.Errorf("a mail over the cap: %+v", m)
 	}
 }

@@ -59,7 +59,7 @@ func TestParkedMailIsAnsweredThenApplied(t *testing.T) {
 	}
 	told := f.outbox()
 	if len(told) != 1 || told[0].To[0] != "alice@example.org" || told[0].InReplyTo != "join@example.org" ||
-		!strings.Contains(told[0].Text, "fault on our side") || !strings.Contains(told[0].Text, "need not send it again") {
+		!strings.Contains(flat(told[0].Text), "fault on our side") || !strings.Contains(flat(told[0].Text), "need not send it again") {
 		t.Fatalf("parking told %d mails: %+v", len(told), told)
 	}
 	parked, err := f.h.Parked()

@@ -60,6 +60,8 @@ func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
 		text, err = h.replace(tx, a)
 	case mail.CmdEnd:
 		return "The game is over.", h.endGame(tx, a)
+	case mail.CmdProceed:
+		return h.proceed(tx, a)
 	default:
 		return "", refused(fmt.Sprintf("%s is not a referee's command", a.req.Command))
 	}
@@ -134,9 +136,46 @@ func (h *Host) extend(a *actor) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	a.g.Step.Deadline = a.g.Step.Deadline.Add(time.Duration(n) * time.Hour)
-	a.g.Step.Reminded = false
+	from := a.g.Step.Deadline
+	if now := h.cfg.Now().UTC().Truncate(time.Second); from.Before(now) { // passed: waiting for the referee
+		from = now
+	}
+	a.g.Step.Deadline = from.Add(time.Duration(n) * time.Hour)
+	a.g.Step.Reminded, a.g.Step.Waiting = false, false
 	return fmt.Sprintf("The deadline for %s is extended by %d hours, to %s.", a.g.Step.What, n, a.g.Step.Deadline.Format("2006-01-02 15:04 UTC")), nil
+}
+
+// proceed resolves the open step without the orders still missing, by the referee's
+// decision (PROCEED): announced to all, the late players told, the no-orders rule applied.
+func (h *Host) proceed(tx *store.Tx, a *actor) (string, error) {
+	if a.g.Step == nil {
+		return "", refused("no step waits for orders")
+	}
+	if !a.g.PausedUntil.IsZero() {
+		return "", refused("the game is paused; RESUME it first")
+	}
+	missing := a.g.missing()
+	if len(missing) == 0 {
+		return "", refused("no orders are missing")
+	}
+	var late []string
+	for _, p := range missing {
+		late = append(late, p.ID+" ("+p.Side+")")
+	}
+	text := fmt.Sprintf("The referee proceeds with %s without orders from %s: %s.", a.g.Step.What, strings.Join(late, ", "), a.g.Step.Default)
+	if err := h.announce(tx, a, text); err != nil {
+		return "", err
+	}
+	if !a.g.Step.Waiting {
+		if err := h.lateNotices(tx, a.g, missing); err != nil {
+			return "", err
+		}
+	}
+	eng, err := h.engine(tx, a.id)
+	if err != nil {
+		return "", err
+	}
+	return text, h.resolve(tx, a.id, a.g, eng)
 }
 
 // endGame ends the game by the referee's decision: the log's end record reveals the seeds.

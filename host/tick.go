@@ -57,6 +57,14 @@ func (h *Host) tick(tx *store.Tx, id [16]byte) error {
 		g.Step.Deadline, changed = back, true
 	}
 	switch {
+	case !now.Before(g.Step.Deadline) && g.Step.Waiting:
+		if !changed {
+			return nil // the referee has been asked
+		}
+	case !now.Before(g.Step.Deadline) && g.NoOrders == NoOrdersReferee:
+		if err := h.waitForReferee(tx, g, missing); err != nil {
+			return err
+		}
 	case !now.Before(g.Step.Deadline):
 		if err := h.late(tx, g, missing); err != nil {
 			return err
@@ -68,7 +76,7 @@ func (h *Host) tick(tx *store.Tx, id [16]byte) error {
 		if err := h.resolve(tx, id, g, eng); err != nil {
 			return err
 		}
-	case !g.Step.Reminded && now.Add(time.Duration(h.cfg.ReminderHours)*time.Hour).After(g.Step.Deadline):
+	case !g.Step.Reminded && now.Add(time.Duration(h.reminderHours(g))*time.Hour).After(g.Step.Deadline):
 		g.Step.Reminded = true
 		left := g.Step.Deadline.Sub(now).Round(time.Minute).String()
 		for _, p := range missing {
@@ -108,11 +116,48 @@ func (g *game) missing() []*player {
 
 // late tells the late players and everyone else that the no-orders policy applies.
 func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
-	var sides []string
+	if err := h.lateNotices(tx, g, missing); err != nil {
+		return err
+	}
+	return h.noOrders(tx, g, missing)
+}
+
+// lateNotices tells the late players that their deadline has passed.
+func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player) error {
 	for _, p := range missing {
 		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", templates.Late{What: g.Step.What}, "", nil); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// waitForReferee, at a deadline under NoOrdersReferee, tells the late players, and asks the
+// referees to decide; the step stays open, for the orders or the referee.
+func (h *Host) waitForReferee(tx *store.Tx, g *game, missing []*player) error {
+	g.Step.Waiting = true
+	if err := h.lateNotices(tx, g, missing); err != nil {
+		return err
+	}
+	var late []string
+	for _, p := range missing {
+		late = append(late, p.ID+" ("+p.Side+")")
+	}
+	text := fmt.Sprintf("The deadline for %s has passed without orders from %s. The game waits for you: reply PROCEED "+
+		"to apply the no-orders rule (%s), or EXTEND HOURS to give more time. Orders that arrive meanwhile are still taken.",
+		g.Step.What, strings.Join(late, ", "), g.Step.Default)
+	for _, r := range g.Referees {
+		if err := h.notice(tx, g, recipient{address: r}, "", text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noOrders tells everyone that the no-orders rule applies to the sides of missing.
+func (h *Host) noOrders(tx *store.Tx, g *game, missing []*player) error {
+	var sides []string
+	for _, p := range missing {
 		if !slices.Contains(sides, p.Side) {
 			sides = append(sides, p.Side)
 		}

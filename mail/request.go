@@ -22,14 +22,15 @@ const (
 	CmdExtend  = "EXTEND"
 	CmdReplace = "REPLACE"
 	CmdEnd     = "ENDGAME"
-	CmdNone    = "NONE" // no orders for the step awaited: the rules' default applies
+	CmdProceed = "PROCEED" // the referee resolves the step without the orders still missing
+	CmdNone    = "NONE"    // no orders for the step awaited: the rules' default applies
 )
 
 var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone,
-	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd}
+	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed}
 
 // RefereeCommands are accepted from the referee only.
-var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd}
+var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed}
 
 // Line is a line of the mail's text with its 1-based number.
 type Line struct {

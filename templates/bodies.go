@@ -10,6 +10,7 @@ type Welcome struct {
 	Checkpoint string // the signed genesis checkpoint block
 	Players    []PlayerLine
 	Help       string // the ruleset's order language
+	Deadlines  string // the game's deadline policy, a sentence or two
 }
 
 // PlayerLine is a player of the game.

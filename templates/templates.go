@@ -42,6 +42,38 @@ var funcs = map[string]any{
 	"when":  when,
 	"lines": func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") },
 	"join":  strings.Join,
+	"wrap":  wrap,
+}
+
+// wrapAt is the width of plain-text mail (RFC 3676 suggests under 78).
+const wrapAt = 76
+
+// wrap breaks the lines of s longer than wrapAt at spaces. Indented lines (examples, tables)
+// and words longer than a line are left whole.
+func wrap(s string) string {
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if len(line) <= wrapAt || strings.HasPrefix(line, " ") {
+			b.WriteString(line)
+			continue
+		}
+		n := 0
+		for j, w := range strings.Fields(line) {
+			if j > 0 && n+1+len(w) > wrapAt {
+				b.WriteByte('\n')
+				n = 0
+			} else if j > 0 {
+				b.WriteByte(' ')
+				n++
+			}
+			b.WriteString(w)
+			n += len(w)
+		}
+	}
+	return b.String()
 }
 
 // when shows a time in UTC and in the recipient's zone: "Tue 1 Dec 2026 18:00 UTC (19:00 CET

@@ -22,7 +22,8 @@ func samples() map[string]Mail {
 	block := "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 83\nhead 4a9b\nsignature c18f\n-----END NAVARCH CHECKPOINT-----\n"
 	return map[string]Mail{
 		"welcome": base(Welcome{Key: "k7q2-vv9d", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
-			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, Help: "UNIT MOVE STEP...\nUNIT FIRE TARGET"}),
+			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, Help: "UNIT MOVE STEP...\nUNIT FIRE TARGET",
+			Deadlines: "You have 72 hours to answer each request for orders. If a side sends no orders in time, the game waits for the referee to decide."}),
 		"request": base(Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"},
 			Units: []string{"BAR-LANT", "BAR-VEN1"}}),
 		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n"}),
@@ -135,6 +136,26 @@ func TestWhenAcrossDaylightSaving(t *testing.T) {
 	} {
 		if got := when(c.t, c.zone); got != c.want {
 			t.Errorf("when(%v, %q) = %q, want %q", c.t, c.zone, got, c.want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	cases := []struct{ in, want string }{
+		{"short line", "short line"},
+		{"  " + long, "  " + long}, // indented: an example, left alone
+		{strings.Repeat("x", 100), strings.Repeat("x", 100)},
+		{"a\n" + strings.TrimSpace(long), "a\n" + strings.TrimSpace(strings.Repeat("word ", 15)) + "\n" + strings.TrimSpace(strings.Repeat("word ", 15))},
+	}
+	for _, c := range cases {
+		if got := wrap(c.in); got != c.want {
+			t.Errorf("wrap(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, line := range strings.Split(wrap(strings.TrimSpace(long)+" "+strings.Repeat("y", 20)), "\n") {
+		if len(line) > wrapAt {
+			t.Errorf("a wrapped line of %d characters: %q", len(line), line)
 		}
 	}
 }

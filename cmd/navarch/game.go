@@ -14,7 +14,8 @@ import (
 var gameCmd = command{
 	name:    "game",
 	summary: "create, list, show, export, pause, resume, extend, replace and end games; read their mail",
-	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]... [-options O,O] [-tables FILE]
+	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]...
+           [-options O,O] [-tables FILE] [-deadline-hours H] [-reminder-hours H] [-no-orders default|referee]
        navarch game list -config FILE
        navarch game show -config FILE TAG
        navarch game export -config FILE [-side SIDE] TAG > FILE.log
@@ -23,20 +24,21 @@ var gameCmd = command{
        navarch game resume -config FILE TAG
        navarch game extend -config FILE TAG [HOURS]
        navarch game replace -config FILE TAG PLAYER ADDRESS [ZONE]
+       navarch game proceed -config FILE TAG
        navarch game end -config FILE TAG [RESULT...]
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
 gets a secret key. mail lists every mail received for the game (kept raw for audit), or
-prints mail N as it arrived. pause, resume, extend, replace and end act as the referee's
-mail commands do: written to the log and announced to everyone (the daemon sends the
-mails). While the daemon runs, it runs these commands for the command line (through its
-control socket).`,
+prints mail N as it arrived. pause, resume, extend, replace, proceed and end act as the
+referee's mail commands do: written to the log and announced to everyone (the daemon
+sends the mails). While the daemon runs, it runs these commands for the command line
+(through its control socket).`,
 }
 
 func init() { gameCmd.runIn = runGame }
 
 var operatorCommands = map[string]string{"pause": mail.CmdPause, "resume": mail.CmdResume, "extend": mail.CmdExtend,
-	"replace": mail.CmdReplace, "end": mail.CmdEnd}
+	"replace": mail.CmdReplace, "end": mail.CmdEnd, "proceed": mail.CmdProceed}
 
 func runGame(c *cli, args []string) int {
 	stdout, stderr := c.stdout, c.stderr
@@ -55,6 +57,9 @@ func runGame(c *cli, args []string) int {
 	scenario := fs.String("scenario", "", "new: the scenario")
 	options := fs.String("options", "", "new: optional rules, comma-separated")
 	tables := fs.String("tables", "", "new: a corrected table file")
+	deadline := fs.Int("deadline-hours", 0, "new: hours for orders (default: the configuration's deadline_hours)")
+	reminder := fs.Int("reminder-hours", 0, "new: a reminder this many hours before a deadline (default: reminder_hours)")
+	noOrders := fs.String("no-orders", host.NoOrdersDefault, "new: at a deadline without orders, apply the rules' default, or wait for the referee (default|referee)")
 	side := fs.String("side", "", "export: the side whose copy to write (default: the full log)")
 	fs.Var(&players, "player", "new: ID:SIDE:ADDRESS:ZONE; repeatable")
 	fs.Var(&referees, "referee", "new: a referee's address; repeatable")
@@ -69,7 +74,9 @@ func runGame(c *cli, args []string) int {
 	var err error
 	switch sub {
 	case "new":
-		err = gameNew(h, stdout, *ruleset, *scenario, *options, c.path(*tables), players, referees)
+		spec := host.GameSpec{Ruleset: *ruleset, Scenario: *scenario, Referees: referees,
+			DeadlineHours: *deadline, ReminderHours: *reminder, NoOrders: *noOrders}
+		err = gameNew(h, stdout, spec, *options, c.path(*tables), players)
 	case "list":
 		err = gameList(h, stdout)
 	case "show", "export":
@@ -92,7 +99,7 @@ func runGame(c *cli, args []string) int {
 			return 2
 		}
 		err = h.Mails(stdout, fs.Arg(0), n)
-	case "pause", "resume", "extend", "replace", "end":
+	case "pause", "resume", "extend", "replace", "end", "proceed":
 		if fs.NArg() < 1 {
 			fs.Usage()
 			return 2
@@ -113,8 +120,7 @@ func runGame(c *cli, args []string) int {
 	return 0
 }
 
-func gameNew(h *host.Host, stdout io.Writer, ruleset, scenario, options, tables string, players, referees []string) error {
-	spec := host.GameSpec{Ruleset: ruleset, Scenario: scenario, Referees: referees}
+func gameNew(h *host.Host, stdout io.Writer, spec host.GameSpec, options, tables string, players []string) error {
 	if options != "" {
 		spec.Options = strings.Split(options, ",")
 	}

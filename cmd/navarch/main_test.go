@@ -225,7 +225,8 @@ func TestGameCommands(t *testing.T) {
 	if code, out, _ := navarch("game", "list", "-config", cfg); code != 0 || !strings.Contains(out, tag+" ") || !strings.Contains(out, "joining") {
 		t.Errorf("game list: %d %s", code, out)
 	}
-	if code, out, e := navarch("game", "show", "-config", cfg, tag); code != 0 || !strings.Contains(out, "player bob ottoman <bob@example.com> UTC") {
+	if code, out, e := navarch("game", "show", "-config", cfg, tag); code != 0 || !strings.Contains(out, "player bob ottoman <bob@example.com> UTC") ||
+		!strings.Contains(out, "deadlines 72h, reminder 12h before, without orders: default") {
 		t.Errorf("game show: %d %s%s", code, out, e)
 	}
 	if code, out, e := navarch("game", "export", "-config", cfg, tag); code != 0 || !strings.HasPrefix(out, "navarch/v1 log full") {
@@ -233,6 +234,16 @@ func TestGameCommands(t *testing.T) {
 	}
 	if code, _, _ := navarch("game", "new", "-config", cfg, "-scenario", "no-such", "-player", "a:christian:a@x.org"); code != 1 {
 		t.Errorf("a game of an unknown scenario: exit %d", code)
+	}
+	if code, _, e := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-no-orders", "referee",
+		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com"); code != 1 || !strings.Contains(e, "needs a referee") {
+		t.Errorf("a referee's policy without a referee: exit %d %s", code, e)
+	}
+	if code, out, e := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-no-orders", "referee", "-referee", "ref@example.net",
+		"-deadline-hours", "48", "-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com"); code != 0 {
+		t.Errorf("a game with its own deadline policy: exit %d %s%s", code, out, e)
+	} else if _, show, _ := navarch("game", "show", "-config", cfg, strings.TrimSuffix(strings.Fields(out)[2], ";")); !strings.Contains(show, "deadlines 48h, reminder 12h before, without orders: referee") {
+		t.Errorf("the policy is not the game's:\n%s", show)
 	}
 	if code, _, _ := navarch("game", "show", "-config", cfg, "xyz-0000"); code != 1 {
 		t.Errorf("an unknown game shown: exit %d", code)
@@ -246,6 +257,7 @@ func TestGameCommands(t *testing.T) {
 		{[]string{"pause", tag}, 1, "paused already"},
 		{[]string{"resume", tag}, 0, "resumes"},
 		{[]string{"extend", tag, "24"}, 1, "no deadline is running"}, // the players have not joined
+		{[]string{"proceed", tag}, 1, "no step waits for orders"},
 		{[]string{"replace", tag, "bob", "carol@example.net"}, 0, "instead of bob@example.com"},
 		{[]string{"replace", tag, "bob", "alice@example.org"}, 1, "already takes part"},
 		{[]string{"end", tag, "a draw"}, 0, "over"},

@@ -1,0 +1,110 @@
+package host
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/mail"
+)
+
+// A game whose deadline policy is the referee's (DESIGN 3.6): its own hours, a reminder, and
+// at the deadline the late players told and the referee asked, the step kept open; orders
+// still taken; PROCEED resolves without the missing ones, EXTEND gives time from now.
+func TestNoOrdersWaitsForReferee(t *testing.T) {
+	f := newFixture(t)
+	f.outbox()
+	spec := GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@example.net"},
+		Players:       []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}},
+		DeadlineHours: 24, ReminderHours: 6, NoOrders: NoOrdersReferee}
+	var err error
+	if f.tag, err = f.h.CreateGame(spec); err != nil {
+		t.Fatal(err)
+	}
+	welcome := f.outbox()
+	keys := map[string]string{}
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		w := find(welcome, who, "welcome")
+		if w == nil || !strings.Contains(flat(w.Text), "You have 24 hours") || !strings.Contains(flat(w.Text), "waits for the referee") {
+			t.Fatalf("the welcome does not state the policy: %+v", w)
+		}
+		keys[who] = keyRE.FindStringSubmatch(w.Text)[1]
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.outbox()
+	tick := func(hours int) []mail.Outgoing {
+		t.Helper()
+		f.now = f.now.Add(time.Duration(hours) * time.Hour)
+		if err := f.h.Tick(); err != nil {
+			t.Fatal(err)
+		}
+		return f.outbox()
+	}
+	if got := tick(17); len(got) != 0 {
+		t.Errorf("7 hours before the deadline: %v", subjects(got))
+	}
+	if got := strings.Join(subjects(tick(2)), " | "); strings.Count(got, "reminder") != 2 {
+		t.Errorf("5 hours before the deadline, want a reminder each: %v", got)
+	}
+	mails := tick(6)
+	if find(mails, "alice@example.org", "deadline passed") == nil || find(mails, "bob@example.com", "deadline passed") == nil {
+		t.Errorf("at the deadline the late players are not told: %v", subjects(mails))
+	}
+	if m := find(mails, "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "waits for you") || !strings.Contains(m.Text, "PROCEED") {
+		t.Errorf("the referee is not asked: %v", subjects(mails))
+	}
+	if find(mails, "ref@example.net", "no orders") != nil || find(mails, "alice@example.org", "orders due") != nil {
+		t.Errorf("the step was resolved without the referee: %v", subjects(mails))
+	}
+	if got := tick(24); len(got) != 0 {
+		t.Errorf("while waiting, a day later: %v", subjects(got))
+	}
+	f.send("alice@example.org", "NONE\nKEY "+keys["alice@example.org"])
+	if m := find(f.outbox(), "alice@example.org", "accepted"); m == nil {
+		t.Error("orders after the deadline are not taken while the game waits")
+	}
+	f.send("ref@example.net", "PROCEED")
+	mails = f.outbox()
+	if m := find(mails, "bob@example.com", "announcement"); m == nil || !strings.Contains(flat(m.Text), "without orders from bob (ottoman)") {
+		t.Errorf("PROCEED is not announced: %v", subjects(mails))
+	}
+	if find(mails, "ref@example.net", "orders due") == nil && find(mails, "alice@example.org", "orders due") == nil && find(mails, "bob@example.com", "orders due") == nil {
+		t.Errorf("PROCEED did not resolve the step: %v", subjects(mails))
+	}
+	// The next step's deadline passes; EXTEND gives 12 hours from now, not from the deadline.
+	tick(25)
+	f.send("ref@example.net", "EXTEND 12")
+	want := f.now.UTC().Truncate(time.Second).Add(12 * time.Hour).Format("2006-01-02 15:04 UTC")
+	if m := find(f.outbox(), "alice@example.org", "announcement"); m == nil || !strings.Contains(flat(m.Text), want) {
+		t.Errorf("EXTEND while waiting, want the deadline %s: %+v", want, m)
+	}
+	if got := tick(1); len(got) != 0 {
+		t.Errorf("an hour into the extension: %v", subjects(got))
+	}
+	var show strings.Builder
+	if err := f.h.Show(&show, f.tag); err != nil || !strings.Contains(show.String(), "deadlines 24h, reminder 6h before, without orders: referee") {
+		t.Errorf("game show: %v\n%s", err, show.String())
+	}
+}
+
+func TestPolicyRefusals(t *testing.T) {
+	f := newFixture(t)
+	base := GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}}
+	for want, change := range map[string]func(*GameSpec){
+		"needs a referee":    func(s *GameSpec) { s.NoOrders = NoOrdersReferee },
+		"reminder hours":     func(s *GameSpec) { s.DeadlineHours, s.ReminderHours = 10, 10 },
+		"deadline hours":     func(s *GameSpec) { s.DeadlineHours = MaxDeadlineHours + 1 },
+		"no-orders policy":   func(s *GameSpec) { s.NoOrders = "coinflip" },
+		"fewer than the dea": func(s *GameSpec) { s.DeadlineHours = 6 }, // the installation's reminder is 12
+	} {
+		spec := base
+		change(&spec)
+		if _, err := f.h.CreateGame(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", want, err)
+		}
+	}
+}
+
+// flat is a mail's text with its lines joined, as wrapped text is read.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
