@@ -36,6 +36,7 @@ fuzz-smoke:
 	go test -run '^$$' -fuzz '^FuzzDKIMAligned$$' -fuzztime $(FUZZTIME) ./mail
 	go test -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME) ./cmd/navarch
 	go test -run '^$$' -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZTIME) ./cmd/navarch
+	go test -run '^$$' -fuzz '^FuzzReadSpec$$' -fuzztime $(FUZZTIME) ./host
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	netmail "net/mail"
 	"slices"
 	"strings"
+	"time"
 
 	"navarch/adjudicator"
 	"navarch/ledger"
@@ -27,6 +29,63 @@ type GameSpec struct {
 	// NoOrdersReferee ("" is the default).
 	DeadlineHours, ReminderHours int
 	NoOrders                     string
+}
+
+// checkSpec refuses, before anything is written, a spec that cannot make a game: the
+// ruleset, scenario and options, a player for every side, the players' ids, addresses and
+// zones, the deadline policy.
+func (h *Host) checkSpec(spec GameSpec) error {
+	rs, err := play.Find(h.rulesets, spec.Ruleset)
+	if err != nil {
+		return err
+	}
+	cfg := adjudicator.Config{Scenario: spec.Scenario, Options: spec.Options}
+	if len(spec.Tables) > 0 {
+		cfg.Tables = map[string][]byte{rs.ID(): spec.Tables}
+	}
+	i := slices.IndexFunc(rs.Scenarios(), func(s adjudicator.Scenario) bool { return s.ID == spec.Scenario })
+	if i < 0 {
+		return fmt.Errorf("%s has no scenario %q", rs.ID(), spec.Scenario)
+	}
+	if _, err := rs.New(cfg); err != nil {
+		return err
+	}
+	sides := rs.Scenarios()[i].Sides
+	seen := map[string]bool{}
+	for _, p := range spec.Players {
+		if err := checkPlayer(p, sides, seen); err != nil {
+			return err
+		}
+	}
+	for _, side := range sides {
+		if !slices.ContainsFunc(spec.Players, func(p PlayerSpec) bool { return p.Side == side }) {
+			return fmt.Errorf("scenario %s needs a player for side %s", spec.Scenario, side)
+		}
+	}
+	for _, r := range spec.Referees {
+		if a, err := netmail.ParseAddress(r); err != nil || a.Address != r {
+			return fmt.Errorf("referee %q is not a mail address", r)
+		}
+	}
+	return spec.checkPolicy(h)
+}
+
+func checkPlayer(p PlayerSpec, sides []string, seen map[string]bool) error {
+	switch a, err := netmail.ParseAddress(p.Address); {
+	case p.ID == "" || strings.ContainsAny(p.ID, " :@"):
+		return fmt.Errorf("player id %q: want a word, like alice", p.ID)
+	case seen[p.ID]:
+		return fmt.Errorf("player id %s is given twice", p.ID)
+	case !slices.Contains(sides, p.Side):
+		return fmt.Errorf("player %s: the scenario has no side %q (its sides: %s)", p.ID, p.Side, strings.Join(sides, ", "))
+	case err != nil || a.Address != p.Address:
+		return fmt.Errorf("player %s needs a mail address, not %q", p.ID, p.Address)
+	}
+	if _, err := time.LoadLocation(p.Zone); err != nil || p.Zone == "" {
+		return fmt.Errorf("player %s: %q is not a time zone (like Europe/Rome)", p.ID, p.Zone)
+	}
+	seen[p.ID] = true
+	return nil
 }
 
 // MaxDeadlineHours caps a game's time for orders (30 days).
@@ -56,35 +115,44 @@ type PlayerSpec struct{ ID, Side, Address, Zone string }
 // key, the order language, the dice commitment and its signed checkpoint (DICE.md 1). It
 // returns the game's tag.
 func (h *Host) CreateGame(spec GameSpec) (string, error) {
-	rs, err := play.Find(h.rulesets, spec.Ruleset)
+	var g *game
+	err := h.s.Update(func(tx *store.Tx) (err error) {
+		g, err = h.createGame(tx, spec)
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
-	if err := spec.checkPolicy(h); err != nil {
-		return "", err
+	return g.Tag, nil
+}
+
+// createGame is CreateGame inside a transaction (a game master's NEWGAME mail is one). A
+// spec that cannot make a game is refused with an error that says why, for the requester.
+func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
+	if err := h.checkSpec(spec); err != nil {
+		return nil, err
 	}
-	var tag string
-	err = h.s.Update(func(tx *store.Tx) error {
-		var ps []ledger.Player
-		for _, p := range spec.Players {
-			ps = append(ps, ledger.Player{ID: p.ID, Side: p.Side})
-		}
-		cfg := adjudicator.Config{Scenario: spec.Scenario, Options: spec.Options}
-		if len(spec.Tables) > 0 {
-			cfg.Tables = map[string][]byte{rs.ID(): spec.Tables}
-		}
-		c, err := play.Create(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand)
-		if err != nil {
-			return err
-		}
-		g, err := h.newGame(tx, rs, spec, c)
-		if err != nil {
-			return err
-		}
-		tag = g.Tag
-		return h.welcome(tx, g, c, rs, cfg)
-	})
-	return tag, err
+	rs, err := play.Find(h.rulesets, spec.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	var ps []ledger.Player
+	for _, p := range spec.Players {
+		ps = append(ps, ledger.Player{ID: p.ID, Side: p.Side})
+	}
+	cfg := adjudicator.Config{Scenario: spec.Scenario, Options: spec.Options}
+	if len(spec.Tables) > 0 {
+		cfg.Tables = map[string][]byte{rs.ID(): spec.Tables}
+	}
+	c, err := play.Create(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand)
+	if err != nil {
+		return nil, err
+	}
+	g, err := h.newGame(tx, rs, spec, c)
+	if err != nil {
+		return nil, err
+	}
+	return g, h.welcome(tx, g, c, rs, cfg)
 }
 
 func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c ledger.Created) (*game, error) {

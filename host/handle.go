@@ -89,6 +89,9 @@ func (a *actor) to() recipient {
 
 func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interface{ Info(string, ...any) }) error {
 	req, rerr := mail.ReadRequest(in.Subject, in.Text)
+	if req.Command == mail.CmdNewGame && rerr == nil {
+		return h.newGameByMail(tx, in, raw, req)
+	}
 	if req.Game == "" {
 		return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
 	}

@@ -31,8 +31,10 @@ type Config struct {
 	// domain (mail.DKIMAligned). The server must strip Authentication-Results fields that
 	// arrive under its name.
 	DKIMAuthServID string
-	Now            func() time.Time
-	Rand           io.Reader // keys and seeds; crypto/rand by default
+	// GameMasters may create games by mail (NEWGAME); addresses, lower-case.
+	GameMasters []string
+	Now         func() time.Time
+	Rand        io.Reader // keys and seeds; crypto/rand by default
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store
 	// answered (about once a minute): the operator's health check watches it.
 	// It is told how many mails are parked (Park), for the operator's attention.

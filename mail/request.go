@@ -23,11 +23,12 @@ const (
 	CmdReplace = "REPLACE"
 	CmdEnd     = "ENDGAME"
 	CmdProceed = "PROCEED" // the referee resolves the step without the orders still missing
+	CmdNewGame = "NEWGAME" // a game master creates a game; the lines after it describe it
 	CmdNone    = "NONE"    // no orders for the step awaited: the rules' default applies
 )
 
 var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone,
-	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed}
+	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdNewGame}
 
 // RefereeCommands are accepted from the referee only.
 var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed}
@@ -45,7 +46,7 @@ type Request struct {
 	Entropy string   // from an ENTROPY line (DICE.md 3), or JOIN's text
 	Command string   // one of the Cmd constants
 	Args    []string // the command's words after it
-	Orders  []Line   // order lines (for CmdOrders and CmdCheck), in mail order
+	Orders  []Line   // order lines (for CmdOrders and CmdCheck; the game's lines for CmdNewGame), in mail order
 }
 
 // ErrRequest marks a mail whose request cannot be read; the message says why, for the reply.
@@ -102,7 +103,7 @@ func (r *Request) line(n int, word, rest, line string) error {
 		} else {
 			r.Args = strings.Fields(rest)
 		}
-	case r.Command == "" || r.Command == CmdCheck:
+	case r.Command == "" || r.Command == CmdCheck || r.Command == CmdNewGame:
 		r.Orders = append(r.Orders, Line{n, line})
 	default:
 		return fmt.Errorf("%w: line %d: %q after the command %s; a command mail holds only the command", ErrRequest, n, clip(line), r.Command)

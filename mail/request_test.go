@@ -46,3 +46,11 @@ func TestReadRequestRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestReadNewGame(t *testing.T) {
+	r, err := ReadRequest("new game", "NEWGAME lions-at-sea\nPLAYER a christian a@x.org\n# a comment\nDEADLINE 48\n")
+	if err != nil || r.Command != CmdNewGame || len(r.Args) != 1 || r.Args[0] != "lions-at-sea" || len(r.Orders) != 2 ||
+		r.Orders[0] != (Line{2, "PLAYER a christian a@x.org"}) || r.Orders[1] != (Line{4, "DEADLINE 48"}) {
+		t.Errorf("NEWGAME request: %+v, %v", r, err)
+	}
+}

@@ -27,6 +27,8 @@ type fileConfig struct {
 	// DKIMAuthServID: require a DKIM pass aligned with the From domain, as reported in the
 	// Authentication-Results field of the receiving server with this authserv-id.
 	DKIMAuthServID string `json:"require_dkim_authserv_id"`
+	// GameMasters may create games by mail (NEWGAME).
+	GameMasters []string `json:"game_masters"`
 	// The daemon's own backups: every so many hours (0: none) into a directory (default:
 	// "backups" beside the database), keeping the newest few.
 	BackupDir        string     `json:"backup_dir"`
@@ -92,6 +94,12 @@ func (c *fileConfig) check() error {
 	if c.RateLimit < 1 {
 		return bad("rate_limit_per_hour", "want 1 or more mails a sender may send in an hour")
 	}
+	for i, a := range c.GameMasters {
+		if addr, err := mail.ParseAddress(a); err != nil || !strings.EqualFold(addr.Address, a) {
+			return bad("game_masters", fmt.Sprintf("%q is not a mail address", a))
+		}
+		c.GameMasters[i] = strings.ToLower(a)
+	}
 	if c.BackupEveryHours < 0 || c.BackupKeep < 1 {
 		return bad("backup_every_hours", "want 0 (no backups) or more hours, and backup_keep 1 or more")
 	}
@@ -138,7 +146,7 @@ func (c *fileConfig) intake() *navmail.Intake {
 // (deadlines, rate limit and DKIM requirement included).
 func (c *fileConfig) host() host.Config {
 	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
-		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID,
+		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID, GameMasters: c.GameMasters,
 		Backups: store.Rotation{Dir: c.BackupDir, Every: time.Duration(c.BackupEveryHours) * time.Hour, Keep: c.BackupKeep}}
 }
 

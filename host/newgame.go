@@ -1,0 +1,131 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"navarch/mail"
+	"navarch/store"
+)
+
+// newGameByMail creates a game for a game master's NEWGAME mail (DESIGN 3.1): the scenario
+// after the word, then a line for each setting. The sender becomes a referee of the game. A
+// mistake is answered and nothing is created. The NEWGAME mail is kept as the game's first.
+//
+//	NEWGAME lions-at-sea
+//	RULESET lepanto1571                     (the default)
+//	PLAYER alice christian alice@example.org Europe/Rome
+//	PLAYER bob ottoman bob@example.com America/New_York
+//	REFEREE second-referee@example.net      (any number)
+//	OPTIONS wind,sailing
+//	DEADLINE 48                             (hours; REMINDER 6; NOORDERS referee)
+func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req mail.Request) error {
+	answer := func(lines ...string) error { return h.strangerMail(tx, in.From, in.MessageID, "newgame", lines...) }
+	if !slices.Contains(h.cfg.GameMasters, in.From) {
+		return answer("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
+	}
+	if h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
+		return answer("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
+	}
+	spec, err := readSpec(req)
+	if !slices.Contains(spec.Referees, in.From) {
+		spec.Referees = append([]string{in.From}, spec.Referees...)
+	}
+	if err == nil {
+		err = h.checkSpec(spec)
+	}
+	if err != nil {
+		return answer("No game was created: "+err.Error()+".", "", newGameHelp)
+	}
+	g, err := h.createGame(tx, spec)
+	if err != nil {
+		return err // checked above: what fails now is ours
+	}
+	if _, err := store.AddReceived(tx, h.gameID(g), store.ReceivedMail{At: h.cfg.Now().UTC(), From: in.From, Subject: in.Subject,
+		MessageID: in.MessageID, Raw: raw}); err != nil { // the game's first mail: how it was made
+		return err
+	}
+	return answer(fmt.Sprintf("Game %s (%s, %s) is created; its welcome mails are on their way, yours as referee among them.",
+		g.Tag, g.Ruleset, g.Scenario))
+}
+
+// newGameHelp is the NEWGAME mail's form.
+const newGameHelp = `Write, one per line:
+  NEWGAME SCENARIO
+  PLAYER ID SIDE ADDRESS [ZONE]        (one per player; every side needs one)
+  RULESET lepanto1571                  (optional)
+  REFEREE ADDRESS                      (optional: more referees; you are one)
+  OPTIONS OPTION,OPTION                (optional)
+  DEADLINE HOURS, REMINDER HOURS, NOORDERS default|referee   (optional)`
+
+// readSpec reads a NEWGAME request's lines into a game spec, the sender a referee.
+func readSpec(req mail.Request) (GameSpec, error) {
+	spec := GameSpec{Ruleset: "lepanto1571"}
+	if len(req.Args) != 1 {
+		return spec, fmt.Errorf("NEWGAME takes the scenario, like NEWGAME lions-at-sea")
+	}
+	spec.Scenario = strings.ToLower(req.Args[0])
+	for _, l := range req.Orders {
+		if err := spec.line(l.Text); err != nil {
+			return spec, fmt.Errorf("line %d: %q: %w", l.N, l.Text, err)
+		}
+	}
+	return spec, nil
+}
+
+func (spec *GameSpec) line(text string) error {
+	f := strings.Fields(text)
+	word, args := strings.ToUpper(f[0]), f[1:]
+	one := func() (string, error) {
+		if len(args) != 1 {
+			return "", fmt.Errorf("%s takes one word", word)
+		}
+		return args[0], nil
+	}
+	hours := func() (int, error) {
+		a, err := one()
+		if err != nil {
+			return 0, err
+		}
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("%s takes a number of hours", word)
+		}
+		return n, nil
+	}
+	var err error
+	switch word {
+	case "PLAYER":
+		if len(args) < 3 || len(args) > 4 {
+			return fmt.Errorf("write PLAYER ID SIDE ADDRESS [ZONE]")
+		}
+		p := PlayerSpec{ID: strings.ToLower(args[0]), Side: strings.ToLower(args[1]), Address: strings.ToLower(args[2]), Zone: "UTC"}
+		if len(args) == 4 {
+			p.Zone = args[3]
+		}
+		spec.Players = append(spec.Players, p)
+	case "RULESET":
+		spec.Ruleset, err = one()
+		spec.Ruleset = strings.ToLower(spec.Ruleset)
+	case "REFEREE":
+		var r string
+		r, err = one()
+		spec.Referees = append(spec.Referees, strings.ToLower(r))
+	case "OPTIONS":
+		var o string
+		o, err = one()
+		spec.Options = strings.Split(strings.ToLower(o), ",")
+	case "DEADLINE":
+		spec.DeadlineHours, err = hours()
+	case "REMINDER":
+		spec.ReminderHours, err = hours()
+	case "NOORDERS":
+		spec.NoOrders, err = one()
+		spec.NoOrders = strings.ToLower(spec.NoOrders)
+	default:
+		return fmt.Errorf("not a NEWGAME line; %s", strings.ReplaceAll(newGameHelp, "\n", " "))
+	}
+	return err
+}
