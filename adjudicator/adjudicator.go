@@ -90,7 +90,9 @@ type Game interface {
 	// Resolve performs the current step. orders has an entry per side that sent orders; a
 	// side of Step.Sides without one gets the game's no-orders default.
 	Resolve(orders map[string][]Order, r dice.Roller) ([]Event, error)
-	// Encode returns the canonical bytes of the state.
+	// Encode returns the canonical bytes of the state: the whole state, for the host keeps
+	// a game's engine between mails only while the hash of Encode equals the log's last
+	// state record (state the encoding left out could differ from a replay unnoticed).
 	Encode() []byte
 	// Help describes the order language for a side, with examples for its own units.
 	Help(side string) string
