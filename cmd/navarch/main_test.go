@@ -307,3 +307,15 @@ func TestHealth(t *testing.T) {
 		t.Errorf("a stale heartbeat: exit %d %s", code, out)
 	}
 }
+
+func TestPrintDie(t *testing.T) {
+	var few, enough bytes.Buffer
+	printDie(&few, gamelog.DieStats{Sides: 6, Total: 3, Counts: []int{1, 1, 1, 0, 0, 0}})
+	printDie(&enough, gamelog.DieStats{Sides: 6, Total: 30, Counts: []int{5, 5, 5, 5, 5, 5}})
+	if !strings.Contains(few.String(), "too few rolls for a chi² test: it wants 30") || strings.Contains(few.String(), "chi²=") {
+		t.Errorf("3 rolls of a d6: %q", few.String())
+	}
+	if !strings.Contains(enough.String(), "chi²=0.00 (5 dof") {
+		t.Errorf("30 even rolls of a d6: %q", enough.String())
+	}
+}

@@ -128,8 +128,11 @@ func printDie(w io.Writer, d gamelog.DieStats) {
 			fmt.Fprintf(w, " %d:%d", v+1, c)
 		}
 	}
-	if dof > 0 {
+	switch {
+	case dof > 0 && d.Total >= 5*d.Sides: // the usual rule: at least 5 rolls expected per face
 		fmt.Fprintf(w, "  chi²=%.2f (%d dof; a fair die exceeds %.2f one time in 1000)", chi, dof, gamelog.Critical999(dof))
+	case dof > 0:
+		fmt.Fprintf(w, "  (too few rolls for a chi² test: it wants %d)", 5*d.Sides)
 	}
 	fmt.Fprintln(w)
 }
