@@ -19,7 +19,8 @@ type Sender interface {
 
 // Flush sends the outbox in order, removing each mail once the server took it (DESIGN 5: sent
 // after commit). A temporary failure stops the flush, to be retried; a mail refused for good
-// is logged and set aside, so that it cannot block the others.
+// (its recipient or its content) is taken out so that it cannot block the others, logged,
+// noted in its game's log and, if it was a player's, told to the game's referees.
 func (h *Host) Flush(ctx context.Context, s Sender) error {
 	var queued []store.OutboxEntry
 	if err := h.s.View(func(tx *store.Tx) error { queued = store.Outbox(tx); return nil }); err != nil {
@@ -33,10 +34,17 @@ func (h *Host) Flush(ctx context.Context, s Sender) error {
 		if errors.Is(err, mail.ErrTemporary) || ctx.Err() != nil {
 			return err
 		}
-		if err != nil {
-			h.log.Error("outgoing mail refused; set aside", "message-id", o.MessageID, "to", o.To, "err", err)
+		refused := err
+		if refused != nil {
+			h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
 		}
-		if err := h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) }); err != nil {
+		err = h.s.Update(func(tx *store.Tx) error {
+			if err := store.OutboxDone(tx, e.Seq); err != nil || refused == nil {
+				return err
+			}
+			return h.undelivered(tx, o, refused)
+		})
+		if err != nil {
 			return err
 		}
 	}

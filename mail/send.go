@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,8 +36,14 @@ type SMTP struct {
 // ErrTemporary marks a send that failed in a way worth retrying (4xx, connection trouble).
 var ErrTemporary = errors.New("mail: temporary failure")
 
+// refusals are the permanent failures that concern one mail: its recipient or its content
+// refused. Any other failure (the connection, the login, our sender address refused) is the
+// installation's: it is retried, so that a misconfiguration never throws the outbox away.
+var refusals = []gm.SendErrReason{gm.ErrSMTPRcptTo, gm.ErrSMTPData, gm.ErrSMTPDataClose}
+
 // Send delivers one outgoing mail. A failure that may pass is wrapped with ErrTemporary;
-// any other (a refused address, a malformed mail) will not pass by retrying.
+// any other (a refused recipient or content, a mail that cannot be composed) will not pass
+// by retrying.
 func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	m, err := s.compose(o)
 	if err != nil {
@@ -51,7 +58,7 @@ func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &se) && !se.IsTemp():
+	case errors.As(err, &se) && !se.IsTemp() && slices.Contains(refusals, se.Reason):
 		return fmt.Errorf("send %s: %w", o.MessageID, err)
 	}
 	return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)

@@ -1,0 +1,75 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// refusing is an SMTP server that answers each stage as told: a non-nil error is the
+// server's reply to that command.
+type refusing struct{ mailFrom, rcpt, data error }
+
+func (r *refusing) NewSession(*smtp.Conn) (smtp.Session, error) { return r, nil }
+func (r *refusing) Mail(string, *smtp.MailOptions) error        { return r.mailFrom }
+func (r *refusing) Rcpt(string, *smtp.RcptOptions) error        { return r.rcpt }
+func (r *refusing) Data(rd io.Reader) error {
+	io.Copy(io.Discard, rd)
+	return r.data
+}
+func (r *refusing) Reset()        {}
+func (r *refusing) Logout() error { return nil }
+
+func smtpError(code int, text string) error {
+	return &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: text}
+}
+
+// Only a refusal of the mail itself (its recipient or its content) is permanent; a refusal
+// of our own sender, or anything temporary, is retried, so a misconfiguration loses nothing.
+func TestSendFailures(t *testing.T) {
+	cases := []struct {
+		name      string
+		server    refusing
+		temporary bool
+	}{
+		{"delivered", refusing{}, false},
+		{"recipient refused", refusing{rcpt: smtpError(550, "no such user")}, false},
+		{"content refused", refusing{data: smtpError(554, "rejected as spam")}, false},
+		{"recipient later", refusing{rcpt: smtpError(450, "mailbox busy")}, true},
+		{"our sender refused", refusing{mailFrom: smtpError(550, "not allowed to send as this address")}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := smtp.NewServer(&c.server)
+			srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			go srv.Serve(ln)
+			defer srv.Close()
+			s := SMTP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
+			err = s.Send(context.Background(), Outgoing{MessageID: "1.t@host.example", To: []string{"bob@example.com"}, Subject: "s", Text: "t"})
+			switch {
+			case c.name == "delivered":
+				if err != nil {
+					t.Fatalf("delivery failed: %v", err)
+				}
+			case err == nil:
+				t.Fatal("a refusal was taken for a delivery")
+			case errors.Is(err, ErrTemporary) != c.temporary:
+				t.Errorf("temporary = %v, want %v: %v", errors.Is(err, ErrTemporary), c.temporary, err)
+			}
+			if err != nil && !strings.Contains(err.Error(), "1.t@host.example") {
+				t.Errorf("the error does not name the mail: %v", err)
+			}
+		})
+	}
+}
