@@ -44,6 +44,10 @@ func (h *Host) Flush(ctx context.Context, s Sender) error {
 			}
 			return h.undelivered(tx, o, refused)
 		})
+		if err != nil && refused != nil { // a broken game must not hold up the outbox
+			h.log.Error("noting a refused mail failed", "message-id", o.MessageID, "err", err)
+			err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) })
+		}
 		if err != nil {
 			return err
 		}

@@ -71,3 +71,19 @@ func TestRefusedRefereeMailIsOnlyNoted(t *testing.T) {
 		t.Errorf("the refusal is not in the log: %v", err)
 	}
 }
+
+// A refused mail of a game that cannot be read still leaves the outbox.
+func TestRefusedMailOfABrokenGame(t *testing.T) {
+	f := newFixture(t)
+	f.breakGame()
+	r := &refuser{refuse: "bob@example.com"}
+	if err := f.h.Flush(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	f.s.View(func(tx *store.Tx) error {
+		if n := len(store.Outbox(tx)); n != 0 {
+			t.Errorf("%d mails left in the outbox", n)
+		}
+		return nil
+	})
+}
