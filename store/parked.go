@@ -15,9 +15,9 @@ type ParkedMail struct {
 	Key      string    `json:"key"` // the Message-ID key the processed index uses
 	From     string    `json:"from,omitempty"`
 	Subject  string    `json:"subject,omitempty"`
-	Cause    string    `json:"cause"` // the last failure
-	At       time.Time `json:"at"`    // when it was parked
-	Attempts int       `json:"attempts"`
+	Cause    string    `json:"cause"`    // the last failure
+	At       time.Time `json:"at"`       // when it was parked
+	Attempts int       `json:"attempts"` // handlings since it was parked, the one that parked it first
 	Raw      []byte    `json:"raw"`
 }
 

@@ -97,7 +97,7 @@ func parkedList(h *host.Host, stdout io.Writer) error {
 	}
 	for _, m := range parked {
 		cause, _, _ := strings.Cut(m.Cause, "\n")
-		fmt.Fprintf(stdout, "%d  %s  %d attempts  %s  %q\n    %s\n", m.Seq, m.At.Format("2006-01-02 15:04Z"), m.Attempts, m.From, m.Subject, cause)
+		fmt.Fprintf(stdout, "%d  %s  tried %d× since parked  %s  %q\n    %s\n", m.Seq, m.At.Format("2006-01-02 15:04Z"), m.Attempts, m.From, m.Subject, cause)
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func parkedShow(h *host.Host, stdout io.Writer, seq uint64) error {
 	}
 	for _, m := range parked {
 		if m.Seq == seq {
-			fmt.Fprintf(stdout, "parked mail %d\nmessage-id  %s\nfrom        %s\nsubject     %s\nparked at   %s\nattempts    %d\nfailure     %s\n\n%s",
+			fmt.Fprintf(stdout, "parked mail %d\nmessage-id  %s\nfrom        %s\nsubject     %s\nparked at   %s\ntries       %d since parked\nfailure     %s\n\n%s",
 				m.Seq, m.Key, m.From, m.Subject, m.At.Format("2006-01-02 15:04:05Z"), m.Attempts, m.Cause, m.Raw)
 			return nil
 		}

@@ -40,7 +40,7 @@ func TestParkedCommand(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"list"}, 0, `1 attempts  alice@example.org  "[navarch ` + tag + `] where are we"` + "\n    game settings: unexpected end\n"},
+		{[]string{"list"}, 0, `tried 1× since parked  alice@example.org  "[navarch ` + tag + `] where are we"` + "\n    game settings: unexpected end\n"},
 		{[]string{"show", "1"}, 0, "failure     game settings: unexpected end\nwith detail\n\nFrom: alice@example.org"},
 		{[]string{"show", "2"}, 1, "no parked mail 2"},
 		{[]string{"drop", "x"}, 2, "give the number"},
