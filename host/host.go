@@ -160,6 +160,9 @@ type received struct {
 	Entropy string `json:"entropy"`
 	Time    time.Time
 	MsgID   string `json:"msgid"`
+	// Written is when the player wrote them (the mail's Date, never later than its arrival):
+	// orders written earlier do not replace them, however late they arrive.
+	Written time.Time `json:"written,omitzero"`
 }
 
 const metaGame = "host"

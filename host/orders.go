@@ -54,7 +54,9 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			later := adv.Later(a.p.Side, orders)
 			switch {
 			case len(later) > 0 && len(now) > 0:
-				a.g.setHeld(a.p.Side, adjudicator.Canonical(later), h.cfg.Now())
+				if prev, ok := a.g.Held[a.p.Side]; !ok || !h.written(a).Before(prev.Written) {
+					a.g.setHeld(a.p.Side, adjudicator.Canonical(later), h.cfg.Now(), h.written(a))
+				}
 				orders = without(orders, later) // what is neither due nor later is refused below
 			case len(later) > 0 && len(later) == len(orders) && !st.Secret:
 				return h.hold(tx, a, eng)
@@ -71,12 +73,16 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.req.Command == mail.CmdCheck {
 		return h.queue(tx, a.g, a.to(), "receipt", "orders checked", templates.Receipt{Orders: canonical, Check: true}, a.msg.MessageID, nil)
 	}
+	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && h.written(a).Before(prev.Written) {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(h.written(a), prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
+	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
 	i, hash, err := play.Record(tx, a.id, st, so)
 	if err != nil {
 		return err
 	}
-	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID}
+	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
+		Written: h.written(a)}
 	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
 		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical}, a.msg.MessageID, nil); err != nil {
 		return err
@@ -106,15 +112,36 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
 	}
 	text := adjudicator.Canonical(orders)
-	a.g.setHeld(a.p.Side, text, h.cfg.Now())
+	if prev, ok := a.g.Held[a.p.Side]; ok && h.written(a).Before(prev.Written) {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(h.written(a), prev.Written, "the advance orders held now")...)
+	}
+	a.g.setHeld(a.p.Side, text, h.cfg.Now(), h.written(a))
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text)
 }
 
-func (g *game) setHeld(side, text string, at time.Time) {
+func (g *game) setHeld(side, text string, at, written time.Time) {
 	if g.Held == nil {
 		g.Held = map[string]received{}
 	}
-	g.Held[side] = received{Text: text, Time: at}
+	g.Held[side] = received{Text: text, Time: at, Written: written}
+}
+
+// written is when the sender wrote the mail: its Date, or its arrival when the Date is
+// missing or later (a fast clock must not make a player's later mails look older).
+func (h *Host) written(a *actor) time.Time {
+	now := h.cfg.Now().UTC().Truncate(time.Second)
+	if d := a.msg.Date.UTC(); !d.IsZero() && d.Before(now) {
+		return d
+	}
+	return now
+}
+
+// olderThan explains why orders written before those in place do not replace them: mail
+// can arrive out of order, and the latest written are the player's intent.
+func olderThan(written, prev time.Time, what string) []string {
+	return []string{fmt.Sprintf("These orders were written at %s, before %s (written at %s), so they do not replace them; nothing was recorded.",
+		written.Format("2006-01-02 15:04:05 UTC"), what, prev.Format("2006-01-02 15:04:05 UTC")),
+		"Mail can arrive out of order; the orders written last count. To replace them after all, send these again."}
 }
 
 // useHeld records, for each side asked, the advance orders that belong to the step if they
@@ -142,7 +169,7 @@ func (h *Host) useHeld(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game)
 		}
 		g.Step.Orders[side] = received{Player: ps[0].ID, Index: i, Text: adjudicator.Canonical(use), Time: held.Time}
 		if rest := without(parsed, use); len(rest) > 0 {
-			g.setHeld(side, adjudicator.Canonical(rest), held.Time)
+			g.setHeld(side, adjudicator.Canonical(rest), held.Time, held.Written)
 		} else {
 			delete(g.Held, side)
 		}
