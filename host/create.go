@@ -233,7 +233,8 @@ func (h *Host) welcome(tx *store.Tx, g *game, c ledger.Created, rs adjudicator.R
 			return err
 		}
 		body := templates.Welcome{Key: key, Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
-			Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(p.Side), Deadlines: h.policy(g)}
+			Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(p.Side), Deadlines: h.policy(g),
+			ReplyTokens: h.cfg.ReplyTokens}
 		if err := h.queue(tx, g, recipient{p: &p}, "welcome", "welcome", body, "", nil); err != nil {
 			return err
 		}

@@ -138,9 +138,9 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 	}
 	if a.p == nil {
 		for i := range a.g.Players {
-			if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err == nil && k != "" && k == a.req.Key {
+			if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err == nil && k != "" && (k == a.req.Key || h.tokenUsed(a.msg, a.id, k)) {
 				err := h.notice(tx, a.g, recipient{p: &a.g.Players[i]}, "", fmt.Sprintf(
-					"A mail from %s used your key for game %s and was refused. Only mail from your address counts; if the key is known to others, ask the referee for a new one.", a.msg.From, a.g.Tag))
+					"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; if the key is known to others, ask the referee for a new one.", a.msg.From, a.g.Tag))
 				return true, h.done(tx, a, err)
 			}
 		}
@@ -150,7 +150,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	if a.req.Key != key {
+	if a.req.Key != key && !h.tokenUsed(a.msg, a.id, key) {
 		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 			"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail."))
 	}

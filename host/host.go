@@ -31,6 +31,10 @@ type Config struct {
 	// domain (mail.DKIMAligned). The server must strip Authentication-Results fields that
 	// arrive under its name.
 	DKIMAuthServID string
+	// ReplyTokens puts a player's tokenized reply address on every mail to the player, so
+	// that a reply needs no KEY line (tokens.go). The mail server must deliver subaddressed
+	// mail (local+token@domain) to navarch's mailbox.
+	ReplyTokens bool
 	// GameMasters may create games by mail (NEWGAME); addresses, lower-case.
 	GameMasters []string
 	Now         func() time.Time

@@ -58,7 +58,11 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		return err
 	}
 	g.Seq++
-	o := mail.Outgoing{MessageID: fmt.Sprintf("%d.%s@%s", g.Seq, g.Tag, h.cfg.Domain), To: []string{r.to()},
+	replyTo, err := h.replyTo(tx, g, r)
+	if err != nil {
+		return err
+	}
+	o := mail.Outgoing{MessageID: fmt.Sprintf("%d.%s@%s", g.Seq, g.Tag, h.cfg.Domain), To: []string{r.to()}, ReplyTo: replyTo,
 		Subject: fmt.Sprintf("[navarch %s] %s", g.Tag, subject), Text: parts.Text, HTML: parts.HTML, Attachments: files}
 	if g.Root == "" {
 		g.Root = o.MessageID

@@ -78,7 +78,7 @@ func (h *Host) rewelcome(tx *store.Tx, a *actor, p *player, key string) error {
 	if err != nil {
 		return fmt.Errorf("replace: %w", err)
 	}
-	body := templates.Welcome{Key: key, Deadlines: h.policy(a.g)}
+	body := templates.Welcome{Key: key, Deadlines: h.policy(a.g), ReplyTokens: h.cfg.ReplyTokens}
 	for _, e := range f.Entries {
 		switch r := e.Record; {
 		case r == nil:

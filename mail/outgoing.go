@@ -10,6 +10,7 @@ import (
 type Outgoing struct {
 	MessageID   string // without <>; chosen when queued, so that a resend is the same mail
 	To          []string
+	ReplyTo     string `json:",omitempty"` // a player's tokenized reply address, if any
 	Subject     string
 	InReplyTo   string
 	References  []string

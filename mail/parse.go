@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	netmail "net/mail"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ type Incoming struct {
 	FromHTML    bool   // the text was converted from an HTML-only mail
 	NoReply     string // why the mail must not be answered (RFC 3834), or ""
 	AuthResults []string
+	// Recipients are the addresses the mail was sent to (To, Cc, Delivered-To,
+	// X-Original-To), lower-cased: a tokenized reply address shows among them.
+	Recipients []string
 }
 
 // Options tune Parse.
@@ -105,6 +109,19 @@ func readHeader(h gomail.Header) *Incoming {
 	in.References, _ = h.MsgIDList("References")
 	in.Date, _ = h.Date()
 	in.AuthResults = h.Values("Authentication-Results")
+	for _, k := range []string{"To", "Cc"} {
+		list, _ := h.AddressList(k)
+		for _, a := range list {
+			in.Recipients = append(in.Recipients, strings.ToLower(a.Address))
+		}
+	}
+	for _, k := range []string{"Delivered-To", "X-Original-To"} {
+		for _, v := range h.Values(k) {
+			if a, err := netmail.ParseAddress(v); err == nil {
+				in.Recipients = append(in.Recipients, strings.ToLower(a.Address))
+			}
+		}
+	}
 	return in
 }
 

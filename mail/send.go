@@ -109,6 +109,11 @@ func (s SMTP) compose(o Outgoing) (*gm.Msg, error) {
 	if err := m.To(o.To...); err != nil {
 		return nil, err
 	}
+	if o.ReplyTo != "" {
+		if err := m.ReplyTo(o.ReplyTo); err != nil {
+			return nil, err
+		}
+	}
 	m.Subject(o.Subject)
 	m.SetMessageIDWithValue(o.MessageID)
 	m.SetDate()

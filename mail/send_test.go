@@ -73,3 +73,43 @@ func TestSendFailures(t *testing.T) {
 		})
 	}
 }
+
+// capture is an SMTP server that keeps the last mail's data.
+type capture struct {
+	refusing
+	data []byte
+}
+
+func (c *capture) NewSession(*smtp.Conn) (smtp.Session, error) { return c, nil }
+func (c *capture) Data(rd io.Reader) error {
+	var err error
+	c.data, err = io.ReadAll(rd)
+	return err
+}
+
+// A player's tokenized reply address goes out as Reply-To, and comes back among the
+// recipients of the reply.
+func TestReplyToRoundTrip(t *testing.T) {
+	c := &capture{}
+	srv := smtp.NewServer(c)
+	srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	s := SMTP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
+	if err := s.Send(context.Background(), Outgoing{MessageID: "2.t@host.example", To: []string{"alice@example.org"},
+		ReplyTo: "navarch+abcdefgh@host.example", Subject: "s", Text: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(c.data), "Reply-To: <navarch+abcdefgh@host.example>") {
+		t.Fatalf("no Reply-To in:\n%s", c.data)
+	}
+	reply := "From: alice@example.org\r\nTo: <navarch+abcdefgh@host.example>\r\nCc: other@example.org\r\nDelivered-To: navarch+abcdefgh@host.example\r\nSubject: Re: s\r\n\r\nJOIN\r\n"
+	in, err := Parse([]byte(reply), Options{})
+	if err != nil || strings.Join(in.Recipients, " ") != "navarch+abcdefgh@host.example other@example.org navarch+abcdefgh@host.example" {
+		t.Errorf("recipients of the reply: %q, %v", in.Recipients, err)
+	}
+}

@@ -11,6 +11,9 @@ type Welcome struct {
 	Players    []PlayerLine
 	Help       string // the ruleset's order language
 	Deadlines  string // the game's deadline policy, a sentence or two
+	// ReplyTokens: the player's mails carry a tokenized reply address (no KEY line needed
+	// in a reply).
+	ReplyTokens bool
 }
 
 // PlayerLine is a player of the game.

@@ -23,7 +23,8 @@ func samples() map[string]Mail {
 	return map[string]Mail{
 		"welcome": base(Welcome{Key: "k7q2-vv9d", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
 			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, Help: "UNIT MOVE STEP...\nUNIT FIRE TARGET",
-			Deadlines: "You have 72 hours to answer each request for orders. If a side sends no orders in time, the game waits for the referee to decide."}),
+			ReplyTokens: true,
+			Deadlines:   "You have 72 hours to answer each request for orders. If a side sends no orders in time, the game waits for the referee to decide."}),
 		"request": base(Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"},
 			Units: []string{"BAR-LANT", "BAR-VEN1"}}),
 		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n"}),

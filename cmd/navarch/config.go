@@ -27,6 +27,9 @@ type fileConfig struct {
 	// DKIMAuthServID: require a DKIM pass aligned with the From domain, as reported in the
 	// Authentication-Results field of the receiving server with this authserv-id.
 	DKIMAuthServID string `json:"require_dkim_authserv_id"`
+	// ReplyTokens: mail to players carries a tokenized reply address (navarch+TOKEN@...), so
+	// that their replies need no KEY line; the mail server must deliver subaddressed mail.
+	ReplyTokens bool `json:"reply_tokens"`
 	// GameMasters may create games by mail (NEWGAME).
 	GameMasters []string `json:"game_masters"`
 	// The daemon's own backups: every so many hours (0: none) into a directory (default:
@@ -146,7 +149,7 @@ func (c *fileConfig) intake() *navmail.Intake {
 // (deadlines, rate limit and DKIM requirement included).
 func (c *fileConfig) host() host.Config {
 	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
-		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID, GameMasters: c.GameMasters,
+		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID, GameMasters: c.GameMasters, ReplyTokens: c.ReplyTokens,
 		Backups: store.Rotation{Dir: c.BackupDir, Every: time.Duration(c.BackupEveryHours) * time.Hour, Keep: c.BackupKeep}}
 }
 

@@ -36,6 +36,9 @@ const (
 
 var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
 
+// replyToRE finds a tokenized reply address (its local part) in a raw mail.
+var replyToRE = regexp.MustCompile(`(?m)^Reply-To: <?(navarch\+[a-z2-7]+)@test\.example>?\r?$`)
+
 // received is a mail as parsed and as delivered.
 type received struct {
 	*mail.Incoming
@@ -137,7 +140,8 @@ func send(t *testing.T, from, to, subject, body string) {
 // activations is how many activations the end-to-end game plays after the set-up.
 const activations = 4
 
-// TestE2E plays a game through Dovecot and Postfix: welcome, JOIN, the secret set-up, then
+// TestE2E plays a game through Dovecot and Postfix: welcome, JOIN (alice by her tokenized
+// reply address without a KEY line, bob with his key), the secret set-up, then
 // several activations of the bots' orders (the first with a mistake answered by line), each
 // report reaching both sides with its map. Each activation is timed from the order mail's
 // submission to both reports in the players' mailboxes, side by side with a no-op echo
@@ -154,7 +158,7 @@ func TestE2E(t *testing.T) {
 	defer s.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	rulesets := []adjudicator.Ruleset{lepanto.Ruleset}
-	h := host.New(s, rulesets, host.Config{Address: "navarch@test.example", Domain: "navarch.test.example"}, log)
+	h := host.New(s, rulesets, host.Config{Address: "navarch@test.example", Domain: "navarch.test.example", ReplyTokens: true}, log)
 	tag, err := h.CreateGame(host.GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@test.example"},
 		Players: []host.PlayerSpec{{ID: "alice", Side: "christian", Address: "alice@test.example", Zone: "Europe/Rome"},
 			{ID: "bob", Side: "ottoman", Address: "bob@test.example", Zone: "America/New_York"}}})
@@ -177,17 +181,26 @@ func TestE2E(t *testing.T) {
 	players := []string{"alice@test.example", "bob@test.example"}
 	sideOf := map[string]string{"christian": players[0], "ottoman": players[1]}
 	boxes := map[string]*mailbox{}
-	keys := map[string]string{}
+	// alice answers to her tokenized reply address without KEY lines (Postfix and Dovecot
+	// deliver navarch+TOKEN@ to navarch's mailbox); bob writes to navarch@ with his key.
+	to, auth := map[string]string{}, map[string]string{}
 	subject := "Re: [navarch " + tag + "]"
 	for _, who := range players {
 		boxes[who] = &mailbox{t: t, user: who, tag: tag, seen: map[imap.UID]bool{}}
 		w := boxes[who].waitFor("] welcome")
-		keys[who] = keyRE.FindStringSubmatch(w.Text)[1]
-		send(t, who, "navarch", subject, "JOIN\nKEY "+keys[who])
+		to[who], auth[who] = "navarch", "KEY "+keyRE.FindStringSubmatch(w.Text)[1]+"\n"
+		if who == players[0] {
+			m := replyToRE.FindSubmatch(w.raw)
+			if m == nil {
+				t.Fatalf("alice's welcome has no tokenized Reply-To")
+			}
+			to[who], auth[who] = string(m[1]), ""
+		}
+		send(t, who, to[who], subject, auth[who]+"JOIN")
 	}
 	for _, who := range players {
 		boxes[who].waitFor("orders due") // the set-up (rule 3: hidden deployment)
-		send(t, who, "navarch", subject, "NONE\nKEY "+keys[who])
+		send(t, who, to[who], subject, auth[who]+"NONE")
 	}
 	for _, who := range players {
 		boxes[who].waitFor(" orders accepted")
@@ -210,8 +223,9 @@ func TestE2E(t *testing.T) {
 		floor = append(floor, time.Since(start))
 
 		if k == 0 {
-			send(t, first, "navarch", subject, "KEY "+keys[first]+"\nNOSUCH-UNIT MOVE 0101")
-			if e := boxes[first].waitFor("orders not accepted"); !strings.Contains(e.Text, "line 2") {
+			send(t, first, to[first], subject, auth[first]+"NOSUCH-UNIT MOVE 0101")
+			line := map[bool]string{true: "line 1", false: "line 2"}[auth[first] == ""]
+			if e := boxes[first].waitFor("orders not accepted"); !strings.Contains(e.Text, line) {
 				t.Errorf("the errors do not name the line:\n%s", e.Text)
 			}
 		}
@@ -222,7 +236,7 @@ func TestE2E(t *testing.T) {
 			}
 			orders := botOrders(t, s, rulesets, side)
 			start = time.Now()
-			send(t, who, "navarch", subject, "KEY "+keys[who]+"\n"+orders)
+			send(t, who, to[who], subject, auth[who]+orders)
 			if r := boxes[who].waitFor(" orders accepted"); orders != "NONE" && !strings.Contains(r.Text, strings.Fields(orders)[0]) {
 				t.Errorf("the receipt does not echo the orders %q:\n%s", orders, r.Text)
 			}

@@ -65,6 +65,7 @@ service lmtp {
 protocol lmtp {
   postmaster_address = postmaster@test.example
 }
+recipient_delimiter = +
 CONF
 dovecot -c "$D/dovecot.conf"
 # Postfix: the machine's own instance, reconfigured for the test (CI machines are disposable;
@@ -76,7 +77,7 @@ postconf -e "inet_interfaces = loopback-only" "inet_protocols = ipv4" "myhostnam
 	"virtual_mailbox_domains = test.example" "virtual_transport = lmtp:inet:127.0.0.1:10024" \
 	"smtpd_relay_restrictions = permit_mynetworks, reject" "maillog_file_prefixes = /var, /dev/stdout, $D" \
 	"maillog_file = $D/postfix.log" "smtpd_tls_security_level = none" \
-	"alias_maps =" "alias_database ="
+	"alias_maps =" "alias_database =" "recipient_delimiter = +"
 postconf -M "127.0.0.1:10025/inet=127.0.0.1:10025 inet n - n - - smtpd"
 postfix start >/dev/null
 for i in $(seq 50); do
