@@ -27,6 +27,21 @@ func (r *refusing) Data(rd io.Reader) error {
 func (r *refusing) Reset()        {}
 func (r *refusing) Logout() error { return nil }
 
+// smtpServer serves a go-smtp backend on loopback until the test ends and returns the
+// sender's settings for it.
+func smtpServer(t *testing.T, b smtp.Backend) SMTP {
+	t.Helper()
+	srv := smtp.NewServer(b)
+	srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return SMTP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
+}
+
 func smtpError(code int, text string) error {
 	return &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: text}
 }
@@ -47,16 +62,8 @@ func TestSendFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := smtp.NewServer(&c.server)
-			srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			go srv.Serve(ln)
-			defer srv.Close()
-			s := SMTP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
-			err = s.Send(context.Background(), Outgoing{MessageID: "1.t@host.example", To: []string{"bob@example.com"}, Subject: "s", Text: "t"})
+			s := smtpServer(t, &c.server)
+			err := s.Send(context.Background(), Outgoing{MessageID: "1.t@host.example", To: []string{"bob@example.com"}, Subject: "s", Text: "t"})
 			switch {
 			case c.name == "delivered":
 				if err != nil {
@@ -91,15 +98,7 @@ func (c *capture) Data(rd io.Reader) error {
 // recipients of the reply.
 func TestReplyToRoundTrip(t *testing.T) {
 	c := &capture{}
-	srv := smtp.NewServer(c)
-	srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	defer srv.Close()
-	s := SMTP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
+	s := smtpServer(t, c)
 	if err := s.Send(context.Background(), Outgoing{MessageID: "2.t@host.example", To: []string{"alice@example.org"},
 		ReplyTo: "navarch+abcdefgh@host.example", Subject: "s", Text: "t"}); err != nil {
 		t.Fatal(err)
