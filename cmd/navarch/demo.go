@@ -65,6 +65,7 @@ var (
 	demoKeyRE      = regexp.MustCompile(`Your secret order key: (\S+)`)
 	demoVerifierRE = regexp.MustCompile(`verifier key +([0-9a-f]{64})`)
 	demoTurnRE     = regexp.MustCompile(`^T(\d+) `)
+	demoReplyToRE  = regexp.MustCompile(`(?m)^Reply-To: <?([^<>\s]+)>?\r?$`)
 )
 
 // play runs the daemon and the players until both players have the game-over mail.
@@ -124,6 +125,10 @@ func (d *demo) read(m delivered) (bool, error) {
 			return false, errors.New("a welcome mail without a key or verifier key")
 		}
 		p.key, d.verifier = k[1], v[1]
+		if r := demoReplyToRE.FindSubmatch(m.raw); r != nil && p == d.first {
+			p.replyTo = string(r[1])
+			d.say("%-5s   answers to her reply address %s, without KEY lines", p.id, p.replyTo)
+		}
 		return false, d.send(p, "JOIN")
 	case strings.HasSuffix(kind, "orders due"):
 		return false, d.answer(p, kind)
@@ -161,6 +166,9 @@ func (d *demo) answer(p *demoPlayer, kind string) error {
 }
 
 func (d *demo) send(p *demoPlayer, body string) error {
+	if p.replyTo != "" {
+		return d.mailTo(p.address, p.replyTo, body)
+	}
 	return d.mailFrom(p.address, body+"\nKEY "+p.key)
 }
 

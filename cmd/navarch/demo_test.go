@@ -18,7 +18,8 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
 	}
 	for _, want := range []string{"alice ← welcome", "orders with a mistake", "not a unit of group", "referee → ENDGAME after 1 turns",
-		"bob   ← game over", "$ navarch verify --key", "$ navarch replay", "ended early"} {
+		"bob   ← game over", "$ navarch verify --key", "$ navarch replay", "ended early",
+		"alice   answers to her reply address navarch+"} { // and plays the game without a KEY line
 		if !strings.Contains(out, want) {
 			t.Errorf("the demo's output lacks %q", want)
 		}

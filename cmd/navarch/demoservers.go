@@ -66,7 +66,9 @@ type demo struct {
 
 type demoPlayer struct {
 	id, side, address, key string
-	turns                  int
+	// replyTo is the tokenized reply address the first player answers to, without KEY lines.
+	replyTo string
+	turns   int
 }
 
 // delivered is a mail navarch sent, as the SMTP server received it.
@@ -157,7 +159,7 @@ func (d *demo) open() error {
 	if d.s, err = store.Open(db, d.log, store.Options{NoSync: true}); err != nil {
 		return err
 	}
-	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain}, d.log)
+	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true}, d.log)
 	return nil
 }
 
@@ -214,22 +216,28 @@ func (d *demo) say(format string, args ...any) {
 }
 
 // mailFrom submits a mail to navarch by SMTP, as a player's mail program would.
-func (d *demo) mailFrom(from, body string) error {
+func (d *demo) mailFrom(from, body string) error { return d.mailTo(from, d.address, body) }
+
+// mailTo submits a mail to navarch at one of its addresses (a tokenized one, say).
+func (d *demo) mailTo(from, to, body string) error {
 	d.mu.Lock()
 	d.sent++
 	n := d.sent
 	d.mu.Unlock()
 	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: [navarch %s]\r\nDate: %s\r\nMessage-ID: <%d.%s>\r\n\r\n%s\r\n",
-		from, d.address, d.tag, time.Now().UTC().Format(time.RFC1123Z), n, from, strings.ReplaceAll(body, "\n", "\r\n"))
-	if err := smtp.SendMail(fmt.Sprintf("127.0.0.1:%d", d.smtpPort), nil, from, []string{d.address}, []byte(msg)); err != nil {
+		from, to, d.tag, time.Now().UTC().Format(time.RFC1123Z), n, from, strings.ReplaceAll(body, "\n", "\r\n"))
+	if err := smtp.SendMail(fmt.Sprintf("127.0.0.1:%d", d.smtpPort), nil, from, []string{to}, []byte(msg)); err != nil {
 		return fmt.Errorf("submit %s's mail: %w", from, err)
 	}
 	return nil
 }
 
-// deliver routes one mail the SMTP server accepted.
+// deliver routes one mail the SMTP server accepted; navarch's address with a subaddress
+// (navarch+TOKEN@) goes to navarch's mailbox too, as Postfix and Dovecot deliver it.
 func (d *demo) deliver(to string, raw []byte) error {
-	if strings.EqualFold(to, d.address) {
+	local, domain, _ := strings.Cut(to, "@")
+	local, _, _ = strings.Cut(local, "+")
+	if strings.EqualFold(local+"@"+domain, d.address) {
 		_, err := d.user.Append("INBOX", bytes.NewReader(raw), &imap.AppendOptions{})
 		return err
 	}
