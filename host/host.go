@@ -133,8 +133,10 @@ type step struct {
 	Secret   bool                `json:"secret"`
 	Default  string              `json:"default"` // what happens to a side without orders
 	Orders   map[string]received `json:"orders"`  // by side: the latest accepted orders
-	// Waiting: the deadline passed under NoOrdersReferee; the referee has been asked.
-	Waiting bool `json:"waiting,omitempty"`
+	// Waiting: the deadline passed under NoOrdersReferee; the referee has been asked, last
+	// at Asked (and again each RefereeReminder while the game waits).
+	Waiting bool      `json:"waiting,omitempty"`
+	Asked   time.Time `json:"asked,omitzero"`
 }
 
 // The no-orders policies of a game.

@@ -56,8 +56,11 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	if find(mails, "ref@example.net", "no orders") != nil || find(mails, "alice@example.org", "orders due") != nil {
 		t.Errorf("the step was resolved without the referee: %v", subjects(mails))
 	}
-	if got := tick(24); len(got) != 0 {
-		t.Errorf("while waiting, a day later: %v", subjects(got))
+	if got := tick(23); len(got) != 0 {
+		t.Errorf("while waiting, 23 hours later: %v", subjects(got))
+	}
+	if got := tick(1); len(got) != 1 || !strings.Contains(flat(got[0].Text), "The game still waits for you") || got[0].To[0] != "ref@example.net" {
+		t.Errorf("a day later, want the referee asked again: %v", subjects(got))
 	}
 	f.send("alice@example.org", "NONE\nKEY "+keys["alice@example.org"])
 	if m := find(f.outbox(), "alice@example.org", "accepted"); m == nil {

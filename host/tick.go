@@ -58,7 +58,11 @@ func (h *Host) tick(tx *store.Tx, id [16]byte) error {
 	}
 	switch {
 	case !now.Before(g.Step.Deadline) && g.Step.Waiting:
-		if !changed {
+		if now.Sub(g.Step.Asked) >= RefereeReminder {
+			if err := h.askReferee(tx, g, missing, "still waits"); err != nil {
+				return err
+			}
+		} else if !changed {
 			return nil // the referee has been asked
 		}
 	case !now.Before(g.Step.Deadline) && g.NoOrders == NoOrdersReferee:
@@ -132,6 +136,9 @@ func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player) error {
 	return nil
 }
 
+// RefereeReminder is how often the referees are asked again while a game waits for them.
+const RefereeReminder = 24 * time.Hour
+
 // waitForReferee, at a deadline under NoOrdersReferee, tells the late players, and asks the
 // referees to decide; the step stays open, for the orders or the referee.
 func (h *Host) waitForReferee(tx *store.Tx, g *game, missing []*player) error {
@@ -139,13 +146,19 @@ func (h *Host) waitForReferee(tx *store.Tx, g *game, missing []*player) error {
 	if err := h.lateNotices(tx, g, missing); err != nil {
 		return err
 	}
+	return h.askReferee(tx, g, missing, "waits")
+}
+
+// askReferee asks the referees to decide on the missing orders (again, each day).
+func (h *Host) askReferee(tx *store.Tx, g *game, missing []*player, waits string) error {
+	g.Step.Asked = h.cfg.Now()
 	var late []string
 	for _, p := range missing {
 		late = append(late, p.ID+" ("+p.Side+")")
 	}
-	text := fmt.Sprintf("The deadline for %s has passed without orders from %s. The game waits for you: reply PROCEED "+
+	text := fmt.Sprintf("The deadline for %s has passed without orders from %s. The game %s for you: reply PROCEED "+
 		"to apply the no-orders rule (%s), or EXTEND HOURS to give more time. Orders that arrive meanwhile are still taken.",
-		g.Step.What, strings.Join(late, ", "), g.Step.Default)
+		g.Step.What, strings.Join(late, ", "), waits, g.Step.Default)
 	for _, r := range g.Referees {
 		if err := h.notice(tx, g, recipient{address: r}, "", text); err != nil {
 			return err
