@@ -1,8 +1,12 @@
 package host
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+
+	"navarch/mail"
+	"navarch/store"
 )
 
 // TestAdvanceOrders: orders sent ahead for a group are held out of the log and used when its
@@ -40,4 +44,42 @@ func TestAdvanceOrders(t *testing.T) {
 		t.Error("the advance orders were never used")
 	}
 	f.checkLog()
+}
+
+// Orders for the step with advance orders along: when the step's orders are refused, the
+// advance orders are not held either (a refused mail changes nothing, DESIGN 4).
+func TestRefusedMailHoldsNoAdvanceOrders(t *testing.T) {
+	f, keys := started(t)
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "NONE\nKEY "+keys[who]) // the set-up
+	}
+	var req *mail.Outgoing
+	for _, m := range f.outbox() {
+		if strings.Contains(m.Subject, "orders due") {
+			req = &m
+		}
+	}
+	if req == nil {
+		t.Fatal("no request after the set-up")
+	}
+	who := req.To[0]
+	// A unit of the group activated, and one of another group of the same side (13.2).
+	unit := map[string]string{"BAR": "BAR-VEN1", "CAN": "CAN-CAN1", "BRA": "BRA-OLT1", "QUE": "QUE-GEN",
+		"SIR": "SIR-ALI", "MEH": "MEH-EUB1", "AGA": "AGA-ANA1", "SUL": "SUL-MUS"}
+	group := regexp.MustCompile(`group ([A-Z]+) `).FindStringSubmatch(req.Text)[1]
+	due, later := unit[group], map[bool]string{true: "BAR-VEN1", false: "SIR-ALI"}[who == "alice@example.org"]
+	if strings.HasPrefix(later, group) {
+		later = map[bool]string{true: "CAN-CAN1", false: "MEH-EUB1"}[who == "alice@example.org"]
+	}
+	f.send(who, "KEY "+keys[who]+"\n"+due+" MOVE 0101\n"+later+" PASS") // 0101 is out of reach
+	if m := find(f.outbox(), who, "not accepted"); m == nil {
+		t.Fatalf("orders with an illegal move were not refused")
+	}
+	f.s.View(func(tx *store.Tx) error {
+		g, _ := loadGame(tx, store.Games(tx)[0])
+		if h, ok := g.Held[g.player(who).Side]; ok {
+			t.Errorf("a refused mail left advance orders held: %q", h.Text)
+		}
+		return nil
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"navarch/adjudicator/dice"
 	"navarch/ledger"
@@ -75,6 +76,7 @@ type actor struct {
 	operator bool
 	msg      *mail.Incoming
 	req      mail.Request
+	written  time.Time // when the mail was written (Host.written)
 }
 
 // side is the sender's side, or "" for a referee.
@@ -106,7 +108,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 		MessageID: in.MessageID, Raw: raw}); err != nil {
 		return err
 	}
-	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From)}
+	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
 		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+

@@ -45,21 +45,20 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from your side now; nothing was recorded.", "The game waits for: "+what+".")
 	}
-	var orders []adjudicator.Order
+	var orders, later []adjudicator.Order // later: advance orders sent along, held once the mail is accepted
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
 		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && len(errs) == 0 && a.req.Command == mail.CmdOrders {
 			now := adv.Applicable(a.p.Side, orders)
-			later := adv.Later(a.p.Side, orders)
+			later = adv.Later(a.p.Side, orders)
 			switch {
 			case len(later) > 0 && len(now) > 0:
-				if prev, ok := a.g.Held[a.p.Side]; !ok || !h.written(a).Before(prev.Written) {
-					a.g.setHeld(a.p.Side, adjudicator.Canonical(later), h.cfg.Now(), h.written(a))
-				}
 				orders = without(orders, later) // what is neither due nor later is refused below
 			case len(later) > 0 && len(later) == len(orders) && !st.Secret:
 				return h.hold(tx, a, eng)
+			default:
+				later = nil
 			}
 		}
 		if len(errs) == 0 {
@@ -73,8 +72,8 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.req.Command == mail.CmdCheck {
 		return h.queue(tx, a.g, a.to(), "receipt", "orders checked", templates.Receipt{Orders: canonical, Check: true}, a.msg.MessageID, nil)
 	}
-	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && h.written(a).Before(prev.Written) {
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(h.written(a), prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
+	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && a.written.Before(prev.Written) {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
 	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
 	i, hash, err := play.Record(tx, a.id, st, so)
@@ -82,10 +81,15 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		return err
 	}
 	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
-		Written: h.written(a)}
+		Written: a.written}
 	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
 		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical}, a.msg.MessageID, nil); err != nil {
 		return err
+	}
+	if len(later) > 0 { // before the step resolves: a step that follows may use them
+		if err := h.holdLater(tx, a, adjudicator.Canonical(later)); err != nil {
+			return err
+		}
 	}
 	if len(a.g.Step.Orders) < len(a.g.Step.Sides) {
 		return nil
@@ -112,11 +116,23 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
 	}
 	text := adjudicator.Canonical(orders)
-	if prev, ok := a.g.Held[a.p.Side]; ok && h.written(a).Before(prev.Written) {
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(h.written(a), prev.Written, "the advance orders held now")...)
+	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, "the advance orders held now")...)
 	}
-	a.g.setHeld(a.p.Side, text, h.cfg.Now(), h.written(a))
+	a.g.setHeld(a.p.Side, text, h.cfg.Now(), a.written)
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text)
+}
+
+// holdLater keeps the advance orders that came with accepted orders for the step, unless
+// they were written before the advance orders held now, which the player is told.
+func (h *Host) holdLater(tx *store.Tx, a *actor, text string) error {
+	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
+		lines := olderThan(a.written, prev.Written, "the advance orders held now")
+		lines[0] = "The orders for the step were accepted. " + strings.Replace(lines[0], "These orders", "The advance orders that came with them", 1)
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
+	}
+	a.g.setHeld(a.p.Side, text, h.cfg.Now(), a.written)
+	return nil
 }
 
 func (g *game) setHeld(side, text string, at, written time.Time) {
@@ -128,9 +144,9 @@ func (g *game) setHeld(side, text string, at, written time.Time) {
 
 // written is when the sender wrote the mail: its Date, or its arrival when the Date is
 // missing or later (a fast clock must not make a player's later mails look older).
-func (h *Host) written(a *actor) time.Time {
+func (h *Host) written(in *mail.Incoming) time.Time {
 	now := h.cfg.Now().UTC().Truncate(time.Second)
-	if d := a.msg.Date.UTC(); !d.IsZero() && d.Before(now) {
+	if d := in.Date.UTC(); !d.IsZero() && d.Before(now) {
 		return d
 	}
 	return now

@@ -132,8 +132,9 @@ func (h *Host) tickLoop(ctx context.Context) {
 			h.log.Error("deadlines", "err", err)
 		}
 		if !errors.Is(err, ErrStoreDown) && h.cfg.Heartbeat != nil {
-			parked, _ := h.Parked()
-			h.cfg.Heartbeat(len(parked))
+			parked := 0
+			h.s.View(func(tx *store.Tx) error { parked = store.ParkedCount(tx); return nil })
+			h.cfg.Heartbeat(parked)
 		}
 		select {
 		case <-time.After(time.Minute):

@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -11,18 +10,16 @@ import (
 	"navarch/store"
 )
 
-var subjectTag = regexp.MustCompile(`^\[navarch ([a-z0-9-]+)\]`)
-
 // undelivered records a mail that the mail server refused for good: a note in its game's log
 // (the players' copies show why someone was not asked), and, when it was a player's, a
 // notice to the game's referees. A referee's mail that is refused is only noted, so that
 // notices about refused mail cannot beget one another.
 func (h *Host) undelivered(tx *store.Tx, o mail.Outgoing, cause error) error {
-	m := subjectTag.FindStringSubmatch(o.Subject)
-	if m == nil {
+	tag := mail.GameTag(o.Subject)
+	if tag == "" {
 		return nil
 	}
-	id, g, err := findGame(tx, m[1])
+	id, g, err := findGame(tx, tag)
 	if err != nil || g == nil {
 		return err
 	}

@@ -54,14 +54,20 @@ var ErrRequest = errors.New("mail: request")
 
 var subjectTag = regexp.MustCompile(`\[navarch ([a-z0-9][a-z0-9-]{0,31})\]`)
 
+// GameTag is the game tag of a subject, "[navarch TAG]", lower-cased, or "".
+func GameTag(subject string) string {
+	if m := subjectTag.FindStringSubmatch(strings.ToLower(subject)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // ReadRequest reads a request from a mail's subject and cleaned text. Header words (GAME,
 // KEY, ENTROPY) may come anywhere; a command word, if any, is the first other line; every
 // other line up to END is an order. Blank lines and "#" comments are skipped.
 func ReadRequest(subject, text string) (Request, error) {
 	var r Request
-	if m := subjectTag.FindStringSubmatch(strings.ToLower(subject)); m != nil {
-		r.Game = m[1]
-	}
+	r.Game = GameTag(subject)
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if c, _, ok := strings.Cut(line, "#"); ok {

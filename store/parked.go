@@ -71,6 +71,9 @@ func Parked(tx *Tx) []ParkedMail {
 	return out
 }
 
+// ParkedCount is how many mails are parked, without reading them.
+func ParkedCount(tx *Tx) int { return tx.tx.Bucket(bucketParked).Stats().KeyN }
+
 // Unpark removes a parked mail (handled at last, or dropped by the operator).
 func Unpark(tx *Tx, seq uint64) error {
 	b := tx.tx.Bucket(bucketParked)

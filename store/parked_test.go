@@ -42,6 +42,9 @@ func TestParkKeepsOrderAndDedupes(t *testing.T) {
 	}), "update and unpark")
 	s.View(func(tx *Tx) error {
 		p := Parked(tx)
+		if n := ParkedCount(tx); n != 1 {
+			t.Errorf("ParkedCount = %d, want 1", n)
+		}
 		if len(p) != 1 || p[0].Attempts != 6 || p[0].Cause != "still broken" {
 			t.Errorf("after update and unpark: %+v", p)
 		}
