@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,35 @@ func FuzzReadSpec(f *testing.F) {
 		spec, err := readSpec(req)
 		if err == nil && (spec.Scenario == "" || spec.Ruleset == "") {
 			t.Fatalf("accepted %+v", spec)
+		}
+	})
+}
+
+// FuzzHandle hands any mail to a host with a game under way: nothing may panic, and
+// nothing a sender writes may be taken for our own failure.
+func FuzzHandle(f *testing.F) {
+	fx := newFixtureTB(f)
+	fx.h.cfg.RateLimit = 1 << 30
+	fx.h.cfg.GameMasters = []string{"gm@example.net"}
+	keys := map[string]string{}
+	for _, m := range fx.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	head := "From: alice@example.org\r\nSubject: Re: [navarch " + fx.tag + "] T1\r\n\r\n"
+	for _, body := range []string{"JOIN\r\nKEY " + keys["alice@example.org"], "KEY " + keys["alice@example.org"] + "\r\nBARBARIGO ON BAR-LANT HIDDEN",
+		"CHECK\r\nKEY x\r\nBAR-VEN1 MOVE 0711 RAM SIR-EGY1", "STATUS FULL", "ABSENT 2026-12-01 2026-12-05", "RESIGN", "HELP", "PROCEED"} {
+		f.Add([]byte(head + body))
+	}
+	f.Add([]byte("From: gm@example.net\r\nSubject: new\r\n\r\nNEWGAME lions-at-sea\r\nPLAYER a christian a@x.org\r\nPLAYER b ottoman b@x.org\r\nDEADLINE 9"))
+	f.Add([]byte("From: ref@example.net\r\nSubject: [navarch " + fx.tag + "]\r\n\r\nEXTEND 12"))
+	n := 0
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		n++ // a Message-ID of its own, so that every input is handled, not deduplicated
+		raw = append([]byte(fmt.Sprintf("Message-ID: <fuzz%d@example.org>\r\n", n)), raw...)
+		if err := fx.h.Handle(raw); err != nil {
+			t.Fatalf("a sender's mail was taken for our failure: %v\n%q", err, raw)
 		}
 	})
 }
