@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"navarch/adjudicator/dice"
+	"navarch/ident"
 )
 
 // Ruleset is one rule system.
@@ -106,7 +107,7 @@ type Sealer interface {
 }
 
 // StateHash returns H(Encode()), the hash a state record carries.
-func StateHash(g Game) dice.Hash { return sha256.Sum256(g.Encode()) }
+func StateHash(g Game) ident.Hash { return sha256.Sum256(g.Encode()) }
 
 // Errors of orders. Both are the player's mistake and are answered by mail.
 var (

@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	"navarch/adjudicator/dice"
+	"navarch/ident"
 )
 
 // Checkpoint is a signed statement that a game's log had Size records ending in Head.
 type Checkpoint struct {
-	Game      dice.GameID
+	Game      ident.GameID
 	Size      uint64
-	Head      dice.Hash
+	Head      ident.Hash
 	Signature []byte
 }
 
@@ -123,6 +124,6 @@ func decodeFixed(dst []byte, v string) error {
 }
 
 // CheckpointFromRecord reads a checkpoint record of game.
-func CheckpointFromRecord(game dice.GameID, r *Record) Checkpoint {
+func CheckpointFromRecord(game ident.GameID, r *Record) Checkpoint {
 	return Checkpoint{Game: game, Size: r.Uint("size"), Head: r.Hash32("head"), Signature: r.Bytes("signature")}
 }

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"navarch/ident"
 	"strconv"
 	"strings"
-
-	"navarch/adjudicator/dice"
 )
 
 // FileHeader starts every export file; the view word follows it.
@@ -17,7 +16,7 @@ const FileHeader = "navarch/v1 log"
 // view (Record nil) of which only the leaf hash is given.
 type Entry struct {
 	Index  uint64
-	Leaf   dice.Hash
+	Leaf   ident.Hash
 	Record *Record
 	Line   int // line of the export file where the entry starts (parsed files only)
 }
@@ -26,7 +25,7 @@ type Entry struct {
 // can check the commit record before the rules reveal it.
 type Private struct {
 	Commit uint64
-	Nonce  dice.Hash
+	Nonce  ident.Hash
 	Data   []byte
 }
 
@@ -35,8 +34,8 @@ type File struct {
 	View    string // "full", "public" or "side:<id>"
 	Entries []Entry
 	Private []Private
-	Size    uint64    // the trailer's record count
-	Head    dice.Hash // the trailer's head
+	Size    uint64     // the trailer's record count
+	Head    ident.Hash // the trailer's head
 }
 
 // WriteFile writes an export: header, one block per entry, the private blocks, and the
@@ -45,7 +44,7 @@ type File struct {
 func WriteFile(w io.Writer, view string, entries []Entry, private []Private) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s %s\n", FileHeader, view)
-	var head dice.Hash
+	var head ident.Hash
 	for i, e := range entries {
 		if e.Index != uint64(i) {
 			return fmt.Errorf("export: entry %d has index %d", i, e.Index)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"navarch/adjudicator/dice"
+	"navarch/ident"
 )
 
 // VerifyOptions are what an auditor brings besides the log.
@@ -38,7 +39,7 @@ func (f *Failure) Error() string {
 
 // OrdersMatch says where an auditor's orders were found.
 type OrdersMatch struct {
-	Hash    dice.Hash
+	Hash    ident.Hash
 	Records []uint64 // orders records with that hash
 	UsedBy  []uint64 // close records that used one of them
 }
@@ -46,7 +47,7 @@ type OrdersMatch struct {
 // Report is the outcome of Verify.
 type Report struct {
 	Failure      *Failure // nil when everything checks
-	Game         dice.GameID
+	Game         ident.GameID
 	Records      int
 	Redacted     int
 	Rolls        int
@@ -107,7 +108,7 @@ func (v *verifier) run() error {
 }
 
 func (v *verifier) computeHeads() {
-	var head dice.Hash
+	var head ident.Hash
 	for _, e := range v.f.Entries {
 		head = NextHead(e.Index, head, e.Leaf)
 		v.heads = append(v.heads, head)

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"navarch/adjudicator/dice"
+	"navarch/ident"
 )
 
 type turnAct struct{ t, a uint32 }
 
 type ordersRec struct {
 	player  string
-	hash    dice.Hash
+	hash    ident.Hash
 	entropy []byte
 }
 
@@ -31,18 +32,18 @@ type verifier struct {
 	opts VerifyOptions
 	rep  *Report
 
-	heads      []dice.Hash
-	game       dice.GameID
+	heads      []ident.Hash
+	game       ident.GameID
 	turns      uint64
-	commitment dice.Hash
+	commitment ident.Hash
 	key        ed25519.PublicKey
 	players    map[string]string // id → side
 	sides      map[string]bool
-	seeds      map[uint32]dice.Hash
+	seeds      map[uint32]ident.Hash
 
 	joins       map[string][]byte
 	started     bool
-	start       dice.Hash
+	start       ident.Hash
 	lastAct     turnAct
 	activations map[turnAct]bool
 	orders      map[uint64]ordersRec
@@ -59,13 +60,13 @@ type verifier struct {
 
 type commitRec struct {
 	side      string
-	hash      dice.Hash
+	hash      ident.Hash
 	disclosed bool
 }
 
 func newVerifier(f *File, opts VerifyOptions) *verifier {
 	return &verifier{f: f, opts: opts, rep: &Report{},
-		players: map[string]string{}, sides: map[string]bool{}, seeds: map[uint32]dice.Hash{},
+		players: map[string]string{}, sides: map[string]bool{}, seeds: map[uint32]ident.Hash{},
 		joins: map[string][]byte{}, activations: map[turnAct]bool{}, orders: map[uint64]ordersRec{},
 		closes: map[turnAct]bool{}, uses: map[uint64][]uint64{}, rollTurns: map[uint32]bool{},
 		commits: map[uint64]commitRec{}, stats: dieStats{}}

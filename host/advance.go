@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/mail"
 	"navarch/play"
 	"navarch/render"
@@ -17,7 +17,7 @@ import (
 )
 
 // advance runs the game on through steps that need no orders, then asks for orders.
-func (h *Host) advance(tx *store.Tx, id [16]byte, g *game) error {
+func (h *Host) advance(tx *store.Tx, id ident.GameID, g *game) error {
 	eng, err := h.engine(tx, id)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func (h *Host) advance(tx *store.Tx, id [16]byte, g *game) error {
 // advanceFrom resolves automatic steps until the game needs orders or ends, then mails one
 // report per recipient with everything since record start (and the map), a turn's seed and
 // checkpoint when a turn ended, and the request for orders (DESIGN 3.3-3.5).
-func (h *Host) advanceFrom(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
+func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
 	for {
 		st := eng.Next()
 		switch st.Kind {
@@ -83,7 +83,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id [16]byte, g *game, eng adjudicator.G
 }
 
 // reports mails each player and referee what happened, the turn-end seed, and what comes next.
-func (h *Host) reports(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
+func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
 	for _, r := range h.recipients(g) {
 		if err := h.report(tx, id, g, eng, start, r); err != nil {
 			return err
@@ -111,7 +111,7 @@ func (h *Host) recipients(g *game) []recipient {
 	return out
 }
 
-func (h *Host) report(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game, start uint64, r recipient) error {
+func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, r recipient) error {
 	side := r.side()
 	lines, err := reportLines(tx, id, start, side)
 	if err != nil || len(lines) == 0 {
@@ -139,7 +139,7 @@ func stepTurn(g *game, eng adjudicator.Game) uint32 {
 	return eng.Next().Turn
 }
 
-func (h *Host) turnEnd(tx *store.Tx, id [16]byte, g *game, r recipient, c *gamelog.Checkpoint) error {
+func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *gamelog.Checkpoint) error {
 	seed, err := lastReveal(tx, id)
 	if err != nil {
 		return err
@@ -183,9 +183,9 @@ func renderMap(eng adjudicator.Game, tag, side string, full bool) ([]byte, error
 	return data, err
 }
 
-func lastOf(tx *store.Tx, id [16]byte, typ string) (*gamelog.Record, error) {
+func lastOf(tx *store.Tx, id ident.GameID, typ string) (*gamelog.Record, error) {
 	var last *gamelog.Record
-	err := store.Records(tx, id, func(_ uint64, raw []byte, _ dice.Hash) error {
+	err := store.Records(tx, id, func(_ uint64, raw []byte, _ ident.Hash) error {
 		if strings.HasPrefix(string(raw), "type "+typ+"\n") {
 			r, err := gamelog.Parse(raw)
 			last = &r
@@ -196,7 +196,7 @@ func lastOf(tx *store.Tx, id [16]byte, typ string) (*gamelog.Record, error) {
 	return last, err
 }
 
-func lastReveal(tx *store.Tx, id [16]byte) (string, error) {
+func lastReveal(tx *store.Tx, id ident.GameID) (string, error) {
 	r, err := lastOf(tx, id, gamelog.TypeReveal)
 	if err != nil || r == nil {
 		return "", err

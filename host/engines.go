@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/play"
 	"navarch/store"
 )
@@ -24,19 +24,19 @@ type engines struct {
 	mu    sync.Mutex
 	max   int
 	clock uint64
-	games map[dice.GameID]*cached
+	games map[ident.GameID]*cached
 	hits  int // engines used instead of a replay (for tests)
 }
 
 type cached struct {
 	eng  adjudicator.Game
 	size uint64
-	head dice.Hash
+	head ident.Hash
 	used uint64
 }
 
 // take returns the engine kept for the game's log as it stands, or nil.
-func (c *engines) take(id dice.GameID, size uint64, head dice.Hash) adjudicator.Game {
+func (c *engines) take(id ident.GameID, size uint64, head ident.Hash) adjudicator.Game {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.games[id]
@@ -49,14 +49,14 @@ func (c *engines) take(id dice.GameID, size uint64, head dice.Hash) adjudicator.
 }
 
 // put keeps an engine, dropping the least recently kept one beyond max.
-func (c *engines) put(id dice.GameID, e *cached) {
+func (c *engines) put(id ident.GameID, e *cached) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.clock++
 	e.used = c.clock
 	c.games[id] = e
 	for len(c.games) > c.max {
-		var oldest dice.GameID
+		var oldest ident.GameID
 		least := c.clock + 1
 		for gid, g := range c.games {
 			if g.used < least {
@@ -69,7 +69,7 @@ func (c *engines) put(id dice.GameID, e *cached) {
 
 // engine rebuilds a game's state, from memory when the log is as it was last kept, and
 // offers it to be kept once the transaction commits.
-func (h *Host) engine(tx *store.Tx, id dice.GameID) (adjudicator.Game, error) {
+func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (h *Host) engine(tx *store.Tx, id dice.GameID) (adjudicator.Game, error) {
 }
 
 // keep registers the engine to be kept after the commit if it is the committed log's state.
-func (h *Host) keep(tx *store.Tx, id dice.GameID, eng adjudicator.Game) {
+func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
 		return
@@ -102,17 +102,17 @@ func (h *Host) keep(tx *store.Tx, id dice.GameID, eng adjudicator.Game) {
 	tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head}) })
 }
 
-func logHead(tx *store.Tx, id dice.GameID) (uint64, dice.Hash, error) {
+func logHead(tx *store.Tx, id ident.GameID) (uint64, ident.Hash, error) {
 	size, err := store.Len(tx, id)
 	if err != nil {
-		return 0, dice.Hash{}, err
+		return 0, ident.Hash{}, err
 	}
 	head, err := store.HeadAt(tx, id, size)
 	return size, head, err
 }
 
 // lastStateHash is the state hash of the log's last state record, or nil.
-func lastStateHash(tx *store.Tx, id dice.GameID, size uint64) []byte {
+func lastStateHash(tx *store.Tx, id ident.GameID, size uint64) []byte {
 	for i := size; i > 0; i-- {
 		r, err := store.Record(tx, id, i-1)
 		if err != nil {

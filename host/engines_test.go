@@ -8,6 +8,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -48,7 +49,7 @@ func TestEngineCacheKeepsOnlyTheLogsState(t *testing.T) {
 	for _, who := range []string{"alice@example.org", "bob@example.com"} { // the set-up: a state record
 		f.send(who, "NONE\nKEY "+keyRE.FindStringSubmatch(find(welcome, who, "welcome").Text)[1])
 	}
-	id := dice.GameID{}
+	id := ident.GameID{}
 	f.s.View(func(tx *store.Tx) error { id, _, _ = findGame(tx, f.tag); return nil })
 	kept := func() bool {
 		f.h.engines.mu.Lock()
@@ -65,7 +66,7 @@ func TestEngineCacheKeepsOnlyTheLogsState(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if _, err := eng.Resolve(map[string][]adjudicator.Order{}, dice.NewActivation(1, 0, dice.Hash{})); err != nil {
+		if _, err := eng.Resolve(map[string][]adjudicator.Order{}, dice.NewActivation(1, 0, ident.Hash{})); err != nil {
 			return err
 		}
 		return errRefused
@@ -79,7 +80,7 @@ func TestEngineCacheKeepsOnlyTheLogsState(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = eng.Resolve(map[string][]adjudicator.Order{}, dice.NewActivation(1, 0, dice.Hash{}))
+		_, err = eng.Resolve(map[string][]adjudicator.Order{}, dice.NewActivation(1, 0, ident.Hash{}))
 		return err
 	})
 	if err != nil || kept() {

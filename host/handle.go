@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"navarch/adjudicator/dice"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/mail"
 	"navarch/store"
@@ -69,7 +69,7 @@ func (h *Host) allow(tx *store.Tx, from string) bool {
 // actor is who sent a mail, once authenticated.
 type actor struct {
 	g       *game
-	id      dice.GameID
+	id      ident.GameID
 	p       *player // nil for a referee
 	referee bool
 	// operator: the command came from navarch's command line, not by mail.

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -81,7 +81,7 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 		cfg.EngineCache = EngineCache
 	}
 	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log,
-		engines: &engines{max: max(cfg.EngineCache, 0), games: map[dice.GameID]*cached{}}}
+		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}}
 }
 
 // game is the host's record of a game, kept in the game's meta bucket.
@@ -173,13 +173,13 @@ type received struct {
 
 const metaGame = "host"
 
-func (h *Host) gameID(g *game) dice.GameID {
-	var id dice.GameID
+func (h *Host) gameID(g *game) ident.GameID {
+	var id ident.GameID
 	hex.Decode(id[:], []byte(g.ID))
 	return id
 }
 
-func loadGame(tx *store.Tx, id dice.GameID) (*game, error) {
+func loadGame(tx *store.Tx, id ident.GameID) (*game, error) {
 	v, err := store.Meta(tx, id, metaGame)
 	if err != nil || v == nil {
 		return nil, err
@@ -191,7 +191,7 @@ func loadGame(tx *store.Tx, id dice.GameID) (*game, error) {
 	return &g, nil
 }
 
-func saveGame(tx *store.Tx, id dice.GameID, g *game) error {
+func saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	b, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -208,9 +208,9 @@ func saveGame(tx *store.Tx, id dice.GameID, g *game) error {
 // findGame returns the game with a tag, by the tag index (one game read, however many games
 // there are) or else by reading every game. A game whose settings cannot be read does not
 // hide the others; but when no game has the tag, that failure is returned (it may be the one).
-func findGame(tx *store.Tx, tag string) (dice.GameID, *game, error) {
-	if v := store.State(tx, "tag:"+tag); len(v) == len(dice.GameID{}) {
-		id := dice.GameID(v)
+func findGame(tx *store.Tx, tag string) (ident.GameID, *game, error) {
+	if v := store.State(tx, "tag:"+tag); len(v) == len(ident.GameID{}) {
+		id := ident.GameID(v)
 		g, err := loadGame(tx, id)
 		if err != nil || g != nil && g.Tag == tag {
 			return id, g, err
@@ -227,7 +227,7 @@ func findGame(tx *store.Tx, tag string) (dice.GameID, *game, error) {
 			return id, g, nil
 		}
 	}
-	return dice.GameID{}, nil, broken
+	return ident.GameID{}, nil, broken
 }
 
 func (g *game) player(address string) *player {
@@ -252,7 +252,7 @@ func (g *game) sidePlayers(side string) []*player {
 // own reports whether a Message-ID is one of ours.
 func (h *Host) own(id string) bool { return strings.HasSuffix(id, "@"+h.cfg.Domain) }
 
-func keyOf(tx *store.Tx, id dice.GameID, playerID string) (string, error) {
+func keyOf(tx *store.Tx, id ident.GameID, playerID string) (string, error) {
 	v, err := store.Secret(tx, id, "key/"+playerID)
 	return string(v), err
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
@@ -162,7 +162,7 @@ func olderThan(written, prev time.Time, what string) []string {
 
 // useHeld records, for each side asked, the advance orders that belong to the step if they
 // are legal now; it reports whether every side asked has orders.
-func (h *Host) useHeld(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) (bool, error) {
+func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (bool, error) {
 	adv, ok := eng.(adjudicator.AdvanceOrders)
 	if !ok || g.Step.Secret {
 		return false, nil
@@ -203,7 +203,7 @@ func errorsBody(errs []adjudicator.LineError) templates.Errors {
 
 // resolve closes the awaited step with the orders received (a side without orders gets the
 // rules' default) and lets the game go on.
-func (h *Host) resolve(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) error {
+func (h *Host) resolve(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) error {
 	start, err := store.Len(tx, id)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func (h *Host) resolve(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game)
 }
 
 // resolveStep resolves the awaited step with the orders recorded for it.
-func (h *Host) resolveStep(tx *store.Tx, id [16]byte, g *game, eng adjudicator.Game) (play.Result, error) {
+func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (play.Result, error) {
 	var orders []play.SideOrders
 	var uses []uint64
 	for _, side := range g.Step.Sides {
@@ -262,9 +262,9 @@ func mapFile(eng adjudicator.Game, g *game, side string, full bool) ([]mail.Atta
 }
 
 // reportLines reads the roll and event records from index start on, as side may see them.
-func reportLines(tx *store.Tx, id [16]byte, start uint64, side string) ([]templates.ReportLine, error) {
+func reportLines(tx *store.Tx, id ident.GameID, start uint64, side string) ([]templates.ReportLine, error) {
 	var recs []gamelog.Record
-	err := store.Records(tx, id, func(i uint64, raw []byte, _ dice.Hash) error {
+	err := store.Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
 		if i < start {
 			return nil
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/mail"
 	"navarch/store"
@@ -106,7 +107,7 @@ func (h *Host) strangerMail(tx *store.Tx, to, inReplyTo, kind string, lines ...s
 }
 
 // export attaches a side's copy of the log.
-func export(tx *store.Tx, g *game, id [16]byte, side string, full bool) (mail.Attachment, error) {
+func export(tx *store.Tx, g *game, id ident.GameID, side string, full bool) (mail.Attachment, error) {
 	var b strings.Builder
 	err := ledger.Export(tx, id, ledger.View{Side: side, Full: full}, &b)
 	name := g.Tag + map[bool]string{true: "-full", false: "-" + side}[full] + ".log"

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"navarch/adjudicator/dice"
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -16,7 +16,7 @@ import (
 func (f *fixture) breakGame() (mend func()) {
 	f.t.Helper()
 	var good []byte
-	var id dice.GameID
+	var id ident.GameID
 	err := f.s.Update(func(tx *store.Tx) error {
 		var err error
 		if id, _, err = findGame(tx, f.tag); err != nil {
@@ -168,7 +168,7 @@ func TestBrokenGameDoesNotStopDeadlines(t *testing.T) {
 
 func (f *fixture) idOf(tag string) string {
 	f.t.Helper()
-	var id dice.GameID
+	var id ident.GameID
 	if err := f.s.View(func(tx *store.Tx) (err error) { id, _, err = findGame(tx, tag); return err }); err != nil {
 		f.t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"navarch/ident"
 	"navarch/store"
 	"navarch/templates"
 )
@@ -38,7 +39,7 @@ func (h *Host) Tick() error {
 // ErrStoreDown marks a failure to read the store at all.
 var ErrStoreDown = errors.New("store unreadable")
 
-func (h *Host) tick(tx *store.Tx, id [16]byte) error {
+func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	g, err := loadGame(tx, id)
 	if err != nil || g == nil || g.Step == nil || g.Status != "playing" {
 		return err

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"navarch/adjudicator/dice"
+	"navarch/ident"
 	"navarch/mail"
 	"navarch/store"
 )
@@ -20,7 +20,7 @@ import (
 // mailbox.
 
 // replyToken is a player's token: 16 base32 letters (80 bits) of HMAC-SHA256 under the key.
-func replyToken(id dice.GameID, key string) string {
+func replyToken(id ident.GameID, key string) string {
 	m := hmac.New(sha256.New, []byte(key))
 	m.Write([]byte("navarch reply token "))
 	m.Write(id[:])
@@ -34,7 +34,7 @@ func (h *Host) replyAddress(token string) string {
 }
 
 // tokenUsed says whether the mail was sent to navarch's address with the player's token.
-func (h *Host) tokenUsed(in *mail.Incoming, id dice.GameID, key string) bool {
+func (h *Host) tokenUsed(in *mail.Incoming, id ident.GameID, key string) bool {
 	if !h.cfg.ReplyTokens || key == "" {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -20,7 +21,7 @@ type Activation struct {
 
 // Open writes the activation record. Activations follow each other in (turn, activation)
 // order, within the committed chain and after the game's start.
-func Open(tx *store.Tx, id dice.GameID, a Activation) error {
+func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 	in, err := readInfo(tx, id)
 	if err != nil {
 		return err
@@ -48,7 +49,7 @@ func Open(tx *store.Tx, id dice.GameID, a Activation) error {
 	return writeCursor(tx, id, cursor{turn: a.Turn, act: a.Act})
 }
 
-func checkNext(tx *store.Tx, id dice.GameID, t, a uint32) error {
+func checkNext(tx *store.Tx, id ident.GameID, t, a uint32) error {
 	cur, err := readCursor(tx, id)
 	if err != nil {
 		return err
@@ -79,16 +80,16 @@ type Orders struct {
 
 // RecordOrders writes an orders record and returns its index and orders hash, which the
 // receipt quotes.
-func RecordOrders(tx *store.Tx, id dice.GameID, o Orders) (uint64, dice.Hash, error) {
+func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, error) {
 	in, err := readInfo(tx, id)
 	if err != nil {
-		return 0, dice.Hash{}, err
+		return 0, ident.Hash{}, err
 	}
 	if _, err := startHash(tx, id); err != nil {
-		return 0, dice.Hash{}, err
+		return 0, ident.Hash{}, err
 	}
 	if in.players[o.Player] == "" {
-		return 0, dice.Hash{}, fmt.Errorf("orders of %q: %w", o.Player, ErrNotPlayer)
+		return 0, ident.Hash{}, fmt.Errorf("orders of %q: %w", o.Player, ErrNotPlayer)
 	}
 	h := gamelog.OrdersHash(o.Canonical)
 	b := gamelog.New(gamelog.TypeOrders).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act)).
@@ -116,7 +117,7 @@ func ordersKey(i uint64) string { return fmt.Sprintf("orders/%020d", i) }
 // Close fixes the inputs of the open activation (the orders records it uses) in a close
 // record and returns the Roller for its dice. Nothing may be rolled for the activation
 // before its close; the rolls are written by AppendRolls in the same transaction.
-func Close(tx *store.Tx, id dice.GameID, t, a uint32, uses []uint64) (*dice.Activation, error) {
+func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Activation, error) {
 	cur, err := readCursor(tx, id)
 	if err != nil {
 		return nil, err
@@ -152,7 +153,7 @@ func Close(tx *store.Tx, id dice.GameID, t, a uint32, uses []uint64) (*dice.Acti
 
 // appendOrdersTexts publishes the text of the orders a close used, so that replay can re-run
 // them; the log checks each against its orders hash.
-func appendOrdersTexts(tx *store.Tx, id dice.GameID, uses []uint64) error {
+func appendOrdersTexts(tx *store.Tx, id ident.GameID, uses []uint64) error {
 	for _, u := range uses {
 		v, err := store.Secret(tx, id, ordersKey(u))
 		if err != nil {
@@ -178,7 +179,7 @@ func appendOrdersTexts(tx *store.Tx, id dice.GameID, uses []uint64) error {
 	return nil
 }
 
-func readInputs(tx *store.Tx, id dice.GameID, uses []uint64) ([]dice.Input, error) {
+func readInputs(tx *store.Tx, id ident.GameID, uses []uint64) ([]dice.Input, error) {
 	var inputs []dice.Input
 	for _, u := range uses {
 		r, err := store.Record(tx, id, u)
@@ -193,36 +194,36 @@ func readInputs(tx *store.Tx, id dice.GameID, uses []uint64) ([]dice.Input, erro
 	return inputs, nil
 }
 
-func activationKey(tx *store.Tx, id dice.GameID, t, a uint32, e dice.Hash) (dice.Hash, error) {
+func activationKey(tx *store.Tx, id ident.GameID, t, a uint32, e ident.Hash) (ident.Hash, error) {
 	xt, err := turnSeed(tx, id, t)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	s, err := startHash(tx, id)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	return dice.ActivationKey(xt, id, s, t, a, e), nil
 }
 
-func turnSeed(tx *store.Tx, id dice.GameID, t uint32) (dice.Hash, error) {
+func turnSeed(tx *store.Tx, id ident.GameID, t uint32) (ident.Hash, error) {
 	in, err := readInfo(tx, id)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	top, err := store.Secret(tx, id, secretSeed)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	if len(top) != 32 || t < 1 || t > in.turns {
-		return dice.Hash{}, fmt.Errorf("seed of turn %d: %w", t, ErrChainExhausted)
+		return ident.Hash{}, fmt.Errorf("seed of turn %d: %w", t, ErrChainExhausted)
 	}
-	return dice.ChainSeed(id, in.turns, dice.Hash(top), t)
+	return dice.ChainSeed(id, in.turns, ident.Hash(top), t)
 }
 
 // AppendRolls writes the activation's rolls not yet written, in request order. The engine
 // may interleave AppendRolls and AppendEvent to keep the log in the order things happened.
-func AppendRolls(tx *store.Tx, id dice.GameID, act *dice.Activation, from int) (int, error) {
+func AppendRolls(tx *store.Tx, id ident.GameID, act *dice.Activation, from int) (int, error) {
 	rolls := act.Rolls()
 	for _, r := range rolls[from:] {
 		if _, err := add(tx, id, rollRecord(act, r)); err != nil {
@@ -268,7 +269,7 @@ type Event struct {
 }
 
 // AppendEvent writes an event record.
-func AppendEvent(tx *store.Tx, id dice.GameID, e Event) error {
+func AppendEvent(tx *store.Tx, id ident.GameID, e Event) error {
 	b := gamelog.New(gamelog.TypeEvent).AddUint("turn", uint64(e.Turn)).AddUint("activation", uint64(e.Act))
 	if e.Side != "" {
 		b.Add("side", e.Side)
@@ -287,7 +288,7 @@ func AppendEvent(tx *store.Tx, id dice.GameID, e Event) error {
 // information: since the rest of the state is public, its hash could be matched against
 // every guess of the hidden part, so a sealed state record is in the full (referee's) view
 // only.
-func AppendState(tx *store.Tx, id dice.GameID, t, a uint32, h dice.Hash, sealed bool) error {
+func AppendState(tx *store.Tx, id ident.GameID, t, a uint32, h ident.Hash, sealed bool) error {
 	b := gamelog.New(gamelog.TypeState).AddUint("turn", uint64(t)).AddUint("activation", uint64(a))
 	if sealed {
 		b.Add("sealed", "yes")

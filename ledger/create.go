@@ -12,6 +12,7 @@ import (
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -70,8 +71,8 @@ func (s Spec) check() error {
 
 // Created is what game creation hands to the caller for the genesis mail.
 type Created struct {
-	Game       dice.GameID
-	Commitment dice.Hash
+	Game       ident.GameID
+	Commitment ident.Hash
 	Verifier   ed25519.PublicKey
 	Checkpoint gamelog.Checkpoint
 }
@@ -84,7 +85,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return Created{}, fmt.Errorf("new game: %w", err)
 	}
 	var c Created
-	var xN dice.Hash
+	var xN ident.Hash
 	if _, err := io.ReadFull(rnd, c.Game[:]); err != nil {
 		return c, fmt.Errorf("new game id: %w", err)
 	}
@@ -130,14 +131,14 @@ func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
 		AddHex("verifier", c.Verifier).AddTime("created", spec.Created)
 }
 
-func add(tx *store.Tx, id dice.GameID, b *gamelog.Builder) (gamelog.Record, error) {
+func add(tx *store.Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, error) {
 	rec, _, err := store.Append(tx, id, b)
 	return rec, err
 }
 
 // Checkpoint signs the game's current (size, head) with the installation key and appends it
 // as a checkpoint record. The returned checkpoint covers the records before that one.
-func Checkpoint(tx *store.Tx, id dice.GameID) (gamelog.Checkpoint, error) {
+func Checkpoint(tx *store.Tx, id ident.GameID) (gamelog.Checkpoint, error) {
 	key, err := store.InstallationKey(tx)
 	if err != nil {
 		return gamelog.Checkpoint{}, err

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -41,10 +41,10 @@ func (v View) sees(r *gamelog.Record) bool {
 // Export writes the game's log as v may see it: records another side may not see are
 // replaced by their leaf hash (the chain still verifies), and a side's copy carries its own
 // undisclosed hidden set-up so that it can check the commitment.
-func Export(tx *store.Tx, id dice.GameID, v View, w io.Writer) error {
+func Export(tx *store.Tx, id ident.GameID, v View, w io.Writer) error {
 	var entries []gamelog.Entry
 	var private []gamelog.Private
-	err := store.Records(tx, id, func(i uint64, raw []byte, leaf dice.Hash) error {
+	err := store.Records(tx, id, func(i uint64, raw []byte, leaf ident.Hash) error {
 		rec, err := gamelog.Parse(raw)
 		if err != nil {
 			return fmt.Errorf("export record %d: %w", i, err)
@@ -74,7 +74,7 @@ func Export(tx *store.Tx, id dice.GameID, v View, w io.Writer) error {
 	return fmt.Errorf("export: bad side %q", v.Side)
 }
 
-func ownHidden(tx *store.Tx, id dice.GameID, commit uint64) (gamelog.Private, bool, error) {
+func ownHidden(tx *store.Tx, id ident.GameID, commit uint64) (gamelog.Private, bool, error) {
 	done, err := store.Secret(tx, id, hiddenKey(commit)+"/disclosed")
 	if err != nil || done != nil {
 		return gamelog.Private{}, false, err
@@ -83,5 +83,5 @@ func ownHidden(tx *store.Tx, id dice.GameID, commit uint64) (gamelog.Private, bo
 	if err != nil || len(v) < 32 {
 		return gamelog.Private{}, false, err
 	}
-	return gamelog.Private{Commit: commit, Nonce: dice.Hash(v[:32]), Data: v[32:]}, true, nil
+	return gamelog.Private{Commit: commit, Nonce: ident.Hash(v[:32]), Data: v[32:]}, true, nil
 }

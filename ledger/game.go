@@ -9,18 +9,19 @@ import (
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/store"
 )
 
 // info is what the genesis record fixes.
 type info struct {
-	game       dice.GameID
+	game       ident.GameID
 	turns      uint32
-	commitment dice.Hash
+	commitment ident.Hash
 	players    map[string]string // id → side
 }
 
-func readInfo(tx *store.Tx, id dice.GameID) (info, error) {
+func readInfo(tx *store.Tx, id ident.GameID) (info, error) {
 	g, err := store.Record(tx, id, 0)
 	if err != nil {
 		return info{}, err
@@ -47,7 +48,7 @@ type cursor struct {
 	opened    bool
 }
 
-func readCursor(tx *store.Tx, id dice.GameID) (cursor, error) {
+func readCursor(tx *store.Tx, id ident.GameID) (cursor, error) {
 	v, err := store.Meta(tx, id, metaCursor)
 	if err != nil || len(v) != 9 {
 		return cursor{}, err
@@ -55,7 +56,7 @@ func readCursor(tx *store.Tx, id dice.GameID) (cursor, error) {
 	return cursor{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:]), v[8] == 1, true}, nil
 }
 
-func writeCursor(tx *store.Tx, id dice.GameID, c cursor) error {
+func writeCursor(tx *store.Tx, id ident.GameID, c cursor) error {
 	v := binary.BigEndian.AppendUint32(nil, c.turn)
 	v = binary.BigEndian.AppendUint32(v, c.act)
 	closed := byte(0)
@@ -65,7 +66,7 @@ func writeCursor(tx *store.Tx, id dice.GameID, c cursor) error {
 	return store.PutMeta(tx, id, metaCursor, append(v, closed))
 }
 
-func revealed(tx *store.Tx, id dice.GameID) (uint32, error) {
+func revealed(tx *store.Tx, id ident.GameID) (uint32, error) {
 	v, err := store.Meta(tx, id, metaRevealed)
 	if err != nil || len(v) != 4 {
 		return 0, err
@@ -73,23 +74,23 @@ func revealed(tx *store.Tx, id dice.GameID) (uint32, error) {
 	return binary.BigEndian.Uint32(v), nil
 }
 
-func startHash(tx *store.Tx, id dice.GameID) (dice.Hash, error) {
+func startHash(tx *store.Tx, id ident.GameID) (ident.Hash, error) {
 	v, err := store.Meta(tx, id, metaStart)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	if len(v) != 8 {
-		return dice.Hash{}, ErrNotStarted
+		return ident.Hash{}, ErrNotStarted
 	}
 	r, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	return r.Hash32("start-hash"), nil
 }
 
 // Join records a player's JOIN with their optional entropy (DICE.md 2).
-func Join(tx *store.Tx, id dice.GameID, player string, entropy []byte, received time.Time) error {
+func Join(tx *store.Tx, id ident.GameID, player string, entropy []byte, received time.Time) error {
 	in, err := readInfo(tx, id)
 	if err != nil {
 		return err
@@ -112,9 +113,9 @@ func Join(tx *store.Tx, id dice.GameID, player string, entropy []byte, received 
 	return err
 }
 
-func readJoins(tx *store.Tx, id dice.GameID) (map[string][]byte, error) {
+func readJoins(tx *store.Tx, id ident.GameID) (map[string][]byte, error) {
 	joins := map[string][]byte{}
-	err := store.Records(tx, id, func(_ uint64, raw []byte, _ dice.Hash) error {
+	err := store.Records(tx, id, func(_ uint64, raw []byte, _ ident.Hash) error {
 		if !strings.HasPrefix(string(raw), "type join\n") {
 			return nil
 		}
@@ -129,7 +130,7 @@ func readJoins(tx *store.Tx, id dice.GameID) (map[string][]byte, error) {
 }
 
 // Joined lists the players who have joined, sorted.
-func Joined(tx *store.Tx, id dice.GameID) ([]string, error) {
+func Joined(tx *store.Tx, id ident.GameID) ([]string, error) {
 	joins, err := readJoins(tx, id)
 	var out []string
 	for p := range joins {
@@ -142,17 +143,17 @@ func Joined(tx *store.Tx, id dice.GameID) ([]string, error) {
 // Start writes the start record with S over the joins. Unless the referee starts the game,
 // every player must have joined; a referee's start gives missing players empty entropy and
 // the record names them.
-func Start(tx *store.Tx, id dice.GameID, byReferee bool) (dice.Hash, error) {
+func Start(tx *store.Tx, id ident.GameID, byReferee bool) (ident.Hash, error) {
 	in, err := readInfo(tx, id)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	if _, err := startHash(tx, id); err == nil {
-		return dice.Hash{}, ErrStarted
+		return ident.Hash{}, ErrStarted
 	}
 	joins, err := readJoins(tx, id)
 	if err != nil {
-		return dice.Hash{}, err
+		return ident.Hash{}, err
 	}
 	var ids []string
 	for p := range in.players {
@@ -176,7 +177,7 @@ func Start(tx *store.Tx, id dice.GameID, byReferee bool) (dice.Hash, error) {
 		}
 	}
 	if len(missing) > 0 && !byReferee {
-		return dice.Hash{}, fmt.Errorf("start: %w: %s", ErrMissingJoins, strings.Join(missing, ", "))
+		return ident.Hash{}, fmt.Errorf("start: %w: %s", ErrMissingJoins, strings.Join(missing, ", "))
 	}
 	for _, p := range missing {
 		b.Add("missing", p)

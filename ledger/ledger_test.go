@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/store"
@@ -116,7 +116,7 @@ func TestJoinAndStart(t *testing.T) {
 	}); !errors.Is(err, ledger.ErrNotStarted) {
 		t.Errorf("activation before start: %v", err)
 	}
-	var sHash dice.Hash
+	var sHash ident.Hash
 	if err := try(func(tx *store.Tx) error { var err error; sHash, err = ledger.Start(tx, id, true); return err }); err != nil {
 		t.Fatalf("referee start: %v", err)
 	}
@@ -132,7 +132,7 @@ func TestJoinAndStart(t *testing.T) {
 	})
 }
 
-func started(t *testing.T, s *store.Store) dice.GameID {
+func started(t *testing.T, s *store.Store) ident.GameID {
 	t.Helper()
 	c := create(t, s)
 	if err := s.Update(func(tx *store.Tx) error { _, err := ledger.Start(tx, c.Game, true); return err }); err != nil {

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/store"
 )
 
 // EndTurn reveals X_t and signs a checkpoint (DICE.md 5): from then on anyone holding the
 // export can check every roll of turn t. No activation of turn t may follow.
-func EndTurn(tx *store.Tx, id dice.GameID, t uint32) (gamelog.Checkpoint, error) {
+func EndTurn(tx *store.Tx, id ident.GameID, t uint32) (gamelog.Checkpoint, error) {
 	rev, err := revealed(tx, id)
 	if err != nil {
 		return gamelog.Checkpoint{}, err
@@ -36,11 +36,11 @@ func EndTurn(tx *store.Tx, id dice.GameID, t uint32) (gamelog.Checkpoint, error)
 
 // CommitHidden commits a side's hidden set-up: the log holds H(tag ‖ nonce ‖ data), the
 // store keeps nonce and data secret until Disclose. rnd supplies the nonce (crypto/rand).
-func CommitHidden(tx *store.Tx, id dice.GameID, side, what string, data []byte, rnd io.Reader) (uint64, error) {
+func CommitHidden(tx *store.Tx, id ident.GameID, side, what string, data []byte, rnd io.Reader) (uint64, error) {
 	if rnd == nil {
 		rnd = rand.Reader
 	}
-	var nonce dice.Hash
+	var nonce ident.Hash
 	if _, err := io.ReadFull(rnd, nonce[:]); err != nil {
 		return 0, fmt.Errorf("hidden set-up nonce: %w", err)
 	}
@@ -55,7 +55,7 @@ func CommitHidden(tx *store.Tx, id dice.GameID, side, what string, data []byte, 
 func hiddenKey(commit uint64) string { return fmt.Sprintf("hidden/%020d", commit) }
 
 // Disclose reveals a commit's nonce and data, when the rules reveal it.
-func Disclose(tx *store.Tx, id dice.GameID, commit uint64) error {
+func Disclose(tx *store.Tx, id ident.GameID, commit uint64) error {
 	v, err := store.Secret(tx, id, hiddenKey(commit))
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func Disclose(tx *store.Tx, id dice.GameID, commit uint64) error {
 }
 
 // Note writes a referee's or the system's action (pause, extend, replace player).
-func Note(tx *store.Tx, id dice.GameID, by string, text ...string) error {
+func Note(tx *store.Tx, id ident.GameID, by string, text ...string) error {
 	b := gamelog.New(gamelog.TypeNote).Add("by", by)
 	for _, t := range text {
 		b.Add("text", gamelog.CleanText(t))
@@ -82,7 +82,7 @@ func Note(tx *store.Tx, id dice.GameID, by string, text ...string) error {
 }
 
 // End writes the end record and reveals the seed of the last turn played.
-func End(tx *store.Tx, id dice.GameID, turn uint32, result string) (gamelog.Checkpoint, error) {
+func End(tx *store.Tx, id ident.GameID, turn uint32, result string) (gamelog.Checkpoint, error) {
 	if _, err := add(tx, id, gamelog.New(gamelog.TypeEnd).AddUint("turn", uint64(turn)).Add("result", gamelog.CleanText(result))); err != nil {
 		return gamelog.Checkpoint{}, err
 	}

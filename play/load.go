@@ -5,15 +5,15 @@ import (
 	"fmt"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/store"
 )
 
 // Load rebuilds a game's current state from its log in the store: the full log is replayed
 // through the engine, so the state is the log's and nothing else's.
-func Load(tx *store.Tx, id dice.GameID, rulesets []adjudicator.Ruleset) (adjudicator.Game, error) {
+func Load(tx *store.Tx, id ident.GameID, rulesets []adjudicator.Ruleset) (adjudicator.Game, error) {
 	var buf bytes.Buffer
 	if err := ledger.Export(tx, id, ledger.View{Full: true}, &buf); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/store"
 )
@@ -40,7 +41,7 @@ type Result struct {
 // records, the close, the orders' text, every roll, every event and the new state's hash;
 // and the end of the game when it ends. Orders must have passed g.Parse and g.Validate.
 // Everything is written in tx: the caller commits the step whole or not at all.
-func Step(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
+func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
 	st := g.Next()
 	var players []string
 	for _, o := range orders {
@@ -69,7 +70,7 @@ func Step(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders,
 // new one starts (its seed revealed; the result carries the checkpoint), then the
 // activation record naming the players who must act. Orders are recorded as they arrive (Record) and the step is resolved
 // when they are complete (Resolve).
-func Open(tx *store.Tx, id dice.GameID, g adjudicator.Game, players []string, deadline time.Time) (Result, error) {
+func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, deadline time.Time) (Result, error) {
 	st := g.Next()
 	res := Result{Step: st}
 	if st.Kind == adjudicator.Over {
@@ -88,7 +89,7 @@ func Open(tx *store.Tx, id dice.GameID, g adjudicator.Game, players []string, de
 
 // Record writes an orders record for the open step and returns its index and hash, which
 // the receipt quotes.
-func Record(tx *store.Tx, id dice.GameID, st adjudicator.Step, o SideOrders) (uint64, dice.Hash, error) {
+func Record(tx *store.Tx, id ident.GameID, st adjudicator.Step, o SideOrders) (uint64, ident.Hash, error) {
 	return ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
 		Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
 		MessageID: o.MessageID, Private: o.Private || st.Secret})
@@ -97,7 +98,7 @@ func Record(tx *store.Tx, id dice.GameID, st adjudicator.Step, o SideOrders) (ui
 // Resolve closes the open step with the orders records it uses (uses[i] is orders[i]'s),
 // resolves it with the engine and writes its rolls, events and state; and the end of the
 // game when it ends.
-func Resolve(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrders, uses []uint64) (Result, error) {
+func Resolve(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders, uses []uint64) (Result, error) {
 	st := g.Next()
 	res := Result{Step: st}
 	act, err := ledger.Close(tx, id, st.Turn, st.Act, uses)
@@ -121,7 +122,7 @@ func Resolve(tx *store.Tx, id dice.GameID, g adjudicator.Game, orders []SideOrde
 	return res, finish(tx, id, g, &res)
 }
 
-func record(tx *store.Tx, id dice.GameID, g adjudicator.Game, st adjudicator.Step, act *dice.Activation, events []adjudicator.Event) error {
+func record(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.Step, act *dice.Activation, events []adjudicator.Event) error {
 	if _, err := ledger.AppendRolls(tx, id, act, 0); err != nil {
 		return err
 	}
@@ -137,7 +138,7 @@ func record(tx *store.Tx, id dice.GameID, g adjudicator.Game, st adjudicator.Ste
 	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed)
 }
 
-func finish(tx *store.Tx, id dice.GameID, g adjudicator.Game, res *Result) error {
+func finish(tx *store.Tx, id ident.GameID, g adjudicator.Game, res *Result) error {
 	next := g.Next()
 	if next.Kind != adjudicator.Over {
 		return nil

@@ -14,6 +14,7 @@ import (
 	"navarch/adjudicator/dice"
 	"navarch/adjudicator/lepanto"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/play"
@@ -253,7 +254,7 @@ func TestRoundTrips(t *testing.T) {
 				}
 				orders[side] = use
 			}
-			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, dice.Hash{byte(st.Act)})); err != nil {
+			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(st.Act)})); err != nil {
 				t.Fatal(err)
 			}
 		}

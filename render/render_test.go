@@ -12,6 +12,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
 	"navarch/adjudicator/lepanto"
+	"navarch/ident"
 )
 
 var out = flag.String("out", "", "write the test maps into this directory, to look at them")
@@ -40,7 +41,7 @@ func playUntil(t testing.TB, n int, setUp string, stop func(*lepanto.Game) bool)
 			}
 			orders[side], _ = g.Parse(side, text)
 		}
-		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, dice.Hash{byte(i), 7})); err != nil {
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), 7})); err != nil {
 			t.Fatal(err)
 		}
 		if stop(g) {

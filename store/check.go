@@ -3,8 +3,8 @@ package store
 import (
 	"fmt"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 )
 
 // Check re-reads every game's log: each record must parse, carry its key as index, follow
@@ -21,12 +21,12 @@ func Check(tx *Tx) []string {
 	return problems
 }
 
-func checkGame(tx *Tx, id dice.GameID) []string {
+func checkGame(tx *Tx, id ident.GameID) []string {
 	var problems []string
-	var head dice.Hash
+	var head ident.Hash
 	next := uint64(0)
 	chain, _ := game(tx, id, bucketChain)
-	err := Records(tx, id, func(i uint64, raw []byte, _ dice.Hash) error {
+	err := Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
 		if i != next {
 			problems = append(problems, fmt.Sprintf("game %x: record %d missing", id[:], next))
 		}
@@ -42,7 +42,7 @@ func checkGame(tx *Tx, id dice.GameID) []string {
 			problems = append(problems, fmt.Sprintf("game %x: record %d does not match its chain entry", id[:], i))
 		}
 		if len(c) == 64 {
-			head = dice.Hash(c[32:])
+			head = ident.Hash(c[32:])
 		}
 		return nil
 	})

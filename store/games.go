@@ -10,8 +10,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 )
 
 // Errors about games.
@@ -48,7 +48,7 @@ func InstallationKey(tx *Tx) (ed25519.PrivateKey, error) {
 }
 
 // CreateGame makes the buckets of a new game.
-func CreateGame(tx *Tx, id dice.GameID) error {
+func CreateGame(tx *Tx, id ident.GameID) error {
 	games := tx.tx.Bucket(bucketGames)
 	if games.Bucket(id[:]) != nil {
 		return fmt.Errorf("create game %x: %w", id[:], ErrGameExists)
@@ -66,10 +66,10 @@ func CreateGame(tx *Tx, id dice.GameID) error {
 }
 
 // Games lists every game id, in byte order.
-func Games(tx *Tx) []dice.GameID {
-	var out []dice.GameID
+func Games(tx *Tx) []ident.GameID {
+	var out []ident.GameID
 	tx.tx.Bucket(bucketGames).ForEachBucket(func(k []byte) error {
-		var id dice.GameID
+		var id ident.GameID
 		if len(k) == len(id) {
 			copy(id[:], k)
 			out = append(out, id)
@@ -79,7 +79,7 @@ func Games(tx *Tx) []dice.GameID {
 	return out
 }
 
-func game(tx *Tx, id dice.GameID, name []byte) (*bolt.Bucket, error) {
+func game(tx *Tx, id ident.GameID, name []byte) (*bolt.Bucket, error) {
 	g := tx.tx.Bucket(bucketGames).Bucket(id[:])
 	if g == nil {
 		return nil, fmt.Errorf("game %x: %w", id[:], ErrNoGame)
@@ -88,7 +88,7 @@ func game(tx *Tx, id dice.GameID, name []byte) (*bolt.Bucket, error) {
 }
 
 // Len returns the number of records in a game's log.
-func Len(tx *Tx, id dice.GameID) (uint64, error) {
+func Len(tx *Tx, id ident.GameID) (uint64, error) {
 	log, err := game(tx, id, bucketLog)
 	if err != nil {
 		return 0, err
@@ -102,19 +102,19 @@ func Len(tx *Tx, id dice.GameID) (uint64, error) {
 
 // Append gives b the next index of the game's log, checks it against the record schema,
 // stores it verbatim and extends the chain. It returns the stored record and the new head.
-func Append(tx *Tx, id dice.GameID, b *gamelog.Builder) (gamelog.Record, dice.Hash, error) {
+func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.Hash, error) {
 	n, err := Len(tx, id)
 	if err != nil {
-		return gamelog.Record{}, dice.Hash{}, err
+		return gamelog.Record{}, ident.Hash{}, err
 	}
 	rec, err := b.Build(n)
 	if err != nil {
-		return gamelog.Record{}, dice.Hash{}, fmt.Errorf("append record %d to game %x: %w", n, id[:], err)
+		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d to game %x: %w", n, id[:], err)
 	}
-	var prev dice.Hash
+	var prev ident.Hash
 	if n > 0 {
 		if prev, err = HeadAt(tx, id, n); err != nil {
-			return gamelog.Record{}, dice.Hash{}, err
+			return gamelog.Record{}, ident.Hash{}, err
 		}
 	}
 	leaf := gamelog.Leaf(rec.Raw)
@@ -122,17 +122,17 @@ func Append(tx *Tx, id dice.GameID, b *gamelog.Builder) (gamelog.Record, dice.Ha
 	log, _ := game(tx, id, bucketLog)
 	chain, _ := game(tx, id, bucketChain)
 	if err := tx.put(log, u64(n), rec.Raw); err != nil {
-		return gamelog.Record{}, dice.Hash{}, fmt.Errorf("append record %d: %w", n, err)
+		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
 	if err := tx.put(chain, u64(n), append(leaf[:], head[:]...)); err != nil {
-		return gamelog.Record{}, dice.Hash{}, fmt.Errorf("append record %d: %w", n, err)
+		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
 	return rec, head, nil
 }
 
 // HeadAt returns the chain head after the first size records (head_{size−1}).
-func HeadAt(tx *Tx, id dice.GameID, size uint64) (dice.Hash, error) {
-	var h dice.Hash
+func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
+	var h ident.Hash
 	if size == 0 {
 		return h, nil
 	}
@@ -149,7 +149,7 @@ func HeadAt(tx *Tx, id dice.GameID, size uint64) (dice.Hash, error) {
 }
 
 // Record returns record i of a game's log, parsed. Raw is a copy, valid after the tx.
-func Record(tx *Tx, id dice.GameID, i uint64) (gamelog.Record, error) {
+func Record(tx *Tx, id ident.GameID, i uint64) (gamelog.Record, error) {
 	log, err := game(tx, id, bucketLog)
 	if err != nil {
 		return gamelog.Record{}, err
@@ -167,7 +167,7 @@ func Record(tx *Tx, id dice.GameID, i uint64) (gamelog.Record, error) {
 
 // Records calls fn for each record of a game in index order, with a copy of its bytes and
 // its cached leaf. It stops at fn's first error.
-func Records(tx *Tx, id dice.GameID, fn func(i uint64, raw []byte, leaf dice.Hash) error) error {
+func Records(tx *Tx, id ident.GameID, fn func(i uint64, raw []byte, leaf ident.Hash) error) error {
 	log, err := game(tx, id, bucketLog)
 	if err != nil {
 		return err
@@ -175,7 +175,7 @@ func Records(tx *Tx, id dice.GameID, fn func(i uint64, raw []byte, leaf dice.Has
 	chain, _ := game(tx, id, bucketChain)
 	c := log.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		var leaf dice.Hash
+		var leaf ident.Hash
 		copy(leaf[:], chain.Get(k))
 		if err := fn(binary.BigEndian.Uint64(k), bytes.Clone(v), leaf); err != nil {
 			return err
@@ -185,7 +185,7 @@ func Records(tx *Tx, id dice.GameID, fn func(i uint64, raw []byte, leaf dice.Has
 }
 
 // PutSecret stores a value that is never exported.
-func PutSecret(tx *Tx, id dice.GameID, name string, v []byte) error {
+func PutSecret(tx *Tx, id ident.GameID, name string, v []byte) error {
 	b, err := game(tx, id, bucketSecret)
 	if err != nil {
 		return err
@@ -194,7 +194,7 @@ func PutSecret(tx *Tx, id dice.GameID, name string, v []byte) error {
 }
 
 // Secret returns a copy of a stored secret, or nil.
-func Secret(tx *Tx, id dice.GameID, name string) ([]byte, error) {
+func Secret(tx *Tx, id ident.GameID, name string) ([]byte, error) {
 	b, err := game(tx, id, bucketSecret)
 	if err != nil {
 		return nil, err
@@ -203,7 +203,7 @@ func Secret(tx *Tx, id dice.GameID, name string) ([]byte, error) {
 }
 
 // PutMeta stores a game setting or status value.
-func PutMeta(tx *Tx, id dice.GameID, name string, v []byte) error {
+func PutMeta(tx *Tx, id ident.GameID, name string, v []byte) error {
 	b, err := game(tx, id, bucketGMeta)
 	if err != nil {
 		return err
@@ -212,7 +212,7 @@ func PutMeta(tx *Tx, id dice.GameID, name string, v []byte) error {
 }
 
 // Meta returns a copy of a game setting, or nil.
-func Meta(tx *Tx, id dice.GameID, name string) ([]byte, error) {
+func Meta(tx *Tx, id ident.GameID, name string) ([]byte, error) {
 	b, err := game(tx, id, bucketGMeta)
 	if err != nil {
 		return nil, err

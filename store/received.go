@@ -4,9 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"navarch/ident"
 	"time"
-
-	"navarch/adjudicator/dice"
 )
 
 // bucketReceived is a game's incoming mail, kept raw for audit (DESIGN 5): every mail that
@@ -24,7 +23,7 @@ type ReceivedMail struct {
 }
 
 // AddReceived keeps an incoming mail of a game; it returns the mail's number in the game.
-func AddReceived(tx *Tx, id dice.GameID, m ReceivedMail) (uint64, error) {
+func AddReceived(tx *Tx, id ident.GameID, m ReceivedMail) (uint64, error) {
 	g := tx.tx.Bucket(bucketGames).Bucket(id[:])
 	if g == nil {
 		return 0, fmt.Errorf("game %x: %w", id[:], ErrNoGame)
@@ -47,7 +46,7 @@ func AddReceived(tx *Tx, id dice.GameID, m ReceivedMail) (uint64, error) {
 // Received calls fn for each incoming mail of a game in the order they were handled, with
 // Raw left out unless raw is set. A record that cannot be read is passed with only its Seq
 // and Subject saying so.
-func Received(tx *Tx, id dice.GameID, raw bool, fn func(ReceivedMail) error) error {
+func Received(tx *Tx, id ident.GameID, raw bool, fn func(ReceivedMail) error) error {
 	g := tx.tx.Bucket(bucketGames).Bucket(id[:])
 	if g == nil {
 		return fmt.Errorf("game %x: %w", id[:], ErrNoGame)

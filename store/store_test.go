@@ -11,8 +11,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 )
 
 func open(t *testing.T, path string) *Store {
@@ -32,7 +32,7 @@ func tcheck(t *testing.T, err error, what string) {
 	}
 }
 
-var testGame = dice.GameID{1, 2, 3}
+var testGame = ident.GameID{1, 2, 3}
 
 func note(text string) *gamelog.Builder {
 	return gamelog.New(gamelog.TypeNote).Add("by", "referee").Add("text", text)
@@ -68,7 +68,7 @@ func TestSchemaVersion(t *testing.T) {
 
 func TestAppendChainsAndChecks(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
-	var heads []dice.Hash
+	var heads []ident.Hash
 	tcheck(t, s.Update(func(tx *Tx) error {
 		if err := CreateGame(tx, testGame); err != nil {
 			return err
@@ -90,8 +90,8 @@ func TestAppendChainsAndChecks(t *testing.T) {
 		return nil
 	}), "append")
 	s.View(func(tx *Tx) error {
-		var leaves []dice.Hash
-		Records(tx, testGame, func(i uint64, raw []byte, leaf dice.Hash) error {
+		var leaves []ident.Hash
+		Records(tx, testGame, func(i uint64, raw []byte, leaf ident.Hash) error {
 			if leaf != gamelog.Leaf(raw) {
 				t.Errorf("record %d: cached leaf wrong", i)
 			}

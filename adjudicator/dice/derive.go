@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"navarch/ident"
 	"slices"
 )
 
@@ -28,12 +29,6 @@ const (
 	TagOrders     = "orders"
 )
 
-// GameID identifies a game; it is drawn from crypto/rand when the game is created.
-type GameID [16]byte
-
-// Hash is a SHA-256 digest or a 32-byte secret.
-type Hash [32]byte
-
 // Tag returns lp("navarch/v1/<name>"), the prefix of every hash input.
 func Tag(name string) []byte {
 	return LP([]byte(Version + "/" + name))
@@ -47,26 +42,26 @@ func LP(b []byte) []byte {
 
 func u32(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
 
-func sum(parts ...[]byte) Hash {
+func sum(parts ...[]byte) ident.Hash {
 	h := sha256.New()
 	for _, p := range parts {
 		h.Write(p)
 	}
-	var out Hash
+	var out ident.Hash
 	h.Sum(out[:0])
 	return out
 }
 
 // ChainStep returns X_{i-1} = H(tag "chain" ‖ game_id ‖ u32(i) ‖ X_i).
-func ChainStep(game GameID, i uint32, xi Hash) Hash {
+func ChainStep(game ident.GameID, i uint32, xi ident.Hash) ident.Hash {
 	return sum(Tag(TagChain), game[:], u32(i), xi[:])
 }
 
 // ChainSeed walks the chain down from X_from (at position from) to X_to. It returns an error
 // when to > from.
-func ChainSeed(game GameID, from uint32, x Hash, to uint32) (Hash, error) {
+func ChainSeed(game ident.GameID, from uint32, x ident.Hash, to uint32) (ident.Hash, error) {
 	if to > from {
-		return Hash{}, fmt.Errorf("seed %d lies above seed %d of the chain", to, from)
+		return ident.Hash{}, fmt.Errorf("seed %d lies above seed %d of the chain", to, from)
 	}
 	for i := from; i > to; i-- {
 		x = ChainStep(game, i, x)
@@ -75,7 +70,7 @@ func ChainSeed(game GameID, from uint32, x Hash, to uint32) (Hash, error) {
 }
 
 // Commitment returns C = X_0 for a chain of length n whose top seed is xN.
-func Commitment(game GameID, n uint32, xN Hash) Hash {
+func Commitment(game ident.GameID, n uint32, xN ident.Hash) ident.Hash {
 	c, _ := ChainSeed(game, n, xN, 0)
 	return c
 }
@@ -88,13 +83,13 @@ type Join struct {
 
 // StartHash returns S = H(tag "start" ‖ game_id ‖ C ‖ Σ_sorted[lp(player) ‖ lp(entropy)]),
 // the joins sorted by player id bytes. Two joins of one player are an error.
-func StartHash(game GameID, c Hash, joins []Join) (Hash, error) {
+func StartHash(game ident.GameID, c ident.Hash, joins []Join) (ident.Hash, error) {
 	js := slices.Clone(joins)
 	slices.SortFunc(js, func(a, b Join) int { return cmp.Compare(a.Player, b.Player) })
 	parts := [][]byte{Tag(TagStart), game[:], c[:]}
 	for i, j := range js {
 		if i > 0 && js[i-1].Player == j.Player {
-			return Hash{}, fmt.Errorf("player %q joined twice", j.Player)
+			return ident.Hash{}, fmt.Errorf("player %q joined twice", j.Player)
 		}
 		parts = append(parts, LP([]byte(j.Player)), LP(j.Entropy))
 	}
@@ -104,14 +99,14 @@ func StartHash(game GameID, c Hash, joins []Join) (Hash, error) {
 // Input is one orders record that an activation uses (DICE.md 3).
 type Input struct {
 	Player     string
-	OrdersHash Hash
+	OrdersHash ident.Hash
 	Entropy    []byte
 }
 
 // InputsHash returns E_{t,a} = H(tag "inputs" ‖ u32(t) ‖ u32(a) ‖
 // Σ_sorted[lp(player) ‖ orders_hash ‖ lp(entropy)]). Inputs are sorted by player id bytes,
 // then by orders hash, then by entropy, so the result does not depend on arrival order.
-func InputsHash(turn, act uint32, inputs []Input) Hash {
+func InputsHash(turn, act uint32, inputs []Input) ident.Hash {
 	in := slices.Clone(inputs)
 	slices.SortFunc(in, compareInputs)
 	parts := [][]byte{Tag(TagInputs), u32(turn), u32(act)}
@@ -132,12 +127,12 @@ func compareInputs(a, b Input) int {
 }
 
 // ActivationKey returns K_{t,a} = HMAC(X_t, tag "key" ‖ game_id ‖ S ‖ u32(t) ‖ u32(a) ‖ E_{t,a}).
-func ActivationKey(xt Hash, game GameID, s Hash, turn, act uint32, e Hash) Hash {
+func ActivationKey(xt ident.Hash, game ident.GameID, s ident.Hash, turn, act uint32, e ident.Hash) ident.Hash {
 	m := hmac.New(sha256.New, xt[:])
 	for _, p := range [][]byte{Tag(TagKey), game[:], s[:], u32(turn), u32(act), e[:]} {
 		m.Write(p)
 	}
-	var out Hash
+	var out ident.Hash
 	m.Sum(out[:0])
 	return out
 }
@@ -181,14 +176,14 @@ type Deriver struct {
 }
 
 // NewDeriver returns a Deriver for key K_{t,a}.
-func NewDeriver(key Hash) *Deriver {
+func NewDeriver(key ident.Hash) *Deriver {
 	return &Deriver{m: hmac.New(sha256.New, key[:])}
 }
 
 // Derive returns count values of a d(sides) for label under key K (DICE.md 4):
 // block_j = HMAC(K, tag "roll" ‖ lp(label) ‖ u32(sides) ‖ u32(count) ‖ u32(j)); the blocks are
 // read as big-endian u32 words w; each w < 2^32 − (2^32 mod sides) yields 1 + (w mod sides).
-func Derive(key Hash, label string, sides, count int) ([]int, error) {
+func Derive(key ident.Hash, label string, sides, count int) ([]int, error) {
 	return NewDeriver(key).Derive(label, sides, count)
 }
 

@@ -6,15 +6,16 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"navarch/ident"
 	"slices"
 	"testing"
 )
 
-func testKey(s string) Hash { return sha256.Sum256([]byte(s)) }
+func testKey(s string) ident.Hash { return sha256.Sum256([]byte(s)) }
 
 // reference derives rolls the slow, obvious way: the whole block stream first, then the
 // words, then the rejection rule, as DICE.md 4 states it.
-func reference(key Hash, label string, sides, count int) []int {
+func reference(key ident.Hash, label string, sides, count int) []int {
 	var msg []byte
 	msg = append(msg, Tag(TagRoll)...)
 	msg = append(msg, LP([]byte(label))...)
@@ -122,7 +123,7 @@ func TestCheckRequest(t *testing.T) {
 		if err := CheckRequest(c.label, c.sides, c.count); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("CheckRequest(%q, %d, %d) = %v, want ErrBadRequest", c.label, c.sides, c.count, err)
 		}
-		if _, err := Derive(Hash{}, c.label, c.sides, c.count); err == nil {
+		if _, err := Derive(ident.Hash{}, c.label, c.sides, c.count); err == nil {
 			t.Errorf("Derive(%q, %d, %d) accepted", c.label, c.sides, c.count)
 		}
 	}
@@ -146,7 +147,7 @@ func TestChain(t *testing.T) {
 	if _, err := ChainSeed(game, 2, xN, 3); err == nil {
 		t.Error("walking up the chain was allowed")
 	}
-	var other GameID
+	var other ident.GameID
 	if Commitment(other, n, xN) == c {
 		t.Error("the game id does not enter the chain")
 	}
@@ -156,17 +157,17 @@ func TestStartAndInputsIgnoreOrder(t *testing.T) {
 	game, _, _ := vectorGame()
 	j1 := []Join{{"a", []byte("1")}, {"b", nil}, {"c", []byte("3")}}
 	j2 := []Join{{"c", []byte("3")}, {"a", []byte("1")}, {"b", nil}}
-	s1, _ := StartHash(game, Hash{}, j1)
-	s2, _ := StartHash(game, Hash{}, j2)
+	s1, _ := StartHash(game, ident.Hash{}, j1)
+	s2, _ := StartHash(game, ident.Hash{}, j2)
 	if s1 != s2 {
 		t.Error("S depends on join order")
 	}
-	if _, err := StartHash(game, Hash{}, append(j1, Join{"a", nil})); err == nil {
+	if _, err := StartHash(game, ident.Hash{}, append(j1, Join{"a", nil})); err == nil {
 		t.Error("a double join was accepted")
 	}
 	// Length prefixes keep field boundaries: moving a byte from player to entropy changes S.
-	s3, _ := StartHash(game, Hash{}, []Join{{"ab", nil}})
-	s4, _ := StartHash(game, Hash{}, []Join{{"a", []byte("b")}})
+	s3, _ := StartHash(game, ident.Hash{}, []Join{{"ab", nil}})
+	s4, _ := StartHash(game, ident.Hash{}, []Join{{"a", []byte("b")}})
 	if s3 == s4 {
 		t.Error("field boundaries are ambiguous")
 	}

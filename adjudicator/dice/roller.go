@@ -2,6 +2,7 @@ package dice
 
 import (
 	"fmt"
+	"navarch/ident"
 	"slices"
 )
 
@@ -130,7 +131,7 @@ type Activation struct {
 }
 
 // NewActivation returns the Roller for an activation whose key is K_{t,a}.
-func NewActivation(turn, act uint32, key Hash) *Activation {
+func NewActivation(turn, act uint32, key ident.Hash) *Activation {
 	return &Activation{Turn: turn, Act: act, deriver: NewDeriver(key), labels: map[string]bool{}}
 }
 

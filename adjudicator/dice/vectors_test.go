@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"navarch/ident"
 	"os"
 	"os/exec"
 	"strings"
@@ -15,14 +16,14 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // vectorGame is the fixed input set of the golden vectors (docs/LOG-FORMAT.md, "Test
 // vectors"). DO NOT CHANGE the inputs or testdata/vectors.golden once games exist: a
 // difference means every game's dice would come out differently.
-func vectorGame() (game GameID, n uint32, xN Hash) {
+func vectorGame() (game ident.GameID, n uint32, xN ident.Hash) {
 	for i := range game {
 		game[i] = byte(i)
 	}
 	return game, 3, sha256.Sum256([]byte("example seed - never use"))
 }
 
-func ordersHash(text string) Hash {
+func ordersHash(text string) ident.Hash {
 	return sum(Tag(TagOrders), []byte(text))
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
+	"navarch/ident"
 )
 
 // BenchmarkActivation is one group activation: parse and validate the bot's orders for a
@@ -51,7 +52,7 @@ func benchActivation(b *testing.B, scenario string) {
 		if len(errs) > 0 || len(h.Validate("christian", orders)) > 0 {
 			b.Fatalf("orders refused: %v", errs)
 		}
-		if _, err := h.Resolve(map[string][]adjudicator.Order{"christian": orders}, dice.NewActivation(1, 1, dice.Hash{byte(i)})); err != nil {
+		if _, err := h.Resolve(map[string][]adjudicator.Order{"christian": orders}, dice.NewActivation(1, 1, ident.Hash{byte(i)})); err != nil {
 			b.Fatal(err)
 		}
 		_ = sha256.Sum256(h.Encode())

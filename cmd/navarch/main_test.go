@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/store"
@@ -28,7 +28,7 @@ func navarch(args ...string) (int, string, string) {
 // fixture is a database with one scripted game, its public export and the verifier key.
 type fixture struct {
 	dir, db, log, key string
-	game              dice.GameID
+	game              ident.GameID
 	ckpt              gamelog.Checkpoint
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/ident"
 	"navarch/play"
 	"navarch/render"
 	"navarch/store"
@@ -47,7 +47,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 	var g adjudicator.Game
-	var id dice.GameID
+	var id ident.GameID
 	err = s.View(func(tx *store.Tx) error {
 		if id, err = findGame(tx, fs.Arg(0)); err != nil {
 			return err
@@ -72,8 +72,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 }
 
 // findGame resolves a game id or a unique prefix of it.
-func findGame(tx *store.Tx, prefix string) (dice.GameID, error) {
-	var found []dice.GameID
+func findGame(tx *store.Tx, prefix string) (ident.GameID, error) {
+	var found []ident.GameID
 	for _, id := range store.Games(tx) {
 		if strings.HasPrefix(hex.EncodeToString(id[:]), strings.ToLower(prefix)) {
 			found = append(found, id)
@@ -83,7 +83,7 @@ func findGame(tx *store.Tx, prefix string) (dice.GameID, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return dice.GameID{}, fmt.Errorf("no game %q", prefix)
+		return ident.GameID{}, fmt.Errorf("no game %q", prefix)
 	}
-	return dice.GameID{}, fmt.Errorf("%d games start with %q", len(found), prefix)
+	return ident.GameID{}, fmt.Errorf("%d games start with %q", len(found), prefix)
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/lepanto"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/play"
@@ -11,10 +11,10 @@ import (
 )
 
 // selfPlayed plays lions-at-sea to its end with the bot and returns the game.
-func selfPlayed(s *store.Store) (dice.GameID, error) {
+func selfPlayed(s *store.Store) (ident.GameID, error) {
 	cfg := adjudicator.Config{Scenario: "lions-at-sea"}
 	players := []ledger.Player{{ID: "alice", Side: "christian"}, {ID: "bob", Side: "ottoman"}}
-	var id dice.GameID
+	var id ident.GameID
 	err := s.Update(func(tx *store.Tx) error {
 		c, err := play.Create(tx, lepanto.Ruleset, cfg, players, ledgertest.Clock, ledgertest.Rand("cmd"))
 		id = c.Game

@@ -11,6 +11,7 @@ import (
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/store"
 )
@@ -57,9 +58,9 @@ var Clock = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 // Game writes a scripted game in one store transaction per step, the way the daemon will, and
 // returns its id. The script's players are "alice" (side "venice") and "bob" (side "ottoman").
-func Game(s *store.Store, sc Script) (dice.GameID, error) {
+func Game(s *store.Store, sc Script) (ident.GameID, error) {
 	rnd := Rand(sc.Seed)
-	var id dice.GameID
+	var id ident.GameID
 	err := s.Update(func(tx *store.Tx) error {
 		c, err := ledger.Create(tx, ledger.Spec{Ruleset: "lepanto1571", Scenario: "test", Engine: "test",
 			Players: []ledger.Player{{ID: "bob", Side: "ottoman"}, {ID: "alice", Side: "venice"}}, MaxTurns: sc.Turns, Created: Clock}, rnd)
@@ -95,7 +96,7 @@ func Game(s *store.Store, sc Script) (dice.GameID, error) {
 	return id, finish(s, id, sc)
 }
 
-func finish(s *store.Store, id dice.GameID, sc Script) error {
+func finish(s *store.Store, id ident.GameID, sc Script) error {
 	return s.Update(func(tx *store.Tx) error {
 		if err := ledger.Note(tx, id, "referee", "deadline extended by 24h"); err != nil {
 			return err
@@ -111,7 +112,7 @@ func finish(s *store.Store, id dice.GameID, sc Script) error {
 	})
 }
 
-func playTurn(s *store.Store, id dice.GameID, sc Script, t uint32, reveal bool) error {
+func playTurn(s *store.Store, id ident.GameID, sc Script, t uint32, reveal bool) error {
 	if err := s.Update(func(tx *store.Tx) error { return draw(tx, id, t) }); err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func playTurn(s *store.Store, id dice.GameID, sc Script, t uint32, reveal bool) 
 }
 
 // draw is an automatic activation: a chit drawn from the cup, no orders.
-func draw(tx *store.Tx, id dice.GameID, t uint32) error {
+func draw(tx *store.Tx, id ident.GameID, t uint32) error {
 	if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: 0, What: "draw"}); err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func draw(tx *store.Tx, id dice.GameID, t uint32) error {
 	return ledger.AppendEvent(tx, id, ledger.Event{Turn: t, Act: 0, Rule: "3.1", Text: []string{cup[i] + " is drawn"}})
 }
 
-func playActivation(s *store.Store, id dice.GameID, sc Script, t, a uint32) error {
+func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) error {
 	var ordersIdx uint64
 	err := s.Update(func(tx *store.Tx) error {
 		if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: a, Players: []string{"alice"}, What: "group HL-CENTRE", Deadline: Clock.Add(48 * time.Hour)}); err != nil {
@@ -167,7 +168,7 @@ func playActivation(s *store.Store, id dice.GameID, sc Script, t, a uint32) erro
 }
 
 // resolve is one activation's transaction: close, rolls of each kind, events, state.
-func resolve(tx *store.Tx, id dice.GameID, sc Script, t, a uint32, ordersIdx uint64) error {
+func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx uint64) error {
 	act, err := ledger.Close(tx, id, t, a, []uint64{ordersIdx})
 	if err != nil {
 		return err
@@ -212,7 +213,7 @@ func rollKind(act *dice.Activation, r int) error {
 }
 
 // Export returns a game's export for a view.
-func Export(s *store.Store, id dice.GameID, v ledger.View) ([]byte, error) {
+func Export(s *store.Store, id ident.GameID, v ledger.View) ([]byte, error) {
 	var buf bytesBuffer
 	err := s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, v, &buf) })
 	return buf.b, err
