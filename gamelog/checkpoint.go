@@ -127,3 +127,22 @@ func decodeFixed(dst []byte, v string) error {
 func CheckpointFromRecord(game ident.GameID, r *Record) Checkpoint {
 	return Checkpoint{Game: game, Size: r.Uint("size"), Head: r.Hash32("head"), Signature: r.Bytes("signature")}
 }
+
+// exportMessage is what an export's trailer signature signs (v2): tag "export" ‖
+// "navarch/v2 export\ngame <hex>\nsize <n>\nhead <hex>\n". Its own tag keeps the signature
+// of a checkpoint from serving as the trailer of a file cut at that checkpoint.
+func (c Checkpoint) exportMessage() []byte {
+	body := fmt.Appendf(nil, "%s export\ngame %x\nsize %d\nhead %x\n", FormatV2, c.Game[:], c.Size, c.Head[:])
+	return append(dice.Tag(dice.TagExport), body...)
+}
+
+// SignExport signs c as an export's trailer.
+func (c *Checkpoint) SignExport(key ed25519.PrivateKey) {
+	c.Signature = ed25519.Sign(key, c.exportMessage())
+}
+
+// ValidExport reports whether c carries a good trailer signature by pub.
+func (c Checkpoint) ValidExport(pub ed25519.PublicKey) bool {
+	return len(pub) == ed25519.PublicKeySize && len(c.Signature) == ed25519.SignatureSize &&
+		ed25519.Verify(pub, c.exportMessage(), c.Signature)
+}

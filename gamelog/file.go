@@ -2,22 +2,29 @@ package gamelog
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"fmt"
 	"io"
-	"navarch/ident"
 	"strconv"
 	"strings"
+
+	"navarch/ident"
 )
 
-// FileHeader starts every export file; the view word follows it.
-const FileHeader = "navarch/v1 log"
+// FileHeader starts every v1 export file; the view word follows it. A v2 file starts with
+// FormatV2 + " log".
+const FileHeader = FormatV1 + " log"
 
-// Entry is one position of the chain in an export: a record, or a record withheld from this
-// view (Record nil) of which only the leaf hash is given.
+// Entry is one position of the chain in an export: a record, or (v1 only) a record withheld
+// from this view (Record nil) of which only the leaf hash is given. In a v2 export every
+// position has its record; a sealed record whose content this view may see carries it as
+// Inner, with the nonce that opens its commitment.
 type Entry struct {
 	Index  uint64
 	Leaf   ident.Hash
 	Record *Record
+	Inner  *Record // v2: the record a sealed record withholds, where this view may see it
+	Nonce  ident.Hash
 	Line   int // line of the export file where the entry starts (parsed files only)
 }
 
@@ -31,36 +38,67 @@ type Private struct {
 
 // File is a parsed export file.
 type File struct {
+	Format  string // FormatV1 or FormatV2, from the header
 	View    string // "full", "public" or "side:<id>"
 	Entries []Entry
 	Private []Private
 	Size    uint64     // the trailer's record count
 	Head    ident.Hash // the trailer's head
+	// Signature (v2) is the installation's Ed25519 signature of the trailer (ExportCheckpoint):
+	// a file cut short cannot carry a trailer that verifies.
+	Signature []byte
 }
 
-// WriteFile writes an export: header, one block per entry, the private blocks, and the
-// "end-of-log <size> <head>" trailer, blocks separated by one empty line. The trailer's head
-// is computed here from the entries' leaves.
-func WriteFile(w io.Writer, view string, entries []Entry, private []Private) error {
+// Sign fills the trailer of a v2 file: count and head from its entries, signed with key.
+func (f *File) Sign(game ident.GameID, key ed25519.PrivateKey) {
+	leaves := make([]ident.Hash, len(f.Entries))
+	for i, e := range f.Entries {
+		leaves[i] = e.Leaf
+	}
+	c := Checkpoint{Game: game, Size: uint64(len(f.Entries)), Head: Head(leaves)}
+	c.SignExport(key)
+	f.Size, f.Head, f.Signature = c.Size, c.Head, c.Signature
+}
+
+// WriteFile writes an export: header, one block per entry (a v2 entry's Inner as an unseal
+// block right after it), the private blocks, and the trailer "end-of-log <size> <head>",
+// followed in v2 by the trailer's signature; blocks are separated by one empty line. The
+// trailer's head is computed here from the entries' leaves.
+func WriteFile(w io.Writer, f *File) error {
+	format := f.Format
+	if format == "" {
+		format = FormatV1
+	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s %s\n", FileHeader, view)
+	fmt.Fprintf(&buf, "%s log %s\n", format, f.View)
 	var head ident.Hash
-	for i, e := range entries {
+	for i, e := range f.Entries {
 		if e.Index != uint64(i) {
 			return fmt.Errorf("export: entry %d has index %d", i, e.Index)
 		}
 		head = NextHead(e.Index, head, e.Leaf)
 		buf.WriteByte('\n')
-		if e.Record != nil {
-			buf.Write(e.Record.Raw)
-		} else {
+		switch {
+		case e.Record == nil && format == FormatV1:
 			fmt.Fprintf(&buf, "redacted %d %x\n", e.Index, e.Leaf[:])
+		case e.Record == nil:
+			return fmt.Errorf("export: a %s file withholds no record (entry %d)", format, i)
+		default:
+			buf.Write(e.Record.Raw)
+		}
+		if e.Inner != nil {
+			fmt.Fprintf(&buf, "\nunseal %d %x\n", e.Index, e.Nonce[:])
+			buf.Write(e.Inner.Raw)
 		}
 	}
-	for _, p := range private {
+	for _, p := range f.Private {
 		fmt.Fprintf(&buf, "\nprivate %d %x %x\n", p.Commit, p.Nonce[:], p.Data)
 	}
-	fmt.Fprintf(&buf, "\nend-of-log %d %x\n", len(entries), head[:])
+	fmt.Fprintf(&buf, "\nend-of-log %d %x", len(f.Entries), head[:])
+	if format != FormatV1 {
+		fmt.Fprintf(&buf, " %x", f.Signature)
+	}
+	buf.WriteByte('\n')
 	_, err := w.Write(buf.Bytes())
 	return err
 }
@@ -76,11 +114,9 @@ func ParseFile(data []byte) (*File, error) {
 	}
 	f := &File{}
 	header, rest, _ := bytes.Cut(data, []byte("\n\n"))
-	view, ok := strings.CutPrefix(string(header), FileHeader+" ")
-	if !ok || CheckToken(view) != nil {
-		return nil, fmt.Errorf("%w: line 1: not a navarch log (want %q)", ErrSyntax, FileHeader+" <view>")
+	if err := f.parseHeader(string(header)); err != nil {
+		return nil, err
 	}
-	f.View = view
 	line := 3
 	for len(rest) > 0 {
 		// A block runs to the next empty line; it keeps its final newline, which is part of
@@ -109,16 +145,26 @@ func ParseFile(data []byte) (*File, error) {
 	return nil, fmt.Errorf("%w: truncated: no end-of-log line after %d records", ErrSyntax, len(f.Entries))
 }
 
+func (f *File) parseHeader(header string) error {
+	for _, format := range []string{FormatV1, FormatV2} {
+		if view, ok := strings.CutPrefix(header, format+" log "); ok && CheckToken(view) == nil {
+			f.Format, f.View = format, view
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: line 1: not a navarch log (want %q or %q)", ErrSyntax, FileHeader+" <view>", FormatV2+" log <view>")
+}
+
 func (f *File) parseBlock(raw []byte, line int) (trailer bool, err error) {
-	first, _, _ := bytes.Cut(raw, []byte("\n"))
+	first, body, _ := bytes.Cut(raw, []byte("\n"))
 	word, rest, _ := strings.Cut(string(first), " ")
 	b := string(first)
 	if len(first)+1 != len(raw) {
 		b += "\n…" // a one-line block with more lines: fields() refuses it
 	}
 	next := uint64(len(f.Entries))
-	switch word {
-	case "type":
+	switch {
+	case word == "type":
 		if len(f.Private) > 0 {
 			return false, fmt.Errorf("%w: line %d: record after private blocks", ErrSyntax, line)
 		}
@@ -130,25 +176,55 @@ func (f *File) parseBlock(raw []byte, line int) (trailer bool, err error) {
 			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, rec.Index)
 		}
 		f.Entries = append(f.Entries, Entry{Index: next, Leaf: Leaf(rec.Raw), Record: &rec, Line: line})
-	case "redacted":
+	case word == "redacted" && f.Format == FormatV1:
 		e, err := parseRedacted(b, rest, next)
 		if err != nil {
 			return false, fmt.Errorf("record %d (line %d): %w", next, line, err)
 		}
 		e.Line = line
 		f.Entries = append(f.Entries, e)
-	case "private":
+	case word == "unseal" && f.Format != FormatV1:
+		if err := f.parseUnseal(rest, body); err != nil {
+			return false, fmt.Errorf("line %d: %w", line, err)
+		}
+	case word == "private":
 		p, err := parsePrivate(b, rest)
 		if err != nil {
 			return false, fmt.Errorf("line %d: %w", line, err)
 		}
 		f.Private = append(f.Private, p)
-	case "end-of-log":
+	case word == "end-of-log":
 		return true, f.parseTrailer(b, rest, line)
 	default:
 		return false, fmt.Errorf("%w: line %d: unknown block %q", ErrSyntax, line, clip(string(first)))
 	}
 	return false, nil
+}
+
+// parseUnseal reads "unseal <index> <nonce>" and the record it opens, which must be the
+// sealed record just before it, not yet opened.
+func (f *File) parseUnseal(rest string, body []byte) error {
+	p := strings.Split(rest, " ")
+	n := len(f.Entries)
+	if len(p) != 2 || n == 0 || p[0] != strconv.FormatUint(uint64(n-1), 10) {
+		return fmt.Errorf("%w: unseal block must name the record just before it", ErrSyntax)
+	}
+	e := &f.Entries[n-1]
+	if e.Record.Type != TypeSealed || e.Inner != nil {
+		return fmt.Errorf("%w: unseal block after record %d, which is not a sealed record", ErrSyntax, n-1)
+	}
+	if err := decodeFixed(e.Nonce[:], p[1]); err != nil {
+		return err
+	}
+	inner, err := Parse(body)
+	if err != nil {
+		return fmt.Errorf("record %d unsealed: %w", n-1, err)
+	}
+	if inner.Index != uint64(n-1) || inner.Type == TypeSealed {
+		return fmt.Errorf("%w: record %d unsealed: index %d, type %s", ErrSyntax, n-1, inner.Index, inner.Type)
+	}
+	e.Inner = &inner
+	return nil
 }
 
 func fields(b, rest string, n int) ([]string, error) {
@@ -195,7 +271,11 @@ func parsePrivate(b, rest string) (Private, error) {
 }
 
 func (f *File) parseTrailer(b, rest string, line int) error {
-	p, err := fields(b, rest, 2)
+	n := 2
+	if f.Format != FormatV1 {
+		n = 3
+	}
+	p, err := fields(b, rest, n)
 	if err != nil {
 		return fmt.Errorf("line %d: end-of-log: %w", line, err)
 	}
@@ -205,6 +285,12 @@ func (f *File) parseTrailer(b, rest string, line int) error {
 	f.Size, _ = strconv.ParseUint(p[0], 10, 64)
 	if err := decodeFixed(f.Head[:], p[1]); err != nil {
 		return fmt.Errorf("line %d: end-of-log head: %w", line, err)
+	}
+	if n == 3 {
+		f.Signature = make([]byte, ed25519.SignatureSize)
+		if err := decodeFixed(f.Signature, p[2]); err != nil {
+			return fmt.Errorf("line %d: end-of-log signature: %w", line, err)
+		}
 	}
 	return nil
 }

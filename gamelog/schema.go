@@ -18,6 +18,18 @@ const (
 	TypeDisclose   = "disclose"    // nonce and data of a commit, when the rules reveal it
 	TypeNote       = "note"        // referee actions: pause, extend, replace player
 	TypeEnd        = "end"         // the game is over
+	TypeSealed     = "sealed"      // (v2) a salted commitment to a record withheld from some views
+)
+
+// Log formats. A game keeps the format of its genesis record for its whole life; verify
+// checks each log by the rules of its own format (docs/LOG-FORMAT.md).
+const (
+	// FormatV1 logs redact withheld records to their bare leaf hash and take the verifier
+	// key from the log unless pinned.
+	FormatV1 = "navarch/v1"
+	// FormatV2 logs commit every withheld record and every order text with a salt, enforce
+	// one orders record per acting player in each close, and sign the export's trailer.
+	FormatV2 = "navarch/v2"
 )
 
 // MaxTurns bounds the seed chain a genesis record may commit to (DICE.md 1: the scenario's
@@ -65,17 +77,18 @@ var schemas = map[string][]field{
 		{"scenario", kToken, one}, {"options", kTokens, one}, {"tables", kHex, opt}, {"engine", kText, one},
 		{"player", kPair, some}, {"turns", kUint, one}, {"commitment", kHex32, one},
 		{"verifier", kHex32, one}, {"created", kTime, one}},
-	TypeJoin: {{"player", kToken, one}, {"entropy", kHex, one}, {"received", kTime, one}},
+	TypeJoin: {{"player", kToken, one}, {"entropy", kHex, one}, {"received", kTime, one},
+		{"message-id", kText, opt}},
 	TypeStart: {{"by", kToken, one}, {"joined", kToken, many}, {"missing", kToken, many},
 		{"start-hash", kHex32, one}},
 	TypeActivation: {{"turn", kUint, one}, {"activation", kUint, one}, {"act", kTokens, one},
 		{"what", kText, one}, {"deadline", kTime, one}},
 	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
-		{"side", kToken, opt}, {"orders-hash", kHex32, one}, {"entropy", kHex, one}, {"received", kTime, one},
-		{"message-id", kText, opt}},
+		{"side", kToken, opt}, {"orders-hash", kHex32, opt}, {"commitment", kHex32, opt}, {"entropy", kHex, one},
+		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
-		{"inputs-hash", kHex32, one}},
-	TypeOrdersText: {{"orders", kUint, one}, {"side", kToken, opt}, {"line", kText, many}},
+		{"inputs-hash", kHex32, opt}},
+	TypeOrdersText: {{"orders", kUint, one}, {"side", kToken, opt}, {"nonce", kHex32, opt}, {"line", kText, many}},
 	TypeRoll: {{"turn", kUint, one}, {"activation", kUint, one}, {"seq", kUint, one},
 		{"label", kToken, one}, {"dice", kDice, one}, {"values", kUints, one},
 		{"as", kToken, opt}, {"items", kTokens, opt}, {"shown", kTokens, opt},
@@ -89,9 +102,11 @@ var schemas = map[string][]field{
 	TypeDisclose:   {{"commit", kUint, one}, {"nonce", kHex32, one}, {"data", kHex, one}},
 	TypeNote:       {{"by", kToken, one}, {"text", kText, some}},
 	TypeEnd:        {{"turn", kUint, one}, {"result", kText, one}},
+	TypeSealed: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, opt},
+		{"what", kToken, one}, {"commitment", kHex32, one}},
 }
 
 // Types lists the record types in a fixed order (for documentation and tests).
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
 	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
-	TypeNote, TypeEnd}
+	TypeNote, TypeEnd, TypeSealed}

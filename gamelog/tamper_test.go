@@ -2,6 +2,7 @@ package gamelog_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"regexp"
@@ -9,13 +10,22 @@ import (
 	"testing"
 
 	"navarch/gamelog"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 )
 
-// blocks splits an export into its header, record blocks and trailer, as text.
+// blocks splits an export into its header, record blocks and trailer, as text. Unseal blocks
+// are left out (the file stays valid: its sealed records are then withheld), so that block
+// i+1 is record i.
 func blocks(data []byte) []string {
-	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n")
+	var out []string
+	for _, b := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n") {
+		if !strings.HasPrefix(b, "unseal ") {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
@@ -55,8 +65,22 @@ func rechain(t *testing.T, b []string) []byte {
 		}
 		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
 	}
+	return write(t, "full", entries)
+}
+
+// tamperKey is the installation key of the newest scripted game (newGame): an operator who
+// rewrites a log re-signs its trailer with it.
+var tamperKey ed25519.PrivateKey
+
+// write writes entries as a v2 export with a trailer signed by tamperKey.
+func write(t *testing.T, view string, entries []gamelog.Entry) []byte {
+	t.Helper()
+	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
+	var game ident.GameID
+	copy(game[:], entries[0].Record.Bytes("game"))
+	f.Sign(game, tamperKey)
 	var out bytes.Buffer
-	if err := gamelog.WriteFile(&out, "full", entries, nil); err != nil {
+	if err := gamelog.WriteFile(&out, f); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
@@ -138,7 +162,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		{"rolls swapped, chain rebuilt", rechain(t, swap(pair, roll)), int64(pair - 1), "seq"},
 		{"reveal does not hash to the commitment", nil, 0, ""}, // set below
 		{"bad checkpoint signature", join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
-		{"orders text changed", join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "does not hash"},
+		{"orders text changed", join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "do not open"},
 		{"garbled line", join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
 		{"non-canonical number", join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
 		{"trailer count wrong", []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},
@@ -279,9 +303,5 @@ func resign(t *testing.T, g game, data []byte) []byte {
 		heads = append(heads, head)
 		leaves = append(leaves, e)
 	}
-	var out bytes.Buffer
-	if err := gamelog.WriteFile(&out, f.View, leaves, nil); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return write(t, f.View, leaves)
 }

@@ -20,6 +20,14 @@ type VerifyOptions struct {
 	Checkpoints []Checkpoint
 	// Orders are canonical order texts whose orders records the auditor wants found.
 	Orders [][]byte
+	// TrustLogKey accepts the verifier key in the log's own genesis record when Key is nil.
+	// Without Key or TrustLogKey, verification fails: a log re-signed with a new key would
+	// otherwise pass.
+	TrustLogKey bool
+	// Sent is a player's own sent mail (verify --sent): every orders and join record of
+	// Player must come from one of them, with the entropy the mail gave.
+	Sent   []SentMail
+	Player string
 }
 
 // Failure names the first record (or file position) that does not verify.
@@ -58,6 +66,11 @@ type Report struct {
 	Dice         []DieStats
 	Notes        []string
 	Orders       []OrdersMatch
+	// Unsent lists the records of VerifyOptions.Player that no mail of VerifyOptions.Sent
+	// accounts for (verify --sent); any is a failure.
+	Unsent []Unsent
+	// Withheld counts sealed records whose content this view does not hold.
+	Withheld int
 }
 
 // OK reports whether the log verified.
@@ -104,7 +117,7 @@ func (v *verifier) run() error {
 		return err
 	}
 	v.findOrders()
-	return nil
+	return v.checkSent()
 }
 
 func (v *verifier) computeHeads() {
@@ -121,6 +134,15 @@ func (v *verifier) computeHeads() {
 
 // checkTrailer compares the end-of-log line with the recomputed chain.
 func (v *verifier) checkTrailer() error {
+	if err := v.finishTexts(nil); err != nil {
+		return err
+	}
+	if v.f.Format != FormatV1 {
+		c := Checkpoint{Game: v.game, Size: v.f.Size, Head: v.f.Head, Signature: v.f.Signature}
+		if !c.ValidExport(v.key) {
+			return &Failure{Index: -1, Reason: "the end-of-log signature does not verify under the pinned key (the file was cut or edited after export)"}
+		}
+	}
 	if v.f.Size != uint64(len(v.f.Entries)) {
 		return &Failure{Index: -1, Reason: fmt.Sprintf("end-of-log says %d records, the file has %d (records removed or inserted)", v.f.Size, len(v.f.Entries))}
 	}
@@ -148,9 +170,10 @@ func (v *verifier) readGenesis() error {
 	if g == nil || g.Type != TypeGenesis {
 		return v.fail(e, "record 0 must be the genesis record")
 	}
-	if g.Get("format") != dice.Version {
-		return v.fail(e, "format %q, this verifier knows %q", g.Get("format"), dice.Version)
+	if g.Get("format") != v.f.Format {
+		return v.fail(e, "format %q in a %q file (this verifier knows %s and %s)", g.Get("format"), v.f.Format, FormatV1, FormatV2)
 	}
+	v.v2 = v.f.Format != FormatV1
 	copy(v.game[:], g.Bytes("game"))
 	v.rep.Game = v.game
 	v.turns = g.Uint("turns")
@@ -179,9 +202,12 @@ func (v *verifier) readPlayers(e *Entry) error {
 }
 
 func (v *verifier) pinKey(e *Entry, logged ed25519.PublicKey) error {
+	if v.opts.Key == nil && !v.opts.TrustLogKey {
+		return v.fail(e, "no verifier key pinned: give the key from the genesis mail (--key), or trust the log's own key %x (--trust-log-key), which a rewritten log would replace", []byte(logged))
+	}
 	if v.opts.Key == nil {
 		v.key = logged
-		v.rep.Notes = append(v.rep.Notes, "verifier key taken from the log itself; pin it with --key (from the genesis mail) to rule out a rewritten log")
+		v.rep.Notes = append(v.rep.Notes, "verifier key taken from the log itself (--trust-log-key); pin it with --key from the genesis mail to rule out a rewritten log")
 		return nil
 	}
 	if !v.opts.Key.Equal(logged) {

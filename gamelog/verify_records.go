@@ -13,9 +13,14 @@ import (
 type turnAct struct{ t, a uint32 }
 
 type ordersRec struct {
-	player  string
-	hash    ident.Hash
-	entropy []byte
+	player     string
+	hash       ident.Hash // v1: the orders hash; v2: the salted commitment
+	entropy    []byte
+	ta         turnAct
+	isDefault  bool   // v2: the rules' default for a player who sent nothing
+	messageID  string // as logged
+	textLoaded bool
+	text       []byte // v2: the disclosed canonical text, once read
 }
 
 type closeRec struct {
@@ -25,6 +30,13 @@ type closeRec struct {
 	deriver  *dice.Deriver // nil until the turn's seed is revealed
 	seq      uint64
 	label    map[string]bool
+
+	// v2: the orders texts follow the close, one per use in use order; E is checked once
+	// they are read.
+	texts    int
+	claimedE *ident.Hash
+	inputs   []dice.Input
+	done     bool
 }
 
 type verifier struct {
@@ -56,6 +68,11 @@ type verifier struct {
 	ended       bool
 	goodSize    uint64 // size of the last checkpoint that matched
 	stats       dieStats
+
+	v2      bool
+	acts    map[turnAct][]string // v2: who must act in each activation
+	closeAt *Entry               // v2: the close of cur
+	current map[turnAct]map[string]uint64
 }
 
 type commitRec struct {
@@ -69,7 +86,8 @@ func newVerifier(f *File, opts VerifyOptions) *verifier {
 		players: map[string]string{}, sides: map[string]bool{}, seeds: map[uint32]ident.Hash{},
 		joins: map[string][]byte{}, activations: map[turnAct]bool{}, orders: map[uint64]ordersRec{},
 		closes: map[turnAct]bool{}, uses: map[uint64][]uint64{}, rollTurns: map[uint32]bool{},
-		commits: map[uint64]commitRec{}, stats: dieStats{}}
+		commits: map[uint64]commitRec{}, stats: dieStats{},
+		acts: map[turnAct][]string{}, current: map[turnAct]map[string]uint64{}}
 }
 
 // afterEnd lists the record types that may follow the end record.
@@ -78,8 +96,24 @@ var afterEnd = []string{TypeReveal, TypeCheckpoint, TypeDisclose, TypeNote}
 func (v *verifier) checkEntry(e *Entry) error {
 	r := e.Record
 	if r == nil {
-		return nil // withheld from this view: only its leaf is in the chain
+		return nil // v1: withheld from this view, only its leaf is in the chain
 	}
+	if r.Type != TypeOrdersText && (r.Type != TypeSealed || r.Get("what") != TypeOrdersText) {
+		if err := v.finishTexts(e); err != nil {
+			return err
+		}
+	}
+	if v.v2 {
+		if err := v.checkV2Markers(e); err != nil {
+			return err
+		}
+	}
+	return v.checkRecord(e)
+}
+
+// checkRecord applies the rules of e's record type (an unsealed record's own type).
+func (v *verifier) checkRecord(e *Entry) error {
+	r := e.Record
 	if e.Index > 0 && r.Type == TypeGenesis {
 		return v.fail(e, "a second genesis record")
 	}
@@ -116,6 +150,8 @@ func (v *verifier) checkEntry(e *Entry) error {
 		return v.checkCommit(e)
 	case TypeDisclose:
 		return v.checkDisclose(e)
+	case TypeSealed:
+		return v.checkSealed(e)
 	case TypeEnd:
 		v.ended = true
 	}
@@ -198,11 +234,13 @@ func (v *verifier) checkActivation(e *Entry) error {
 		}
 	}
 	v.activations[ta], v.lastAct, v.cur = true, ta, nil
+	v.acts[ta] = strings.Fields(e.Record.Get("act"))
 	return nil
 }
 
 func (v *verifier) checkOrders(e *Entry) error {
-	if _, err := v.turnAct(e); err != nil {
+	ta, err := v.turnAct(e)
+	if err != nil {
 		return err
 	}
 	p := e.Record.Get("player")
@@ -214,6 +252,12 @@ func (v *verifier) checkOrders(e *Entry) error {
 	}
 	if side := e.Record.Get("side"); side != "" && side != v.players[p] {
 		return v.fail(e, "orders of %s kept in side %s's view", p, side)
+	}
+	if v.v2 {
+		return v.checkOrdersV2(e, ta, p)
+	}
+	if !e.Record.Has("orders-hash") || e.Record.Has("commitment") || e.Record.Has("default") {
+		return v.fail(e, "a %s orders record carries orders-hash (and no commitment or default)", v.f.Format)
 	}
 	v.orders[e.Index] = ordersRec{player: p, hash: e.Record.Hash32("orders-hash"), entropy: e.Record.Bytes("entropy")}
 	return nil
@@ -229,6 +273,12 @@ func (v *verifier) checkClose(e *Entry) error {
 	}
 	if ta.t <= v.revealed {
 		return v.fail(e, "close in turn %d, whose seed is already revealed", ta.t)
+	}
+	if v.v2 {
+		return v.checkCloseV2(e, ta)
+	}
+	if !e.Record.Has("inputs-hash") {
+		return v.fail(e, "no inputs-hash")
 	}
 	var inputs []dice.Input
 	withheld := false
@@ -264,6 +314,12 @@ func (v *verifier) checkClose(e *Entry) error {
 // checkOrdersText: the text of an orders record the current close used, hashing to its
 // orders-hash, before the activation's first roll.
 func (v *verifier) checkOrdersText(e *Entry) error {
+	if v.v2 {
+		return v.checkOrdersTextV2(e)
+	}
+	if e.Record.Has("nonce") {
+		return v.fail(e, "an orders text of %s has no nonce", v.f.Format)
+	}
 	i := e.Record.Uint("orders")
 	if v.cur == nil || !slices.Contains(v.cur.uses, i) || v.cur.seq > 0 {
 		return v.fail(e, "text of orders record %d outside the close that used it", i)

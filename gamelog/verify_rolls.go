@@ -17,6 +17,7 @@ func (v *verifier) checkRoll(e *Entry) error {
 	if v.cur == nil || v.cur.ta != ta {
 		return v.fail(e, "roll of turn %d activation %d outside that activation's close", ta.t, ta.a)
 	}
+
 	if seq := r.Uint("seq"); seq != v.cur.seq {
 		return v.fail(e, "seq %d, want %d (a roll was inserted, removed or moved)", seq, v.cur.seq)
 	}
@@ -142,7 +143,13 @@ func (v *verifier) checkExternal() error {
 func (v *verifier) findOrders() {
 	for _, text := range v.opts.Orders {
 		m := OrdersMatch{Hash: OrdersHash(text)}
+		if v.v2 {
+			m = v.findOrdersV2(text)
+		}
 		for i := range v.f.Entries {
+			if v.v2 {
+				break
+			}
 			e := &v.f.Entries[i]
 			if e.Record != nil && e.Record.Type == TypeOrders && e.Record.Hash32("orders-hash") == m.Hash {
 				m.Records = append(m.Records, e.Index)

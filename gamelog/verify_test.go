@@ -45,6 +45,7 @@ func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
 	if err != nil {
 		t.Fatalf("honest export does not parse: %v", err)
 	}
+	tamperKey = key
 	return game{data: data, key: key, file: f}
 }
 
@@ -70,7 +71,8 @@ func TestHonestLogsVerify(t *testing.T) {
 		redacted bool
 	}{
 		{"full view, game over", full, ledger.View{Full: true}, 0, false},
-		{"public view, game over", full, ledger.View{}, 0, true},
+		{"public view, game over", full, ledger.View{}, 0, false}, // the end discloses every sealed record
+		{"public view, turn 3 pending", ledgertest.Small, ledger.View{}, 1, true},
 		{"side view, turn 3 pending", ledgertest.Small, ledger.View{Side: "venice"}, 1, true},
 		{"other side view, turn 3 pending", ledgertest.Small, ledger.View{Side: "ottoman"}, 1, true},
 	}
@@ -84,15 +86,16 @@ func TestHonestLogsVerify(t *testing.T) {
 			if len(rep.Pending) != c.pending {
 				t.Errorf("pending turns %v, want %d", rep.Pending, c.pending)
 			}
-			if (rep.Redacted > 0) != c.redacted {
-				t.Errorf("%d records withheld from view %s", rep.Redacted, c.view.Name())
+			if (rep.Withheld > 0) != c.redacted || rep.Redacted > 0 {
+				t.Errorf("%d records withheld from view %s, %d redacted", rep.Withheld, c.view.Name(), rep.Redacted)
 			}
 			if rep.Rolls == 0 || rep.Checkpoints == 0 {
 				t.Errorf("checked %d rolls and %d checkpoints", rep.Rolls, rep.Checkpoints)
 			}
-			// The public view cannot check the rolls of the activation that used secret orders.
-			if withheld := c.view.Name() == "public"; c.pending == 0 && (rep.RollsChecked == rep.Rolls) == withheld {
-				t.Errorf("%d of %d rolls checked with every seed revealed (inputs withheld: %t)", rep.RollsChecked, rep.Rolls, withheld)
+			// Every view checks every roll of a revealed turn: a step with secret orders rolls
+			// no dice (v2), so no view lacks the inputs of a roll.
+			if c.pending == 0 && rep.RollsChecked != rep.Rolls {
+				t.Errorf("%d of %d rolls checked with every seed revealed", rep.RollsChecked, rep.Rolls)
 			}
 		})
 	}
@@ -113,7 +116,7 @@ func TestSideViewKeepsOwnHiddenSetup(t *testing.T) {
 	p := own.file.Private[0]
 	line := fmt.Sprintf("private 4 %x %x", p.Nonce[:], p.Data)
 	bad := bytes.Replace(own.data, []byte(line), []byte(fmt.Sprintf("private 4 %x %x", p.Nonce[:], append(p.Data, 'X'))), 1)
-	rep, err := verifyData(t, bad, gamelog.VerifyOptions{})
+	rep, err := verifyData(t, bad, gamelog.VerifyOptions{TrustLogKey: true})
 	if err != nil || rep.OK() || !strings.Contains(rep.Failure.Reason, "hidden set-up") {
 		t.Errorf("forged private block: %v, %v", err, rep.Failure)
 	}
@@ -126,9 +129,15 @@ func TestWrongKeyFailsAtGenesis(t *testing.T) {
 	if rep.OK() || rep.Failure.Index != 0 {
 		t.Errorf("a log under another key: %v", rep.Failure)
 	}
+	// Without a pinned key the log's own key is not trusted unless the auditor says so: a
+	// log re-signed with a new key would pass otherwise (issue 10, finding 7).
 	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{})
+	if rep.OK() || rep.Failure.Index != 0 || !strings.Contains(rep.Failure.Reason, "--key") {
+		t.Errorf("unpinned key: %v", rep.Failure)
+	}
+	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{TrustLogKey: true})
 	if !rep.OK() || len(rep.Notes) == 0 {
-		t.Errorf("unpinned key: %v, notes %v", rep.Failure, rep.Notes)
+		t.Errorf("trusted log key: %v, notes %v", rep.Failure, rep.Notes)
 	}
 }
 
@@ -136,7 +145,7 @@ func TestOrdersSelfCheck(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{})
 	mine := gamelog.CanonicalOrders("> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n")
 	receipt := []byte("Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n")
-	rep := gamelog.Verify(g.file, gamelog.VerifyOptions{Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
+	rep := gamelog.Verify(g.file, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
 	if !rep.OK() {
 		t.Fatalf("own orders not found: %v", rep.Failure)
 	}
@@ -146,7 +155,7 @@ func TestOrdersSelfCheck(t *testing.T) {
 			t.Errorf("orders %x found in %v, used by %v; want %d of each", m.Hash[:4], m.Records, m.UsedBy, want)
 		}
 	}
-	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
+	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
 	if rep.OK() {
 		t.Error("orders never sent were found")
 	}

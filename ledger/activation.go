@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"time"
@@ -40,10 +41,13 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 			return fmt.Errorf("open activation for %q: %w", p, ErrNotPlayer)
 		}
 	}
-	_, err = add(tx, id, gamelog.New(gamelog.TypeActivation).AddUint("turn", uint64(a.Turn)).
+	rec, err := add(tx, id, gamelog.New(gamelog.TypeActivation).AddUint("turn", uint64(a.Turn)).
 		AddUint("activation", uint64(a.Act)).Add("act", strings.Join(a.Players, " ")).
 		Add("what", gamelog.CleanText(a.What)).AddTime("deadline", a.Deadline))
 	if err != nil {
+		return err
+	}
+	if err := store.PutMeta(tx, id, metaActivation, binary.BigEndian.AppendUint64(nil, rec.Index)); err != nil {
 		return err
 	}
 	return writeCursor(tx, id, cursor{turn: a.Turn, act: a.Act})
@@ -76,10 +80,15 @@ type Orders struct {
 	// side's view only (orders that would reveal hidden set-up); otherwise every view sees
 	// the record at once and the text after the close.
 	Private bool
+	// Default (v2) records the rules' no-orders default for a player who sent nothing: no
+	// text, no entropy, no mail. Close writes these itself.
+	Default bool
 }
 
-// RecordOrders writes an orders record and returns its index and orders hash, which the
-// receipt quotes.
+// RecordOrders writes an orders record and returns its index and orders hash
+// H(tag "orders" ‖ text), which the receipt quotes. In a v2 game the record shows only the
+// salted commitment to the text (so that nobody learns orders, not even NONE, before the
+// close discloses them) and the player's own entropy.
 func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, error) {
 	in, err := readInfo(tx, id)
 	if err != nil {
@@ -94,12 +103,18 @@ func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, 
 	h := gamelog.OrdersHash(o.Canonical)
 	b := gamelog.New(gamelog.TypeOrders).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act)).
 		Add("player", o.Player)
-	if o.Private { // the hash of a short secret text could be matched against guesses
-		b.Add("side", in.players[o.Player])
-	}
-	b.AddHex("orders-hash", h[:]).AddHex("entropy", o.Entropy).AddTime("received", o.Received)
-	if mid := gamelog.CleanText(o.MessageID); mid != "" {
-		b.Add("message-id", mid)
+	if in.v2() {
+		if err := ordersV2(tx, id, in, o, b); err != nil {
+			return 0, h, err
+		}
+	} else {
+		if o.Private { // the hash of a short secret text could be matched against guesses
+			b.Add("side", in.players[o.Player])
+		}
+		b.AddHex("orders-hash", h[:]).AddHex("entropy", o.Entropy).AddTime("received", o.Received)
+		if mid := gamelog.CleanText(o.MessageID); mid != "" {
+			b.Add("message-id", mid)
+		}
 	}
 	rec, err := add(tx, id, b)
 	if err != nil {
@@ -112,11 +127,50 @@ func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, 
 	return rec.Index, h, store.PutSecret(tx, id, ordersKey(rec.Index), append([]byte(side+"\n"), o.Canonical...))
 }
 
+// ordersV2 fills a v2 orders record: it belongs to the open activation, which must ask its
+// player; a default (the rules' no-orders default) carries no entropy and no mail.
+func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Builder) error {
+	cur, err := readCursor(tx, id)
+	if err != nil {
+		return err
+	}
+	if !cur.opened || cur.closed || cur.turn != o.Turn || cur.act != o.Act {
+		return fmt.Errorf("orders for turn %d activation %d: %w: not the open activation", o.Turn, o.Act, ErrSequence)
+	}
+	i, err := store.Len(tx, id)
+	if err != nil {
+		return err
+	}
+	n, err := nonce(tx, id, i)
+	if err != nil {
+		return err
+	}
+	c := gamelog.OrdersCommitment(n, o.Canonical)
+	b.AddHex("commitment", c[:])
+	if o.Default {
+		if len(o.Canonical) > 0 || len(o.Entropy) > 0 {
+			return fmt.Errorf("default orders of %s carry orders or entropy", o.Player)
+		}
+		b.AddHex("entropy", nil).Add("default", "yes").AddTime("received", o.Received)
+		return nil
+	}
+	b.AddHex("entropy", o.Entropy).AddTime("received", o.Received)
+	if mid := gamelog.CleanText(o.MessageID); mid != "" {
+		b.Add("message-id", mid)
+	}
+	return nil
+}
+
 func ordersKey(i uint64) string { return fmt.Sprintf("orders/%020d", i) }
 
 // Close fixes the inputs of the open activation (the orders records it uses) in a close
 // record and returns the Roller for its dice. Nothing may be rolled for the activation
 // before its close; the rolls are written by AppendRolls in the same transaction.
+//
+// In a v2 game, a side the activation asked that sent nothing gets a default orders record
+// (no text, no entropy), so that the close uses exactly one record per side asked; and the
+// text of secret orders enters E as 32 zero bytes, so that neither E nor the step's dice
+// can be matched against guesses of it (docs/LOG-FORMAT.md 2).
 func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Activation, error) {
 	cur, err := readCursor(tx, id)
 	if err != nil {
@@ -125,7 +179,16 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	if !cur.opened || cur.closed || cur.turn != t || cur.act != a {
 		return nil, fmt.Errorf("close turn %d activation %d: %w: not the open activation", t, a, ErrSequence)
 	}
-	inputs, err := readInputs(tx, id, uses)
+	in, err := readInfo(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if in.v2() {
+		if uses, err = withDefaults(tx, id, in, t, a, uses); err != nil {
+			return nil, err
+		}
+	}
+	inputs, err := readInputs(tx, id, in, uses)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +200,7 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	if _, err := add(tx, id, b.AddHex("inputs-hash", e[:])); err != nil {
 		return nil, err
 	}
-	if err := appendOrdersTexts(tx, id, uses); err != nil {
+	if err := appendOrdersTexts(tx, id, in, t, a, uses); err != nil {
 		return nil, err
 	}
 	cur.closed = true
@@ -151,9 +214,43 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	return dice.NewActivation(t, a, key), nil
 }
 
+// withDefaults adds a default orders record for each side the open activation asked that
+// has none among uses.
+func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []uint64) ([]uint64, error) {
+	v, err := store.Meta(tx, id, metaActivation)
+	if err != nil || len(v) != 8 {
+		return nil, fmt.Errorf("close turn %d activation %d: no activation record kept: %v", t, a, err)
+	}
+	act, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, u := range uses {
+		r, err := store.Record(tx, id, u)
+		if err != nil {
+			return nil, err
+		}
+		have[in.players[r.Get("player")]] = true
+	}
+	for _, p := range strings.Fields(act.Get("act")) {
+		if have[in.players[p]] {
+			continue
+		}
+		i, _, err := RecordOrders(tx, id, Orders{Turn: t, Act: a, Player: p, Default: true})
+		if err != nil {
+			return nil, err
+		}
+		have[in.players[p]] = true
+		uses = append(uses, i)
+	}
+	return uses, nil
+}
+
 // appendOrdersTexts publishes the text of the orders a close used, so that replay can re-run
-// them; the log checks each against its orders hash.
-func appendOrdersTexts(tx *store.Tx, id ident.GameID, uses []uint64) error {
+// them; the log checks each against its orders record. In a v2 game the text discloses the
+// nonce of the record's commitment, and the text of secret orders is sealed for its side.
+func appendOrdersTexts(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []uint64) error {
 	for _, u := range uses {
 		v, err := store.Secret(tx, id, ordersKey(u))
 		if err != nil {
@@ -167,19 +264,33 @@ func appendOrdersTexts(tx *store.Tx, id ident.GameID, uses []uint64) error {
 		if side != "" {
 			b.Add("side", side)
 		}
+		if in.v2() {
+			n, err := nonce(tx, id, u)
+			if err != nil {
+				return err
+			}
+			b.AddHex("nonce", n[:])
+		}
 		for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 			if line != "" {
 				b.Add("line", line)
 			}
 		}
-		if _, err := add(tx, id, b); err != nil {
+		if in.v2() && side != "" {
+			err = addSealed(tx, id, t, a, side, gamelog.TypeOrdersText, b)
+		} else {
+			_, err = add(tx, id, b)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func readInputs(tx *store.Tx, id ident.GameID, uses []uint64) ([]dice.Input, error) {
+// readInputs returns the inputs of E over the orders records used: their texts' orders
+// hashes (from the store), or in a v2 game 32 zero bytes for secret orders.
+func readInputs(tx *store.Tx, id ident.GameID, in info, uses []uint64) ([]dice.Input, error) {
 	var inputs []dice.Input
 	for _, u := range uses {
 		r, err := store.Record(tx, id, u)
@@ -189,7 +300,19 @@ func readInputs(tx *store.Tx, id ident.GameID, uses []uint64) ([]dice.Input, err
 		if r.Type != gamelog.TypeOrders {
 			return nil, fmt.Errorf("close uses record %d, a %s record: %w", u, r.Type, ErrSequence)
 		}
-		inputs = append(inputs, dice.Input{Player: r.Get("player"), OrdersHash: r.Hash32("orders-hash"), Entropy: r.Bytes("entropy")})
+		v, err := store.Secret(tx, id, ordersKey(u))
+		if err != nil {
+			return nil, err
+		}
+		side, text, ok := strings.Cut(string(v), "\n")
+		if !ok {
+			return nil, fmt.Errorf("close: no text kept for orders record %d", u)
+		}
+		input := dice.Input{Player: r.Get("player"), OrdersHash: gamelog.OrdersHash([]byte(text)), Entropy: r.Bytes("entropy")}
+		if side != "" && in.v2() {
+			input.OrdersHash = ident.Hash{}
+		}
+		inputs = append(inputs, input)
 	}
 	return inputs, nil
 }
@@ -226,7 +349,7 @@ func turnSeed(tx *store.Tx, id ident.GameID, t uint32) (ident.Hash, error) {
 func AppendRolls(tx *store.Tx, id ident.GameID, act *dice.Activation, from int) (int, error) {
 	rolls := act.Rolls()
 	for _, r := range rolls[from:] {
-		if _, err := add(tx, id, rollRecord(act, r)); err != nil {
+		if _, err := add(tx, id, RollRecord(act.Turn, act.Act, r)); err != nil {
 			return from, err
 		}
 		from++
@@ -234,12 +357,14 @@ func AppendRolls(tx *store.Tx, id ident.GameID, act *dice.Activation, from int) 
 	return from, nil
 }
 
-func rollRecord(act *dice.Activation, r *dice.Roll) *gamelog.Builder {
+// RollRecord returns the roll record of r in activation (t, a), as AppendRolls writes it and
+// replay re-derives it.
+func RollRecord(t, a uint32, r *dice.Roll) *gamelog.Builder {
 	vals := make([]string, len(r.Values))
 	for i, v := range r.Values {
 		vals[i] = fmt.Sprint(v)
 	}
-	b := gamelog.New(gamelog.TypeRoll).AddUint("turn", uint64(act.Turn)).AddUint("activation", uint64(act.Act)).
+	b := gamelog.New(gamelog.TypeRoll).AddUint("turn", uint64(t)).AddUint("activation", uint64(a)).
 		AddUint("seq", uint64(r.Seq)).Add("label", r.Label).Add("dice", fmt.Sprintf("%dd%d", r.Count, r.Sides)).
 		Add("values", strings.Join(vals, " "))
 	if r.As != "" {
@@ -268,8 +393,14 @@ type Event struct {
 	Text      []string
 }
 
-// AppendEvent writes an event record.
+// AppendEvent writes an event record (sealed for its side in a v2 game, when it has one).
 func AppendEvent(tx *store.Tx, id ident.GameID, e Event) error {
+	return addViewed(tx, id, e.Turn, e.Act, e.Side, gamelog.TypeEvent, EventRecord(e), e.Side != "")
+}
+
+// EventRecord returns the event record of e, as AppendEvent writes it (before any seal) and
+// replay re-derives it.
+func EventRecord(e Event) *gamelog.Builder {
 	b := gamelog.New(gamelog.TypeEvent).AddUint("turn", uint64(e.Turn)).AddUint("activation", uint64(e.Act))
 	if e.Side != "" {
 		b.Add("side", e.Side)
@@ -280,6 +411,20 @@ func AppendEvent(tx *store.Tx, id ident.GameID, e Event) error {
 	for _, t := range e.Text {
 		b.Add("text", gamelog.CleanText(t))
 	}
+	return b
+}
+
+// addViewed writes b, sealed in a v2 game when it is withheld from some views.
+func addViewed(tx *store.Tx, id ident.GameID, t, a uint32, side, what string, b *gamelog.Builder, withheld bool) error {
+	if withheld {
+		in, err := readInfo(tx, id)
+		if err != nil {
+			return err
+		}
+		if in.v2() {
+			return addSealed(tx, id, t, a, side, what, b)
+		}
+	}
 	_, err := add(tx, id, b)
 	return err
 }
@@ -289,10 +434,15 @@ func AppendEvent(tx *store.Tx, id ident.GameID, e Event) error {
 // every guess of the hidden part, so a sealed state record is in the full (referee's) view
 // only.
 func AppendState(tx *store.Tx, id ident.GameID, t, a uint32, h ident.Hash, sealed bool) error {
+	return addViewed(tx, id, t, a, "", gamelog.TypeState, StateRecord(t, a, h, sealed), sealed)
+}
+
+// StateRecord returns the state record, as AppendState writes it (before any seal) and
+// replay re-derives it.
+func StateRecord(t, a uint32, h ident.Hash, sealed bool) *gamelog.Builder {
 	b := gamelog.New(gamelog.TypeState).AddUint("turn", uint64(t)).AddUint("activation", uint64(a))
 	if sealed {
 		b.Add("sealed", "yes")
 	}
-	_, err := add(tx, id, b.AddHex("state-hash", h[:]))
-	return err
+	return b.AddHex("state-hash", h[:])
 }

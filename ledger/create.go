@@ -92,6 +92,10 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 	if _, err := io.ReadFull(rnd, xN[:]); err != nil {
 		return c, fmt.Errorf("new seed: %w", err)
 	}
+	var salt ident.Hash
+	if _, err := io.ReadFull(rnd, salt[:]); err != nil {
+		return c, fmt.Errorf("new salt: %w", err)
+	}
 	key, err := store.InstallationKey(tx)
 	if err != nil {
 		return c, err
@@ -105,6 +109,9 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 	if err := store.PutSecret(tx, c.Game, secretSeed, xN[:]); err != nil {
 		return c, err
 	}
+	if err := store.PutSecret(tx, c.Game, secretSalt, salt[:]); err != nil {
+		return c, err
+	}
 	if _, err := add(tx, c.Game, genesis(spec, c, n)); err != nil {
 		return c, err
 	}
@@ -115,7 +122,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 const secretSeed = "x-top"
 
 func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
-	b := gamelog.New(gamelog.TypeGenesis).Add("format", dice.Version).AddHex("game", c.Game[:]).
+	b := gamelog.New(gamelog.TypeGenesis).Add("format", gamelog.FormatV2).AddHex("game", c.Game[:]).
 		Add("ruleset", spec.Ruleset).Add("scenario", spec.Scenario).
 		Add("options", strings.Join(spec.Options, " "))
 	if len(spec.Tables) > 0 {
@@ -136,9 +143,9 @@ func add(tx *store.Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, err
 	return rec, err
 }
 
-// Checkpoint signs the game's current (size, head) with the installation key and appends it
-// as a checkpoint record. The returned checkpoint covers the records before that one.
-func Checkpoint(tx *store.Tx, id ident.GameID) (gamelog.Checkpoint, error) {
+// SignedHead signs the game's current (size, head) without writing anything: the
+// checkpoint every mail that names the log's head carries (docs/LOG-FORMAT.md 5).
+func SignedHead(tx *store.Tx, id ident.GameID) (gamelog.Checkpoint, error) {
 	key, err := store.InstallationKey(tx)
 	if err != nil {
 		return gamelog.Checkpoint{}, err
@@ -153,7 +160,17 @@ func Checkpoint(tx *store.Tx, id ident.GameID) (gamelog.Checkpoint, error) {
 	}
 	c := gamelog.Checkpoint{Game: id, Size: n, Head: head}
 	c.Sign(key)
-	_, err = add(tx, id, gamelog.New(gamelog.TypeCheckpoint).AddUint("size", n).
-		AddHex("head", head[:]).AddHex("signature", c.Signature))
+	return c, nil
+}
+
+// Checkpoint signs the game's current (size, head) with the installation key and appends it
+// as a checkpoint record. The returned checkpoint covers the records before that one.
+func Checkpoint(tx *store.Tx, id ident.GameID) (gamelog.Checkpoint, error) {
+	c, err := SignedHead(tx, id)
+	if err != nil {
+		return c, err
+	}
+	_, err = add(tx, id, gamelog.New(gamelog.TypeCheckpoint).AddUint("size", c.Size).
+		AddHex("head", c.Head[:]).AddHex("signature", c.Signature))
 	return c, err
 }

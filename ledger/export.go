@@ -10,7 +10,7 @@ import (
 	"navarch/store"
 )
 
-// View says whose copy of the log to export.
+// View says whose copy of the log to export or read.
 type View struct {
 	// Side is the side whose copy this is; "" with Full false is the public copy.
 	Side string
@@ -29,38 +29,119 @@ func (v View) Name() string {
 	return "side:" + v.Side
 }
 
-func (v View) sees(r *gamelog.Record) bool {
-	side := r.Get("side")
-	if r.Type == gamelog.TypeState && r.Has("sealed") {
-		return v.Full
+// sees says whether the view may see a record withheld from others: one marked for a side
+// (events, orders and their texts of hidden set-up), or a sealed state (the referee's
+// only). After the game's end nothing is withheld any more.
+func (v View) sees(r *gamelog.Record, over bool) bool {
+	if v.Full || over {
+		return true
 	}
-	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText || r.Type == gamelog.TypeOrders
-	return v.Full || !scoped || side == "" || side == v.Side
+	if r.Type == gamelog.TypeState && r.Has("sealed") || r.Type == gamelog.TypeSealed && !r.Has("side") {
+		return false
+	}
+	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText || r.Type == gamelog.TypeOrders || r.Type == gamelog.TypeSealed
+	side := r.Get("side")
+	return !scoped || side == "" || side == v.Side
 }
 
-// Export writes the game's log as v may see it: records another side may not see are
-// replaced by their leaf hash (the chain still verifies), and a side's copy carries its own
-// undisclosed hidden set-up so that it can check the commitment.
+// Read calls fn with every record from index from on as v sees it: a sealed record the view
+// may see as the record it withholds, a record it may not see not at all. It is the one
+// reading of a log by visibility; the host's reports and lookups use it.
+func Read(tx *store.Tx, id ident.GameID, v View, from uint64, fn func(r *gamelog.Record) error) error {
+	over, err := isOver(tx, id)
+	if err != nil {
+		return err
+	}
+	return store.Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
+		if i < from {
+			return nil
+		}
+		rec, err := gamelog.Parse(raw)
+		if err != nil {
+			return fmt.Errorf("read record %d: %w", i, err)
+		}
+		if !v.sees(&rec, over) {
+			return nil
+		}
+		if rec.Type == gamelog.TypeSealed {
+			inner, _, err := unseal(tx, id, i)
+			if err != nil {
+				return err
+			}
+			return fn(inner)
+		}
+		return fn(&rec)
+	})
+}
+
+// Last returns the last record of type typ that v sees, or nil.
+func Last(tx *store.Tx, id ident.GameID, v View, typ string) (*gamelog.Record, error) {
+	var last *gamelog.Record
+	err := Read(tx, id, v, 0, func(r *gamelog.Record) error {
+		if r.Type == typ {
+			last = r
+		}
+		return nil
+	})
+	return last, err
+}
+
+func isOver(tx *store.Tx, id ident.GameID) (bool, error) {
+	n, err := store.Len(tx, id)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	for i := n; i > 0; i-- { // the end record is followed only by a few reveals, checkpoints, notes
+		r, err := store.Record(tx, id, i-1)
+		if err != nil {
+			return false, err
+		}
+		switch r.Type {
+		case gamelog.TypeEnd:
+			return true, nil
+		case gamelog.TypeReveal, gamelog.TypeCheckpoint, gamelog.TypeNote, gamelog.TypeDisclose:
+			continue
+		}
+		return false, nil
+	}
+	return false, nil
+}
+
+// Export writes the game's log as v may see it. In a v2 game every record is exported; a
+// sealed record the view may see is followed by its content and nonce (an unseal block), and
+// the trailer is signed. In a v1 game a record the view may not see is replaced by its leaf
+// hash. A side's copy carries its own undisclosed hidden set-up so that it can check the
+// commitment.
 func Export(tx *store.Tx, id ident.GameID, v View, w io.Writer) error {
-	var entries []gamelog.Entry
-	var private []gamelog.Private
-	err := store.Records(tx, id, func(i uint64, raw []byte, leaf ident.Hash) error {
+	if strings.HasPrefix(v.Name(), "side:") && gamelog.CheckToken(v.Name()) != nil {
+		return fmt.Errorf("export: bad side %q", v.Side)
+	}
+	in, err := readInfo(tx, id)
+	if err != nil {
+		return err
+	}
+	over, err := isOver(tx, id)
+	if err != nil {
+		return err
+	}
+	f := &gamelog.File{Format: in.format, View: v.Name()}
+	err = store.Records(tx, id, func(i uint64, raw []byte, leaf ident.Hash) error {
 		rec, err := gamelog.Parse(raw)
 		if err != nil {
 			return fmt.Errorf("export record %d: %w", i, err)
 		}
-		e := gamelog.Entry{Index: i, Leaf: leaf}
-		if v.sees(&rec) {
-			e.Record = &rec
+		e, err := exportEntry(tx, id, in, v, over, i, leaf, &rec)
+		if err != nil {
+			return err
 		}
-		entries = append(entries, e)
+		f.Entries = append(f.Entries, e)
 		if rec.Type == gamelog.TypeCommit && !v.Full && v.Side != "" && rec.Get("side") == v.Side {
 			p, ok, err := ownHidden(tx, id, i)
 			if err != nil {
 				return err
 			}
 			if ok {
-				private = append(private, p)
+				f.Private = append(f.Private, p)
 			}
 		}
 		return nil
@@ -68,10 +149,31 @@ func Export(tx *store.Tx, id ident.GameID, v View, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !strings.HasPrefix(v.Name(), "side:") || gamelog.CheckToken(v.Name()) == nil {
-		return gamelog.WriteFile(w, v.Name(), entries, private)
+	if in.v2() {
+		key, err := store.InstallationKey(tx)
+		if err != nil {
+			return err
+		}
+		f.Sign(id, key)
 	}
-	return fmt.Errorf("export: bad side %q", v.Side)
+	return gamelog.WriteFile(w, f)
+}
+
+func exportEntry(tx *store.Tx, id ident.GameID, in info, v View, over bool, i uint64, leaf ident.Hash, rec *gamelog.Record) (gamelog.Entry, error) {
+	e := gamelog.Entry{Index: i, Leaf: leaf, Record: rec}
+	switch {
+	case !in.v2():
+		if !v.sees(rec, false) {
+			e.Record = nil
+		}
+	case rec.Type == gamelog.TypeSealed && v.sees(rec, over):
+		inner, n, err := unseal(tx, id, i)
+		if err != nil {
+			return e, err
+		}
+		e.Inner, e.Nonce = inner, n
+	}
+	return e, nil
 }
 
 func ownHidden(tx *store.Tx, id ident.GameID, commit uint64) (gamelog.Private, bool, error) {

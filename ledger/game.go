@@ -19,6 +19,7 @@ type info struct {
 	turns      uint32
 	commitment ident.Hash
 	players    map[string]string // id → side
+	format     string            // gamelog.FormatV1 or FormatV2: the game keeps its genesis format
 }
 
 func readInfo(tx *store.Tx, id ident.GameID) (info, error) {
@@ -26,7 +27,7 @@ func readInfo(tx *store.Tx, id ident.GameID) (info, error) {
 	if err != nil {
 		return info{}, err
 	}
-	in := info{game: id, turns: uint32(g.Uint("turns")), commitment: g.Hash32("commitment"), players: map[string]string{}}
+	in := info{game: id, turns: uint32(g.Uint("turns")), commitment: g.Hash32("commitment"), players: map[string]string{}, format: g.Get("format")}
 	for _, p := range g.All("player") {
 		pid, side, _ := strings.Cut(p, " ")
 		in.players[pid] = side
@@ -40,6 +41,8 @@ const (
 	metaStart    = "ledger-start"    // u64 index of the start record
 	metaCursor   = "ledger-cursor"   // u32 turn ‖ u32 activation ‖ byte closed
 	metaRevealed = "ledger-revealed" // u32 last revealed turn
+	// metaActivation is the u64 index of the open activation's record.
+	metaActivation = "ledger-activation"
 )
 
 type cursor struct {
@@ -89,8 +92,9 @@ func startHash(tx *store.Tx, id ident.GameID) (ident.Hash, error) {
 	return r.Hash32("start-hash"), nil
 }
 
-// Join records a player's JOIN with their optional entropy (DICE.md 2).
-func Join(tx *store.Tx, id ident.GameID, player string, entropy []byte, received time.Time) error {
+// Join records a player's JOIN with their optional entropy (DICE.md 2) and the Message-ID
+// of the mail, by which the player can check the record against his sent mail.
+func Join(tx *store.Tx, id ident.GameID, player string, entropy []byte, received time.Time, messageID string) error {
 	in, err := readInfo(tx, id)
 	if err != nil {
 		return err
@@ -108,8 +112,11 @@ func Join(tx *store.Tx, id ident.GameID, player string, entropy []byte, received
 	if _, ok := joins[player]; ok {
 		return fmt.Errorf("join %q: %w", player, ErrJoined)
 	}
-	_, err = add(tx, id, gamelog.New(gamelog.TypeJoin).Add("player", player).
-		AddHex("entropy", entropy).AddTime("received", received))
+	b := gamelog.New(gamelog.TypeJoin).Add("player", player).AddHex("entropy", entropy).AddTime("received", received)
+	if mid := gamelog.CleanText(messageID); mid != "" && in.v2() {
+		b.Add("message-id", mid)
+	}
+	_, err = add(tx, id, b)
 	return err
 }
 
@@ -191,4 +198,15 @@ func Start(tx *store.Tx, id ident.GameID, byReferee bool) (ident.Hash, error) {
 		return s, err
 	}
 	return s, store.PutMeta(tx, id, metaStart, binary.BigEndian.AppendUint64(nil, rec.Index))
+}
+
+// Players returns the game's players of record and their sides, sorted by id.
+func Players(tx *store.Tx, id ident.GameID) ([]Player, error) {
+	in, err := readInfo(tx, id)
+	var out []Player
+	for p, side := range in.players {
+		out = append(out, Player{ID: p, Side: side})
+	}
+	slices.SortFunc(out, func(a, b Player) int { return strings.Compare(a.ID, b.ID) })
+	return out, err
 }

@@ -99,13 +99,13 @@ func TestJoinAndStart(t *testing.T) {
 	c := create(t, s)
 	id := c.Game
 	try := func(f func(tx *store.Tx) error) error { return s.Update(f) }
-	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "mallory", nil, ledgertest.Clock) }); !errors.Is(err, ledger.ErrNotPlayer) {
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "mallory", nil, ledgertest.Clock, "") }); !errors.Is(err, ledger.ErrNotPlayer) {
 		t.Errorf("stranger's join: %v", err)
 	}
-	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("x"), ledgertest.Clock) }); err != nil {
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("x"), ledgertest.Clock, "") }); err != nil {
 		t.Fatal(err)
 	}
-	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", nil, ledgertest.Clock) }); !errors.Is(err, ledger.ErrJoined) {
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", nil, ledgertest.Clock, "") }); !errors.Is(err, ledger.ErrJoined) {
 		t.Errorf("second join: %v", err)
 	}
 	if err := try(func(tx *store.Tx) error { _, err := ledger.Start(tx, id, false); return err }); !errors.Is(err, ledger.ErrMissingJoins) {
@@ -120,7 +120,7 @@ func TestJoinAndStart(t *testing.T) {
 	if err := try(func(tx *store.Tx) error { var err error; sHash, err = ledger.Start(tx, id, true); return err }); err != nil {
 		t.Fatalf("referee start: %v", err)
 	}
-	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, ledgertest.Clock) }); !errors.Is(err, ledger.ErrStarted) {
+	if err := try(func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, ledgertest.Clock, "") }); !errors.Is(err, ledger.ErrStarted) {
 		t.Errorf("join after start: %v", err)
 	}
 	s.View(func(tx *store.Tx) error {
@@ -179,7 +179,7 @@ func TestSequenceIsEnforced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := gamelog.Verify(f, gamelog.VerifyOptions{}); !rep.OK() {
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
 		t.Errorf("what the ledger accepted does not verify: %v", rep.Failure)
 	}
 }
@@ -216,7 +216,7 @@ func TestHiddenSetup(t *testing.T) {
 		t.Error("after disclosure the public copy must show the data, and no private block remain")
 	}
 	f, _ := gamelog.ParseFile([]byte(pub))
-	if rep := gamelog.Verify(f, gamelog.VerifyOptions{}); !rep.OK() {
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
 		t.Errorf("disclosed set-up does not verify: %v", rep.Failure)
 	}
 }

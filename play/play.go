@@ -44,8 +44,16 @@ type Result struct {
 func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
 	st := g.Next()
 	var players []string
-	for _, o := range orders {
-		players = append(players, o.Player)
+	if st.Kind == adjudicator.NeedOrders {
+		all, err := ledger.Players(tx, id)
+		if err != nil {
+			return Result{Step: st}, err
+		}
+		for _, p := range all {
+			if slices.Contains(st.Sides, p.Side) {
+				players = append(players, p.ID)
+			}
+		}
 	}
 	opened, err := Open(tx, id, g, players, deadline)
 	if err != nil {

@@ -60,7 +60,7 @@ func selfPlaySteps(t testing.TB, cfg adjudicator.Config, seed string, steps int)
 			return err
 		}
 		for _, p := range players {
-			if err := ledger.Join(tx, c.Game, p.ID, []byte(p.ID+" joins"), ledgertest.Clock); err != nil {
+			if err := ledger.Join(tx, c.Game, p.ID, []byte(p.ID+" joins"), ledgertest.Clock, p.ID+"-join@example.org"); err != nil {
 				return err
 			}
 		}

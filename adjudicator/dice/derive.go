@@ -27,6 +27,11 @@ const (
 	TagHidden     = "hidden"
 	TagCheckpoint = "checkpoint"
 	TagOrders     = "orders"
+	// Added by log format navarch/v2 (docs/LOG-FORMAT.md): salted commitments to what a view
+	// may not see yet, and the signed trailer of an export.
+	TagOrdersCommit = "orders-commit"
+	TagSealed       = "sealed"
+	TagExport       = "export"
 )
 
 // Tag returns lp("navarch/v1/<name>"), the prefix of every hash input.

@@ -16,6 +16,7 @@ var ErrReplay = errors.New("dice: replay diverges from the log")
 type Replay struct {
 	logged []Roll
 	next   int
+	rolls  []*Roll
 }
 
 // NewReplay returns a Replay over one activation's logged rolls, in seq order.
@@ -31,11 +32,17 @@ func (r *Replay) Roll(label string, sides, count int) (*Roll, error) {
 		return nil, fmt.Errorf("%w: roll %d: the engine asks for %q %dd%d, the log has %q %dd%d",
 			ErrReplay, r.next, label, count, sides, l.Label, l.Count, l.Sides)
 	}
-	r.next++
 	out := l
+	out.Seq = r.next
 	out.Values = slices.Clone(l.Values)
+	r.next++
+	r.rolls = append(r.rolls, &out)
 	return &out, nil
 }
+
+// Rolls returns the rolls handed out, in order, as the engine left them (with the reading,
+// rule and result it gave each), so that replay can re-derive each roll record.
+func (r *Replay) Rolls() []*Roll { return r.rolls }
 
 // Done reports an error when logged rolls were left unasked.
 func (r *Replay) Done() error {

@@ -16,8 +16,11 @@ var replayCmd = command{
 
 Re-runs the game from its genesis record with the logged orders and dice: the engine
 must ask for exactly the logged rolls, label by label, and reach every logged state
-hash. Use the full (referee's) export, or verify first: replay checks the engine, not
-the hashes. Exits 0 when every step matches, 1 otherwise, naming the record.`,
+hash, and write exactly the logged rolls, events and states, byte for byte. Verify
+first: replay checks the engine, not the hashes. A side's export re-runs up to the
+first step whose orders it does not hold (the other side's hidden set-up): replay
+says so (PARTIAL) and names what to ask for. Exits 0 when every step was re-run and
+matches, 1 on a mismatch (naming the record), 3 when only part could be re-run.`,
 }
 
 func init() { replayCmd.run = runReplay }
@@ -36,7 +39,10 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rep, err := play.Replay(f, rulesets)
-	fmt.Fprintf(stdout, "steps        %d re-run, %d states matched\n", rep.Steps, rep.States)
+	fmt.Fprintf(stdout, "steps        %d re-run, %d states matched, %d records re-derived byte for byte\n", rep.Steps, rep.States, rep.Records)
+	if rep.Withheld > 0 {
+		fmt.Fprintf(stdout, "withheld     %d records of the re-run steps are not in this view and were not compared\n", rep.Withheld)
+	}
 	if rep.Result != "" {
 		fmt.Fprintf(stdout, "result       %s\n", rep.Result)
 	}
@@ -46,6 +52,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stdout, "FAIL         %v\n", err)
 		return 1
+	}
+	if rep.Incomplete != "" || rep.Steps == 0 {
+		why := rep.Incomplete
+		if why == "" {
+			why = "the log has no step to re-run"
+		}
+		fmt.Fprintf(stdout, "PARTIAL      %s\n", why)
+		return 3
 	}
 	fmt.Fprintln(stdout, "PASS")
 	return 0

@@ -17,12 +17,17 @@ import (
 var verifyCmd = command{
 	name:    "verify",
 	summary: "check an exported game log offline: chain, checkpoints, reveals and every die",
-	usage: `navarch verify [--key KEY] [--checkpoint MAIL]... [--orders MAIL]... LOGFILE
+	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS --player ID] LOGFILE
 
 Exits 0 when every record checks, 1 otherwise (naming the first bad record).
-KEY is the verifier key from the game's genesis mail (64 hex digits). Each
---checkpoint file (a saved report mail) contributes its signed checkpoints;
-each --orders file (your receipt, or your order text) must match an orders record.`,
+KEY is the verifier key from the game's genesis mail (64 hex digits); without
+it, verify fails unless --trust-log-key accepts the key the log names itself
+(which a rewritten log would replace). Each --checkpoint file (a saved report
+mail) contributes its signed checkpoints; each --orders file (your receipt, or
+your order text) must match an orders record. --sent takes your own sent mail
+(.eml files or an mbox) and --player your player id: every orders and join
+record in your name must come from one of those mails, with the entropy you
+gave; any other is listed and fails.`,
 }
 
 func init() { verifyCmd.run = runVerify }
@@ -36,9 +41,12 @@ func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs := verifyCmd.flags(stderr)
 	key := fs.String("key", "", "the installation's verifier key (hex), pinned from the genesis mail")
-	var ckpts, orders multi
+	trust := fs.Bool("trust-log-key", false, "without --key, accept the verifier key the log names itself")
+	player := fs.String("player", "", "your player id, with --sent")
+	var ckpts, orders, sent multi
 	fs.Var(&ckpts, "checkpoint", "a file (saved mail) holding signed checkpoints; repeatable")
 	fs.Var(&orders, "orders", "a file holding your orders or your receipt; repeatable")
+	fs.Var(&sent, "sent", "your sent mail (an .eml file or an mbox); repeatable")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -47,10 +55,17 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts, err := verifyOptions(*key, ckpts, orders)
+	if err == nil && len(sent) > 0 {
+		opts.Sent, err = readSent(sent)
+		if *player == "" {
+			err = fmt.Errorf("--sent needs --player (your player id, as the welcome mail names it)")
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
 		return 2
 	}
+	opts.TrustLogKey, opts.Player = *trust, *player
 	f, ok := readLog("verify", fs.Arg(0), stdout, stderr)
 	if !ok {
 		return 1
@@ -98,7 +113,8 @@ func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, e
 
 func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report) {
 	fmt.Fprintf(w, "log          %s (view %s)\ngame         %x\n", name, f.View, r.Game[:])
-	fmt.Fprintf(w, "records      %d (%d withheld from this view)\n", r.Records, r.Redacted)
+	fmt.Fprintf(w, "format       %s\n", f.Format)
+	fmt.Fprintf(w, "records      %d (%d withheld from this view)\n", r.Records, r.Redacted+r.Withheld)
 	fmt.Fprintf(w, "checkpoints  %d in the log, %d from mail\n", r.Checkpoints, r.External)
 	fmt.Fprintf(w, "rolls        %d, %d checked against revealed seeds\n", r.Rolls, r.RollsChecked)
 	for _, t := range r.Pending {
@@ -112,6 +128,9 @@ func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report) {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note         %s\n", n)
+	}
+	for _, u := range r.Unsent {
+		fmt.Fprintf(w, "NOT SENT     record %d: %s\n", u.Index, u.Reason)
 	}
 	if r.Failure != nil {
 		fmt.Fprintf(w, "FAIL         %v\n", r.Failure)

@@ -71,8 +71,8 @@ func Game(s *store.Store, sc Script) (ident.GameID, error) {
 		return id, err
 	}
 	steps := []func(*store.Tx) error{
-		func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("alice's own noise"), Clock) },
-		func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, Clock) },
+		func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("alice's own noise"), Clock, "alice-join@example.org") },
+		func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, Clock, "bob-join@example.com") },
 		func(tx *store.Tx) error {
 			_, err := ledger.CommitHidden(tx, id, "venice", "hidden-leaders", []byte("VEN-A carries Barbarigo\n"), rnd)
 			return err
@@ -158,7 +158,7 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 		ordersIdx, _, err = ledger.RecordOrders(tx, id, ledger.Orders{Turn: t, Act: a, Player: "alice",
 			Canonical: gamelog.CanonicalOrders(fmt.Sprintf("VEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n", a, a)),
 			Entropy:   []byte(fmt.Sprintf("t%da%d", t, a)), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, a),
-			Private: t == 1 && a == 2})
+			Private: secretStep(t, a)})
 		return err
 	})
 	if err != nil {
@@ -167,6 +167,9 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 	return s.Update(func(tx *store.Tx) error { return resolve(tx, id, sc, t, a, ordersIdx) })
 }
 
+// secretStep is the scripted step whose orders are secret (hidden set-up): it rolls no dice.
+func secretStep(t, a uint32) bool { return t == 1 && a == 2 }
+
 // resolve is one activation's transaction: close, rolls of each kind, events, state.
 func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx uint64) error {
 	act, err := ledger.Close(tx, id, t, a, []uint64{ordersIdx})
@@ -174,7 +177,7 @@ func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx ui
 		return err
 	}
 	written := 0
-	for r := 0; r < sc.Rolls; r++ {
+	for r := 0; r < sc.Rolls && !secretStep(t, a); r++ {
 		if err := rollKind(act, r); err != nil {
 			return err
 		}
@@ -185,6 +188,12 @@ func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx ui
 		if r%2 == 1 {
 			ev.Side = "venice"
 		}
+		if err := ledger.AppendEvent(tx, id, ev); err != nil {
+			return err
+		}
+	}
+	if secretStep(t, a) {
+		ev := ledger.Event{Turn: t, Act: a, Side: "venice", Rule: "4.5", Text: []string{"Barbarigo sets up hidden aboard VEN-A"}}
 		if err := ledger.AppendEvent(tx, id, ev); err != nil {
 			return err
 		}

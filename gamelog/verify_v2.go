@@ -1,0 +1,298 @@
+package gamelog
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator/dice"
+	"navarch/ident"
+)
+
+// The rules of log format v2 (docs/LOG-FORMAT.md 3): nothing the daemon can choose feeds a
+// key, and nothing withheld from a view is unsalted.
+
+// checkV2Markers refuses a plain record that carries v1's marks of a withheld record: in v2
+// such a record must be sealed, since its leaf hash could be matched against guesses.
+func (v *verifier) checkV2Markers(e *Entry) error {
+	r := e.Record
+	switch {
+	case (r.Type == TypeEvent || r.Type == TypeOrdersText || r.Type == TypeOrders) && r.Has("side"):
+		return v.fail(e, "a %s record for one side's eyes must be sealed in %s", r.Type, v.f.Format)
+	case r.Type == TypeState && r.Has("sealed"):
+		return v.fail(e, "a sealed state must be a sealed record in %s", v.f.Format)
+	case r.Type == TypeOrders && (r.Has("orders-hash") || !r.Has("commitment")):
+		return v.fail(e, "an orders record of %s carries a salted commitment, not a bare orders hash", v.f.Format)
+	}
+	return nil
+}
+
+var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
+
+// checkSealed checks a sealed record and, where this view holds it, the record it withholds,
+// which must open the commitment and then passes the rules of its own type in its place.
+func (v *verifier) checkSealed(e *Entry) error {
+	r := e.Record
+	what, side := r.Get("what"), r.Get("side")
+	switch {
+	case !v.v2:
+		return v.fail(e, "sealed records belong to %s, not %s", FormatV2, v.f.Format)
+	case !slices.Contains(sealable, what):
+		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
+	case side != "" && !v.sides[side]:
+		return v.fail(e, "side %q is not in the genesis record", side)
+	case (what == TypeState) != (side == ""):
+		return v.fail(e, "a sealed %s names the side that may see it (a state, no side: the referee's only)", what)
+	}
+	if what != TypeOrdersText {
+		if err := v.checkPlace(e); err != nil {
+			return err
+		}
+	}
+	if e.Inner == nil {
+		v.rep.Withheld++
+		if what == TypeOrdersText {
+			return v.textWithheld(e)
+		}
+		return nil
+	}
+	return v.checkUnsealed(e)
+}
+
+func (v *verifier) checkUnsealed(e *Entry) error {
+	r, in := e.Record, e.Inner
+	if SealedHash(e.Nonce, in.Raw) != r.Hash32("commitment") {
+		return v.fail(e, "the unsealed record does not open the commitment (it was changed)")
+	}
+	if in.Type != r.Get("what") {
+		return v.fail(e, "sealed as %s, unsealed as %s", r.Get("what"), in.Type)
+	}
+	if in.Type == TypeState && in.Get("sealed") != "yes" || in.Type != TypeState && in.Get("side") != r.Get("side") {
+		return v.fail(e, "the unsealed record's view differs from its seal")
+	}
+	if in.Type != TypeOrdersText && (in.Get("turn") != r.Get("turn") || in.Get("activation") != r.Get("activation")) {
+		return v.fail(e, "the unsealed record's turn or activation differs from its seal")
+	}
+	return v.checkRecord(&Entry{Index: e.Index, Leaf: e.Leaf, Record: in, Line: e.Line})
+}
+
+// checkOrdersV2: an orders record belongs to the open activation and to a player it asks
+// for; a default (the rules' no-orders default for a player who sent nothing) has no
+// entropy and no mail.
+func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
+	r := e.Record
+	if !v.activations[ta] || v.closes[ta] || ta != v.lastAct {
+		return v.fail(e, "orders for turn %d activation %d, which is not the open activation", ta.t, ta.a)
+	}
+	if !slices.Contains(v.acts[ta], p) {
+		return v.fail(e, "orders of %s, whom turn %d activation %d does not ask", p, ta.t, ta.a)
+	}
+	def := r.Has("default")
+	if def && (r.Get("default") != "yes" || len(r.Bytes("entropy")) > 0 || r.Has("message-id")) {
+		return v.fail(e, "a default orders record has no entropy and no mail (default yes, entropy empty)")
+	}
+	if v.current[ta] == nil {
+		v.current[ta] = map[string]uint64{}
+	}
+	v.current[ta][v.players[p]] = e.Index
+	v.orders[e.Index] = ordersRec{player: p, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
+		isDefault: def, messageID: r.Get("message-id")}
+	return nil
+}
+
+// checkCloseV2: a close uses exactly one orders record per side the activation asks (the
+// latest of each side, as the receipts call current), none for draws and automatic steps.
+func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
+	var sides []string
+	for _, u := range e.Record.All("use") {
+		i := parseUint(u)
+		o, ok := v.orders[i]
+		side := v.players[o.player]
+		switch {
+		case !ok || i >= e.Index:
+			return v.fail(e, "uses record %d, which is not an earlier orders record", i)
+		case o.ta != ta:
+			return v.fail(e, "uses orders record %d of turn %d activation %d", i, o.ta.t, o.ta.a)
+		case v.current[ta][side] != i:
+			return v.fail(e, "uses orders record %d of side %s, not its latest (%d)", i, side, v.current[ta][side])
+		case slices.Contains(sides, side):
+			return v.fail(e, "uses two orders records of side %s", side)
+		}
+		sides = append(sides, side)
+	}
+	var want []string
+	for _, p := range v.acts[ta] {
+		if !slices.Contains(want, v.players[p]) {
+			want = append(want, v.players[p])
+		}
+	}
+	if len(sides) != len(want) || !containsAll(sides, want) {
+		return v.fail(e, "uses orders of sides %v; turn %d activation %d asked %v (one record each)", sides, ta.t, ta.a, want)
+	}
+	cur := &closeRec{ta: ta, label: map[string]bool{}, uses: nil}
+	for _, u := range e.Record.All("use") {
+		cur.uses = append(cur.uses, parseUint(u))
+		v.uses[parseUint(u)] = append(v.uses[parseUint(u)], e.Index)
+	}
+	if e.Record.Has("inputs-hash") {
+		h := e.Record.Hash32("inputs-hash")
+		cur.claimedE = (*ident.Hash)(&h)
+	}
+	v.closes[ta], v.cur, v.closeAt = true, cur, e
+	return nil
+}
+
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkOrdersTextV2: the next text the close owes, opening its orders record's commitment.
+func (v *verifier) checkOrdersTextV2(e *Entry) error {
+	r := e.Record
+	i := r.Uint("orders")
+	c := v.cur
+	if c == nil || c.done || c.texts >= len(c.uses) || c.uses[c.texts] != i {
+		return v.fail(e, "text of orders record %d is not the next text its close owes", i)
+	}
+	if !r.Has("nonce") {
+		return v.fail(e, "an orders text of %s discloses its nonce", v.f.Format)
+	}
+	o := v.orders[i]
+	text := OrdersText(r.All("line"))
+	if OrdersCommitment(r.Hash32("nonce"), text) != o.hash {
+		return v.fail(e, "text and nonce do not open orders record %d's commitment", i)
+	}
+	if o.isDefault && len(text) > 0 {
+		return v.fail(e, "a default orders record has no order lines")
+	}
+	o.text, o.textLoaded = text, true
+	v.orders[i] = o
+	in := dice.Input{Player: o.player, OrdersHash: OrdersHash(text), Entropy: o.entropy}
+	if r.Has("side") { // secret orders enter E as zero bytes
+		in.OrdersHash = ident.Hash{}
+	}
+	c.inputs = append(c.inputs, in)
+	c.texts++
+	return nil
+}
+
+func (v *verifier) textWithheld(e *Entry) error {
+	c := v.cur
+	if c == nil || c.done || c.texts >= len(c.uses) {
+		return v.fail(e, "a sealed orders text outside the close that owes it")
+	}
+	o := v.orders[c.uses[c.texts]]
+	c.inputs = append(c.inputs, dice.Input{Player: o.player, Entropy: o.entropy}) // secret orders: zero bytes
+	c.texts++
+	return nil
+}
+
+// finishTexts ends the current close's texts: all owed texts read, then E checked (or, for
+// secret orders, absent) and the activation's dice derivable.
+func (v *verifier) finishTexts(at *Entry) error {
+	c := v.cur
+	if !v.v2 || c == nil || c.done {
+		return nil
+	}
+	c.done = true
+	ce := v.closeAt
+	if c.texts != len(c.uses) {
+		return v.fail(ce, "uses %d orders records, but %d texts follow it", len(c.uses), c.texts)
+	}
+	if c.claimedE == nil {
+		return v.fail(ce, "no inputs-hash")
+	}
+	eh := dice.InputsHash(c.ta.t, c.ta.a, c.inputs)
+	if eh != *c.claimedE {
+		return v.fail(ce, "inputs-hash %x, recomputed E is %x", c.claimedE[:], eh[:])
+	}
+	if x, ok := v.seeds[c.ta.t]; ok {
+		c.deriver = dice.NewDeriver(dice.ActivationKey(x, v.game, v.start, c.ta.t, c.ta.a, eh))
+	}
+	_ = at
+	return nil
+}
+
+// findOrdersV2 finds an auditor's orders among the disclosed texts.
+func (v *verifier) findOrdersV2(text []byte) OrdersMatch {
+	m := OrdersMatch{Hash: OrdersHash(text)}
+	for i := range v.f.Entries {
+		o, ok := v.orders[uint64(i)]
+		if ok && o.textLoaded && bytes.Equal(o.text, text) {
+			m.Records = append(m.Records, uint64(i))
+			m.UsedBy = append(m.UsedBy, v.uses[uint64(i)]...)
+		}
+	}
+	return m
+}
+
+// SentMail is one mail a player sent, as verify --sent reads it from the player's own
+// mailbox: its Message-ID, the entropy it gave (an ENTROPY line, or the text after JOIN),
+// and whether it was a JOIN.
+type SentMail struct {
+	MessageID string
+	Entropy   []byte
+	Join      bool
+}
+
+// Unsent is a record of the player's that none of his sent mails accounts for.
+type Unsent struct {
+	Index  uint64
+	Reason string
+}
+
+// checkSent lists every orders and join record of the player that his sent mail does not
+// account for: written by the daemon in his name, or with entropy he did not send.
+func (v *verifier) checkSent() error {
+	if v.opts.Player == "" {
+		return nil
+	}
+	if v.players[v.opts.Player] == "" {
+		return &Failure{Index: -1, Reason: fmt.Sprintf("--player %q is not a player of this game", v.opts.Player)}
+	}
+	for _, e := range v.f.Entries {
+		r := e.Record
+		if r == nil || r.Get("player") != v.opts.Player || r.Type != TypeOrders && r.Type != TypeJoin || r.Has("default") {
+			continue
+		}
+		if why := v.sentFor(r); why != "" {
+			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
+		}
+	}
+	if n := len(v.rep.Unsent); n > 0 {
+		u := v.rep.Unsent[0]
+		return &Failure{Index: int64(u.Index), Type: v.f.Entries[u.Index].Record.Type, Line: v.f.Entries[u.Index].Line,
+			Reason: fmt.Sprintf("%d record(s) of %s that your sent mail does not account for; the first: %s", n, v.opts.Player, u.Reason)}
+	}
+	return nil
+}
+
+func (v *verifier) sentFor(r *Record) string {
+	id := normalID(r.Get("message-id"))
+	if id == "" {
+		return "it names no mail of yours (no message-id)"
+	}
+	for _, m := range v.opts.Sent {
+		if normalID(m.MessageID) != id {
+			continue
+		}
+		if m.Join != (r.Type == TypeJoin) {
+			return fmt.Sprintf("your mail %s was not a %s", id, map[bool]string{true: "JOIN", false: "mail with orders"}[r.Type == TypeJoin])
+		}
+		if !bytes.Equal(m.Entropy, r.Bytes("entropy")) {
+			return fmt.Sprintf("entropy %x, your mail %s gave %x", r.Bytes("entropy"), id, m.Entropy)
+		}
+		return ""
+	}
+	return fmt.Sprintf("none of your sent mails has Message-ID %s", id)
+}
+
+func normalID(s string) string {
+	return strings.Trim(strings.TrimSpace(s), "<>")
+}
