@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"path/filepath"
@@ -218,5 +219,39 @@ func TestHiddenSetup(t *testing.T) {
 	f, _ := gamelog.ParseFile([]byte(pub))
 	if rep := gamelog.Verify(f, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
 		t.Errorf("disclosed set-up does not verify: %v", rep.Failure)
+	}
+}
+
+// TestSimultaneousOrdersStaySecret: while both sides order in one step, the records of the
+// orders that arrived show nothing that could be matched against guesses, not even of NONE
+// (issue 10, finding 3): only a salted commitment, until the close discloses text and nonce.
+func TestSimultaneousOrdersStaySecret(t *testing.T) {
+	s := newStore(t)
+	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "both", Turns: 1, Activations: 0, Reveal: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(func(tx *store.Tx) error {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: 2, Act: 1, Players: []string{"alice", "bob"}, What: "leader move"}); err != nil {
+			return err
+		}
+		_, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: 2, Act: 1, Player: "alice", Canonical: []byte("NONE\n"), Received: ledgertest.Clock})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, ledger.View{Side: "ottoman"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"NONE\n", "", "NONE"} {
+		h := gamelog.OrdersHash([]byte(text))
+		if bytes.Contains(data, []byte(hex.EncodeToString(h[:]))) {
+			t.Errorf("bob's copy holds the hash of %q before the close", text)
+		}
+	}
+	if !bytes.Contains(data, []byte("\ncommitment ")) {
+		t.Error("no commitment to alice's orders in bob's copy")
 	}
 }

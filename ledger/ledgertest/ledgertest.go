@@ -71,7 +71,9 @@ func Game(s *store.Store, sc Script) (ident.GameID, error) {
 		return id, err
 	}
 	steps := []func(*store.Tx) error{
-		func(tx *store.Tx) error { return ledger.Join(tx, id, "alice", []byte("alice's own noise"), Clock, "alice-join@example.org") },
+		func(tx *store.Tx) error {
+			return ledger.Join(tx, id, "alice", []byte("alice's own noise"), Clock, "alice-join@example.org")
+		},
 		func(tx *store.Tx) error { return ledger.Join(tx, id, "bob", nil, Clock, "bob-join@example.com") },
 		func(tx *store.Tx) error {
 			_, err := ledger.CommitHidden(tx, id, "venice", "hidden-leaders", []byte("VEN-A carries Barbarigo\n"), rnd)
