@@ -39,25 +39,7 @@ def roll(k, label, sides, count):
         j += 1
     return out
 
-def def main_v2():
-    game = bytes(range(16))
-    line = lambda k, v: print(f"{k:<28} {v.hex()}")
-    nonce = H(b"example nonce - never use")
-    line("nonce", nonce)
-    line("orders-commit alice", H(tag("orders-commit"), nonce, b"MOVE A1-A2\n"))
-    line("orders-commit NONE", H(tag("orders-commit"), nonce, b"NONE\n"))
-    rec = b"type event\nindex 7\nturn 1\nactivation 5\nside venice\ntext Barbarigo sets up hidden aboard VEN-A\n"
-    line("sealed event", H(tag("sealed"), nonce, rec))
-    oa = H(tag("orders"), b"MOVE A1-A2\n")
-    line("E_1,5 bob secret", inputs_hash(1, 5, [("bob", bytes(32), b""), ("alice", oa, b"correct horse")]))
-    head = H(b"example head")
-    msg = tag("export") + b"navarch/v2 export\ngame " + game.hex().encode() + b"\nsize 42\nhead " + head.hex().encode() + b"\n"
-    line("export message", msg)
-
-if sys.argv[1:] == ["v2"]:
-    main_v2()
-else:
-    main():
+def main():
     game, n = bytes(range(16)), 3
     xn = hashlib.sha256(b"example seed - never use").digest()
     line = lambda k, v: print(f"{k:<28} {v.hex()}")
