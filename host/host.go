@@ -16,6 +16,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/ident"
+	"navarch/render"
 	"navarch/store"
 )
 
@@ -49,6 +50,9 @@ type Config struct {
 	// Backups are the daemon's own copies of the database, taken by the deadline loop when
 	// due (the file is locked while the daemon runs, so no other process can copy it).
 	Backups store.Rotation
+	// Maps are the rulesets' maps by ruleset id (cmd/navarch pairs each ruleset with its
+	// map); a game of a ruleset without one gets its reports without a map.
+	Maps map[string]render.Map
 }
 
 // Host runs the games of one store.

@@ -12,9 +12,10 @@ import (
 
 // ReplayReport is the outcome of Replay.
 type ReplayReport struct {
-	Steps  int    // activations re-run
-	States int    // state hashes matched
-	Result string // the game's result, if it ended
+	Ruleset string // the genesis record's ruleset id
+	Steps   int    // activations re-run
+	States  int    // state hashes matched
+	Result  string // the game's result, if it ended
 	// Stopped is the step the engine still had next when the log ended the game before the
 	// rules did (a referee's ENDGAME, a resignation), or "".
 	Stopped string
@@ -65,6 +66,7 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	if err != nil {
 		return err
 	}
+	rp.rep.Ruleset = rs.ID()
 	rp.sides = Players(g)
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {

@@ -159,7 +159,7 @@ func (d *demo) open() error {
 	if d.s, err = store.Open(db, d.log, store.Options{NoSync: true}); err != nil {
 		return err
 	}
-	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true}, d.log)
+	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: maps}, d.log)
 	return nil
 }
 
