@@ -169,8 +169,7 @@ func (h *Host) next(tx *store.Tx, g *game, r recipient) error {
 }
 
 func summary(eng adjudicator.Game, side string) []string {
-	type summarizer interface{ Summary(side string) []string }
-	if s, ok := eng.(summarizer); ok {
+	if s, ok := eng.(adjudicator.Summarizer); ok {
 		return s.Summary(side)
 	}
 	return nil

@@ -67,6 +67,10 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 		return err
 	}
 	rp.rep.Ruleset = rs.ID()
+	if v := g.Get("engine"); v != rs.Version() {
+		return fmt.Errorf("the game was played with version %q of the %s engine, and this navarch has version %q: "+
+			"it replays a game only with the rules it was played by", v, rs.ID(), rs.Version())
+	}
 	rp.sides = Players(g)
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {
