@@ -253,7 +253,7 @@ func TestServeParksAndGoesOn(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return store.PutMeta(tx, id, metaGame, []byte("{broken"))
+		return store.PutSettings(tx, id, tags[0], []byte("{broken"))
 	})
 	if err != nil {
 		t.Fatal(err)
