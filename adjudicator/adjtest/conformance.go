@@ -39,7 +39,7 @@ type Options struct {
 //     per step;
 //   - replay: the exported log verifies, and play.Replay re-runs every step to the same state
 //     hashes and the same final Encode.
-func Conformance(t *testing.T, rs adjudicator.Ruleset, o Options) {
+func Conformance(t testing.TB, rs adjudicator.Ruleset, o Options) {
 	t.Helper()
 	if o.MaxSteps == 0 {
 		o.MaxSteps = 5000
@@ -75,7 +75,7 @@ type played struct {
 	steps   int
 }
 
-func newPlayed(t *testing.T, rs adjudicator.Ruleset, o Options) *played {
+func newPlayed(t testing.TB, rs adjudicator.Ruleset, o Options) *played {
 	t.Helper()
 	i := slices.IndexFunc(rs.Scenarios(), func(s adjudicator.Scenario) bool { return s.ID == o.Config.Scenario })
 	if i < 0 {
@@ -114,7 +114,7 @@ func newPlayed(t *testing.T, rs adjudicator.Ruleset, o Options) *played {
 }
 
 // play plays the game to its end, checking each step.
-func (p *played) play(t *testing.T, maxSteps int) {
+func (p *played) play(t testing.TB, maxSteps int) {
 	t.Helper()
 	for ; p.g.Next().Kind != adjudicator.Over; p.steps++ {
 		if p.steps >= maxSteps {
@@ -143,7 +143,7 @@ func (p *played) play(t *testing.T, maxSteps int) {
 
 // orders are the bots' orders for step st, each side's checked for the round trip; texts
 // are their canonical texts by side, as the log keeps them.
-func (p *played) orders(t *testing.T, st adjudicator.Step) ([]play.SideOrders, map[string]string) {
+func (p *played) orders(t testing.TB, st adjudicator.Step) ([]play.SideOrders, map[string]string) {
 	t.Helper()
 	if st.Kind != adjudicator.NeedOrders {
 		return nil, nil
@@ -173,7 +173,7 @@ func (p *played) orders(t *testing.T, st adjudicator.Step) ([]play.SideOrders, m
 
 // checkTwin resolves the same step on the twin from the orders' text and the step's rolls by
 // label: the same rolls must be asked for, and the same events and state reached.
-func (p *played) checkTwin(t *testing.T, st adjudicator.Step, texts map[string]string, res play.Result) {
+func (p *played) checkTwin(t testing.TB, st adjudicator.Step, texts map[string]string, res play.Result) {
 	t.Helper()
 	var orders map[string][]adjudicator.Order
 	if st.Kind == adjudicator.NeedOrders {
@@ -203,7 +203,7 @@ func (p *played) checkTwin(t *testing.T, st adjudicator.Step, texts map[string]s
 }
 
 // replay exports the full log, verifies it and replays it.
-func (p *played) replay(t *testing.T) {
+func (p *played) replay(t testing.TB) {
 	t.Helper()
 	data, err := ledgertest.Export(p.s, p.c.Game, ledger.View{Full: true})
 	if err != nil {

@@ -63,3 +63,19 @@ func TestAddARuleset(t *testing.T) {
 		t.Errorf("red's log does not verify:\n%s", out)
 	}
 }
+
+// TestRulesetWithoutMap: a ruleset listed without a map is played just the same; its reports
+// go without one (render.ErrNoMap).
+func TestRulesetWithoutMap(t *testing.T) {
+	dir := t.TempDir()
+	withRuleset(t, ruleset{duel.Ruleset, nil, "short"}, func() {
+		if code, out, errs := navarch("demo", "-out", dir, "-rules", "duel", "-turns", "9"); code != 0 || !strings.Contains(out, "bob   ← game over") {
+			t.Fatalf("demo of the duel without a map: exit %d\n%s%s", code, out, errs)
+		}
+	})
+	reports, _ := filepath.Glob(filepath.Join(dir, "mail", "*report*.eml"))
+	maps, _ := filepath.Glob(filepath.Join(dir, "maps", "*.png"))
+	if len(reports) == 0 || len(maps) != 0 {
+		t.Errorf("%d reports with %d maps; want reports without maps", len(reports), len(maps))
+	}
+}
