@@ -16,6 +16,11 @@ type Ruleset interface {
 	ID() string
 	// Title is the rulebook's name.
 	Title() string
+	// Version is the version of the ruleset's engine, written into every game's genesis
+	// record (its engine field). A change that makes the engine resolve the same orders and
+	// dice differently is a new version; replay refuses a log made by another version
+	// rather than re-adjudicate it differently (play.Replay).
+	Version() string
 	// Scenarios lists the scenarios in the rulebook's order.
 	Scenarios() []Scenario
 	// Options lists the optional rules a game may switch on.
@@ -104,6 +109,19 @@ type Game interface {
 // state known, a hash could be matched against every guess of the hidden part.
 type Sealer interface {
 	Sealed() bool
+}
+
+// Summarizer is implemented by games that give a side a few lines on the state of play
+// (strengths, tracks), which the host puts in the side's report.
+type Summarizer interface {
+	Summary(side string) []string
+}
+
+// Bot is implemented by games that can play a side by script: BotOrders is the order text a
+// simple player of side would send now ("" for none). navarch demo plays only rulesets whose
+// games have a bot.
+type Bot interface {
+	BotOrders(side string) string
 }
 
 // StateHash returns H(Encode()), the hash a state record carries.

@@ -13,7 +13,3 @@
 // is answered with what would be legal. Neither is ever half-applied: a step resolves only
 // with a complete, valid set of orders, or with the game's no-orders default.
 package adjudicator
-
-// EngineVersion names the engine in every game's genesis record; replay must run the same
-// engine version the game was played with.
-const EngineVersion = "0.1.0"

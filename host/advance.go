@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -117,7 +118,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	if err != nil || len(lines) == 0 {
 		return err
 	}
-	files, err := mapFile(eng, g, side, false)
+	files, err := h.mapFile(eng, g, side, false)
 	if err != nil {
 		return err
 	}
@@ -168,16 +169,17 @@ func (h *Host) next(tx *store.Tx, g *game, r recipient) error {
 }
 
 func summary(eng adjudicator.Game, side string) []string {
-	type summarizer interface{ Summary(side string) []string }
-	if s, ok := eng.(summarizer); ok {
+	if s, ok := eng.(adjudicator.Summarizer); ok {
 		return s.Summary(side)
 	}
 	return nil
 }
 
-func renderMap(eng adjudicator.Game, tag, side string, full bool) ([]byte, error) {
-	data, err := render.Game(eng, tag, side, full)
-	if err != nil && strings.Contains(err.Error(), "no map") {
+// renderMap draws the game's map as side sees it; nil without an error when the game's
+// ruleset has none.
+func (h *Host) renderMap(eng adjudicator.Game, g *game, side string, full bool) ([]byte, error) {
+	data, err := render.Game(h.cfg.Maps[g.Ruleset], eng, g.Tag, side, full)
+	if errors.Is(err, render.ErrNoMap) {
 		return nil, nil
 	}
 	return data, err

@@ -138,7 +138,7 @@ func BenchmarkLateGame(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return ledgertest.Clock }, Rand: ledgertest.Rand("late"), RateLimit: 1 << 30}, slog.New(slog.DiscardHandler))
 	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "battle-of-lepanto",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})

@@ -62,7 +62,7 @@ func playScript(path string, cache int, afterWrite func()) (*Host, error) {
 		return nil, err
 	}
 	defer s.Close()
-	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return ledgertest.Clock }, Rand: ledgertest.Rand("crash"), EngineCache: cache}, slog.New(slog.DiscardHandler))
 	var games int
 	s.View(func(tx *store.Tx) error { games = len(store.Games(tx)); return nil })

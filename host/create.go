@@ -164,9 +164,6 @@ func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c le
 			g.Title = s.Title
 		}
 	}
-	if err := indexTags(tx); err != nil {
-		return nil, err
-	}
 	for n := 3; taken(tx, g.Tag); n++ {
 		g.Tag = rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:n])
 	}
@@ -179,34 +176,18 @@ func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c le
 		if err != nil {
 			return nil, err
 		}
-		if err := store.PutSecret(tx, c.Game, "key/"+p.ID, []byte(key)); err != nil {
+		if err := store.PutPlayerKey(tx, c.Game, p.ID, key); err != nil {
 			return nil, err
 		}
 	}
 	return g, saveGame(tx, c.Game, g)
 }
 
-// taken says whether a tag is in use, by the tag index alone (see indexTags).
+// taken says whether a tag is in use, by the store's tag index alone (which holds every
+// game's tag since schema 3: store.PutSettings).
 func taken(tx *store.Tx, tag string) bool {
-	return store.State(tx, "tag:"+tag) != nil
-}
-
-// indexTags puts every game's tag in the index, once per database: games made before the
-// index existed join it here, so that taken need not read every game. A game whose
-// settings cannot be read keeps its tag out of the index; findGame still finds it by reading
-// every game.
-func indexTags(tx *store.Tx) error {
-	if store.State(tx, "tag-index") != nil {
-		return nil
-	}
-	for _, id := range store.Games(tx) {
-		if g, err := loadGame(tx, id); err == nil && g != nil {
-			if err := store.PutState(tx, "tag:"+g.Tag, id[:]); err != nil {
-				return err
-			}
-		}
-	}
-	return store.PutState(tx, "tag-index", []byte{1})
+	_, ok := store.GameByTag(tx, tag)
+	return ok
 }
 
 // newKey is a player's secret order key: 50 random bits, as ten base32 letters.

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,9 +33,15 @@ func (h *Host) Handle(raw []byte) error {
 			return err
 		}
 		log := h.log.With("message-id", key)
-		if in != nil && in.From != "" && !h.allow(tx, in.From) {
-			log.Warn("mail dropped: sender over its rate", "from", in.From)
-			return nil
+		if in != nil && in.From != "" {
+			ok, err := h.allow(tx, in.From)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				log.Warn("mail dropped: sender over its rate", "from", in.From)
+				return nil
+			}
 		}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
@@ -55,15 +60,9 @@ func (h *Host) Handle(raw []byte) error {
 const RateLimit = 30
 
 // allow counts a sender's mail in the current hour and says whether it is within the limit.
-func (h *Host) allow(tx *store.Tx, from string) bool {
-	k := "rate:" + from + ":" + h.cfg.Now().UTC().Format("2006010215")
-	n := 0
-	if v := store.State(tx, k); len(v) == 4 {
-		n = int(binary.BigEndian.Uint32(v))
-	}
-	n++
-	store.PutState(tx, k, binary.BigEndian.AppendUint32(nil, uint32(n)))
-	return n <= h.cfg.RateLimit
+func (h *Host) allow(tx *store.Tx, from string) (bool, error) {
+	n, err := store.CountHour(tx, from, h.cfg.Now())
+	return n <= h.cfg.RateLimit, err
 }
 
 // actor is who sent a mail, once authenticated.

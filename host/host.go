@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
@@ -16,6 +15,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/ident"
+	"navarch/render"
 	"navarch/store"
 )
 
@@ -49,6 +49,9 @@ type Config struct {
 	// Backups are the daemon's own copies of the database, taken by the deadline loop when
 	// due (the file is locked while the daemon runs, so no other process can copy it).
 	Backups store.Rotation
+	// Maps are the rulesets' maps by ruleset id (cmd/navarch pairs each ruleset with its
+	// map); a game of a ruleset without one gets its reports without a map.
+	Maps map[string]render.Map
 }
 
 // Host runs the games of one store.
@@ -171,8 +174,6 @@ type received struct {
 	Written time.Time `json:"written,omitzero"`
 }
 
-const metaGame = "host"
-
 func (h *Host) gameID(g *game) ident.GameID {
 	var id ident.GameID
 	hex.Decode(id[:], []byte(g.ID))
@@ -180,7 +181,7 @@ func (h *Host) gameID(g *game) ident.GameID {
 }
 
 func loadGame(tx *store.Tx, id ident.GameID) (*game, error) {
-	v, err := store.Meta(tx, id, metaGame)
+	v, err := store.Settings(tx, id)
 	if err != nil || v == nil {
 		return nil, err
 	}
@@ -196,21 +197,14 @@ func saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	if err != nil {
 		return err
 	}
-	if err := store.PutMeta(tx, id, metaGame, b); err != nil {
-		return err
-	}
-	if k := "tag:" + g.Tag; !bytes.Equal(store.State(tx, k), id[:]) { // games older than the index join it here
-		return store.PutState(tx, k, id[:])
-	}
-	return nil
+	return store.PutSettings(tx, id, g.Tag, b)
 }
 
 // findGame returns the game with a tag, by the tag index (one game read, however many games
 // there are) or else by reading every game. A game whose settings cannot be read does not
 // hide the others; but when no game has the tag, that failure is returned (it may be the one).
 func findGame(tx *store.Tx, tag string) (ident.GameID, *game, error) {
-	if v := store.State(tx, "tag:"+tag); len(v) == len(ident.GameID{}) {
-		id := ident.GameID(v)
+	if id, ok := store.GameByTag(tx, tag); ok {
 		g, err := loadGame(tx, id)
 		if err != nil || g != nil && g.Tag == tag {
 			return id, g, err
@@ -253,8 +247,7 @@ func (g *game) sidePlayers(side string) []*player {
 func (h *Host) own(id string) bool { return strings.HasSuffix(id, "@"+h.cfg.Domain) }
 
 func keyOf(tx *store.Tx, id ident.GameID, playerID string) (string, error) {
-	v, err := store.Secret(tx, id, "key/"+playerID)
-	return string(v), err
+	return store.PlayerKey(tx, id, playerID)
 }
 
 // ErrNoGame is returned by operator calls naming a game that does not exist.

@@ -14,8 +14,13 @@ import (
 	"navarch/gamelog"
 	"navarch/ledger/ledgertest"
 	"navarch/mail"
+	"navarch/render"
+	"navarch/render/lepantomap"
 	"navarch/store"
 )
+
+// testMaps are the maps cmd/navarch gives the host.
+var testMaps = map[string]render.Map{lepanto.Ruleset.ID(): lepantomap.Map}
 
 type fixture struct {
 	t    testing.TB
@@ -37,7 +42,7 @@ func newFixtureTB(t testing.TB) *fixture {
 	}
 	t.Cleanup(func() { s.Close() })
 	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
 	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@example.net"},
 		Players: []PlayerSpec{{"alice", "christian", "Alice@Example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "America/New_York"}}})

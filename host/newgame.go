@@ -15,7 +15,7 @@ import (
 // mistake is answered and nothing is created. The NEWGAME mail is kept as the game's first.
 //
 //	NEWGAME lions-at-sea
-//	RULESET lepanto1571                     (the default)
+//	RULESET lepanto1571                     (default: the host's first ruleset)
 //	PLAYER alice christian alice@example.org Europe/Rome
 //	PLAYER bob ottoman bob@example.com America/New_York
 //	REFEREE second-referee@example.net      (any number)
@@ -32,6 +32,9 @@ func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req ma
 	spec, err := readSpec(req)
 	if !slices.Contains(spec.Referees, in.From) {
 		spec.Referees = append([]string{in.From}, spec.Referees...)
+	}
+	if spec.Ruleset == "" && len(h.rulesets) > 0 {
+		spec.Ruleset = h.rulesets[0].ID()
 	}
 	if err == nil {
 		err = h.checkSpec(spec)
@@ -55,14 +58,14 @@ func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req ma
 const newGameHelp = `Write, one per line:
   NEWGAME SCENARIO
   PLAYER ID SIDE ADDRESS [ZONE]        (one per player; every side needs one)
-  RULESET lepanto1571                  (optional)
+  RULESET ID                           (optional; navarch rules lists them)
   REFEREE ADDRESS                      (optional: more referees; you are one)
   OPTIONS OPTION,OPTION                (optional)
   DEADLINE HOURS, REMINDER HOURS, NOORDERS default|referee   (optional)`
 
 // readSpec reads a NEWGAME request's lines into a game spec, the sender a referee.
 func readSpec(req mail.Request) (GameSpec, error) {
-	spec := GameSpec{Ruleset: "lepanto1571"}
+	var spec GameSpec
 	if len(req.Args) != 1 {
 		return spec, fmt.Errorf("NEWGAME takes the scenario, like NEWGAME lions-at-sea")
 	}

@@ -241,7 +241,7 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	}
 	side := a.side()
 	full := len(a.req.Args) > 0 && strings.EqualFold(a.req.Args[0], "FULL")
-	png, err := mapFile(eng, a.g, side, full)
+	png, err := h.mapFile(eng, a.g, side, full)
 	if err != nil {
 		return err
 	}
@@ -252,8 +252,8 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	return h.queue(tx, a.g, a.to(), "notice", "status", notice("The game waits for: "+what+".", "The map is attached."), a.msg.MessageID, png)
 }
 
-func mapFile(eng adjudicator.Game, g *game, side string, full bool) ([]mail.Attachment, error) {
-	data, err := renderMap(eng, g.Tag, side, full)
+func (h *Host) mapFile(eng adjudicator.Game, g *game, side string, full bool) ([]mail.Attachment, error) {
+	data, err := h.renderMap(eng, g, side, full)
 	if err != nil || data == nil {
 		return nil, err
 	}

@@ -22,17 +22,17 @@ func (f *fixture) breakGame() (mend func()) {
 		if id, _, err = findGame(tx, f.tag); err != nil {
 			return err
 		}
-		if good, err = store.Meta(tx, id, metaGame); err != nil {
+		if good, err = store.Settings(tx, id); err != nil {
 			return err
 		}
-		return store.PutMeta(tx, id, metaGame, []byte("{broken"))
+		return store.PutSettings(tx, id, f.tag, []byte("{broken"))
 	})
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	return func() {
 		f.t.Helper()
-		if err := f.s.Update(func(tx *store.Tx) error { return store.PutMeta(tx, id, metaGame, good) }); err != nil {
+		if err := f.s.Update(func(tx *store.Tx) error { return store.PutSettings(tx, id, f.tag, good) }); err != nil {
 			f.t.Fatal(err)
 		}
 	}
@@ -173,38 +173,4 @@ func (f *fixture) idOf(tag string) string {
 		f.t.Fatal(err)
 	}
 	return string(id[:])
-}
-
-// A database from before the tag index: its games are still found, and the first new game
-// puts them in the index, so that a new tag never repeats an old one.
-func TestTagIndexBackfill(t *testing.T) {
-	f := newFixture(t)
-	err := f.s.Update(func(tx *store.Tx) error {
-		if err := store.DeleteState(tx, "tag-index"); err != nil {
-			return err
-		}
-		return store.DeleteState(tx, "tag:"+f.tag)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.s.View(func(tx *store.Tx) error {
-		if _, g, err := findGame(tx, f.tag); err != nil || g == nil {
-			t.Errorf("an unindexed game is not found: %v", err)
-		}
-		if taken(tx, f.tag) {
-			t.Error("the test's game is still indexed")
-		}
-		return nil
-	})
-	if _, err := f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
-		Players: []PlayerSpec{{"carol", "christian", "carol@example.org", "UTC"}, {"dave", "ottoman", "dave@example.com", "UTC"}}}); err != nil {
-		t.Fatal(err)
-	}
-	f.s.View(func(tx *store.Tx) error {
-		if !taken(tx, f.tag) || store.State(tx, "tag-index") == nil {
-			t.Error("the old game was not put in the index")
-		}
-		return nil
-	})
 }

@@ -51,7 +51,7 @@ func (h *Host) replace(tx *store.Tx, a *actor) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := store.PutSecret(tx, a.id, "key/"+p.ID, []byte(key)); err != nil {
+	if err := store.PutPlayerKey(tx, a.id, p.ID, key); err != nil {
 		return "", err
 	}
 	old := p.Address

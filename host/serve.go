@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -147,9 +146,8 @@ func (h *Host) loadCursor(mailbox string) func() (mail.Cursor, error) {
 	return func() (mail.Cursor, error) {
 		var c mail.Cursor
 		err := h.s.View(func(tx *store.Tx) error {
-			if v := store.State(tx, "imap:"+mailbox); len(v) == 8 {
-				c.UIDValidity, c.LastUID = binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])
-			}
+			sc := store.Cursor(tx, mailbox)
+			c.UIDValidity, c.LastUID = sc.UIDValidity, sc.LastUID
 			return nil
 		})
 		return c, err
@@ -158,8 +156,9 @@ func (h *Host) loadCursor(mailbox string) func() (mail.Cursor, error) {
 
 func (h *Host) saveCursor(mailbox string) func(mail.Cursor) error {
 	return func(c mail.Cursor) error {
-		v := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, c.UIDValidity), c.LastUID)
-		if err := h.s.Update(func(tx *store.Tx) error { return store.PutState(tx, "imap:"+mailbox, v) }); err != nil {
+		if err := h.s.Update(func(tx *store.Tx) error {
+			return store.PutCursor(tx, mailbox, store.IMAPCursor{UIDValidity: c.UIDValidity, LastUID: c.LastUID})
+		}); err != nil {
 			return fmt.Errorf("save imap cursor: %w", err)
 		}
 		return nil

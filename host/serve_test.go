@@ -127,7 +127,7 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	defer s.Close()
 	var beats atomic.Int32
 	backups := store.Rotation{Dir: filepath.Join(t.TempDir(), "backups"), Every: time.Hour, Keep: 1}
-	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Rand: ledgertest.Rand("serve"), Heartbeat: func(int) { beats.Add(1) }, Backups: backups}, slog.New(slog.DiscardHandler))
 	tag, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "Europe/Rome"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
@@ -237,7 +237,7 @@ func TestServeParksAndGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Rand: ledgertest.Rand("park")}, slog.New(slog.DiscardHandler))
 	var tags []string
 	for _, p := range [][2]string{{"alice@example.org", "bob@example.com"}, {"carol@example.org", "dave@example.com"}} {
@@ -253,7 +253,7 @@ func TestServeParksAndGoesOn(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return store.PutMeta(tx, id, metaGame, []byte("{broken"))
+		return store.PutSettings(tx, id, tags[0], []byte("{broken"))
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,6 @@ func Create(tx *store.Tx, rs adjudicator.Ruleset, cfg adjudicator.Config, player
 		return ledger.Created{}, err
 	}
 	return ledger.Create(tx, ledger.Spec{Ruleset: rs.ID(), Scenario: cfg.Scenario, Options: cfg.Options,
-		Tables: cfg.Tables[rs.ID()], Engine: adjudicator.EngineVersion, Players: players, MaxTurns: sc.MaxTurns,
+		Tables: cfg.Tables[rs.ID()], Engine: rs.Version(), Players: players, MaxTurns: sc.MaxTurns,
 		Created: created}, rnd)
 }

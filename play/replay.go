@@ -14,9 +14,10 @@ import (
 
 // ReplayReport is the outcome of Replay.
 type ReplayReport struct {
-	Steps   int // activations re-run
-	States  int // state hashes matched
-	Records int // rolls, events and states re-derived byte for byte
+	Ruleset string // the genesis record's ruleset id
+	Steps   int    // activations re-run
+	States  int    // state hashes matched
+	Records int    // rolls, events and states re-derived byte for byte
 	// Withheld counts records of re-run steps that this view does not hold (sealed events,
 	// sealed states): they could not be compared.
 	Withheld int
@@ -79,6 +80,11 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	rs, err := Find(rulesets, g.Get("ruleset"))
 	if err != nil {
 		return err
+	}
+	rp.rep.Ruleset = rs.ID()
+	if v := g.Get("engine"); v != rs.Version() {
+		return fmt.Errorf("the game was played with version %q of the %s engine, and this navarch has version %q: "+
+			"it replays a game only with the rules it was played by", v, rs.ID(), rs.Version())
 	}
 	rp.sides = Players(g)
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}

@@ -315,3 +315,40 @@ func TestCorrectedTables(t *testing.T) {
 		t.Error("replay with the substitute tables matched a game played with corrected ones")
 	}
 }
+
+// otherVersion is Lepanto under another engine version.
+type otherVersion struct{ adjudicator.Ruleset }
+
+func (otherVersion) Version() string { return "0.0.1-old" }
+
+// TestReplayRefusesAnotherEngineVersion: the genesis record names the engine version, and a
+// log made by another version is refused with a message saying so, not re-adjudicated.
+func TestReplayRefusesAnotherEngineVersion(t *testing.T) {
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var c ledger.Created
+	err = s.Update(func(tx *store.Tx) error {
+		c, err = play.Create(tx, otherVersion{lepanto.Ruleset}, adjudicator.Config{Scenario: "lions-at-sea"}, players, ledgertest.Clock, ledgertest.Rand("old"))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, c.Game, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("\nengine 0.0.1-old\n")) {
+		t.Fatalf("the genesis record does not name the engine version:\n%s", data)
+	}
+	f := verified(t, data, c.Verifier)
+	if _, err := play.Replay(f, rulesets); err == nil || !strings.Contains(err.Error(), `version "0.0.1-old"`) {
+		t.Errorf("replay of another version's log: %v, want a refusal naming the version", err)
+	}
+	if _, err := play.Replay(f, []adjudicator.Ruleset{otherVersion{lepanto.Ruleset}}); err != nil {
+		t.Errorf("replay by the version that made it: %v", err)
+	}
+}

@@ -1,4 +1,4 @@
-package render
+package render_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
+	"navarch/render"
+	"navarch/render/lepantomap"
 )
 
 func fullBattle(b *testing.B) *lepanto.Game {
@@ -21,7 +23,7 @@ func fullBattle(b *testing.B) *lepanto.Game {
 func BenchmarkRenderFullBattle(b *testing.B) {
 	v := fullBattle(b).View("christian")
 	for b.Loop() {
-		if _, err := PNG(NewLepanto(v, "bench", true)); err != nil {
+		if _, err := render.PNG(lepantomap.NewLepanto(v, "bench", true)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -30,7 +32,7 @@ func BenchmarkRenderFullBattle(b *testing.B) {
 // BenchmarkEncodeFloor is image/png encoding the same finished image alone: the floor under
 // any renderer that sends PNGs.
 func BenchmarkEncodeFloor(b *testing.B) {
-	img := Image(NewLepanto(fullBattle(b).View("christian"), "bench", true))
+	img := render.Image(lepantomap.NewLepanto(fullBattle(b).View("christian"), "bench", true))
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()

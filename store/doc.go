@@ -2,16 +2,26 @@
 //
 // Layout (bucket names are ASCII; integers are big-endian u64):
 //
-//	meta/       schema → u64 schema version; install-key → Ed25519 seed (32 bytes)
+//	meta/       schema → u64 schema version; install-key → Ed25519 seed (32 bytes);
+//	            state:tag:<tag> → game id (the tag index); state:imap:<mailbox> → the
+//	            intake's cursor (u32 UIDVALIDITY ‖ u32 last UID)
 //	games/<id>/ one bucket per game, named by the 16-byte game id:
 //	    log/    u64(index) → record bytes, stored verbatim (the hash chain covers them)
 //	    chain/  u64(index) → leaf ‖ head (64 bytes), a cache that Check recomputes
-//	    secret/ name → bytes never exported (the seed X_N, hidden set-up nonces and data)
-//	    meta/   name → bytes (game settings and status, owned by callers)
+//	    secret/ name → bytes never exported (the seed X_N, hidden set-up nonces and data;
+//	            key/<player> → the player's order key)
+//	    meta/   name → bytes (game settings and status; host → the host's JSON settings,
+//	            whose "tag" field the tag index holds)
 //	    received/ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
 //	processed/  Message-ID → caller's value (dedupe of incoming mail)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
 //	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry
+//	rates/      u32(unix hour) ‖ sender → u32 mails counted in that hour (CountHour expires
+//	            hours before the previous one)
+//
+// The store owns this layout: the host's state is read and written through typed functions
+// (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour), and schema.go's upgrades
+// bring an older file to it when it is opened.
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log
 // records, activation status, outgoing mail, processed mail) commits atomically. A crash at

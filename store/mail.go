@@ -64,18 +64,3 @@ func Outbox(tx *Tx) []OutboxEntry {
 func OutboxDone(tx *Tx, seq uint64) error {
 	return tx.tx.Bucket(bucketOutbox).Delete(u64(seq))
 }
-
-// PutState keeps a value of the installation's own (the IMAP cursor, say) in the meta bucket.
-func PutState(tx *Tx, key string, v []byte) error {
-	return tx.put(tx.tx.Bucket(bucketMeta), []byte("state:"+key), v)
-}
-
-// State returns a copy of a value kept by PutState, or nil.
-func State(tx *Tx, key string) []byte {
-	return bytes.Clone(tx.tx.Bucket(bucketMeta).Get([]byte("state:" + key)))
-}
-
-// DeleteState removes a value kept by PutState.
-func DeleteState(tx *Tx, key string) error {
-	return tx.tx.Bucket(bucketMeta).Delete([]byte("state:" + key))
-}

@@ -1,8 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -31,6 +35,58 @@ var upgrades = []func(*bolt.Tx) error{
 		_, err := tx.CreateBucketIfNotExists(bucketParked)
 		return err
 	},
+	upgradeHostState, // 2 → 3
+}
+
+// upgradeHostState (schema 2 → 3) gives the host's state the store's layout: the tag index
+// holds every game's tag (games made before the index, and an index left half built, are
+// indexed from their settings; a game whose settings cannot be read stays out of it), and
+// the hourly rate counters, once "state:rate:<sender>:<YYYYMMDDHH>" keys in meta/ that were
+// never deleted, move to the rates bucket, which CountHour expires.
+func upgradeHostState(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	games := tx.Bucket(bucketGames)
+	err := games.ForEachBucket(func(id []byte) error {
+		gm := games.Bucket(id).Bucket(bucketGMeta)
+		if gm == nil {
+			return nil
+		}
+		var settings struct {
+			Tag string `json:"tag"`
+		}
+		if json.Unmarshal(gm.Get([]byte(metaSettings)), &settings) != nil || settings.Tag == "" {
+			return nil
+		}
+		return meta.Put([]byte(stateTag+settings.Tag), bytes.Clone(id))
+	})
+	if err != nil {
+		return fmt.Errorf("tag index: %w", err)
+	}
+	rates, err := tx.CreateBucketIfNotExists(bucketRates)
+	if err != nil {
+		return err
+	}
+	var old [][]byte
+	c := meta.Cursor()
+	prefix := []byte("state:rate:")
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		old = append(old, bytes.Clone(k))
+		rest := string(k[len(prefix):])
+		i := strings.LastIndexByte(rest, ':')
+		hour, perr := time.Parse("2006010215", rest[i+1:])
+		if i < 0 || perr != nil || len(v) != 4 {
+			continue
+		}
+		if err := rates.Put(append(binary.BigEndian.AppendUint32(nil, unixHour(hour)), rest[:i]...), bytes.Clone(v)); err != nil {
+			return err
+		}
+	}
+	for _, k := range append(old, []byte("state:tag-index")) {
+		if err := meta.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the layout this build writes.

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -247,10 +248,10 @@ func TestCommitHooks(t *testing.T) {
 	var got []string
 	err := s.Update(func(tx *Tx) error {
 		tx.BeforeCommit(func() {
-			got = append(got, "before:"+string(State(tx, "k")))
+			got = append(got, fmt.Sprintf("before:%d", Cursor(tx, "k").LastUID))
 			tx.AfterCommit(func() { got = append(got, "after") })
 		})
-		return PutState(tx, "k", []byte("v"))
+		return PutCursor(tx, "k", IMAPCursor{1, 7})
 	})
 	tcheck(t, err, "update")
 	failed := errors.New("refused")
@@ -259,7 +260,7 @@ func TestCommitHooks(t *testing.T) {
 		tx.AfterCommit(func() { got = append(got, "after a rollback") })
 		return failed
 	})
-	if !errors.Is(err, failed) || strings.Join(got, " ") != "before:v after" {
-		t.Errorf("hooks ran %q (err %v); want before:v after, and none for the rollback", got, err)
+	if !errors.Is(err, failed) || strings.Join(got, " ") != "before:7 after" {
+		t.Errorf("hooks ran %q (err %v); want before:7 after, and none for the rollback", got, err)
 	}
 }

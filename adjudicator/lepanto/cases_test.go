@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/adjudicator/adjtest"
 )
 
 // A rule case (testdata/cases/*.txt) sets up a position, gives orders and the dice the case
@@ -95,30 +95,6 @@ func loadCase(t *testing.T, path string) *ruleCase {
 		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
 	}
 	return c
-}
-
-// scripted hands out the case's dice by label.
-type scripted struct {
-	rolls map[string][]int
-	asked []string
-}
-
-func (s *scripted) Roll(label string, sides, count int) (*dice.Roll, error) {
-	v, ok := s.rolls[label]
-	if !ok {
-		return nil, fmt.Errorf("the case gives no die for %q (%dd%d)", label, count, sides)
-	}
-	if len(v) != count {
-		return nil, fmt.Errorf("roll %q: the case gives %d values for %dd%d", label, len(v), count, sides)
-	}
-	for _, x := range v {
-		if x < 1 || x > sides {
-			return nil, fmt.Errorf("roll %q: %d is not a d%d value", label, x, sides)
-		}
-	}
-	s.asked = append(s.asked, label)
-	delete(s.rolls, label)
-	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
 }
 
 func (c *ruleCase) game(t *testing.T) *Game {
@@ -236,13 +212,13 @@ func (c *ruleCase) run(t *testing.T) {
 		if g.Next().Kind != adjudicator.NeedOrders && len(c.sides) == 0 {
 			orders = nil
 		}
-		sr := &scripted{rolls: c.rolls}
+		sr := &adjtest.Scripted{Rolls: c.rolls}
 		var err error
 		if events, err = g.Resolve(orders, sr); err != nil {
 			t.Fatalf("%s (rule %s): resolve: %v", c.name, c.rule, err)
 		}
-		if len(sr.rolls) > 0 {
-			t.Errorf("%s: dice given but never asked for: %v", c.name, sr.rolls)
+		if left := sr.Left(); len(left) > 0 {
+			t.Errorf("%s: dice given but never asked for: %v", c.name, left)
 		}
 	}
 	for _, e := range c.expect {

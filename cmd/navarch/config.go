@@ -149,7 +149,7 @@ func (c *fileConfig) intake() *navmail.Intake {
 // (deadlines, rate limit and DKIM requirement included).
 func (c *fileConfig) host() host.Config {
 	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
-		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID, GameMasters: c.GameMasters, ReplyTokens: c.ReplyTokens,
+		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID, GameMasters: c.GameMasters, ReplyTokens: c.ReplyTokens, Maps: maps,
 		Backups: store.Rotation{Dir: c.BackupDir, Every: time.Duration(c.BackupEveryHours) * time.Hour, Keep: c.BackupKeep}}
 }
 

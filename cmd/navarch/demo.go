@@ -21,8 +21,8 @@ var demoCmd = command{
 	usage: `navarch demo [-out DIR] [-rules RULESET] [-scenario S] [-turns N]
 
 Starts an IMAP server (go-imap's memory server) and an SMTP server (go-smtp) in this process
-on loopback, creates a game and runs the daemon on them. Two scripted players (the ruleset's
-bot) read their mail and answer it by SMTP: JOIN with the key from the welcome mail, then
+on loopback, creates a game and runs the daemon on them. Only a ruleset whose games have a
+bot (adjudicator.Bot) can be played: it plays the sides. Two scripted players (the bot) read their mail and answer it by SMTP: JOIN with the key from the welcome mail, then
 orders for every request, the first of them with a mistake that they correct. After N turns
 the referee ends the game by mail. DIR receives every mail sent (mail/*.eml), every map
 (maps/*.png), the exported logs (game.log, the full one, and one per side), the daemon's log
@@ -36,8 +36,9 @@ func init() { demoCmd.run = runDemo }
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := demoCmd.flags(stderr)
 	out := fs.String("out", "navarch-demo", "the directory for the mails, maps and logs")
-	ruleset := fs.String("rules", "lepanto1571", "the ruleset")
-	scenario := fs.String("scenario", "lions-at-sea", "the scenario (default: Lepanto's smallest)")
+	def := demoRulesets(list)[0]
+	ruleset := fs.String("rules", def.rules.ID(), "the ruleset, one with a bot: "+strings.Join(demoRulesetIDs(list), ", "))
+	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+def.demo+" for "+def.rules.ID()+")")
 	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
 	if code, ok := parse(fs, args); !ok {
 		return code

@@ -78,9 +78,13 @@ type delivered struct {
 }
 
 func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*demo, error) {
-	rs := rulesetByID(ruleset)
-	if rs == nil {
-		return nil, fmt.Errorf("no ruleset %q (navarch rules lists them)", ruleset)
+	entry, err := demoRuleset(list, ruleset)
+	if err != nil {
+		return nil, err
+	}
+	rs := entry.rules
+	if scenario == "" {
+		scenario = entry.demo
 	}
 	var sc *adjudicator.Scenario
 	for _, s := range rs.Scenarios() {
@@ -159,7 +163,7 @@ func (d *demo) open() error {
 	if d.s, err = store.Open(db, d.log, store.Options{NoSync: true}); err != nil {
 		return err
 	}
-	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true}, d.log)
+	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: maps}, d.log)
 	return nil
 }
 
@@ -286,9 +290,9 @@ func (d *demo) botOrders(side string) (string, error) {
 		if err != nil {
 			return err
 		}
-		bot, ok := g.(interface{ BotOrders(string) string })
+		bot, ok := g.(adjudicator.Bot)
 		if !ok {
-			return fmt.Errorf("ruleset %T has no scripted player", g)
+			return fmt.Errorf("ruleset %T has no bot", g)
 		}
 		text = bot.BotOrders(side)
 		return nil

@@ -53,7 +53,7 @@ func runGame(c *cli, args []string) int {
 	fs := gameCmd.flags(stderr)
 	path := fs.String("config", "navarch.json", "the configuration file")
 	var players, referees multi
-	ruleset := fs.String("ruleset", "lepanto1571", "new: the ruleset")
+	ruleset := fs.String("ruleset", rulesets[0].ID(), "new: the ruleset")
 	scenario := fs.String("scenario", "", "new: the scenario")
 	options := fs.String("options", "", "new: optional rules, comma-separated")
 	tables := fs.String("tables", "", "new: a corrected table file")

@@ -28,7 +28,7 @@ func TestParkedCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := host.New(s, rulesets, host.Config{Address: "navarch@host.example", Domain: "navarch.host.example"}, slog.New(slog.DiscardHandler))
+	h := host.New(s, rulesets, host.Config{Maps: maps, Address: "navarch@host.example", Domain: "navarch.host.example"}, slog.New(slog.DiscardHandler))
 	raw := "From: alice@example.org\r\nSubject: [navarch " + tag + "] where are we\r\nMessage-ID: <st@example.org>\r\n\r\nSTATUS\r\n"
 	if err := h.Park([]byte(raw), errors.New("game settings: unexpected end\nwith detail")); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"navarch/adjudicator"
 	"navarch/ident"
 	"navarch/play"
 	"navarch/render"
@@ -46,20 +45,20 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
-	var g adjudicator.Game
+	var rep *play.ReplayReport
 	var id ident.GameID
 	err = s.View(func(tx *store.Tx) error {
 		if id, err = findGame(tx, fs.Arg(0)); err != nil {
 			return err
 		}
-		g, err = play.Load(tx, id, rulesets)
+		rep, err = play.LoadReport(tx, id, rulesets)
 		return err
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch render: %v\n", err)
 		return 1
 	}
-	data, err := render.Game(g, hex.EncodeToString(id[:4]), *side, *full)
+	data, err := render.Game(maps[rep.Ruleset], rep.Game, hex.EncodeToString(id[:4]), *side, *full)
 	if err == nil {
 		err = os.WriteFile(*out, data, 0o644)
 	}

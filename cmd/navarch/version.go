@@ -5,14 +5,13 @@ import (
 	"io"
 	"runtime/debug"
 
-	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
 	"navarch/store"
 )
 
 var versionCmd = command{
 	name:    "version",
-	summary: "print the version, dice scheme and store schema",
+	summary: "print the version, dice scheme, store schema and each ruleset's engine version",
 	usage:   "navarch version",
 }
 
@@ -27,7 +26,9 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		build = bi.Main.Version + " " + bi.GoVersion
 	}
-	fmt.Fprintf(stdout, "navarch %s (build %s)\ndice and log format %s\nstore schema %d\n",
-		adjudicator.EngineVersion, build, dice.Version, store.SchemaVersion)
+	fmt.Fprintf(stdout, "navarch (build %s)\ndice and log format %s\nstore schema %d\n", build, dice.Version, store.SchemaVersion)
+	for _, rs := range rulesets {
+		fmt.Fprintf(stdout, "ruleset %s engine %s\n", rs.ID(), rs.Version())
+	}
 	return 0
 }

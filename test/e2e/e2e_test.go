@@ -26,6 +26,8 @@ import (
 	"navarch/host"
 	"navarch/mail"
 	"navarch/play"
+	"navarch/render"
+	"navarch/render/lepantomap"
 	"navarch/store"
 )
 
@@ -158,7 +160,7 @@ func TestE2E(t *testing.T) {
 	defer s.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	rulesets := []adjudicator.Ruleset{lepanto.Ruleset}
-	h := host.New(s, rulesets, host.Config{Address: "navarch@test.example", Domain: "navarch.test.example", ReplyTokens: true}, log)
+	h := host.New(s, rulesets, host.Config{Maps: map[string]render.Map{lepanto.Ruleset.ID(): lepantomap.Map}, Address: "navarch@test.example", Domain: "navarch.test.example", ReplyTokens: true}, log)
 	tag, err := h.CreateGame(host.GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@test.example"},
 		Players: []host.PlayerSpec{{ID: "alice", Side: "christian", Address: "alice@test.example", Zone: "Europe/Rome"},
 			{ID: "bob", Side: "ottoman", Address: "bob@test.example", Zone: "America/New_York"}}})

@@ -1,4 +1,4 @@
-package render
+package lepantomap
 
 import (
 	"fmt"
@@ -9,9 +9,8 @@ import (
 
 	"github.com/fogleman/gg"
 
-	"navarch/adjudicator"
-
 	"navarch/adjudicator/lepanto"
+	"navarch/render"
 )
 
 // Lepanto is a Lepanto 1571 map as one side sees it (DESIGN 6): the hex map with its codes,
@@ -109,18 +108,18 @@ func (p *Lepanto) center(h lepanto.Hex) (float64, float64) {
 	return x, y
 }
 
-// Board implements Picture.
-func (p *Lepanto) Board() Rect {
+// Board implements render.Picture.
+func (p *Lepanto) Board() render.Rect {
 	s := p.size
-	return Rect{W: 1.5*s*float64(p.c1-p.c0) + 2*s, H: sqrt3*s*float64(p.r1-p.r0+1) + sqrt3/2*s}
+	return render.Rect{W: 1.5*s*float64(p.c1-p.c0) + 2*s, H: sqrt3*s*float64(p.r1-p.r0+1) + sqrt3/2*s}
 }
 
-// Title implements Picture.
+// Title implements render.Picture.
 func (p *Lepanto) Title() string {
 	return fmt.Sprintf("navarch %s · %s · turn %d, activation %d", p.Game, p.View.Scenario, p.View.Turn, p.View.Act)
 }
 
-// Status implements Picture.
+// Status implements render.Picture.
 func (p *Lepanto) Status() []string {
 	view := "referee's view"
 	if p.View.Side != "" {
@@ -152,8 +151,8 @@ var (
 	colRam  = color.RGBA{0, 0, 0, 255}
 )
 
-// Draw implements Picture.
-func (p *Lepanto) Draw(dc *gg.Context, r Rect, f *Fonts) {
+// Draw implements render.Picture.
+func (p *Lepanto) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawHexes(dc, f)
 	p.drawUnits(dc, f)
 	p.drawTrace(dc)
@@ -173,7 +172,7 @@ func (p *Lepanto) hexPath(dc *gg.Context, h lepanto.Hex, r float64) {
 	dc.ClosePath()
 }
 
-func (p *Lepanto) drawHexes(dc *gg.Context, f *Fonts) {
+func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 	dc.SetFontFace(f.Small)
 	for c := p.c0; c <= p.c1; c++ {
 		for r := p.r0; r <= p.r1; r++ {
@@ -195,7 +194,7 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *Fonts) {
 
 // drawUnits draws the counters; a stack's counters are offset so that each shows, and the
 // top one carries the number of units in the hex.
-func (p *Lepanto) drawUnits(dc *gg.Context, f *Fonts) {
+func (p *Lepanto) drawUnits(dc *gg.Context, f *render.Fonts) {
 	stacked := map[lepanto.Hex]int{}
 	for _, u := range p.View.Units {
 		if u.Status == "" {
@@ -218,7 +217,7 @@ func (p *Lepanto) drawUnits(dc *gg.Context, f *Fonts) {
 	}
 }
 
-func (p *Lepanto) stackLabel(dc *gg.Context, f *Fonts, n int, x, y float64) {
+func (p *Lepanto) stackLabel(dc *gg.Context, f *render.Fonts, n int, x, y float64) {
 	s := p.counterSide() / 2
 	label := fmt.Sprintf("×%d", n)
 	dc.SetFontFace(f.Small)
@@ -233,7 +232,7 @@ func (p *Lepanto) stackLabel(dc *gg.Context, f *Fonts, n int, x, y float64) {
 // CounterBox returns the square a unit's counter occupies (for tests and the legend).
 func (p *Lepanto) counterSide() float64 { return p.size * 1.25 }
 
-func (p *Lepanto) drawCounter(dc *gg.Context, f *Fonts, u lepanto.ViewUnit, x, y float64) {
+func (p *Lepanto) drawCounter(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y float64) {
 	side := p.counterSide()
 	fill := wingColors[u.Wing]
 	p.facingMark(dc, u, x, y, side)
@@ -254,7 +253,7 @@ func (p *Lepanto) drawCounter(dc *gg.Context, f *Fonts, u lepanto.ViewUnit, x, y
 	p.badges(dc, u, x, y, side)
 }
 
-func (p *Lepanto) counterText(dc *gg.Context, f *Fonts, u lepanto.ViewUnit, x, y, side float64, fill color.RGBA) {
+func (p *Lepanto) counterText(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y, side float64, fill color.RGBA) {
 	if lum(fill) > 140 {
 		dc.SetRGB(0.05, 0.05, 0.05)
 	} else {
@@ -414,32 +413,32 @@ func (p *Lepanto) arrow(dc *gg.Context, from, to lepanto.Hex, c color.Color, w f
 	dc.Fill()
 }
 
-// WindFrom implements Compass (11.1).
+// WindFrom implements render.Compass (11.1).
 func (p *Lepanto) WindFrom() (float64, string) {
 	deg := map[string]float64{"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}[p.View.Wind]
 	return deg, "wind " + p.View.Wind
 }
 
-// Legend implements Picture: the wings in play, then the marks.
-func (p *Lepanto) Legend() []LegendItem {
-	var out []LegendItem
+// Legend implements render.Picture: the wings in play, then the marks.
+func (p *Lepanto) Legend() []render.LegendItem {
+	var out []render.LegendItem
 	for _, w := range p.View.Wings {
-		out = append(out, LegendItem{Color: wingColors[w.ID], Text: w.ID})
+		out = append(out, render.LegendItem{Color: wingColors[w.ID], Text: w.ID})
 	}
 	return append(out,
-		LegendItem{Color: colStar, Mark: "*", Text: "leader aboard"},
-		LegendItem{Color: colHidden, Mark: "*", Text: "your hidden leader"},
-		LegendItem{Color: color.RGBA{255, 140, 0, 255}, Text: "fire aboard"},
-		LegendItem{Color: color.RGBA{120, 72, 30, 255}, Text: "Mast Down"},
-		LegendItem{Color: color.Black, Text: "grappled"},
-		LegendItem{Color: colMove, Text: "moved (dashed path)"},
-		LegendItem{Color: colFire, Text: "fired at / lost (X)"},
-		LegendItem{Color: colRam, Text: "rammed"},
-		LegendItem{Color: color.RGBA{230, 230, 230, 255}, Mark: "=", Text: "white band: has fired"},
+		render.LegendItem{Color: colStar, Mark: "*", Text: "leader aboard"},
+		render.LegendItem{Color: colHidden, Mark: "*", Text: "your hidden leader"},
+		render.LegendItem{Color: color.RGBA{255, 140, 0, 255}, Text: "fire aboard"},
+		render.LegendItem{Color: color.RGBA{120, 72, 30, 255}, Text: "Mast Down"},
+		render.LegendItem{Color: color.Black, Text: "grappled"},
+		render.LegendItem{Color: colMove, Text: "moved (dashed path)"},
+		render.LegendItem{Color: colFire, Text: "fired at / lost (X)"},
+		render.LegendItem{Color: colRam, Text: "rammed"},
+		render.LegendItem{Color: color.RGBA{230, 230, 230, 255}, Mark: "=", Text: "white band: has fired"},
 	)
 }
 
-// Panels implements Picture: the LMA/LF tracks (9.7) and the counter key.
+// Panels implements render.Picture: the LMA/LF tracks (9.7) and the counter key.
 func (p *Lepanto) Panels() []string {
 	out := []string{"counter: name, then HV·Fire Value; the triangle points to the bow"}
 	for _, w := range p.View.Wings {
@@ -453,13 +452,4 @@ func (p *Lepanto) Panels() []string {
 		out = append(out, fmt.Sprintf("%s: track %d%s", w.ID, w.Track, state))
 	}
 	return out
-}
-
-// Game draws a game of any ruleset that has a map, as side sees it ("" for the referee).
-func Game(g adjudicator.Game, label, side string, full bool) ([]byte, error) {
-	switch g := g.(type) {
-	case *lepanto.Game:
-		return PNG(NewLepanto(g.View(side), label, full))
-	}
-	return nil, fmt.Errorf("render: no map for this ruleset yet")
 }

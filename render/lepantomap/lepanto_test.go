@@ -1,4 +1,4 @@
-package render
+package lepantomap
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"navarch/adjudicator/dice"
 	"navarch/adjudicator/lepanto"
 	"navarch/ident"
+	"navarch/render"
 )
 
 var out = flag.String("out", "", "write the test maps into this directory, to look at them")
@@ -85,7 +86,7 @@ func TestRenderLooks(t *testing.T) {
 	g := played(t, 40, "SIROQ ON SIR-KAP HIDDEN")
 	for _, side := range []string{"christian", "ottoman"} {
 		for _, full := range []bool{false, true} {
-			data, err := PNG(NewLepanto(g.View(side), "lep-7f3a", full))
+			data, err := render.PNG(NewLepanto(g.View(side), "lep-7f3a", full))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +102,7 @@ func TestRenderLooks(t *testing.T) {
 
 // pixel returns the colour of the image at a board point of p.
 func pixel(img image.Image, x, y float64) color.Color {
-	return img.At(int(x)+margin, int(y)+titleH)
+	return img.At(int(x)+render.BoardOrigin.X, int(y)+render.BoardOrigin.Y)
 }
 
 func unitOf(v lepanto.View, id string) lepanto.ViewUnit {
@@ -189,9 +190,9 @@ func TestLastStepDrawn(t *testing.T) {
 	}
 }
 
-func mustPNG(t testing.TB, p Picture) []byte {
+func mustPNG(t testing.TB, p render.Picture) []byte {
 	t.Helper()
-	data, err := PNG(p)
+	data, err := render.PNG(p)
 	if err != nil {
 		t.Fatal(err)
 	}

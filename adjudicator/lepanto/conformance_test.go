@@ -1,0 +1,32 @@
+package lepanto_test
+
+import (
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/adjtest"
+	"navarch/adjudicator/lepanto"
+)
+
+// TestConformance: Lepanto meets the harness every ruleset meets (adjtest.Conformance).
+func TestConformance(t *testing.T) {
+	for _, cfg := range []adjudicator.Config{
+		{Scenario: "lions-at-sea"},
+		{Scenario: "lions-at-sea", Options: []string{lepanto.OptionWind, lepanto.OptionSailing}},
+	} {
+		t.Run(cfg.Scenario+"+"+joined(cfg.Options), func(t *testing.T) {
+			adjtest.Conformance(t, lepanto.Ruleset, adjtest.Options{Config: cfg, Seed: "conformance"})
+		})
+	}
+}
+
+func joined(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ","
+		}
+		out += x
+	}
+	return out
+}
