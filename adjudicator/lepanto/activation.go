@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"navarch/adjudicator"
 )
@@ -47,6 +48,7 @@ func (rs *resolver) actionPhase(group string, orders []adjudicator.Order, again 
 		rs.event("2.2", "Group %s takes no action", group)
 	}
 	repaired := false
+	rs.grappled = map[Hex]bool{}
 	for _, o := range orders {
 		uo, ok := o.(*unitOrder)
 		if !ok {
@@ -81,7 +83,7 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 			return err
 		}
 	}
-	if o.fire != "" {
+	if len(o.fire) > 0 {
 		if err := rs.battle(u, o.fire); err != nil {
 			return err
 		}
@@ -146,9 +148,14 @@ func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
 		return nil
 	}
 	if o.grapple != "" {
+		if rs.grappled[u.Hex] {
+			rs.event("7.1", "%s cannot grapple from %s: a stack makes a single grappling attempt", u.ID, u.Hex)
+			return nil
+		}
+		rs.grappled[u.Hex] = true
 		return rs.grapple(u, target)
 	}
-	return rs.ram(u, target, o.ramOnce, o.ramGrab)
+	return rs.ram(u, target, o.ramOnce, o.ramGrab && !u.Galleass()) // galleasses cannot grapple (5)
 }
 
 // reactionFire: every enemy unit able to fire that has the unit that just stopped in its
@@ -170,18 +177,28 @@ func (rs *resolver) reactionFire(mover *Unit) error {
 	return nil
 }
 
-// battle is the Battle Segment: the ordered Artillery Fire, if it is still possible.
-func (rs *resolver) battle(u *Unit, target string) error {
+// battle is the Battle Segment: the ordered Artillery Fire, if it is still possible. A
+// galleass fires at each of its targets in turn, one per hex, and is inverted once all have
+// been fired at (5.2.1, 5.6).
+func (rs *resolver) battle(u *Unit, targets []string) error {
 	g := rs.g
-	t := g.unit(target)
+	if why := g.canFire(u, false); why != "" {
+		rs.event("5.2", "%s does not fire at %s: it %s", u.ID, strings.Join(targets, ", "), why)
+		return nil
+	}
 	b := &board{g: g}
-	switch {
-	case g.canFire(u, false) != "":
-		rs.event("5.2", "%s does not fire at %s: it %s", u.ID, target, g.canFire(u, false))
-	case t == nil || !t.InPlay() || !slices.Contains(b.targets(u), t.ID):
-		rs.event("5.2", "%s does not fire: %s is no longer an enemy in its arc", u.ID, target)
-	default:
-		return rs.artilleryFire(u, t, false)
+	for _, target := range targets {
+		t := g.unit(target)
+		if !u.InPlay() {
+			return nil
+		}
+		if t == nil || !t.InPlay() || !slices.Contains(b.targets(u), t.ID) {
+			rs.event("5.2", "%s does not fire: %s is no longer an enemy in its arc", u.ID, target)
+			continue
+		}
+		if err := rs.artilleryFire(u, t, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }

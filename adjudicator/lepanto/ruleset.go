@@ -146,7 +146,8 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
   UNIT MOVE STEP... GRAPPLE TARGET   try to grapple the enemy in the bow hex (7.1).
   UNIT STACK UNIT... MOVE STEP... [DROP UNIT] ...   move a stack together, dropping units
                         off on the way (3.2.1).
-  UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2).
+  UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2);
+                        a galleass may fire into several hexes: FIRE T1 FIRE T2 (5.2.1).
   UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
   UNIT MOVE SAIL STEP...  with the sailing rule: raise sails first (1 MP), more than 3
                         hexes from the enemy (12); MOVE ROW STEP... lowers them (12.4).

@@ -146,10 +146,15 @@ func (rs *resolver) sailDrift(u *Unit) {
 }
 
 // shallowSailing: only Ottoman ships sail in shallow water; a Christian ship under sail that
-// enters it is lost (12.5).
+// enters it "for any reason" (a move, a drift, an evade or going adrift) is lost (12.5).
 func (rs *resolver) shallowSailing(u *Unit) {
-	if u.Sailing && u.Side != "ottoman" && rs.g.m.Terrain(u.Hex) == Shallow {
+	if rs.aground(u) {
 		rs.event("12.5", "%s runs aground in shallow water under sail and is lost", u.ID)
 		rs.eliminate(u, "sunk", 1)
 	}
+}
+
+// aground reports whether u is a Christian ship under sail in shallow water (12.5).
+func (rs *resolver) aground(u *Unit) bool {
+	return u.InPlay() && u.Sailing && u.Side != "ottoman" && rs.g.m.Terrain(u.Hex) == Shallow
 }

@@ -86,9 +86,10 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 
 // resolver carries one step's dice and events.
 type resolver struct {
-	g      *Game
-	r      dice.Roller
-	events []adjudicator.Event
+	g        *Game
+	r        dice.Roller
+	events   []adjudicator.Event
+	grappled map[Hex]bool // hexes a grappling attempt was made from this activation (7.1)
 }
 
 func (rs *resolver) event(rule, format string, args ...any) {
