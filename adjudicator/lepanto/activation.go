@@ -21,8 +21,10 @@ func (rs *resolver) orders(orders map[string][]adjudicator.Order) error {
 		return rs.furyPhase(group, orders[furyChits[group][0]])
 	case waitDisengage:
 		return rs.disengage(orders)
+	case waitBoarding:
+		return rs.boardings(g.orderedPairs(orders[g.Drawer]))
 	}
-	for _, side := range g.sc.Sides {
+	for _, side := range g.leaderMoveOrder() { // the drawing player moves his leaders first (2.4.1)
 		for _, o := range orders[side] {
 			if lo, ok := o.(*leaderOrder); ok {
 				rs.moveLeader(side, lo)
@@ -159,7 +161,8 @@ func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
 }
 
 // reactionFire: every enemy unit able to fire that has the unit that just stopped in its
-// arc fires first (5.3). Reaction is a standing order: players are not asked.
+// arc fires first (5.3), unless its player's standing HOLD FIRE keeps it from it: reaction
+// "can occur", and is the default.
 func (rs *resolver) reactionFire(mover *Unit) error {
 	g := rs.g
 	b := &board{g: g}
@@ -167,7 +170,7 @@ func (rs *resolver) reactionFire(mover *Unit) error {
 		if !mover.InPlay() {
 			return nil
 		}
-		if e.Side == mover.Side || g.canFire(e, true) != "" || !inArc(e, b.pos(e), mover.Hex) {
+		if e.Side == mover.Side || e.HoldMove || g.canFire(e, true) != "" || !inArc(e, b.pos(e), mover.Hex) {
 			continue
 		}
 		if err := rs.artilleryFire(e, mover, true); err != nil {
@@ -233,6 +236,7 @@ func (rs *resolver) furyPhase(chit string, orders []adjudicator.Order) error {
 		return fmt.Errorf("lepanto: %s chit orders do not start with ACTIVATE and a group that may act again", chit)
 	}
 	rs.event("2.4.2", "%s chit: group %s is activated again, reloaded", chit, a.group)
+	rs.g.Drawer = furyChits[chit][0]
 	return rs.actionPhase(a.group, orders[1:], true)
 }
 

@@ -25,6 +25,8 @@ import (
 //	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
 //	engage UNIT UNIT / tried-grapple UNIT / setup (the game waits for the 4.5 set-up) / hidden LEADER
 //	fled UNIT TURN (out of the game until TURN)
+//	hold-fire UNIT [move|ram] / captain-on GROUP UNIT / leaders-stay SIDE   standing orders given before
+//	drawer SIDE (the drawing player) / boardingwait (the step waits for the drawer's BOARD orders)
 //	orders SIDE ... end               order text of SIDE for the step
 //	roll LABEL VALUE...               the dice for the request LABEL
 //	expect error LINE [TEXT]          Validate refuses LINE (mentioning TEXT)
@@ -184,6 +186,17 @@ func applySetup(g *Game, f []string) error {
 		g.engage(g.unit(f[1]), g.unit(f[2]))
 	case "tried-grapple":
 		g.unit(f[1]).GrappleTurn = g.Turn
+	case "hold-fire":
+		u := g.unit(f[1])
+		u.HoldMove, u.HoldRam = !slices.Contains(f, "ram"), !slices.Contains(f, "move")
+	case "captain-on":
+		g.group(f[1]).CaptainOn = f[2]
+	case "leaders-stay":
+		g.LeadersStay = append(g.LeadersStay, f[1])
+	case "drawer":
+		g.Drawer = f[1]
+	case "boardingwait":
+		g.Wait, g.WaitSides, g.WaitGroup = waitBoarding, []string{g.Drawer}, ChitBoarding
 	case "disengagewait":
 		g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, slices.Clone(g.sc.Sides), ChitDisengage
 	default:

@@ -112,6 +112,15 @@ type leaderOrder struct {
 func (o *leaderOrder) Line() int      { return o.line }
 func (o *leaderOrder) String() string { return o.leader + " TO " + o.target }
 
+// boardOrder names the next boarding to resolve, by one of its units or both (8).
+type boardOrder struct {
+	line  int
+	units []string
+}
+
+func (o *boardOrder) Line() int      { return o.line }
+func (o *boardOrder) String() string { return "BOARD " + strings.Join(o.units, " ") }
+
 // activateOrder names the group a fury chit activates again (2.4.2).
 type activateOrder struct {
 	line  int
@@ -146,6 +155,15 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 }
 
 func parseLine(n int, f []string) (adjudicator.Order, error) {
+	if o, err := parseStanding(n, f); o != nil || err != nil {
+		return o, err
+	}
+	if f[0] == "BOARD" {
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("want BOARD UNIT [UNIT]")
+		}
+		return &boardOrder{n, f[1:]}, nil
+	}
 	if f[0] == "ACTIVATE" {
 		if len(f) != 2 {
 			return nil, fmt.Errorf("want ACTIVATE GROUP")

@@ -71,11 +71,17 @@ func (b *board) sailOn(u *Unit, res *moveResult, i int, final bool) error {
 }
 
 // sailingTurnCheck says whether a sailing unit turning to f needs an HV check (12.2): in a
-// group under LMA or LF, or turning against the wind.
+// group under LMA or LF, or turning against the wind "arising from a sudden change of Wind
+// direction": only once the wind blows from elsewhere than at the start (the east, 11.1),
+// unless the game chose the option into-wind-check (every turn into the wind).
 func (g *Game) sailingTurnCheck(u *Unit, f Dir) bool {
 	w := g.wing(u.Wing)
-	return w.LMA || w.LF || g.intoWind(f)
+	changed := g.Wind != startWind || g.hasOption(OptionIntoWindCheck)
+	return w.LMA || w.LF || changed && g.intoWind(f)
 }
+
+// startWind is where the wind blows from at the start of every scenario (11.1, 13.x.1).
+const startWind = "E"
 
 // sailMove carries out a legal sailing move step by step: each turn that needs an HV check
 // rolls it, and a failure drifts the unit one hex downwind and ends the move (12.2).

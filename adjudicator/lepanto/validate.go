@@ -13,8 +13,12 @@ import (
 // ordered before it will stand; dice results may still void an order at resolution (a target
 // sunk by reaction fire, say), and the report says so.
 func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
+	standing, orders := splitStanding(orders)
 	if !g.SetUp && slices.Contains(g.sc.Sides, side) {
 		v := &validation{g: g, side: side, seen: map[string]bool{}}
+		for _, o := range standing {
+			v.standing(o)
+		}
 		v.setUp(orders)
 		return v.errs
 	}
@@ -22,7 +26,12 @@ func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.L
 		return []adjudicator.LineError{{Err: fmt.Errorf("%w: no orders are awaited from %s now", adjudicator.ErrIllegal, side)}}
 	}
 	v := &validation{g: g, side: side, b: &board{g: g, moved: map[string]position{}}, seen: map[string]bool{}, grappled: map[Hex]bool{}}
+	for _, o := range standing {
+		v.standing(o)
+	}
 	switch g.Wait {
+	case waitBoarding:
+		v.board(orders)
 	case waitGroup:
 		v.group = g.WaitGroup
 		v.units(orders)
