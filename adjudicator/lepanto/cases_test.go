@@ -26,6 +26,7 @@ import (
 //	engage UNIT UNIT / tried-grapple UNIT / setup (the game waits for the 4.5 set-up) / hidden LEADER
 //	fled UNIT TURN (out of the game until TURN)
 //	hold-fire UNIT [move|ram] / captain-on GROUP UNIT / leaders-stay SIDE   standing orders given before
+//	placed-captain GROUP UNIT (a captain navarch placed aboard UNIT, GROUP's leader killed)
 //	drawer SIDE (the drawing player) / boardingwait (the step waits for the drawer's BOARD orders)
 //	orders SIDE ... end               order text of SIDE for the step
 //	roll LABEL VALUE...               the dice for the request LABEL
@@ -189,6 +190,13 @@ func applySetup(g *Game, f []string) error {
 	case "hold-fire":
 		u := g.unit(f[1])
 		u.HoldMove, u.HoldRam = !slices.Contains(f, "ram"), !slices.Contains(f, "move")
+	case "placed-captain":
+		for _, l := range g.Leaders {
+			if l.Group == f[1] {
+				l.Status = "killed"
+			}
+		}
+		g.Leaders = append(g.Leaders, &Leader{ID: f[1] + "-CAPTAIN1", Kind: "captain", Rating: 1, Group: f[1], Side: g.group(f[1]).Side, Unit: f[2], Placed: true})
 	case "captain-on":
 		g.group(f[1]).CaptainOn = f[2]
 	case "leaders-stay":

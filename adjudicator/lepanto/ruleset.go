@@ -172,7 +172,8 @@ Standing orders go with any orders you send and hold until you change them:
   LEADERS STAY          you are not asked when a Leader Move chit is drawn (2.4.1); LEADERS
                         ASK undoes it. A side none of whose leaders can move is not asked.
   CAPTAIN GROUP ON UNIT a captain who takes command of GROUP goes aboard UNIT (4.4); by
-                        default the lost leader's ship, else the group's first single ship.
+                        default the lost leader's ship, else the group's first single ship;
+                        one placed by default moves there with your next orders.
 Orders for steps to come (other groups, LEADER TO, BOARD) are held and used when due.
 Words are case-insensitive; "#" starts a comment; END stops reading.
 `

@@ -134,12 +134,21 @@ func (g *Game) captainShips(group string) []string {
 }
 
 // applyStanding records the standing orders of every side, in the sides' order.
+// A captain navarch placed by default may be moved by his owner's CAPTAIN order in the next
+// orders the owner sends ("at the owning player's wish", 4.4); after them he stays.
 func (rs *resolver) applyStanding(orders map[string][]adjudicator.Order) {
 	g := rs.g
 	for _, side := range g.sc.Sides {
 		standing, _ := splitStanding(orders[side])
 		for _, o := range standing {
 			rs.applyOne(side, o.(*standingOrder))
+		}
+		if _, sent := orders[side]; sent {
+			for _, l := range g.Leaders {
+				if l.Side == side {
+					l.Placed = false
+				}
+			}
 		}
 	}
 }
@@ -168,5 +177,11 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 	case "CAPTAIN":
 		g.group(o.target).CaptainOn = o.ship
 		rs.private(side, "4.4", "Standing order: %s", o)
+		for _, l := range g.Leaders {
+			if l.Placed && l.Status == "" && l.Group == o.target && l.Unit != o.ship {
+				rs.event("4.4", "%s moves aboard %s at his player's wish", l.ID, o.ship)
+				l.Unit = o.ship
+			}
+		}
 	}
 }

@@ -39,6 +39,7 @@ type Leader struct {
 	Unit                        string
 	Status                      string // "" aboard; killed, captured, lost (4.2, 4.3)
 	Hidden                      bool   // face down (4.5): only his side knows where he is
+	Placed                      bool   // a captain navarch placed: his owner may move him with his next orders (4.4)
 }
 
 // Wing is a wing's LMA/LF track (9.7).
@@ -168,7 +169,11 @@ func (g *Game) Encode() []byte {
 		b.WriteByte('\n')
 	}
 	for _, l := range g.Leaders {
-		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t\n", l.ID, l.Unit, l.Status, l.Hidden)
+		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t", l.ID, l.Unit, l.Status, l.Hidden)
+		if l.Placed {
+			b.WriteString(" placed")
+		}
+		b.WriteByte('\n')
 	}
 	return []byte(b.String())
 }
