@@ -217,53 +217,76 @@ func TestFullBattleSelfPlay(t *testing.T) {
 	}
 }
 
-// TestRoundTrips measures the mail round trips per game turn of the full battle: one request
-// per step that waits for orders, against players who answer each request with orders for
-// all their groups still to act (advance orders, DESIGN 3.4), which are used when a group's
-// marker is drawn if they are still legal.
+// TestRoundTrips measures the mail round trips per game turn of the full battle played by
+// the bots to its end. It counts one round trip for each side a step that waits for orders
+// must ask: a request mail and its reply. A side is not asked when orders it sent before
+// answer the step (adjudicator.AdvanceOrders: Applicable orders that Validate accepts), as
+// the host does. Three kinds of players are measured:
+//   - asked: a player who answers each request with that step's orders only;
+//   - standing: the same, with the standing order LEADERS STAY in his first reply, so that
+//     Leader Move chits no longer ask him (2.4.1);
+//   - advance: a player who answers each request with orders for all his groups still to
+//     act this turn and LEADERS STAY (DESIGN 3.4); his group orders are used when the
+//     group's marker is drawn if they are still legal, and he is asked again otherwise.
+//
+// The performance goal is at most 8 round trips per game turn with advance orders.
 func TestRoundTrips(t *testing.T) {
-	perTurn := map[bool]float64{}
-	for _, advance := range []bool{false, true} {
-		g, _ := lepanto.Ruleset.New(adjudicator.Config{Scenario: "battle-of-lepanto"})
-		lg := g.(*lepanto.Game)
-		held := map[string][]adjudicator.Order{}
-		requests, turns := 0, 0
-		for g.Next().Kind != adjudicator.Over {
-			st := g.Next()
-			if st.Act == 0 {
-				turns++
-				held = map[string][]adjudicator.Order{} // advance orders are for one turn
-			}
-			orders := map[string][]adjudicator.Order{}
-			for _, side := range st.Sides {
-				use := lg.Applicable(side, held[side])
-				if !advance || len(use) == 0 || len(g.Validate(side, use)) > 0 {
-					requests++
-					text := lg.BotOrders(side)
-					if advance {
-						text = lg.BotAdvanceOrders(side)
-						held[side], _ = g.Parse(side, text)
-					}
-					use, _ = g.Parse(side, text)
-					if advance {
-						use = lg.Applicable(side, use)
-					}
-				}
-				if errs := g.Validate(side, use); len(errs) > 0 {
-					t.Fatalf("bot orders refused: %v", errs)
-				}
-				orders[side] = use
-			}
-			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(st.Act)})); err != nil {
-				t.Fatal(err)
-			}
+	perTurn := map[string]float64{}
+	for _, mode := range []string{"asked", "standing", "advance"} {
+		requests, turns := roundTrips(t, mode)
+		perTurn[mode] = float64(requests) / float64(turns)
+		t.Logf("full battle, %s: %d round trips in %d turns: %.1f per game turn", mode, requests, turns, perTurn[mode])
+	}
+	if perTurn["standing"] >= perTurn["asked"] {
+		t.Errorf("LEADERS STAY saves nothing: %.1f against %.1f round trips per turn", perTurn["standing"], perTurn["asked"])
+	}
+	if perTurn["advance"] > 8 {
+		t.Errorf("advance orders: %.1f round trips per game turn, more than the goal of 8", perTurn["advance"])
+	}
+}
+
+// roundTrips plays the full battle with bot players of one kind (see TestRoundTrips) and
+// returns the round trips and the game turns played.
+func roundTrips(t *testing.T, mode string) (requests, turns int) {
+	t.Helper()
+	g, _ := lepanto.Ruleset.New(adjudicator.Config{Scenario: "battle-of-lepanto"})
+	lg := g.(*lepanto.Game)
+	held := map[string][]adjudicator.Order{}
+	standing := map[string]bool{}
+	for g.Next().Kind != adjudicator.Over {
+		st := g.Next()
+		if st.Act == 0 {
+			turns++
+			held = map[string][]adjudicator.Order{} // advance orders are for one turn
 		}
-		perTurn[advance] = float64(requests) / float64(turns)
-		t.Logf("full battle, advance orders %t: %d requests in %d turns: %.1f round trips per game turn", advance, requests, turns, perTurn[advance])
+		orders := map[string][]adjudicator.Order{}
+		for _, side := range st.Sides {
+			use := lg.Applicable(side, held[side])
+			if len(use) == 0 || len(g.Validate(side, use)) > 0 {
+				requests++
+				text := lg.BotOrders(side)
+				switch {
+				case mode == "advance":
+					text = lg.BotAdvanceOrders(side)
+				case mode == "standing" && !standing[side]:
+					text, standing[side] = strings.TrimSpace(text+"\nLEADERS STAY"), true
+				}
+				use, _ = g.Parse(side, text)
+				if mode == "advance" {
+					held[side] = lg.Later(side, use)
+					use = lg.Applicable(side, use)
+				}
+			}
+			if errs := g.Validate(side, use); len(errs) > 0 {
+				t.Fatalf("bot orders refused: %v", errs)
+			}
+			orders[side] = use
+		}
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(st.Act)})); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if perTurn[true] >= perTurn[false]/2 {
-		t.Errorf("advance orders save too little: %.1f against %.1f round trips per turn", perTurn[true], perTurn[false])
-	}
+	return requests, turns
 }
 
 // TestSelfPlayWithOptions plays the full battle with the wind and sailing rules (11, 12).

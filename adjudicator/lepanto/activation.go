@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"navarch/adjudicator"
 )
@@ -20,8 +21,10 @@ func (rs *resolver) orders(orders map[string][]adjudicator.Order) error {
 		return rs.furyPhase(group, orders[furyChits[group][0]])
 	case waitDisengage:
 		return rs.disengage(orders)
+	case waitBoarding:
+		return rs.boardings(g.orderedPairs(orders[g.Drawer]))
 	}
-	for _, side := range g.sc.Sides {
+	for _, side := range g.leaderMoveOrder() { // the drawing player moves his leaders first (2.4.1)
 		for _, o := range orders[side] {
 			if lo, ok := o.(*leaderOrder); ok {
 				rs.moveLeader(side, lo)
@@ -47,6 +50,7 @@ func (rs *resolver) actionPhase(group string, orders []adjudicator.Order, again 
 		rs.event("2.2", "Group %s takes no action", group)
 	}
 	repaired := false
+	rs.grappled = map[Hex]bool{}
 	for _, o := range orders {
 		uo, ok := o.(*unitOrder)
 		if !ok {
@@ -81,7 +85,7 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 			return err
 		}
 	}
-	if o.fire != "" {
+	if len(o.fire) > 0 {
 		if err := rs.battle(u, o.fire); err != nil {
 			return err
 		}
@@ -146,13 +150,19 @@ func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
 		return nil
 	}
 	if o.grapple != "" {
+		if rs.grappled[u.Hex] {
+			rs.event("7.1", "%s cannot grapple from %s: a stack makes a single grappling attempt", u.ID, u.Hex)
+			return nil
+		}
+		rs.grappled[u.Hex] = true
 		return rs.grapple(u, target)
 	}
-	return rs.ram(u, target, o.ramOnce, o.ramGrab)
+	return rs.ram(u, target, o.ramOnce, o.ramGrab && !u.Galleass()) // galleasses cannot grapple (5)
 }
 
 // reactionFire: every enemy unit able to fire that has the unit that just stopped in its
-// arc fires first (5.3). Reaction is a standing order: players are not asked.
+// arc fires first (5.3), unless its player's standing HOLD FIRE keeps it from it: reaction
+// "can occur", and is the default.
 func (rs *resolver) reactionFire(mover *Unit) error {
 	g := rs.g
 	b := &board{g: g}
@@ -160,7 +170,7 @@ func (rs *resolver) reactionFire(mover *Unit) error {
 		if !mover.InPlay() {
 			return nil
 		}
-		if e.Side == mover.Side || g.canFire(e, true) != "" || !inArc(e, b.pos(e), mover.Hex) {
+		if e.Side == mover.Side || e.HoldMove || g.canFire(e, true) != "" || !inArc(e, b.pos(e), mover.Hex) {
 			continue
 		}
 		if err := rs.artilleryFire(e, mover, true); err != nil {
@@ -170,18 +180,28 @@ func (rs *resolver) reactionFire(mover *Unit) error {
 	return nil
 }
 
-// battle is the Battle Segment: the ordered Artillery Fire, if it is still possible.
-func (rs *resolver) battle(u *Unit, target string) error {
+// battle is the Battle Segment: the ordered Artillery Fire, if it is still possible. A
+// galleass fires at each of its targets in turn, one per hex, and is inverted once all have
+// been fired at (5.2.1, 5.6).
+func (rs *resolver) battle(u *Unit, targets []string) error {
 	g := rs.g
-	t := g.unit(target)
+	if why := g.canFire(u, false); why != "" {
+		rs.event("5.2", "%s does not fire at %s: it %s", u.ID, strings.Join(targets, ", "), why)
+		return nil
+	}
 	b := &board{g: g}
-	switch {
-	case g.canFire(u, false) != "":
-		rs.event("5.2", "%s does not fire at %s: it %s", u.ID, target, g.canFire(u, false))
-	case t == nil || !t.InPlay() || !slices.Contains(b.targets(u), t.ID):
-		rs.event("5.2", "%s does not fire: %s is no longer an enemy in its arc", u.ID, target)
-	default:
-		return rs.artilleryFire(u, t, false)
+	for _, target := range targets {
+		t := g.unit(target)
+		if !u.InPlay() {
+			return nil
+		}
+		if t == nil || !t.InPlay() || !slices.Contains(b.targets(u), t.ID) {
+			rs.event("5.2", "%s does not fire: %s is no longer an enemy in its arc", u.ID, target)
+			continue
+		}
+		if err := rs.artilleryFire(u, t, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -216,6 +236,7 @@ func (rs *resolver) furyPhase(chit string, orders []adjudicator.Order) error {
 		return fmt.Errorf("lepanto: %s chit orders do not start with ACTIVATE and a group that may act again", chit)
 	}
 	rs.event("2.4.2", "%s chit: group %s is activated again, reloaded", chit, a.group)
+	rs.g.Drawer = furyChits[chit][0]
 	return rs.actionPhase(a.group, orders[1:], true)
 }
 

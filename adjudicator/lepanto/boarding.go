@@ -2,6 +2,8 @@ package lepanto
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"navarch/adjudicator"
 )
@@ -28,12 +30,24 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-// boardingChit: every grappled pair must board, in canonical order (8).
+// boardingChit: every grappled pair must board; "the drawing player chooses the boardings'
+// resolution order" (8), so with two or more pairs the step waits for his BOARD orders.
 func (rs *resolver) boardingChit() error {
-	pairs := rs.g.engagedPairs()
+	g := rs.g
+	pairs := g.engagedPairs()
 	if len(pairs) == 0 {
 		rs.event("8", "Boarding chit: no units are engaged: no effect")
 	}
+	if len(pairs) >= 2 && g.Drawer != "" {
+		g.Wait, g.WaitSides, g.WaitGroup = waitBoarding, []string{g.Drawer}, ChitBoarding
+		rs.event("8", "Boarding chit: %d boardings; the drawing player (%s) chooses their order", len(pairs), g.Drawer)
+		return nil
+	}
+	return rs.boardings(pairs)
+}
+
+// boardings resolves the pairs in the order given, each once.
+func (rs *resolver) boardings(pairs [][2]*Unit) error {
 	for _, p := range pairs {
 		if !p[0].InPlay() || !p[1].InPlay() {
 			continue
@@ -43,6 +57,66 @@ func (rs *resolver) boardingChit() error {
 		}
 	}
 	return nil
+}
+
+// orderedPairs puts the pairs the BOARD orders name first, in their order, then the others
+// in canonical order (8).
+func (g *Game) orderedPairs(orders []adjudicator.Order) [][2]*Unit {
+	pairs := g.engagedPairs()
+	var out [][2]*Unit
+	for _, o := range orders {
+		bo, ok := o.(*boardOrder)
+		if !ok {
+			continue
+		}
+		if i := pairIndex(pairs, bo.units); i >= 0 {
+			out = append(out, pairs[i])
+			pairs = slices.Delete(pairs, i, i+1)
+		}
+	}
+	return append(out, pairs...)
+}
+
+// pairIndex finds the one pair holding the named units, or -1.
+func pairIndex(pairs [][2]*Unit, units []string) int {
+	found := -1
+	for i, p := range pairs {
+		has := func(id string) bool { return p[0].ID == id || p[1].ID == id }
+		if has(units[0]) && (len(units) == 1 || has(units[1])) {
+			if found >= 0 {
+				return -2 // ambiguous: the unit is in two pairs
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// validateBoard: each BOARD line names one pending boarding, once (8).
+func (v *validation) board(orders []adjudicator.Order) {
+	pairs := v.g.engagedPairs()
+	var names []string
+	for _, p := range pairs {
+		names = append(names, p[0].ID+" "+p[1].ID)
+	}
+	done := map[int]bool{}
+	for _, o := range orders {
+		bo, ok := o.(*boardOrder)
+		if !ok {
+			v.fail(o, nil, "only BOARD orders are due for the Boarding chit")
+			continue
+		}
+		switch i := pairIndex(pairs, bo.units); {
+		case i == -2:
+			v.fail(o, names, "%s is in more than one boarding: name both units", bo.units[0])
+		case i < 0:
+			v.fail(o, names, "no pending boarding between %s", strings.Join(bo.units, " and "))
+		case done[i]:
+			v.fail(o, nil, "that boarding is ordered on an earlier line")
+		default:
+			done[i] = true
+		}
+	}
 }
 
 // board resolves one boarding (8.1, 8.2): both roll d6 plus HV and the higher boards (a tie

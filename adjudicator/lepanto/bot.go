@@ -66,7 +66,7 @@ func (g *Game) botStep(u *Unit, p position) (position, bool) {
 	best, bestD := position{}, 1<<30
 	for _, d := range []Dir{p.facing, p.facing.Turn(-1), p.facing.Turn(1)} {
 		h := p.hex.Neighbor(d)
-		if !g.m.Enterable(h) {
+		if !g.onMap(h) {
 			continue
 		}
 		if dist := g.nearestEnemy(u, h); dist < bestD {

@@ -1,12 +1,15 @@
 package lepanto
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // replaceLeader puts one of the wing's generic Captains (rating 1) in command of a group
 // whose leader was killed or lost, while the wing has captains left (4.4). The captain goes
 // aboard the ship the leader was on if it is still in play, else the group's first single
-// ship, else its first squadron (4.1): the rules leave the choice to the owner; navarch
-// makes it for him so that no step waits on it.
+// ship, else its first squadron (4.1), unless the owner's standing CAPTAIN order names a
+// ship: "Captains can be deployed at the owning player's wish" (4.4), and no step waits on it.
 func (rs *resolver) replaceLeader(lost *Leader, aboard *Unit) {
 	g := rs.g
 	for _, l := range g.Leaders {
@@ -19,7 +22,7 @@ func (rs *resolver) replaceLeader(lost *Leader, aboard *Unit) {
 	if w.Captains == 0 {
 		return
 	}
-	to := captainShip(g, gr.ID, aboard)
+	to := captainShip(g, gr, aboard)
 	if to == nil {
 		return
 	}
@@ -31,12 +34,18 @@ func (rs *resolver) replaceLeader(lost *Leader, aboard *Unit) {
 		}
 	}
 	c := &Leader{ID: fmt.Sprintf("%s-CAPTAIN%d", gr.ID, n), Name: "Captain of " + gr.Name,
-		Kind: "captain", Rating: 1, Group: gr.ID, Side: gr.Side, Unit: to.ID}
+		Kind: "captain", Rating: 1, Group: gr.ID, Side: gr.Side, Unit: to.ID, Placed: gr.CaptainOn != to.ID}
 	g.Leaders = append(g.Leaders, c)
 	rs.event("4.4", "A captain (%s) takes command of group %s aboard %s; wing %s has %d captains left", c.ID, gr.ID, to.ID, w.ID, w.Captains)
 }
 
-func captainShip(g *Game, group string, aboard *Unit) *Unit {
+// captainShip is where the captain goes: the ship the owner named by a standing CAPTAIN
+// order if it is still a legal place (4.4 "at the owning player's wish"), else the default.
+func captainShip(g *Game, gr *Group, aboard *Unit) *Unit {
+	if gr.CaptainOn != "" && slices.Contains(g.captainShips(gr.ID), gr.CaptainOn) {
+		return g.unit(gr.CaptainOn)
+	}
+	group := gr.ID
 	if aboard != nil && aboard.InPlay() {
 		return aboard
 	}

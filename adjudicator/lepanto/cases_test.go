@@ -25,6 +25,9 @@ import (
 //	undrawn (no marker drawn yet this turn) / leadermove / fury CHIT / disengagewait (the step waits for them)
 //	engage UNIT UNIT / tried-grapple UNIT / setup (the game waits for the 4.5 set-up) / hidden LEADER
 //	fled UNIT TURN (out of the game until TURN)
+//	hold-fire UNIT [move|ram] / captain-on GROUP UNIT / leaders-stay SIDE   standing orders given before
+//	placed-captain GROUP UNIT (a captain navarch placed aboard UNIT, GROUP's leader killed)
+//	drawer SIDE (the drawing player) / boardingwait (the step waits for the drawer's BOARD orders)
 //	orders SIDE ... end               order text of SIDE for the step
 //	roll LABEL VALUE...               the dice for the request LABEL
 //	expect error LINE [TEXT]          Validate refuses LINE (mentioning TEXT)
@@ -160,6 +163,24 @@ func applySetup(g *Game, f []string) error {
 		g.engage(g.unit(f[1]), g.unit(f[2]))
 	case "tried-grapple":
 		g.unit(f[1]).GrappleTurn = g.Turn
+	case "hold-fire":
+		u := g.unit(f[1])
+		u.HoldMove, u.HoldRam = !slices.Contains(f, "ram"), !slices.Contains(f, "move")
+	case "placed-captain":
+		for _, l := range g.Leaders {
+			if l.Group == f[1] {
+				l.Status = "killed"
+			}
+		}
+		g.Leaders = append(g.Leaders, &Leader{ID: f[1] + "-CAPTAIN1", Kind: "captain", Rating: 1, Group: f[1], Side: g.group(f[1]).Side, Unit: f[2], Placed: true})
+	case "captain-on":
+		g.group(f[1]).CaptainOn = f[2]
+	case "leaders-stay":
+		g.LeadersStay = append(g.LeadersStay, f[1])
+	case "drawer":
+		g.Drawer = f[1]
+	case "boardingwait":
+		g.Wait, g.WaitSides, g.WaitGroup = waitBoarding, []string{g.Drawer}, ChitBoarding
 	case "disengagewait":
 		g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, slices.Clone(g.sc.Sides), ChitDisengage
 	default:

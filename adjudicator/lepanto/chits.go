@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // chit resolves a special chit drawn after a Group Activation Marker (2.4).
@@ -14,8 +15,7 @@ func (rs *resolver) chit(item string) error {
 	case item == ChitFireRoll:
 		return rs.fireRoll()
 	case item == ChitLeaderMove:
-		g.Wait, g.WaitSides, g.WaitGroup = waitLeaderMove, slices.Clone(g.sc.Sides), item
-		rs.event("2.4.1", "Leader Move chit: both sides may move leaders")
+		rs.leaderMoveChit()
 	case furyChits[item] != [2]string{}:
 		if groups := g.furyGroups(item); len(groups) > 0 {
 			g.Wait, g.WaitSides, g.WaitGroup = waitFury, []string{furyChits[item][0]}, item
@@ -31,6 +31,43 @@ func (rs *resolver) chit(item string) error {
 		return fmt.Errorf("lepanto: unknown chit %q", item)
 	}
 	return nil
+}
+
+// leaderMoveChit asks the sides that have a leader able to move and have not said, by the
+// standing order LEADERS STAY, that their leaders stay (2.4.1).
+func (rs *resolver) leaderMoveChit() {
+	g := rs.g
+	var sides []string
+	for _, side := range g.leaderMoveOrder() {
+		if !slices.Contains(g.LeadersStay, side) && g.canMoveLeaders(side) {
+			sides = append(sides, side)
+		}
+	}
+	if len(sides) == 0 {
+		rs.event("2.4.1", "Leader Move chit: no leader moves (none can, or their players keep them where they are)")
+		return
+	}
+	g.Wait, g.WaitSides, g.WaitGroup = waitLeaderMove, sides, ChitLeaderMove
+	rs.event("2.4.1", "Leader Move chit: %s may move leaders", strings.Join(sides, " and "))
+}
+
+// leaderMoveOrder lists the sides, the drawing player first (2.4.1).
+func (g *Game) leaderMoveOrder() []string {
+	sides := slices.Clone(g.sc.Sides)
+	if i := slices.Index(sides, g.Drawer); i > 0 {
+		sides[0], sides[i] = sides[i], sides[0]
+	}
+	return sides
+}
+
+// canMoveLeaders reports whether a leader of the side has a unit to move to (2.4.1).
+func (g *Game) canMoveLeaders(side string) bool {
+	for _, l := range g.Leaders {
+		if l.Side == side && l.Status == "" && len(g.leaderTargets(l.ID)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // windRoll: 2d6 on the wind rose gives the new wind (11.1).

@@ -116,11 +116,12 @@ func (rs *resolver) evade(t *Unit) {
 				break
 			}
 		}
-		if !ok {
-			break
+		if !ok || rs.aground(t) {
+			break // no way on, or lost in the first hex (12.5)
 		}
 	}
 	rs.event("9.6", "%s evades %d hexes to %s facing %s", t.ID, moved, t.Hex, t.Facing)
+	rs.shallowSailing(t)
 }
 
 // adrift: the unit moves one hex with the wind, keeping its facing; into a friendly unit's
@@ -139,6 +140,7 @@ func (rs *resolver) adrift(t *Unit) {
 		}
 	}
 	rs.event("9.6", "%s goes adrift with the wind from the %s: now at %s%s", t.ID, g.Wind, t.Hex, rs.substitute("wind-drift"))
+	rs.shallowSailing(t)
 }
 
 func lower(s string) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // position is where a unit stands, which way it faces, and whether its sails are up (12).
@@ -109,7 +110,7 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 		ma += g.value("movement-modifiers", "into-wind-sailing", "mp")
 	}
 	turns := 0
-	pivoted := false
+	pivoted, galleassTurn := false, false
 	for i, s := range steps {
 		var cost, turned int
 		var err error
@@ -121,8 +122,8 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 			if res.end.sailing {
 				cost = 0 // sailing turns cost no MP; some need an HV check (12.2)
 			} else if u.Galleass() {
-				err = b.galleassTurn(u, res, turned, i, len(steps))
-				cost = ma - res.mp
+				err = b.galleassTurn(u, res, p, turned, i, len(steps))
+				cost, galleassTurn = ma, true
 			}
 		case stepPivot:
 			turned = hexsides(res.end.facing, s.dir)
@@ -142,7 +143,7 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 		}
 		turns += turned
 		res.mp += cost
-		if res.mp > ma {
+		if res.mp > ma && !galleassTurn {
 			return res, &moveError{msg: fmt.Sprintf("%s has %d MP; step %d (%s) needs %d in all (3, 16.05)", u.ID, ma, i+1, s, res.mp)}
 		}
 		if res.entered > 0 && turns > res.entered && !u.Galleass() && !pivoted && !res.end.sailing {
@@ -177,11 +178,14 @@ func turnTo(f Dir, s pathStep) Dir {
 	return s.dir
 }
 
-// galleassTurn: a galleass moves one hex forward and then spends its whole allowance to turn
-// one hexside; it cannot turn without moving (3.1.2, 3.1.3).
-func (b *board) galleassTurn(u *Unit, res moveResult, turned, i, n int) error {
-	if res.entered == 0 || turned != 1 || i != n-1 {
-		return &moveError{msg: fmt.Sprintf("%s is a galleass: it turns one hexside only as its last step, after entering a hex, for all its remaining MP (3.1.2)", u.ID)}
+// galleassTurn: "Galleasses move one hex forward and then expend their total Movement
+// Allowance to change facing one hexside" (3.1.2): the turn is the last step of a move that
+// entered exactly one hex, the bow hex, and costs the whole allowance on top of that hex's
+// MP (the caller charges it). A galleass cannot turn without moving (3.1.3).
+func (b *board) galleassTurn(u *Unit, res moveResult, start position, turned, i, n int) error {
+	forward := res.entered == 1 && res.mp == 1 && res.end.hex == start.hex.Neighbor(start.facing)
+	if !forward || turned != 1 || i != n-1 {
+		return &moveError{msg: fmt.Sprintf("%s is a galleass: it moves one hex forward and then spends its total Movement Allowance to turn one hexside, the last step of its move (3.1.2)", u.ID)}
 	}
 	return nil
 }
@@ -236,13 +240,17 @@ func (b *board) canPass(u *Unit, h Hex, final bool) error {
 // errPassThrough marks a hex a unit may end its move in (stacking permitting) but not pass.
 var errPassThrough = errors.New("cannot pass through")
 
-// canEnter: coast and off-map hexes cannot be entered (1.2); galleasses stay out of shallow
-// water (3.4); a galley squadron never passes through another unit (3.2 exception 1);
-// entering an enemy's hex is a ram or a grapple (6.1, 7).
+// canEnter: coast and off-map hexes cannot be entered (1.2), nor hexes of the map sections
+// the scenario does not use ("use only the northern map", 13.2.2, 13.3.2, 13.4.2); galleasses
+// stay out of shallow water (3.4); a galley squadron never passes through another unit (3.2
+// exception 1); entering an enemy's hex is a ram or a grapple (6.1, 7).
 func (b *board) canEnter(u *Unit, h Hex) error {
 	g := b.g
 	if !g.m.Enterable(h) {
 		return fmt.Errorf("%s is coast or off the map (1.2)", h)
+	}
+	if !g.onMap(h) {
+		return fmt.Errorf("%s is off the scenario's map (%s): units cannot leave it (%s)", h, strings.Join(g.sc.Sections, ", "), g.sc.Rule)
 	}
 	if u.Galleass() && g.m.Terrain(h) == Shallow {
 		return fmt.Errorf("galleasses cannot enter shallow water at %s (3.4)", h)
@@ -266,11 +274,13 @@ func (b *board) checkStack(u *Unit, h Hex) error {
 	if len(units) == 1 {
 		return nil
 	}
-	squadrons := 0
-	for _, o := range units {
-		if o.Galleass() || o.Side != u.Side {
+	for _, o := range units[:len(units)-1] { // the others: the refusal names the unit in the way
+		if o.Galleass() || u.Galleass() || o.Side != u.Side {
 			return &moveError{msg: fmt.Sprintf("%s would end in %s with %s (3.2)", u.ID, h, o.ID)}
 		}
+	}
+	squadrons := 0
+	for _, o := range units {
 		if !o.Single() {
 			squadrons++
 			for _, s := range units {

@@ -44,6 +44,20 @@ func (m *Map) InSection(h Hex, section string) bool {
 	return ok && h.Row >= r[0] && h.Row <= r[1] && m.Terrain(h) != OffMap
 }
 
+// onMap reports whether h is an enterable hex of the map sections the scenario uses (1.2;
+// 13.2.2, 13.3.2 and 13.4.2 each "use only" one map).
+func (g *Game) onMap(h Hex) bool {
+	if !g.m.Enterable(h) {
+		return false
+	}
+	for _, s := range g.sc.Sections {
+		if g.m.InSection(h, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // Enterable reports whether a unit may be in h at all: on the map and not coast (1.2).
 func (m *Map) Enterable(h Hex) bool { t := m.Terrain(h); return t == Deep || t == Shallow }
 

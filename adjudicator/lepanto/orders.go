@@ -61,7 +61,7 @@ type unitOrder struct {
 	grapple   string   // target of a grappling attempt at the end of the move (7.1)
 	stack     []string // units moving with this one (3.2.1)
 	disengage bool     // leave the engagement along move (2.4.4)
-	fire      string
+	fire      []string // targets in order; only a galleass may have more than one (5.2.1)
 	repair    bool
 	pass      bool
 }
@@ -94,8 +94,8 @@ func (o *unitOrder) String() string {
 	if o.grapple != "" {
 		parts = append(parts, "GRAPPLE", o.grapple)
 	}
-	if o.fire != "" {
-		parts = append(parts, "FIRE", o.fire)
+	for _, t := range o.fire {
+		parts = append(parts, "FIRE", t)
 	}
 	if o.repair {
 		parts = append(parts, "REPAIR")
@@ -111,6 +111,15 @@ type leaderOrder struct {
 
 func (o *leaderOrder) Line() int      { return o.line }
 func (o *leaderOrder) String() string { return o.leader + " TO " + o.target }
+
+// boardOrder names the next boarding to resolve, by one of its units or both (8).
+type boardOrder struct {
+	line  int
+	units []string
+}
+
+func (o *boardOrder) Line() int      { return o.line }
+func (o *boardOrder) String() string { return "BOARD " + strings.Join(o.units, " ") }
 
 // activateOrder names the group a fury chit activates again (2.4.2).
 type activateOrder struct {
@@ -146,6 +155,15 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 }
 
 func parseLine(n int, f []string) (adjudicator.Order, error) {
+	if o, err := parseStanding(n, f); o != nil || err != nil {
+		return o, err
+	}
+	if f[0] == "BOARD" {
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("want BOARD UNIT [UNIT]")
+		}
+		return &boardOrder{n, f[1:]}, nil
+	}
 	if f[0] == "ACTIVATE" {
 		if len(f) != 2 {
 			return nil, fmt.Errorf("want ACTIVATE GROUP")
@@ -201,7 +219,7 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 		case f[i] == "GRAPPLE" && segment <= 1 && i+1 < len(f):
 			o.grapple, i, segment = f[i+1], i+2, 3
 		case f[i] == "FIRE" && segment <= 2 && i+1 < len(f):
-			o.fire, i, segment = f[i+1], i+2, 2
+			o.fire, i, segment = append(o.fire, f[i+1]), i+2, 2
 		case f[i] == "REPAIR" && segment <= 3 && !o.repair:
 			o.repair, i, segment = true, i+1, 4
 		default:

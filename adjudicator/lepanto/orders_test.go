@@ -20,12 +20,14 @@ func newGame(t testing.TB) *Game {
 
 func TestParseOrders(t *testing.T) {
 	g := newGame(t)
-	text := "# my orders\r\nbar-ven1 move 0610 r 0710 face n fire sir-egy1 repair\n\nBAR-VEN2 PASS  # hold\nBARBARIGO to bar-ven1\nACTIVATE sir\nEND\nBAR-VEN3 MOVE 0612\n"
+	text := "# my orders\r\nbar-ven1 move 0610 r 0710 face n fire sir-egy1 repair\n\nBAR-VEN2 PASS  # hold\nBARBARIGO to bar-ven1\nACTIVATE sir\n" +
+		"can-gal fire sir-egy1 fire sir-egy2\nhold fire bar\nreact bar-ven1 ram\nleaders stay\ncaptain bar on bar-lant\nboard bar-ven1\nEND\nBAR-VEN3 MOVE 0612\n"
 	orders, errs := g.Parse("christian", text)
 	if len(errs) > 0 {
 		t.Fatalf("errors: %v", errs)
 	}
-	want := []string{"BAR-VEN1 MOVE 0610 R 0710 FACE N FIRE SIR-EGY1 REPAIR", "BAR-VEN2 PASS", "BARBARIGO TO BAR-VEN1", "ACTIVATE SIR"}
+	want := []string{"BAR-VEN1 MOVE 0610 R 0710 FACE N FIRE SIR-EGY1 REPAIR", "BAR-VEN2 PASS", "BARBARIGO TO BAR-VEN1", "ACTIVATE SIR",
+		"CAN-GAL FIRE SIR-EGY1 FIRE SIR-EGY2", "HOLD FIRE BAR", "REACT BAR-VEN1 RAM", "LEADERS STAY", "CAPTAIN BAR ON BAR-LANT", "BOARD BAR-VEN1"}
 	if got := adjudicator.Canonical(orders); got != strings.Join(want, "\n")+"\n" {
 		t.Errorf("canonical orders:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
@@ -40,6 +42,8 @@ func TestParseOrdersRefuses(t *testing.T) {
 		"BAR-VEN1", "BAR-VEN1 MOVE", "BAR-VEN1 MOVE 06100", "BAR-VEN1 MOVE FACE", "BAR-VEN1 MOVE FACE E",
 		"BAR-VEN1 FIRE", "BAR-VEN1 FIRE X MOVE 0610", "BAR-VEN1 REPAIR REPAIR", "BAR-VEN1 JUMP",
 		"ACTIVATE", "ACTIVATE A B", "BARBARIGO TO", "BAR-VEN1 PASS NOW", "BAR-VEN1 MOVE 0610 MOVE 0609",
+		"HOLD FIRE", "HOLD FIRE BAR NOW", "REACT", "REACT BAR MOVE RAM", "LEADERS", "LEADERS GO", "CAPTAIN BAR",
+		"CAPTAIN BAR AT BAR-LANT", "BOARD", "BOARD A B C",
 	} {
 		_, errs := g.Parse("christian", "BAR-VEN2 PASS\n"+bad)
 		if len(errs) != 1 || errs[0].Line != 2 || !errors.Is(errs[0].Err, adjudicator.ErrNotUnderstood) {
@@ -55,6 +59,7 @@ func FuzzParseOrders(f *testing.F) {
 	f.Add("ACTIVATE SIR\nSIR-EGY1 MOVE PIVOT S\nEND")
 	f.Add("DECANAL TO CAN-GAL # move\r\n")
 	f.Add("BAR-LANT STACK BAR-VEN2 MOVE 1009 DROP BAR-VEN2 1008\nBARBARIGO ON BAR-LANT HIDDEN\nBAR-VEN1 MOVE 1011 RAM SIR-EGY1 ONCE GRAPPLE\nX DISENGAGE 1011")
+	f.Add("HOLD FIRE BAR MOVE\nREACT BAR-VEN1\nLEADERS STAY\nCAPTAIN BAR ON BAR-LANT\nBOARD BAR-VEN1 SIR-EGY1\nBAR-VEN1 PASS")
 	f.Fuzz(func(t *testing.T, text string) {
 		orders, _ := g.Parse("christian", text)
 		canon := adjudicator.Canonical(orders)
@@ -63,9 +68,9 @@ func FuzzParseOrders(f *testing.F) {
 			t.Fatalf("canonical %q reads back as %q (%v)", canon, adjudicator.Canonical(again), errs)
 		}
 		g.Validate("christian", orders)
-		for _, wait := range []string{waitGroup, waitFury, waitLeaderMove, waitDisengage} {
+		for _, wait := range []string{waitGroup, waitFury, waitLeaderMove, waitDisengage, waitBoarding} {
 			h := newGame(t)
-			h.SetUp, h.Turn, h.Cup = true, 1, []string{ChitBoarding}
+			h.SetUp, h.Turn, h.Cup, h.Drawer = true, 1, []string{ChitBoarding}, "christian"
 			h.Wait, h.WaitSides, h.WaitGroup = wait, []string{"christian"}, "BAR"
 			if wait == waitFury {
 				h.WaitGroup = ChitBragadin
@@ -78,6 +83,46 @@ func FuzzParseOrders(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAdvanceOrders: held orders answer the step they belong to (group orders, LEADER TO and
+// LEADERS STAY at a Leader Move chit, BOARD at a Boarding chit), standing orders come along
+// with them but answer no step alone, and what is not due now is Later.
+func TestAdvanceOrders(t *testing.T) {
+	g := newGame(t)
+	g.SetUp, g.Turn = true, 1
+	held, errs := g.Parse("christian", "BAR-VEN1 PASS\nCAN-GAL PASS\nDECANAL TO CAN-GAL\nBOARD BAR-VEN1\nHOLD FIRE BAR\nLEADERS STAY")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct {
+		wait, group       string
+		applicable, later string
+	}{
+		{waitGroup, "BAR", "BAR-VEN1 PASS|HOLD FIRE BAR|LEADERS STAY", "CAN-GAL PASS|DECANAL TO CAN-GAL|BOARD BAR-VEN1"},
+		{waitLeaderMove, ChitLeaderMove, "DECANAL TO CAN-GAL|HOLD FIRE BAR|LEADERS STAY", "BAR-VEN1 PASS|CAN-GAL PASS|BOARD BAR-VEN1"},
+		{waitBoarding, ChitBoarding, "BOARD BAR-VEN1|HOLD FIRE BAR|LEADERS STAY", "BAR-VEN1 PASS|CAN-GAL PASS|DECANAL TO CAN-GAL"},
+		{waitDisengage, ChitDisengage, "", "BAR-VEN1 PASS|CAN-GAL PASS|DECANAL TO CAN-GAL|BOARD BAR-VEN1"},
+	} {
+		g.Wait, g.WaitSides, g.WaitGroup = c.wait, []string{"christian"}, c.group
+		join := func(o []adjudicator.Order) string {
+			return strings.ReplaceAll(strings.TrimSpace(adjudicator.Canonical(o)), "\n", "|")
+		}
+		if got := join(g.Applicable("christian", held)); got != c.applicable {
+			t.Errorf("%s: Applicable = %q, want %q", c.wait, got, c.applicable)
+		}
+		if got := join(g.Later("christian", held)); got != c.later {
+			t.Errorf("%s: Later = %q, want %q", c.wait, got, c.later)
+		}
+		if got := g.Applicable("ottoman", held); got != nil {
+			t.Errorf("%s: Applicable for a side not asked = %v", c.wait, got)
+		}
+	}
+	alone, _ := g.Parse("christian", "HOLD FIRE BAR")
+	g.Wait, g.WaitGroup = waitGroup, "BAR"
+	if got := g.Applicable("christian", alone); got != nil {
+		t.Errorf("standing orders alone answer a step: %v", got)
+	}
 }
 
 // TestEncodeIsDeterministic: two games played with the same orders and dice encode the same

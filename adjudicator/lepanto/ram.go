@@ -100,9 +100,10 @@ func (rs *resolver) emr(t *Unit, label string) (string, int, error) {
 }
 
 // ramReaction: a target that turned its bow (or, a single ship, its stern) to the rammer at
-// the last moment may fire at it first (5.3, 6.2).
+// the last moment may fire at it first (5.3, 6.2: "any reaction fire desired"): it does
+// unless its player's standing HOLD FIRE ... RAM says not.
 func (rs *resolver) ramReaction(t, a *Unit, side string) error {
-	if side == "stern" && !t.Single() || rs.g.canFire(t, true) != "" {
+	if side == "stern" && !t.Single() || t.HoldRam || rs.g.canFire(t, true) != "" {
 		return nil
 	}
 	return rs.artilleryFire(t, a, true)

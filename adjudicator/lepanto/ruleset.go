@@ -13,6 +13,9 @@ import (
 const (
 	OptionWind    = "wind"
 	OptionSailing = "sailing"
+	// OptionIntoWindCheck keeps navarch's earlier reading of 12.2: every sailing turn into
+	// the wind needs an HV check, whether or not the wind has changed.
+	OptionIntoWindCheck = "into-wind-check"
 )
 
 // Ruleset is Lepanto 1571 as an adjudicator.Ruleset.
@@ -39,6 +42,7 @@ func (ruleset) Options() []adjudicator.Option {
 	return []adjudicator.Option{
 		{ID: OptionWind, Title: "Wind changes (Wind Roll chit)", Rule: "11"},
 		{ID: OptionSailing, Title: "Sailing Mode", Rule: "12"},
+		{ID: OptionIntoWindCheck, Title: "HV check for every sailing turn into the wind, changed or not", Rule: "12.2"},
 	}
 }
 
@@ -60,7 +64,7 @@ func (ruleset) New(cfg adjudicator.Config) (adjudicator.Game, error) {
 		return nil, fmt.Errorf("lepanto1571 has no scenario %q", cfg.Scenario)
 	}
 	for _, o := range cfg.Options {
-		if o != OptionWind && o != OptionSailing {
+		if o != OptionWind && o != OptionSailing && o != OptionIntoWindCheck {
 			return nil, fmt.Errorf("lepanto1571 has no option %q", o)
 		}
 	}
@@ -72,7 +76,7 @@ func (ruleset) New(cfg adjudicator.Config) (adjudicator.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{sc: scs[i], tables: tables, m: m, options: slices.Sorted(slices.Values(cfg.Options)), Wind: "E"}
+	g := &Game{sc: scs[i], tables: tables, m: m, options: slices.Sorted(slices.Values(cfg.Options)), Wind: startWind}
 	return g, g.setUp()
 }
 
@@ -146,7 +150,8 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
   UNIT MOVE STEP... GRAPPLE TARGET   try to grapple the enemy in the bow hex (7.1).
   UNIT STACK UNIT... MOVE STEP... [DROP UNIT] ...   move a stack together, dropping units
                         off on the way (3.2.1).
-  UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2).
+  UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2);
+                        a galleass may fire into several hexes: FIRE T1 FIRE T2 (5.2.1).
   UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
   UNIT MOVE SAIL STEP...  with the sailing rule: raise sails first (1 MP), more than 3
                         hexes from the enemy (12); MOVE ROW STEP... lowers them (12.4).
@@ -157,5 +162,18 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
   LEADER TO UNIT        when the Leader Move chit is drawn (2.4.1).
   UNIT DISENGAGE STEP...   when the Disengage chit is drawn: leave the engagement (2.4.4).
   ACTIVATE GROUP        first line after a Bragadin, Doria, Gloria Christi or Jihad chit (2.4.2).
+  BOARD UNIT [UNIT]     when the Boarding chit finds two or more boardings, the drawing player
+                        (whose group acted last) names them in the order to resolve; those he
+                        does not name follow in the order of battle's order (8).
+Standing orders go with any orders you send and hold until you change them:
+  HOLD FIRE UNIT|GROUP [MOVE|RAM]   no reaction fire at an enemy stopping in its arc (MOVE,
+                        5.3) or at a rammer after a last maneuver (RAM, 6.2); both if neither.
+  REACT UNIT|GROUP [MOVE|RAM]       reaction fire again (the default).
+  LEADERS STAY          you are not asked when a Leader Move chit is drawn (2.4.1); LEADERS
+                        ASK undoes it. A side none of whose leaders can move is not asked.
+  CAPTAIN GROUP ON UNIT a captain who takes command of GROUP goes aboard UNIT (4.4); by
+                        default the lost leader's ship, else the group's first single ship;
+                        one placed by default moves there with your next orders.
+Orders for steps to come (other groups, LEADER TO, BOARD) are held and used when due.
 Words are case-insensitive; "#" starts a comment; END stops reading.
 `

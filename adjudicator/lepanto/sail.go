@@ -71,11 +71,17 @@ func (b *board) sailOn(u *Unit, res *moveResult, i int, final bool) error {
 }
 
 // sailingTurnCheck says whether a sailing unit turning to f needs an HV check (12.2): in a
-// group under LMA or LF, or turning against the wind.
+// group under LMA or LF, or turning against the wind "arising from a sudden change of Wind
+// direction": only once the wind blows from elsewhere than at the start (the east, 11.1),
+// unless the game chose the option into-wind-check (every turn into the wind).
 func (g *Game) sailingTurnCheck(u *Unit, f Dir) bool {
 	w := g.wing(u.Wing)
-	return w.LMA || w.LF || g.intoWind(f)
+	changed := g.Wind != startWind || g.hasOption(OptionIntoWindCheck)
+	return w.LMA || w.LF || changed && g.intoWind(f)
 }
+
+// startWind is where the wind blows from at the start of every scenario (11.1, 13.x.1).
+const startWind = "E"
 
 // sailMove carries out a legal sailing move step by step: each turn that needs an HV check
 // rolls it, and a failure drifts the unit one hex downwind and ends the move (12.2).
@@ -146,10 +152,15 @@ func (rs *resolver) sailDrift(u *Unit) {
 }
 
 // shallowSailing: only Ottoman ships sail in shallow water; a Christian ship under sail that
-// enters it is lost (12.5).
+// enters it "for any reason" (a move, a drift, an evade or going adrift) is lost (12.5).
 func (rs *resolver) shallowSailing(u *Unit) {
-	if u.Sailing && u.Side != "ottoman" && rs.g.m.Terrain(u.Hex) == Shallow {
+	if rs.aground(u) {
 		rs.event("12.5", "%s runs aground in shallow water under sail and is lost", u.ID)
 		rs.eliminate(u, "sunk", 1)
 	}
+}
+
+// aground reports whether u is a Christian ship under sail in shallow water (12.5).
+func (rs *resolver) aground(u *Unit) bool {
+	return u.InPlay() && u.Sailing && u.Side != "ottoman" && rs.g.m.Terrain(u.Hex) == Shallow
 }

@@ -37,6 +37,8 @@ func (g *Game) waitText() string {
 		return fmt.Sprintf("%s chit: activate again a group that has acted (2.4.2)", g.WaitGroup)
 	case waitDisengage:
 		return "disengage chit: engaged units may leave (2.4.4)"
+	case waitBoarding:
+		return "boarding chit: the drawing player chooses the order of the boardings (8)"
 	}
 	return "leader move chit (2.4.1)"
 }
@@ -50,6 +52,8 @@ func (g *Game) waitDefault() string {
 		return "the chit is not used"
 	case waitDisengage:
 		return "engaged units stay engaged"
+	case waitBoarding:
+		return "the boardings are resolved in the order of battle's order"
 	}
 	return "leaders stay where they are"
 }
@@ -60,9 +64,12 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	rs := &resolver{g: g, r: r}
 	g.trace = nil
 	var err error
-	switch {
-	case step.Kind == adjudicator.Over:
+	if step.Kind == adjudicator.Over {
 		return nil, fmt.Errorf("lepanto: the game is over")
+	}
+	rs.applyStanding(orders)
+	orders = withoutStanding(orders)
+	switch {
 	case !g.SetUp:
 		if err = rs.setUp(orders); err == nil {
 			err = rs.startTurn()
@@ -84,11 +91,20 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	return rs.events, nil
 }
 
+func withoutStanding(orders map[string][]adjudicator.Order) map[string][]adjudicator.Order {
+	out := map[string][]adjudicator.Order{}
+	for side, o := range orders {
+		_, out[side] = splitStanding(o)
+	}
+	return out
+}
+
 // resolver carries one step's dice and events.
 type resolver struct {
-	g      *Game
-	r      dice.Roller
-	events []adjudicator.Event
+	g        *Game
+	r        dice.Roller
+	events   []adjudicator.Event
+	grappled map[Hex]bool // hexes a grappling attempt was made from this activation (7.1)
 }
 
 func (rs *resolver) event(rule, format string, args ...any) {
@@ -156,6 +172,7 @@ func (rs *resolver) draw() error {
 	if gr := g.group(item); gr != nil {
 		g.Drawn = true
 		g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{gr.Side}, gr.ID
+		g.Drawer = gr.Side
 		rs.event("2.2", "Group %s (%s) is activated", gr.ID, gr.Name)
 		return nil
 	}

@@ -20,6 +20,7 @@ type Unit struct {
 	Return                            int      // the turn a fled unit comes back
 	GrappleTurn                       int      // the last turn it tried to grapple (7.1)
 	Sailing                           bool     // in Sailing Mode (12)
+	HoldMove, HoldRam                 bool     // standing HOLD FIRE: no reaction fire (5.3, 6.2)
 }
 
 // Single reports whether u is a single ship (Lanterna, Capitana, Kapudana or Galleass).
@@ -38,6 +39,7 @@ type Leader struct {
 	Unit                        string
 	Status                      string // "" aboard; killed, captured, lost (4.2, 4.3)
 	Hidden                      bool   // face down (4.5): only his side knows where he is
+	Placed                      bool   // a captain navarch placed: his owner may move him with his next orders (4.4)
 }
 
 // Wing is a wing's LMA/LF track (9.7).
@@ -52,7 +54,8 @@ type Wing struct {
 // Group is a Group with its Activation Marker (2.2).
 type Group struct {
 	ID, Side, Wing, Name string
-	Acted                bool // has had its action phase this turn
+	Acted                bool   // has had its action phase this turn
+	CaptainOn            string // standing CAPTAIN order: where a captain taking command goes (4.4)
 }
 
 // step kinds the game waits for
@@ -63,6 +66,7 @@ const (
 	waitLeaderMove = "leader-move" // 2.4.1
 	waitDisengage  = "disengage"   // 2.4.4
 	waitSetUp      = "set-up"      // hidden leaders before the first turn (4.5)
+	waitBoarding   = "boarding"    // the drawing player orders two or more boardings (8)
 )
 
 // Game is a game of Lepanto 1571. Every slice is kept in a canonical order (the scenario's),
@@ -73,20 +77,22 @@ type Game struct {
 	m       *Map
 	options []string
 
-	Turn, Act int
-	Cup       []string // markers and chits still in the cup, in canonical order
-	Drawn     bool     // a Group Activation Marker has been drawn this turn (2.1)
-	Wind      string   // the compass point the wind blows from (11.1)
-	Units     []*Unit
-	Leaders   []*Leader
-	Wings     []*Wing
-	Groups    []*Group
-	Wait      string // what the current step waits for
-	WaitSides []string
-	WaitGroup string // the group activated, or the fury chit drawn
-	Over      bool
-	Result    string
-	SetUp     bool // the hidden set-up of 4.5 is done
+	Turn, Act   int
+	Cup         []string // markers and chits still in the cup, in canonical order
+	Drawn       bool     // a Group Activation Marker has been drawn this turn (2.1)
+	Wind        string   // the compass point the wind blows from (11.1)
+	Units       []*Unit
+	Leaders     []*Leader
+	Wings       []*Wing
+	Groups      []*Group
+	Wait        string // what the current step waits for
+	WaitSides   []string
+	WaitGroup   string // the group activated, or the fury chit drawn
+	Over        bool
+	Result      string
+	SetUp       bool     // the hidden set-up of 4.5 is done
+	Drawer      string   // the drawing player: the side of the group activated last (2.4.1, 8)
+	LeadersStay []string // sides with the standing order LEADERS STAY (2.4.1), sorted
 
 	trace []Trace // what the last step did, for maps only: not part of the state (Encode)
 }
@@ -141,18 +147,33 @@ func (g *Game) Encode() []byte {
 	fmt.Fprintf(&b, "lepanto1571 %s\noptions %s\nturn %d\nact %d\ncup %s\ndrawn %t\nwind %s\nwait %s %s %s\nover %t %s\nsetup %t\n",
 		g.sc.ID, strings.Join(g.options, " "), g.Turn, g.Act, strings.Join(g.Cup, " "), g.Drawn, g.Wind,
 		g.Wait, strings.Join(g.WaitSides, ","), g.WaitGroup, g.Over, g.Result, g.SetUp)
+	if g.Drawer != "" || len(g.LeadersStay) > 0 { // standing choices: written once made
+		fmt.Fprintf(&b, "drawer %s\nleaders-stay %s\n", g.Drawer, strings.Join(g.LeadersStay, ","))
+	}
 	for _, gr := range g.Groups {
-		fmt.Fprintf(&b, "group %s acted=%t\n", gr.ID, gr.Acted)
+		fmt.Fprintf(&b, "group %s acted=%t", gr.ID, gr.Acted)
+		if gr.CaptainOn != "" {
+			fmt.Fprintf(&b, " captain-on=%s", gr.CaptainOn)
+		}
+		b.WriteByte('\n')
 	}
 	for _, w := range g.Wings {
 		fmt.Fprintf(&b, "wing %s track=%d lma=%t lf=%t captains=%d\n", w.ID, w.Track, w.LMA, w.LF, w.Captains)
 	}
 	for _, u := range g.Units {
-		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d grappled=%d sailing=%t\n", u.ID, u.Hex, u.Facing,
+		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d grappled=%d sailing=%t", u.ID, u.Hex, u.Facing,
 			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return, u.GrappleTurn, u.Sailing)
+		if u.HoldMove || u.HoldRam {
+			fmt.Fprintf(&b, " hold-fire=%t,%t", u.HoldMove, u.HoldRam)
+		}
+		b.WriteByte('\n')
 	}
 	for _, l := range g.Leaders {
-		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t\n", l.ID, l.Unit, l.Status, l.Hidden)
+		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t", l.ID, l.Unit, l.Status, l.Hidden)
+		if l.Placed {
+			b.WriteString(" placed")
+		}
+		b.WriteByte('\n')
 	}
 	return []byte(b.String())
 }

@@ -13,16 +13,25 @@ import (
 // ordered before it will stand; dice results may still void an order at resolution (a target
 // sunk by reaction fire, say), and the report says so.
 func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
+	standing, orders := splitStanding(orders)
 	if !g.SetUp && slices.Contains(g.sc.Sides, side) {
 		v := &validation{g: g, side: side, seen: map[string]bool{}}
+		for _, o := range standing {
+			v.standing(o)
+		}
 		v.setUp(orders)
 		return v.errs
 	}
 	if g.Wait == waitNone || !slices.Contains(g.WaitSides, side) {
 		return []adjudicator.LineError{{Err: fmt.Errorf("%w: no orders are awaited from %s now", adjudicator.ErrIllegal, side)}}
 	}
-	v := &validation{g: g, side: side, b: &board{g: g, moved: map[string]position{}}, seen: map[string]bool{}}
+	v := &validation{g: g, side: side, b: &board{g: g, moved: map[string]position{}}, seen: map[string]bool{}, grappled: map[Hex]bool{}}
+	for _, o := range standing {
+		v.standing(o)
+	}
 	switch g.Wait {
+	case waitBoarding:
+		v.board(orders)
 	case waitGroup:
 		v.group = g.WaitGroup
 		v.units(orders)
@@ -47,6 +56,8 @@ type validation struct {
 	b        *board
 	seen     map[string]bool
 	repaired bool
+	reloaded bool         // a group activated again counts as reloaded (5.6)
+	grappled map[Hex]bool // hexes a grappling attempt was made from (7.1)
 	errs     []adjudicator.LineError
 }
 
@@ -104,7 +115,7 @@ func (v *validation) fury(orders []adjudicator.Order) {
 		v.fail(orders[0], eligible, "the first line must be ACTIVATE with a group that has acted this turn in the chit's section")
 		return
 	}
-	v.group = a.group
+	v.group, v.reloaded = a.group, true
 	v.units(orders[1:])
 }
 
@@ -117,6 +128,9 @@ func (v *validation) unit(o *unitOrder) {
 		return
 	case !u.InPlay():
 		v.fail(o, nil, "%s is out of play (%s)", u.ID, u.Status)
+		return
+	case v.seen[u.ID] && u.Galleass():
+		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2): give a galleass's fires on its one line, UNIT FIRE T1 FIRE T2 (5.2.1)", u.ID)
 		return
 	case v.seen[u.ID]:
 		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2)", u.ID)
@@ -147,8 +161,19 @@ func (v *validation) unit(o *unitOrder) {
 			v.fail(o, nil, "%s cannot %s %s: %s", u.ID, map[bool]string{true: "grapple", false: "ram"}[o.grapple != ""], target, why)
 			return
 		}
+		if o.ramGrab && u.Galleass() {
+			v.fail(o, nil, "%s cannot grapple %s after its ram: galleasses cannot grapple (5)", u.ID, target)
+			return
+		}
+		if o.grapple != "" {
+			if v.grappled[res.end.hex] {
+				v.fail(o, nil, "%s cannot grapple from %s: a stack makes a single grappling attempt (7.1)", u.ID, res.end.hex)
+				return
+			}
+			v.grappled[res.end.hex] = true
+		}
 	}
-	if o.fire != "" {
+	if len(o.fire) > 0 {
 		v.fire(o, u)
 	}
 	if o.repair {
@@ -193,15 +218,36 @@ func (g *Game) engagedUnits(side string) []string {
 	return out
 }
 
+// fire: the unit can fire (a group activated again counts as reloaded, 5.6), each target is
+// an enemy in its arc, and only a galleass fires more than once, at most once into each of
+// the hexes around it (5.2.1).
 func (v *validation) fire(o *unitOrder, u *Unit) {
 	g := v.g
-	if why := g.canFire(u, false); why != "" {
+	c := *u
+	if v.reloaded {
+		c.Fired = false
+	}
+	if why := g.canFire(&c, false); why != "" {
 		v.fail(o, nil, "%s cannot fire: it %s", u.ID, why)
 		return
 	}
+	if len(o.fire) > 1 && !u.Galleass() {
+		v.fail(o, nil, "only a galleass fires more than once in an activation (5.2.1)")
+		return
+	}
 	targets := v.b.targets(u)
-	if !slices.Contains(targets, o.fire) {
-		v.fail(o, targets, "%s is not an enemy unit adjacent to %s and in its arc of fire (5.2.1)", o.fire, u.ID)
+	hexes := map[Hex]bool{}
+	for _, t := range o.fire {
+		if !slices.Contains(targets, t) {
+			v.fail(o, targets, "%s is not an enemy unit adjacent to %s and in its arc of fire (5.2.1)", t, u.ID)
+			return
+		}
+		h := v.b.pos(g.unit(t)).hex
+		if hexes[h] {
+			v.fail(o, nil, "a galleass fires once into each hex around it: %s is in %s, fired at already (5.2.1)", t, h)
+			return
+		}
+		hexes[h] = true
 	}
 }
 

@@ -28,7 +28,8 @@ func (rs *resolver) reentry(b *board, u *Unit) (Hex, Dir, bool) {
 			}
 			for d := N; d <= NW; d++ {
 				h := s.Hex.Neighbor(d)
-				if b.canEnter(u, h) == nil && len(b.at(h, u)) == 0 {
+				aground := u.Sailing && u.Side != "ottoman" && g.m.Terrain(h) == Shallow // the owner would not place it to be lost (12.5)
+				if b.canEnter(u, h) == nil && len(b.at(h, u)) == 0 && !aground {
 					return h, s.Facing, true
 				}
 			}
