@@ -174,7 +174,6 @@ func (p *Lepanto) hexPath(dc *gg.Context, h lepanto.Hex, r float64) {
 }
 
 func (p *Lepanto) drawHexes(dc *gg.Context, f *Fonts) {
-	dc.SetFontFace(f.Small)
 	for c := p.c0; c <= p.c1; c++ {
 		for r := p.r0; r <= p.r1; r++ {
 			h := lepanto.Hex{Col: c, Row: r}
@@ -186,8 +185,7 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *Fonts) {
 			dc.Stroke()
 			if p.size >= 20 {
 				x, y := p.center(h)
-				dc.SetColor(colCode)
-				dc.DrawStringAnchored(h.String(), x, y-p.size*0.62, 0.5, 0.5)
+				Text(dc, f.Small, colCode, h.String(), x, y-p.size*0.62, 0.5, 0.5)
 			}
 		}
 	}
@@ -221,13 +219,11 @@ func (p *Lepanto) drawUnits(dc *gg.Context, f *Fonts) {
 func (p *Lepanto) stackLabel(dc *gg.Context, f *Fonts, n int, x, y float64) {
 	s := p.counterSide() / 2
 	label := fmt.Sprintf("×%d", n)
-	dc.SetFontFace(f.Small)
-	w, _ := dc.MeasureString(label)
+	w := TextWidth(f.Small, label)
 	dc.SetRGB(1, 1, 1)
 	dc.DrawRectangle(x+s-w-3, y+s+1, w+4, 13)
 	dc.Fill()
-	dc.SetRGB(0, 0, 0)
-	dc.DrawStringAnchored(label, x+s-1, y+s+8, 1, 0.5)
+	Text(dc, f.Small, color.Black, label, x+s-1, y+s+8, 1, 0.5)
 }
 
 // CounterBox returns the square a unit's counter occupies (for tests and the legend).
@@ -255,18 +251,16 @@ func (p *Lepanto) drawCounter(dc *gg.Context, f *Fonts, u lepanto.ViewUnit, x, y
 }
 
 func (p *Lepanto) counterText(dc *gg.Context, f *Fonts, u lepanto.ViewUnit, x, y, side float64, fill color.RGBA) {
+	var ink color.Color = color.White
 	if lum(fill) > 140 {
-		dc.SetRGB(0.05, 0.05, 0.05)
-	} else {
-		dc.SetRGB(1, 1, 1)
+		ink = color.RGBA{13, 13, 13, 255}
 	}
-	dc.SetFontFace(f.Small)
 	name := u.ID
 	if i := strings.Index(name, "-"); i >= 0 {
 		name = name[i+1:]
 	}
-	dc.DrawStringAnchored(name, x, y-side/5, 0.5, 0.5)
-	dc.DrawStringAnchored(fmt.Sprintf("%d·%d", u.HV, u.FV), x, y+side/4, 0.5, 0.5)
+	Text(dc, f.Small, ink, name, x, y-side/5, 0.5, 0.5)
+	Text(dc, f.Small, ink, fmt.Sprintf("%d·%d", u.HV, u.FV), x, y+side/4, 0.5, 0.5)
 }
 
 func lum(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)) / 1000 }
