@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/fogleman/gg"
@@ -52,6 +53,27 @@ type Compass interface {
 // render makes its own from the shared parsed fonts.
 type Fonts struct {
 	Small, Normal, Bold font.Face
+	sized               map[faceKey]font.Face
+}
+
+type faceKey struct {
+	bold bool
+	px   float64
+}
+
+// Face is the regular or bold face at px pixels, made once per render.
+func (f *Fonts) Face(bold bool, px float64) font.Face {
+	k := faceKey{bold, px}
+	if fc, ok := f.sized[k]; ok {
+		return fc
+	}
+	r, b := parsed()
+	if bold {
+		r = b
+	}
+	fc := cached(truetype.NewFace(r, &truetype.Options{Size: px, Hinting: font.HintingFull}))
+	f.sized[k] = fc
+	return fc
 }
 
 var parsed = sync.OnceValues(func() (*truetype.Font, *truetype.Font) {
@@ -70,7 +92,7 @@ func newFonts() *Fonts {
 	r, b := parsed()
 	opts := func(size float64) *truetype.Options { return &truetype.Options{Size: size, Hinting: font.HintingFull} }
 	return &Fonts{Small: cached(truetype.NewFace(r, opts(11))), Normal: cached(truetype.NewFace(r, opts(14))),
-		Bold: cached(truetype.NewFace(b, opts(16)))}
+		Bold: cached(truetype.NewFace(b, opts(16))), sized: map[faceKey]font.Face{}}
 }
 
 // Layout of the frame, in pixels.
@@ -84,9 +106,9 @@ const (
 func Image(p Picture) image.Image {
 	f := newFonts()
 	board := p.Board()
-	legend, panels := p.Legend(), p.Panels()
-	legendRows := (len(legend) + 3) / 4
 	w := int(board.W) + 2*margin
+	legend, panels := p.Legend(), wrap(p.Panels(), f.Small, float64(w-2*margin))
+	legendRows := (len(legend) + 3) / 4
 	h := titleH + int(board.H) + margin + (legendRows+len(panels))*legendRowH + margin
 	dc := gg.NewContext(w, h)
 	dc.SetRGB(1, 1, 1)
@@ -164,6 +186,31 @@ func drawLegend(dc *gg.Context, items []LegendItem, panels []string, f *Fonts, y
 	for i, s := range panels {
 		Text(dc, f.Small, colInk, s, margin, y+float64(i)*legendRowH+10, 0, 0.5)
 	}
+}
+
+// wrap breaks each line that is wider than width at spaces; the continuation is indented.
+func wrap(lines []string, face font.Face, width float64) []string {
+	var out []string
+	for _, l := range lines {
+		for TextWidth(face, l) > width {
+			cut := 0
+			for i, r := range l {
+				if r == ' ' && i > 0 {
+					if TextWidth(face, l[:i]) > width {
+						break
+					}
+					cut = i
+				}
+			}
+			if cut == 0 {
+				break
+			}
+			out = append(out, l[:cut])
+			l = "    " + strings.TrimLeft(l[cut:], " ")
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // PNG draws p and encodes it, reduced to a palette of 256 colours, which keeps a map mail
