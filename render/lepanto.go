@@ -188,9 +188,9 @@ var (
 	colMove  = color.RGBA{15, 15, 15, 255}    // moves: a black dashed path
 	colEvade = color.RGBA{0, 150, 136, 255}   // evasions: a teal path
 	colFire  = color.RGBA{230, 0, 230, 255}   // fire: a magenta arrow
-	colRam   = color.RGBA{255, 255, 255, 255} // rams: a white arrow edged in black
+	colRam   = color.RGBA{0, 200, 255, 255}   // rams: a cyan arrow edged in black
 	colHit   = color.RGBA{230, 0, 230, 255}   // hit tags share the fire's magenta
-	colLoss  = color.RGBA{0, 0, 0, 255}       // sunk, fled, surrendered, captured tags: black
+	colLoss  = color.RGBA{255, 255, 140, 255} // fled, sunk, surrendered, captured: pale yellow tags
 	// Counter markers: a letter in a circle.
 	colStack  = color.RGBA{40, 40, 40, 255} // the number of units in a stack
 	colStar   = color.RGBA{255, 200, 0, 255}
@@ -203,10 +203,10 @@ var badgeKinds = []struct {
 	fill         color.RGBA
 	on           func(lepanto.ViewUnit) bool
 }{
-	{"F", "fire aboard", color.RGBA{255, 235, 59, 255}, func(u lepanto.ViewUnit) bool { return u.OnFire }},
+	{"F", "fire aboard", color.RGBA{255, 128, 171, 255}, func(u lepanto.ViewUnit) bool { return u.OnFire }},
 	{"M", "Mast Down", color.RGBA{121, 85, 72, 255}, func(u lepanto.ViewUnit) bool { return u.MastDown }},
 	{"G", "grappled", color.RGBA{96, 125, 139, 255}, func(u lepanto.ViewUnit) bool { return u.Engaged }},
-	{"S", "under sail", color.RGBA{255, 255, 255, 255}, func(u lepanto.ViewUnit) bool { return u.Sailing }},
+	{"S", "under sail", color.RGBA{190, 190, 190, 255}, func(u lepanto.ViewUnit) bool { return u.Sailing }},
 }
 
 // Draw implements Picture: the hexes, the paths under the counters, the counters, then the
@@ -307,7 +307,7 @@ func (p *Lepanto) drawUnits(dc *gg.Context, f *Fonts) {
 			side := p.counterSide()
 			dc.SetDash(3, 2)
 			dc.DrawRectangle(x-side/2, p.counterY(y)-side/2, side, side)
-			dc.SetColor(colLoss)
+			dc.SetColor(colMove)
 			dc.SetLineWidth(1.5)
 			dc.Stroke()
 			dc.SetDash()
@@ -526,8 +526,15 @@ func (p *Lepanto) drawTags(dc *gg.Context, f *Fonts) {
 			tw := TextWidth(face, w) + 4
 			dc.DrawRoundedRectangle(x, yy, tw, line-1, 2)
 			dc.SetColor(bg)
-			dc.Fill()
-			Text(dc, face, color.White, w, x+2, yy+(line-1)/2, 0, 0.35)
+			dc.FillPreserve()
+			dc.SetColor(colMove)
+			dc.SetLineWidth(1)
+			dc.Stroke()
+			var ink color.Color = color.White
+			if lum(bg) > 140 {
+				ink = colMove
+			}
+			Text(dc, face, ink, w, x+2, yy+(line-1)/2, 0, 0.35)
 		}
 	}
 }
@@ -600,8 +607,8 @@ func (p *Lepanto) Legend() []LegendItem {
 		LegendItem{Color: colMove, Text: "moved (dashed path)"},
 		LegendItem{Color: colEvade, Text: "evaded (teal path)"},
 		LegendItem{Color: colFire, Text: "fired at (arrow), hit"},
-		LegendItem{Color: colRam, Text: "rammed (white arrow)"},
-		LegendItem{Color: colLoss, Text: "fled, sunk, captured"},
+		LegendItem{Color: colRam, Text: "rammed (cyan arrow)"},
+		LegendItem{Color: colLoss, Text: "fled, sunk, captured (tag)"},
 	)
 }
 
@@ -659,13 +666,18 @@ func (p *Lepanto) stackList() []string {
 func Game(g adjudicator.Game, label, side string, full bool) ([]byte, error) {
 	switch g := g.(type) {
 	case *lepanto.Game:
-		p := NewLepanto(g.View(side), label, full)
-		st := g.Next()
-		p.Turn, p.Act, p.What = int(st.Turn), int(st.Act), st.What
-		if st.Kind == adjudicator.Over {
-			p.What = "game over"
-		}
-		return PNG(p)
+		return PNG(lepantoPicture(g, label, side, full))
 	}
 	return nil, fmt.Errorf("render: no map for this ruleset yet")
+}
+
+// lepantoPicture is the picture of side's view, numbered by the step the game waits for.
+func lepantoPicture(g *lepanto.Game, label, side string, full bool) *Lepanto {
+	p := NewLepanto(g.View(side), label, full)
+	st := g.Next()
+	p.Turn, p.Act, p.What = int(st.Turn), int(st.Act), st.What
+	if st.Kind == adjudicator.Over {
+		p.What = "game over"
+	}
+	return p
 }

@@ -264,3 +264,8 @@ func TestReportAfterDrawShowsLastActivation(t *testing.T) {
 		t.Errorf("no move path drawn from %v to %v", mv.Path[0], mv.Path[1])
 	}
 }
+
+// diceFor is the roller of step i of a test game.
+func diceFor(st adjudicator.Step, i int) dice.Roller {
+	return dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), byte(i >> 8), 7})
+}
