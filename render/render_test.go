@@ -17,7 +17,10 @@ import (
 	"navarch/ident"
 )
 
-var out = flag.String("out", "", "write the test maps into this directory, to look at them")
+var (
+	out    = flag.String("out", "", "write the test maps into this directory, to look at them")
+	update = flag.Bool("update", false, "rewrite the README's example map, docs/example/map.png")
+)
 
 // played returns a lions-at-sea game after n steps of bot play.
 func played(t testing.TB, n int, setUp string) *lepanto.Game {
@@ -96,6 +99,11 @@ func TestRenderLooks(t *testing.T) {
 			}
 			name := map[string]string{"": "referee"}[side] + side + map[bool]string{true: "-full", false: ""}[full] + ".png"
 			save(t, name, data)
+			if *update && side == "ottoman" && !full {
+				if err := os.WriteFile("../docs/example/map.png", data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if len(data) > 300<<10 {
 				t.Errorf("%s: %d bytes, over 300 KB", name, len(data))
 			}
