@@ -366,6 +366,7 @@ func TestReportMapSizes(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(fmt.Sprintf("step %d %s", i, side), data)
+			save(t, fmt.Sprintf("battle-step%02d-%s.png", i, side), data)
 			reports++
 		}
 	}
@@ -373,6 +374,7 @@ func TestReportMapSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	save(t, "battle-full.png", whole)
 	if len(whole) >= 300<<10 {
 		t.Errorf("the whole map: %d bytes, over 300 KB", len(whole))
 	}
