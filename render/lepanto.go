@@ -476,7 +476,7 @@ func (p *Lepanto) drawArrows(dc *gg.Context) {
 var tagWords = map[string]string{"hit": "hit", "evade": "evaded", "fled": "fled", "sunk": "sunk",
 	"surrendered": "surrendered", "captured": "captured"}
 
-// drawTags writes what happened to each unit at its hex, to the right of its counter: "2 hits",
+// drawTags writes what happened to each unit where it is now, to the right of its counter: "2 hits",
 // "evaded", "fled", "sunk", "surrendered", "captured".
 func (p *Lepanto) drawTags(dc *gg.Context, f *Fonts) {
 	type key struct {
@@ -491,7 +491,7 @@ func (p *Lepanto) drawTags(dc *gg.Context, f *Fonts) {
 		if !ok {
 			continue
 		}
-		k := key{t.To, t.Unit}
+		k := key{p.unitHex(t.Unit, t.To), t.Unit}
 		if _, seen := words[k]; !seen && hits[k] == 0 {
 			order = append(order, k)
 		}
@@ -537,6 +537,17 @@ func (p *Lepanto) drawTags(dc *gg.Context, f *Fonts) {
 			Text(dc, face, ink, w, x+2, yy+(line-1)/2, 0, 0.35)
 		}
 	}
+}
+
+// unitHex is where the unit is now (a unit hit and then evading is tagged where it went), or
+// at if the view does not hold it.
+func (p *Lepanto) unitHex(id string, at lepanto.Hex) lepanto.Hex {
+	for _, u := range p.View.Units {
+		if u.ID == id {
+			return u.Hex
+		}
+	}
+	return at
 }
 
 func (p *Lepanto) path(dc *gg.Context, hs []lepanto.Hex, c color.Color) {

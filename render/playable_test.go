@@ -385,3 +385,45 @@ func TestReportMapSizes(t *testing.T) {
 		t.Errorf("the usual report map is %d bytes, over 80 KB", median)
 	}
 }
+
+// TestTraceRecordsEvents: a game played by bots records, for the report's map, each kind of
+// event the map marks, and a real hit is tagged at its unit's counter.
+func TestTraceRecordsEvents(t *testing.T) {
+	seen := map[string]bool{}
+	tagged := false
+	playUntil(t, 400, "SIROQ ON SIR-KAP HIDDEN", func(g *lepanto.Game) bool {
+		if g.Next().Kind != adjudicator.NeedOrders {
+			return false
+		}
+		for _, tr := range g.View("").Trace {
+			seen[tr.Kind] = true
+			if tr.Kind == "hit" && !tagged && unitOf(g.View(""), tr.Unit).Status == "" {
+				hitTagged(t, g, tr.Unit)
+				tagged = true
+			}
+		}
+		return tagged && len(seen) >= 7
+	})
+	for _, k := range []string{"move", "fire", "hit", "evade", "fled", "sunk", "surrendered"} {
+		if !seen[k] {
+			t.Errorf("no %s recorded in 400 steps (saw %v)", k, seen)
+		}
+	}
+	if !tagged {
+		t.Fatal("no hit on a unit still in play")
+	}
+}
+
+// hitTagged checks that the report map of g tags unit as hit beside its counter.
+func hitTagged(t *testing.T, g *lepanto.Game, unit string) {
+	t.Helper()
+	p := lepantoPicture(g, "x", "christian", false)
+	img := decode(t, mustPNG(t, p))
+	u := unitOf(p.View, unit)
+	x, y := p.center(u.Hex)
+	tx := x + p.counterSide()/2 + 4
+	ty := p.counterY(y) - p.counterSide()/2 + 7
+	if !anyNear(img, tx, ty-2, tx+1, ty+2, colHit, 20) {
+		t.Errorf("no hit tag beside %s at %v", u.ID, u.Hex)
+	}
+}
