@@ -383,7 +383,10 @@ func (p *Lepanto) facingMark(dc *gg.Context, u lepanto.ViewUnit, x, y, side floa
 	dc.LineTo(bx-px, by-py)
 	dc.ClosePath()
 	dc.SetRGB(0.08, 0.08, 0.08)
-	dc.Fill()
+	dc.FillPreserve()
+	dc.SetRGB(1, 1, 1) // a white edge shows the mark on the sea and on dark counters alike
+	dc.SetLineWidth(0.8)
+	dc.Stroke()
 }
 
 // badges are the markers at the counter's corners: a leader (a gold star; a white one for
