@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/fogleman/gg"
@@ -51,6 +53,27 @@ type Compass interface {
 // render makes its own from the shared parsed fonts.
 type Fonts struct {
 	Small, Normal, Bold font.Face
+	sized               map[faceKey]font.Face
+}
+
+type faceKey struct {
+	bold bool
+	px   float64
+}
+
+// Face is the regular or bold face at px pixels, made once per render.
+func (f *Fonts) Face(bold bool, px float64) font.Face {
+	k := faceKey{bold, px}
+	if fc, ok := f.sized[k]; ok {
+		return fc
+	}
+	r, b := parsed()
+	if bold {
+		r = b
+	}
+	fc := cached(truetype.NewFace(r, &truetype.Options{Size: px, Hinting: font.HintingFull}))
+	f.sized[k] = fc
+	return fc
 }
 
 var parsed = sync.OnceValues(func() (*truetype.Font, *truetype.Font) {
@@ -68,7 +91,8 @@ var parsed = sync.OnceValues(func() (*truetype.Font, *truetype.Font) {
 func newFonts() *Fonts {
 	r, b := parsed()
 	opts := func(size float64) *truetype.Options { return &truetype.Options{Size: size, Hinting: font.HintingFull} }
-	return &Fonts{Small: truetype.NewFace(r, opts(11)), Normal: truetype.NewFace(r, opts(14)), Bold: truetype.NewFace(b, opts(16))}
+	return &Fonts{Small: cached(truetype.NewFace(r, opts(11))), Normal: cached(truetype.NewFace(r, opts(14))),
+		Bold: cached(truetype.NewFace(b, opts(16))), sized: map[faceKey]font.Face{}}
 }
 
 // Layout of the frame, in pixels.
@@ -82,9 +106,9 @@ const (
 func Image(p Picture) image.Image {
 	f := newFonts()
 	board := p.Board()
-	legend, panels := p.Legend(), p.Panels()
-	legendRows := (len(legend) + 3) / 4
 	w := int(board.W) + 2*margin
+	legend, panels := p.Legend(), wrap(p.Panels(), f.Small, float64(w-2*margin))
+	legendRows := (len(legend) + 3) / 4
 	h := titleH + int(board.H) + margin + (legendRows+len(panels))*legendRowH + margin
 	dc := gg.NewContext(w, h)
 	dc.SetRGB(1, 1, 1)
@@ -96,7 +120,8 @@ func Image(p Picture) image.Image {
 	bc.SetRGB(1, 1, 1)
 	bc.Clear()
 	p.Draw(bc, board, f)
-	dc.DrawImage(bc.Image(), margin, titleH)
+	dst := dc.Image().(*image.RGBA)
+	draw.Draw(dst, image.Rect(margin, titleH, margin+int(board.W), titleH+int(board.H)), bc.Image(), image.Point{}, draw.Src)
 	drawLegend(dc, legend, panels, f, float64(titleH)+board.H+margin, w)
 	return dc.Image()
 }
@@ -109,15 +134,11 @@ func drawTitle(dc *gg.Context, p Picture, f *Fonts, w int) {
 		deg, label := c.WindFrom()
 		windRose(dc, f, float64(w)-30, 21, 16, deg, label)
 	}
-	dc.SetRGB(1, 1, 1)
-	dc.SetFontFace(f.Bold)
-	dc.DrawStringAnchored(p.Title(), margin, 14, 0, 0.5)
-	dc.SetFontFace(f.Small)
+	Text(dc, f.Bold, color.White, p.Title(), margin, 14, 0, 0.5)
 	x := float64(margin)
 	for _, s := range p.Status() {
-		dc.DrawStringAnchored(s, x, 32, 0, 0.5)
-		sw, _ := dc.MeasureString(s)
-		x += sw + 18
+		Text(dc, f.Small, color.White, s, x, 32, 0, 0.5)
+		x += TextWidth(f.Small, s) + 18
 	}
 }
 
@@ -128,8 +149,7 @@ func windRose(dc *gg.Context, f *Fonts, x, y, r, deg float64, label string) {
 	dc.SetLineWidth(1.2)
 	dc.DrawCircle(x, y, r)
 	dc.Stroke()
-	dc.SetFontFace(f.Small)
-	dc.DrawStringAnchored("N", x, y-r+6, 0.5, 0.5)
+	Text(dc, f.Small, color.White, "N", x, y-r+6, 0.5, 0.5)
 	a := (deg - 90) * math.Pi / 180 // screen angle of the direction the wind comes from
 	sx, sy := x+math.Cos(a)*r, y+math.Sin(a)*r
 	ex, ey := x-math.Cos(a)*r*0.45, y-math.Sin(a)*r*0.45
@@ -142,12 +162,10 @@ func windRose(dc *gg.Context, f *Fonts, x, y, r, deg float64, label string) {
 	dc.LineTo(ex+math.Cos(a-2.2)*7, ey+math.Sin(a-2.2)*7)
 	dc.ClosePath()
 	dc.Fill()
-	dc.SetRGB(1, 1, 1)
-	dc.DrawStringAnchored(label, x-r-8, y, 1, 0.5)
+	Text(dc, f.Small, color.White, label, x-r-8, y, 1, 0.5)
 }
 
 func drawLegend(dc *gg.Context, items []LegendItem, panels []string, f *Fonts, y float64, w int) {
-	dc.SetFontFace(f.Small)
 	colW := float64(w-2*margin) / 4
 	for i, it := range items {
 		x := margin + float64(i%4)*colW
@@ -160,21 +178,49 @@ func drawLegend(dc *gg.Context, items []LegendItem, panels []string, f *Fonts, y
 		dc.SetLineWidth(1)
 		dc.Stroke()
 		if it.Mark != "" {
-			dc.DrawStringAnchored(it.Mark, x+7, yy+10, 0.5, 0.5)
+			Text(dc, f.Small, colInk, it.Mark, x+7, yy+10, 0.5, 0.5)
 		}
-		dc.DrawStringAnchored(it.Text, x+20, yy+10, 0, 0.5)
+		Text(dc, f.Small, colInk, it.Text, x+20, yy+10, 0, 0.5)
 	}
 	y += float64((len(items)+3)/4) * legendRowH
 	for i, s := range panels {
-		dc.SetRGB(0.15, 0.15, 0.15)
-		dc.DrawStringAnchored(s, margin, y+float64(i)*legendRowH+10, 0, 0.5)
+		Text(dc, f.Small, colInk, s, margin, y+float64(i)*legendRowH+10, 0, 0.5)
 	}
+}
+
+// wrap breaks each line that is wider than width at spaces; the continuation is indented.
+func wrap(lines []string, face font.Face, width float64) []string {
+	var out []string
+	for _, l := range lines {
+		for TextWidth(face, l) > width {
+			cut := 0
+			for i, r := range l {
+				if r == ' ' && i > 0 {
+					if TextWidth(face, l[:i]) > width {
+						break
+					}
+					cut = i
+				}
+			}
+			if cut == 0 {
+				break
+			}
+			out = append(out, l[:cut])
+			l = "    " + strings.TrimLeft(l[cut:], " ")
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // PNG draws p and encodes it, reduced to a palette of 256 colours, which keeps a map mail
 // small (DESIGN 6).
-func PNG(p Picture) ([]byte, error) {
-	img := Image(p)
+func PNG(p Picture) ([]byte, error) { return encode(Image(p)) }
+
+var colInk = color.RGBA{40, 40, 40, 255}
+
+// encode quantizes img and encodes it as a paletted PNG.
+func encode(img image.Image) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&buf, quantize(img)); err != nil {

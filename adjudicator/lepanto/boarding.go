@@ -177,7 +177,7 @@ func (rs *resolver) boardingResult(att, def *Unit, res, label string) error {
 func (rs *resolver) capture(att, def *Unit, label string) error {
 	rs.event("8.2", "%s captures %s", att.ID, def.ID)
 	def.Status = "surrendered"
-	rs.g.trace = append(rs.g.trace, Trace{Kind: "lost", Unit: def.ID, From: def.Hex, To: def.Hex})
+	rs.traceAt("captured", def, def.Hex)
 	rs.g.disengageAll(def)
 	def.Engaged = nil
 	if err := rs.leaderCasualties(def, "boarding", label); err != nil {

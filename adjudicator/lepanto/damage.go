@@ -8,6 +8,7 @@ import (
 // at or under the Handling Value), then a d6 on the Minor (passed) or Major (failed) Damage
 // Table. The modifiers count the markers the unit had before this attack.
 func (rs *resolver) hit(t *Unit, label string, wasMast, wasFire bool) error {
+	rs.traceAt("hit", t, t.Hex)
 	d6, roll, err := rs.roll(label+"/hv", 6, "9.4")
 	if err != nil {
 		return err
@@ -45,6 +46,7 @@ func (rs *resolver) damage(t *Unit, res string) {
 		rs.adrift(t)
 	case "flee":
 		t.Status, t.Return = "fled", rs.g.Turn+2
+		rs.traceAt("fled", t, t.Hex)
 		t.Engaged = rs.g.disengageAll(t)
 		rs.event("9.6", "%s flees and is out of the game until turn %d", t.ID, t.Return)
 	case "surrender":
@@ -57,7 +59,7 @@ func (rs *resolver) damage(t *Unit, res string) {
 // eliminate removes a unit that surrendered or sank and moves its wing's track (9.6, 9.7).
 func (rs *resolver) eliminate(t *Unit, status string, boxes int) {
 	t.Status = status
-	rs.g.trace = append(rs.g.trace, Trace{Kind: "lost", Unit: t.ID, From: t.Hex, To: t.Hex})
+	rs.traceAt(status, t, t.Hex)
 	rs.g.disengageAll(t)
 	t.Engaged = nil
 	rs.event("9.6", "%s has %s", t.ID, status)
@@ -105,7 +107,8 @@ func remove(s []string, v string) []string {
 func (rs *resolver) evade(t *Unit) {
 	b := &board{g: rs.g}
 	prefs := map[string][]Dir{"west": {SW, NW, S, N}, "east": {NE, SE, N, S}}[rs.g.sc.Edges[t.Side]]
-	moved := 0
+	moved, from := 0, t.Hex
+	defer func() { rs.traceAt("evade", t, from) }()
 	for step := 0; step < 2; step++ {
 		ok := false
 		for _, d := range prefs {

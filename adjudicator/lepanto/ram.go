@@ -92,6 +92,9 @@ func (rs *resolver) emr(t *Unit, label string) (string, int, error) {
 	}
 	res, _ := rs.g.tables.Get("emergency-maneuver").Int(d6, t.HV)
 	roll.Note = res
+	if res == "evades" {
+		rs.traceAt("evade", t, t.Hex)
+	}
 	rs.event("6.2", "%s's emergency maneuver: d6 %d against HV %d: %s", t.ID, d6, t.HV, res)
 	if res == "bow" || res == "stern" {
 		return res, -1, nil

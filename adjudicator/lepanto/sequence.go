@@ -62,7 +62,11 @@ func (g *Game) waitDefault() string {
 func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]adjudicator.Event, error) {
 	step := g.Next()
 	rs := &resolver{g: g, r: r}
-	g.trace = nil
+	if step.Kind == adjudicator.NeedOrders {
+		// The map of a report shows what happened since the players last gave orders: the
+		// automatic steps after them (a draw, the start of a turn) keep the trace.
+		g.trace = nil
+	}
 	var err error
 	if step.Kind == adjudicator.Over {
 		return nil, fmt.Errorf("lepanto: the game is over")

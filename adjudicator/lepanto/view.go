@@ -33,10 +33,11 @@ type ViewUnit struct {
 	HiddenLeaders                     []string // its own hidden leaders aboard (own view only)
 }
 
-// Trace is something the last step did that a map shows: a move (Path), a fire or a ram
-// (From → To), a unit lost (At).
+// Trace is something the steps since the players last gave orders did that a map shows: a
+// move (Path), a fire or a ram (From → To), a hit, an evasion (From → To, or in place when a
+// ram was evaded), a flight, a sinking, a surrender or a capture (at To).
 type Trace struct {
-	Kind     string // move, fire, ram, lost
+	Kind     string // move, fire, ram, hit, evade, fled, sunk, surrendered, captured
 	Unit     string
 	Path     []Hex
 	From, To Hex
@@ -73,6 +74,11 @@ func (rs *resolver) traceMove(u *Unit, path []Hex) {
 
 func (rs *resolver) traceShot(kind string, a, t *Unit) {
 	rs.g.trace = append(rs.g.trace, Trace{Kind: kind, Unit: a.ID, From: a.Hex, To: t.Hex})
+}
+
+// traceAt records what happened to t, which was at from and is now at its hex.
+func (rs *resolver) traceAt(kind string, t *Unit, from Hex) {
+	rs.g.trace = append(rs.g.trace, Trace{Kind: kind, Unit: t.ID, From: from, To: t.Hex})
 }
 
 // Summary lists the units in play as the side sees them, one line each, for the text part of

@@ -8,37 +8,56 @@ import (
 	"strings"
 
 	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
+
+	"navarch/adjudicator"
+	"navarch/render"
 
 	"navarch/adjudicator/lepanto"
-	"navarch/render"
 )
 
 // Lepanto is a Lepanto 1571 map as one side sees it (DESIGN 6): the hex map with its codes,
 // deep and shallow water and coast; each unit as a counter in its wing's colours with its
-// values, facing and markers; the last step's moves, fire, rams and losses on top.
+// values, facing, markers and full id, its hex number readable above it; what happened since
+// the players last gave orders (moves, evasions, fire, rams, hits, flights, sinkings,
+// surrenders and captures) on top; the stacks listed under the map.
 type Lepanto struct {
-	View           lepanto.View
-	Game           string // the game's label for the title strip
-	Full           bool   // the whole map; otherwise a crop around the action
+	View lepanto.View
+	Game string // the game's label for the title strip
+	Full bool   // the whole map; otherwise a crop around the action
+	// Turn and Act number the step the game waits for, as the mails do ("T1 A3 orders
+	// due"); NewLepanto takes them from the view, Game from the game's next step.
+	Turn, Act int
+	What      string // the step waited for ("" when not known)
+
 	size           float64
 	c0, r0, c1, r1 int
 }
 
+// Scale: the centre-to-corner radius of a flat-topped hex in pixels, for a crop and for the
+// whole map, and the number of columns every crop shows, so that a side's maps keep one width
+// across a game.
+const (
+	cropSize = 28
+	fullSize = 22
+	cropCols = 24
+)
+
 // NewLepanto prepares the picture of a view.
 func NewLepanto(v lepanto.View, game string, full bool) *Lepanto {
-	p := &Lepanto{View: v, Game: game, Full: full, size: 28}
+	p := &Lepanto{View: v, Game: game, Full: full, size: cropSize, Turn: v.Turn, Act: v.Act + 1}
 	if full {
-		p.size = 15
+		p.size = fullSize
 	}
 	p.c0, p.r0, p.c1, p.r1 = p.extent()
 	return p
 }
 
-// Hex sizes in pixels: the centre-to-corner radius of a flat-topped hex.
 const sqrt3 = 1.7320508075688772
 
-// extent picks the columns and rows to draw: the scenario's map sections, or (a crop) the
-// hexes of the last step's action, or of all units, with a margin.
+// extent picks the columns and rows to draw: the scenario's map sections, or (a crop) a
+// window of cropCols columns around what happened since the players last gave orders, or, if
+// nothing did, around the units in play, with a margin.
 func (p *Lepanto) extent() (c0, r0, c1, r1 int) {
 	v := p.View
 	r0, r1 = v.Rows, 1
@@ -55,18 +74,26 @@ func (p *Lepanto) extent() (c0, r0, c1, r1 int) {
 		return
 	}
 	a0, b0, a1, b1 := v.Cols, v.Rows, 1, 1
+	sum := 0
 	for _, h := range hexes {
 		a0, b0, a1, b1 = min(a0, h.Col), min(b0, h.Row), max(a1, h.Col), max(b1, h.Row)
+		sum += h.Col
 	}
-	const m, minW, minH = 3, 14, 12
-	a0, b0, a1, b1 = a0-m, b0-m, a1+m, b1+m
-	for a1-a0+1 < minW {
-		a0, a1 = a0-1, a1+1
-	}
+	const m, minH = 3, 10
+	b0, b1 = b0-m, b1+m
 	for b1-b0+1 < minH {
 		b0, b1 = b0-1, b1+1
 	}
-	return max(a0, c0), max(b0, r0), min(a1, c1), min(b1, r1)
+	r0, r1 = max(b0, r0), min(b1, r1)
+	if c1-c0+1 <= cropCols {
+		return
+	}
+	mid := (a0 + a1) / 2
+	if a1-a0+1 > cropCols-2 { // wider than a window: centre on where most happened
+		mid = (sum + len(hexes)/2) / len(hexes)
+	}
+	c0 = min(max(mid-cropCols/2, 1), v.Cols-cropCols+1)
+	return c0, r0, c0 + cropCols - 1, r1
 }
 
 func sectionRows(s string) (int, int) {
@@ -111,12 +138,21 @@ func (p *Lepanto) center(h lepanto.Hex) (float64, float64) {
 // Board implements render.Picture.
 func (p *Lepanto) Board() render.Rect {
 	s := p.size
-	return render.Rect{W: 1.5*s*float64(p.c1-p.c0) + 2*s, H: sqrt3*s*float64(p.r1-p.r0+1) + sqrt3/2*s}
+	return render.Rect{W: math.Ceil(1.5*s*float64(p.c1-p.c0) + 2*s), H: math.Ceil(sqrt3*s*float64(p.r1-p.r0+1) + sqrt3/2*s)}
 }
 
-// Title implements render.Picture.
+// Title implements Picture: numbered as the mails number the step the game waits for.
 func (p *Lepanto) Title() string {
-	return fmt.Sprintf("navarch %s · %s · turn %d, activation %d", p.Game, p.View.Scenario, p.View.Turn, p.View.Act)
+	when := fmt.Sprintf("T%d A%d", p.Turn, p.Act)
+	switch {
+	case p.What == "game over":
+		when = fmt.Sprintf("T%d game over", p.Turn)
+	case strings.HasPrefix(p.What, "set-up"):
+		when = fmt.Sprintf("T%d set-up", p.Turn)
+	case p.Act == 0:
+		when = fmt.Sprintf("T%d start", p.Turn)
+	}
+	return fmt.Sprintf("navarch %s · %s · %s", p.Game, p.View.Scenario, when)
 }
 
 // Status implements render.Picture.
@@ -137,25 +173,59 @@ var (
 	colShallow = color.RGBA{190, 220, 240, 255}
 	colCoast   = color.RGBA{216, 201, 163, 255}
 	colGrid    = color.RGBA{96, 136, 180, 255}
-	colCode    = color.RGBA{44, 74, 112, 255}
+	colCode    = color.RGBA{20, 40, 70, 255}
 	// Wing colours: the Christian wings' historical pennants (left yellow, centre blue, right
-	// green, reserve white); the Ottoman wings in reds and purple, which no Christian wing uses.
+	// green, reserve white); the Ottoman wings in reds and purple, which no Christian wing and
+	// no marker uses.
 	wingColors = map[string]color.RGBA{
 		"christian-left": {242, 209, 75, 255}, "christian-center": {79, 127, 216, 255},
 		"christian-right": {76, 175, 80, 255}, "christian-reserve": {245, 245, 245, 255},
 		"ottoman-right": {192, 57, 43, 255}, "ottoman-center": {142, 30, 30, 255},
 		"ottoman-left": {211, 84, 0, 255}, "ottoman-reserve": {125, 60, 152, 255},
 	}
-	colMove = color.RGBA{20, 30, 90, 255}
-	colFire = color.RGBA{220, 20, 20, 255}
-	colRam  = color.RGBA{0, 0, 0, 255}
+	// Each side's id labels: dark blue for the Christians, dark red for the Ottomans.
+	sideLabel = map[string]color.RGBA{"christian": {24, 44, 110, 255}, "ottoman": {110, 20, 20, 255}}
+	// What happened: colours no wing uses.
+	colMove  = color.RGBA{15, 15, 15, 255}    // moves: a black dashed path
+	colEvade = color.RGBA{0, 150, 136, 255}   // evasions: a teal path
+	colFire  = color.RGBA{230, 0, 230, 255}   // fire: a magenta arrow
+	colRam   = color.RGBA{0, 200, 255, 255}   // rams: a cyan arrow edged in black
+	colHit   = color.RGBA{230, 0, 230, 255}   // hit tags share the fire's magenta
+	colLoss  = color.RGBA{255, 255, 140, 255} // fled, sunk, surrendered, captured: pale yellow tags
+	// Counter markers: a letter in a circle.
+	colStack  = color.RGBA{40, 40, 40, 255} // the number of units in a stack
+	colStar   = color.RGBA{255, 200, 0, 255}
+	colHidden = color.RGBA{255, 255, 255, 255} // the side's own hidden leaders (4.5)
 )
 
-// Draw implements render.Picture.
+// badgeKinds are the counter markers, each a letter in a circle of its own colour.
+var badgeKinds = []struct {
+	letter, text string
+	fill         color.RGBA
+	on           func(lepanto.ViewUnit) bool
+}{
+	{"F", "fire aboard", color.RGBA{255, 128, 171, 255}, func(u lepanto.ViewUnit) bool { return u.OnFire }},
+	{"M", "Mast Down", color.RGBA{121, 85, 72, 255}, func(u lepanto.ViewUnit) bool { return u.MastDown }},
+	{"G", "grappled", color.RGBA{96, 125, 139, 255}, func(u lepanto.ViewUnit) bool { return u.Engaged }},
+	{"S", "under sail", color.RGBA{190, 190, 190, 255}, func(u lepanto.ViewUnit) bool { return u.Sailing }},
+}
+
+// Draw implements Picture: the hexes, the paths under the counters, the counters, then the
+// arrows and the tags of what happened on top.
 func (p *Lepanto) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawHexes(dc, f)
+	p.drawPaths(dc)
 	p.drawUnits(dc, f)
-	p.drawTrace(dc)
+	p.drawArrows(dc)
+	p.drawTags(dc, f)
+}
+
+// label is the face of hex numbers, values and ids.
+func (p *Lepanto) label(f *render.Fonts, bold bool) font.Face {
+	if p.Full {
+		return f.Face(bold, 8)
+	}
+	return f.Face(bold, 9.5)
 }
 
 func (p *Lepanto) hexPath(dc *gg.Context, h lepanto.Hex, r float64) {
@@ -172,65 +242,111 @@ func (p *Lepanto) hexPath(dc *gg.Context, h lepanto.Hex, r float64) {
 	dc.ClosePath()
 }
 
+var terrainColor = map[lepanto.Terrain]color.Color{lepanto.Deep: colDeep, lepanto.Shallow: colShallow, lepanto.Coast: colCoast}
+
 func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
-	dc.SetFontFace(f.Small)
+	face := p.label(f, false)
 	for c := p.c0; c <= p.c1; c++ {
 		for r := p.r0; r <= p.r1; r++ {
 			h := lepanto.Hex{Col: c, Row: r}
 			p.hexPath(dc, h, p.size)
-			dc.SetColor(map[lepanto.Terrain]color.Color{lepanto.Deep: colDeep, lepanto.Shallow: colShallow, lepanto.Coast: colCoast}[p.View.Terrain(h)])
+			dc.SetColor(terrainColor[p.View.Terrain(h)])
 			dc.FillPreserve()
 			dc.SetColor(colGrid)
 			dc.SetLineWidth(0.7)
 			dc.Stroke()
-			if p.size >= 20 {
-				x, y := p.center(h)
-				dc.SetColor(colCode)
-				dc.DrawStringAnchored(h.String(), x, y-p.size*0.62, 0.5, 0.5)
-			}
+			x, y := p.center(h)
+			render.Text(dc, face, colCode, h.String(), x, p.numberY(y), 0.5, 0.35)
 		}
 	}
 }
 
-// drawUnits draws the counters; a stack's counters are offset so that each shows, and the
-// top one carries the number of units in the hex.
-func (p *Lepanto) drawUnits(dc *gg.Context, f *render.Fonts) {
-	stacked := map[lepanto.Hex]int{}
-	for _, u := range p.View.Units {
-		if u.Status == "" {
-			stacked[u.Hex]++
-		}
-	}
-	drawn := map[lepanto.Hex]int{}
+// Within a hex of centre y: the hex number at the top, the counter under it, the id label at
+// the bottom, so that none covers another.
+func (p *Lepanto) numberY(y float64) float64  { return y - 0.66*p.size }
+func (p *Lepanto) counterY(y float64) float64 { return y - 0.06*p.size }
+func (p *Lepanto) idY(y float64) float64      { return y + 0.52*p.size }
+func (p *Lepanto) counterSide() float64       { return 0.72 * p.size }
+
+// stacks are the units in play in each hex, bottom first, in the view's order.
+func (p *Lepanto) stacks() (map[lepanto.Hex][]lepanto.ViewUnit, []lepanto.Hex) {
+	m := map[lepanto.Hex][]lepanto.ViewUnit{}
+	var order []lepanto.Hex
 	for _, u := range p.View.Units {
 		if u.Status != "" {
 			continue
 		}
-		k := drawn[u.Hex]
-		drawn[u.Hex]++
-		x, y := p.center(u.Hex)
-		off := float64(k-stacked[u.Hex]+1) * 6 // the last drawn (top) counter sits on the hex centre
-		p.drawCounter(dc, f, u, x+off, y+off)
-		if n := stacked[u.Hex]; k == n-1 && n > 1 && p.size >= 20 {
-			p.stackLabel(dc, f, n, x, y)
+		if len(m[u.Hex]) == 0 {
+			order = append(order, u.Hex)
+		}
+		m[u.Hex] = append(m[u.Hex], u)
+	}
+	return m, order
+}
+
+// drawUnits draws the counters; the lower counters of a stack peek out to the left of the top
+// one, and a box at their left says how many units the hex holds (the stack list under the
+// map names them).
+func (p *Lepanto) drawUnits(dc *gg.Context, f *render.Fonts) {
+	m, order := p.stacks()
+	for _, h := range order {
+		st := m[h]
+		x, y := p.center(h)
+		for k, u := range st {
+			off := float64(len(st)-1-k) * 4
+			p.drawCounter(dc, f, u, x-off, p.counterY(y))
+		}
+		top := st[len(st)-1]
+		p.idLabel(dc, f, top.ID, sideLabel[top.Side], x, p.idY(y))
+		if len(st) > 1 {
+			p.stackCount(dc, f, len(st), x-p.counterSide()/2-float64(len(st)-1)*4, p.counterY(y))
+		}
+	}
+	for _, u := range p.View.Units { // the units lost since the last orders, as ghosts
+		if u.Status != "" && p.traced(u.ID, u.Status) {
+			x, y := p.center(u.Hex)
+			side := p.counterSide()
+			dc.SetDash(3, 2)
+			dc.DrawRectangle(x-side/2, p.counterY(y)-side/2, side, side)
+			dc.SetColor(colMove)
+			dc.SetLineWidth(1.5)
+			dc.Stroke()
+			dc.SetDash()
+			p.idLabel(dc, f, u.ID, sideLabel[u.Side], x, p.idY(y))
 		}
 	}
 }
 
-func (p *Lepanto) stackLabel(dc *gg.Context, f *render.Fonts, n int, x, y float64) {
-	s := p.counterSide() / 2
-	label := fmt.Sprintf("×%d", n)
-	dc.SetFontFace(f.Small)
-	w, _ := dc.MeasureString(label)
-	dc.SetRGB(1, 1, 1)
-	dc.DrawRectangle(x+s-w-3, y+s+1, w+4, 13)
-	dc.Fill()
-	dc.SetRGB(0, 0, 0)
-	dc.DrawStringAnchored(label, x+s-1, y+s+8, 1, 0.5)
+// traced reports whether the trace holds kind for unit (fled, sunk, surrendered, captured).
+func (p *Lepanto) traced(unit, status string) bool {
+	for _, t := range p.View.Trace {
+		if t.Unit == unit && (t.Kind == status || t.Kind == "captured" && status == "surrendered") {
+			return true
+		}
+	}
+	return false
 }
 
-// CounterBox returns the square a unit's counter occupies (for tests and the legend).
-func (p *Lepanto) counterSide() float64 { return p.size * 1.25 }
+func (p *Lepanto) stackCount(dc *gg.Context, f *render.Fonts, n int, x, y float64) {
+	face := p.label(f, true)
+	s := fmt.Sprintf("%d", n)
+	w := render.TextWidth(face, s) + 4
+	h := float64(face.Metrics().Height)/64 + 1
+	dc.DrawRectangle(x-w, y-h/2, w, h)
+	dc.SetColor(colStack)
+	dc.Fill()
+	render.Text(dc, face, color.White, s, x-w/2, y, 0.5, 0.35)
+}
+
+func (p *Lepanto) idLabel(dc *gg.Context, f *render.Fonts, id string, bg color.Color, x, y float64) {
+	face := p.label(f, true)
+	w := render.TextWidth(face, id) + 4
+	h := float64(face.Metrics().Height)/64 + 1
+	dc.DrawRoundedRectangle(x-w/2, y-h/2, w, h, 2)
+	dc.SetColor(bg)
+	dc.Fill()
+	render.Text(dc, face, color.White, id, x, y, 0.5, 0.35)
+}
 
 func (p *Lepanto) drawCounter(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y float64) {
 	side := p.counterSide()
@@ -243,29 +359,16 @@ func (p *Lepanto) drawCounter(dc *gg.Context, f *render.Fonts, u lepanto.ViewUni
 	dc.SetLineWidth(1.2)
 	dc.Stroke()
 	if u.Fired { // inverted counter (5.6): a white band across
-		dc.SetRGBA(1, 1, 1, 0.55)
+		dc.SetRGBA(1, 1, 1, 0.6)
 		dc.DrawRectangle(x-side/2+1, y-side/6, side-2, side/3)
 		dc.Fill()
 	}
-	if p.size >= 20 {
-		p.counterText(dc, f, u, x, y, side, fill)
+	var ink color.Color = color.White
+	if lum(fill) > 140 || u.Fired {
+		ink = color.RGBA{13, 13, 13, 255}
 	}
-	p.badges(dc, u, x, y, side)
-}
-
-func (p *Lepanto) counterText(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y, side float64, fill color.RGBA) {
-	if lum(fill) > 140 {
-		dc.SetRGB(0.05, 0.05, 0.05)
-	} else {
-		dc.SetRGB(1, 1, 1)
-	}
-	dc.SetFontFace(f.Small)
-	name := u.ID
-	if i := strings.Index(name, "-"); i >= 0 {
-		name = name[i+1:]
-	}
-	dc.DrawStringAnchored(name, x, y-side/5, 0.5, 0.5)
-	dc.DrawStringAnchored(fmt.Sprintf("%d·%d", u.HV, u.FV), x, y+side/4, 0.5, 0.5)
+	render.Text(dc, p.label(f, true), ink, fmt.Sprintf("%d·%d", u.HV, u.FV), x, y, 0.5, 0.35)
+	p.badges(dc, f, u, x, y, side)
 }
 
 func lum(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)) / 1000 }
@@ -273,53 +376,42 @@ func lum(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B))
 // facingMark is a dark triangle outside the counter pointing at the bow hexside (3.1).
 func (p *Lepanto) facingMark(dc *gg.Context, u lepanto.ViewUnit, x, y, side float64) {
 	a := []float64{-90, -30, 30, 90, 150, 210}[u.Facing] * math.Pi / 180
-	tip := side/2 + p.size*0.32
-	bx, by := x+math.Cos(a)*side*0.45, y+math.Sin(a)*side*0.45
-	px, py := -math.Sin(a)*side*0.28, math.Cos(a)*side*0.28
+	tip := side/2 + p.size*0.2
+	bx, by := x+math.Cos(a)*side*0.4, y+math.Sin(a)*side*0.4
+	px, py := -math.Sin(a)*side*0.3, math.Cos(a)*side*0.3
 	dc.MoveTo(x+math.Cos(a)*tip, y+math.Sin(a)*tip)
 	dc.LineTo(bx+px, by+py)
 	dc.LineTo(bx-px, by-py)
 	dc.ClosePath()
 	dc.SetRGB(0.08, 0.08, 0.08)
-	dc.Fill()
+	dc.FillPreserve()
+	dc.SetRGB(1, 1, 1) // a white edge shows the mark on the sea and on dark counters alike
+	dc.SetLineWidth(0.8)
+	dc.Stroke()
 }
 
-// badges are the markers at the counter's corners: leaders (a gold star; a hollow one for the
-// side's own hidden leaders), fire, Mast Down, grappled, under sail.
-func (p *Lepanto) badges(dc *gg.Context, u lepanto.ViewUnit, x, y, side float64) {
-	r := max(side*0.17, 3)
+// badges are the markers at the counter's corners: a leader (a gold star; a white one for
+// the side's own hidden leaders, never on the referee's map) at the top left, then the
+// lettered markers clockwise from the top right.
+func (p *Lepanto) badges(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y, side float64) {
+	r := max(side*0.26, 4)
 	h := side / 2
 	if len(u.Leaders) > 0 {
 		star(dc, x-h, y-h, r*1.5, colStar)
-	} else if len(u.HiddenLeaders) > 0 {
+	} else if len(u.HiddenLeaders) > 0 && p.View.Side != "" {
 		star(dc, x-h, y-h, r*1.5, colHidden)
 	}
-	if u.OnFire {
-		badge(dc, x+h, y-h, r, color.RGBA{255, 140, 0, 255})
-	}
-	if u.MastDown {
-		badge(dc, x-h, y+h, r, color.RGBA{120, 72, 30, 255})
-	}
-	if u.Engaged {
-		badge(dc, x+h, y+h, r, color.RGBA{0, 0, 0, 255})
-	}
-	if u.Sailing {
-		dc.MoveTo(x+h*0.2, y-h*0.9)
-		dc.LineTo(x+h*0.9, y-h*0.1)
-		dc.LineTo(x+h*0.2, y-h*0.1)
-		dc.ClosePath()
-		dc.SetRGB(1, 1, 1)
-		dc.FillPreserve()
-		dc.SetRGB(0, 0, 0)
-		dc.SetLineWidth(0.8)
-		dc.Stroke()
+	corners := [][2]float64{{x + h, y - h}, {x + h, y + h}, {x - h, y + h}}
+	i := 0
+	for _, b := range badgeKinds {
+		if !b.on(u) || i == len(corners) {
+			continue
+		}
+		c := corners[i]
+		i++
+		badge(dc, f, c[0], c[1], r, b.fill, b.letter)
 	}
 }
-
-var (
-	colStar   = color.RGBA{255, 200, 0, 255}
-	colHidden = color.RGBA{255, 255, 255, 255} // the side's own hidden leaders (4.5)
-)
 
 func star(dc *gg.Context, x, y, r float64, fill color.Color) {
 	for i := 0; i < 10; i++ {
@@ -342,45 +434,133 @@ func star(dc *gg.Context, x, y, r float64, fill color.Color) {
 	dc.Stroke()
 }
 
-func badge(dc *gg.Context, x, y, r float64, c color.Color) {
+func badge(dc *gg.Context, f *render.Fonts, x, y, r float64, c color.RGBA, letter string) {
 	dc.DrawCircle(x, y, r)
 	dc.SetColor(c)
 	dc.FillPreserve()
-	dc.SetRGB(1, 1, 1)
+	dc.SetRGB(0.1, 0.1, 0.1)
 	dc.SetLineWidth(1)
 	dc.Stroke()
+	var ink color.Color = color.White
+	if lum(c) > 140 {
+		ink = color.Black
+	}
+	render.Text(dc, f.Face(true, math.Round(r*1.6)), ink, letter, x, y, 0.5, 0.35)
 }
 
-// drawTrace draws the last step on top: moves as paths, fire and rams as arrows, a cross
-// where a unit was lost.
-func (p *Lepanto) drawTrace(dc *gg.Context) {
+// drawPaths draws the moves and evasions since the players last gave orders, under the
+// counters: a dashed line from a dot where the unit started.
+func (p *Lepanto) drawPaths(dc *gg.Context) {
 	for _, t := range p.View.Trace {
 		switch t.Kind {
 		case "move":
-			p.path(dc, t.Path)
-		case "fire":
-			p.arrow(dc, t.From, t.To, colFire, 2.5)
-		case "ram":
-			p.arrow(dc, t.From, t.To, colRam, 4)
-		case "lost":
-			x, y := p.center(t.To)
-			r := p.size * 0.6
-			dc.SetColor(colFire)
-			dc.SetLineWidth(4)
-			dc.DrawLine(x-r, y-r, x+r, y+r)
-			dc.DrawLine(x-r, y+r, x+r, y-r)
-			dc.Stroke()
+			p.path(dc, t.Path, colMove)
+		case "evade":
+			if t.From != t.To {
+				p.path(dc, []lepanto.Hex{t.From, t.To}, colEvade)
+			}
 		}
 	}
 }
 
-func (p *Lepanto) path(dc *gg.Context, hs []lepanto.Hex) {
+// drawArrows draws fire and rams, from the attacker to its target.
+func (p *Lepanto) drawArrows(dc *gg.Context) {
+	for _, t := range p.View.Trace {
+		switch t.Kind {
+		case "fire":
+			p.arrow(dc, t.From, t.To, colFire, 3)
+		case "ram":
+			p.arrow(dc, t.From, t.To, colMove, 6)
+			p.arrow(dc, t.From, t.To, colRam, 3)
+		}
+	}
+}
+
+// Tag words for what happened to a unit.
+var tagWords = map[string]string{"hit": "hit", "evade": "evaded", "fled": "fled", "sunk": "sunk",
+	"surrendered": "surrendered", "captured": "captured"}
+
+// drawTags writes what happened to each unit where it is now, to the right of its counter: "2 hits",
+// "evaded", "fled", "sunk", "surrendered", "captured".
+func (p *Lepanto) drawTags(dc *gg.Context, f *render.Fonts) {
+	type key struct {
+		h    lepanto.Hex
+		unit string
+	}
+	var order []key
+	words := map[key][]string{}
+	hits := map[key]int{}
+	for _, t := range p.View.Trace {
+		w, ok := tagWords[t.Kind]
+		if !ok {
+			continue
+		}
+		k := key{p.unitHex(t.Unit, t.To), t.Unit}
+		if _, seen := words[k]; !seen && hits[k] == 0 {
+			order = append(order, k)
+		}
+		if t.Kind == "hit" {
+			hits[k]++
+			continue
+		}
+		if !slices.Contains(words[k], w) {
+			words[k] = append(words[k], w)
+		}
+	}
+	face := p.label(f, true)
+	line := float64(face.Metrics().Height)/64 + 2
+	perHex := map[lepanto.Hex]int{}
+	for _, k := range order {
+		ws := words[k]
+		if n := hits[k]; n > 0 {
+			ws = append([]string{map[bool]string{true: "hit", false: fmt.Sprintf("%d hits", n)}[n == 1]}, ws...)
+		}
+		x, y := p.center(k.h)
+		x += p.counterSide()/2 + 3
+		y = p.counterY(y) - p.counterSide()/2 + 2
+		for _, w := range ws {
+			yy := y + float64(perHex[k.h])*line
+			perHex[k.h]++
+			bg := colLoss
+			if strings.Contains(w, "hit") {
+				bg = colHit
+			} else if w == "evaded" {
+				bg = colEvade
+			}
+			tw := render.TextWidth(face, w) + 4
+			dc.DrawRoundedRectangle(x, yy, tw, line-1, 2)
+			dc.SetColor(bg)
+			dc.FillPreserve()
+			dc.SetColor(colMove)
+			dc.SetLineWidth(1)
+			dc.Stroke()
+			var ink color.Color = color.White
+			if lum(bg) > 140 {
+				ink = colMove
+			}
+			render.Text(dc, face, ink, w, x+2, yy+(line-1)/2, 0, 0.35)
+		}
+	}
+}
+
+// unitHex is where the unit is now (a unit hit and then evading is tagged where it went), or
+// at if the view does not hold it.
+func (p *Lepanto) unitHex(id string, at lepanto.Hex) lepanto.Hex {
+	for _, u := range p.View.Units {
+		if u.ID == id {
+			return u.Hex
+		}
+	}
+	return at
+}
+
+func (p *Lepanto) path(dc *gg.Context, hs []lepanto.Hex, c color.Color) {
 	if len(hs) < 2 {
 		return
 	}
-	dc.SetColor(colMove)
-	dc.SetLineWidth(2.5)
-	dc.SetDash(6, 4)
+	dc.SetColor(c)
+	dc.SetLineWidth(3)
+	dc.SetDash(7, 4)
 	for i, h := range hs {
 		x, y := p.center(h)
 		if i == 0 {
@@ -392,7 +572,7 @@ func (p *Lepanto) path(dc *gg.Context, hs []lepanto.Hex) {
 	dc.Stroke()
 	dc.SetDash()
 	x, y := p.center(hs[0])
-	dc.DrawCircle(x, y, 3)
+	dc.DrawCircle(x, y, 4)
 	dc.Fill()
 }
 
@@ -405,7 +585,7 @@ func (p *Lepanto) arrow(dc *gg.Context, from, to lepanto.Hex, c color.Color, w f
 	dc.SetLineWidth(w)
 	dc.DrawLine(x0, y0, x1, y1)
 	dc.Stroke()
-	head := p.size * 0.35
+	head := p.size*0.3 + w
 	dc.MoveTo(x1+math.Cos(a)*head*0.6, y1+math.Sin(a)*head*0.6)
 	dc.LineTo(x1+math.Cos(a+2.5)*head, y1+math.Sin(a+2.5)*head)
 	dc.LineTo(x1+math.Cos(a-2.5)*head, y1+math.Sin(a-2.5)*head)
@@ -419,37 +599,90 @@ func (p *Lepanto) WindFrom() (float64, string) {
 	return deg, "wind " + p.View.Wind
 }
 
-// Legend implements render.Picture: the wings in play, then the marks.
+// Legend implements Picture: the wings in play, the terrain, the counter markers, then what
+// happened since the last orders.
 func (p *Lepanto) Legend() []render.LegendItem {
 	var out []render.LegendItem
 	for _, w := range p.View.Wings {
 		out = append(out, render.LegendItem{Color: wingColors[w.ID], Text: w.ID})
 	}
+	out = append(out,
+		render.LegendItem{Color: colDeep, Text: "deep water"},
+		render.LegendItem{Color: colShallow, Text: "shallow water"},
+		render.LegendItem{Color: colCoast, Text: "coast (land)"},
+		render.LegendItem{Color: colStar, Mark: "*", Text: "leader aboard"})
+	if p.View.Side != "" {
+		out = append(out, render.LegendItem{Color: colHidden, Mark: "*", Text: "your hidden leader"})
+	}
+	for _, b := range badgeKinds {
+		out = append(out, render.LegendItem{Color: b.fill, Mark: b.letter, Text: b.text})
+	}
 	return append(out,
-		render.LegendItem{Color: colStar, Mark: "*", Text: "leader aboard"},
-		render.LegendItem{Color: colHidden, Mark: "*", Text: "your hidden leader"},
-		render.LegendItem{Color: color.RGBA{255, 140, 0, 255}, Text: "fire aboard"},
-		render.LegendItem{Color: color.RGBA{120, 72, 30, 255}, Text: "Mast Down"},
-		render.LegendItem{Color: color.Black, Text: "grappled"},
-		render.LegendItem{Color: colMove, Text: "moved (dashed path)"},
-		render.LegendItem{Color: colFire, Text: "fired at / lost (X)"},
-		render.LegendItem{Color: colRam, Text: "rammed"},
 		render.LegendItem{Color: color.RGBA{230, 230, 230, 255}, Mark: "=", Text: "white band: has fired"},
+		render.LegendItem{Color: colMove, Text: "moved (dashed path)"},
+		render.LegendItem{Color: colEvade, Text: "evaded (teal path)"},
+		render.LegendItem{Color: colFire, Text: "fired at (arrow), hit"},
+		render.LegendItem{Color: colRam, Text: "rammed (cyan arrow)"},
+		render.LegendItem{Color: colLoss, Text: "fled, sunk, captured (tag)"},
 	)
 }
 
-// Panels implements render.Picture: the LMA/LF tracks (9.7) and the counter key.
+// Panels implements Picture: the counter key, the LMA/LF tracks (9.7) and the stacks.
 func (p *Lepanto) Panels() []string {
-	out := []string{"counter: name, then HV·Fire Value; the triangle points to the bow"}
+	out := []string{"counter: HV·Fire Value in the wing's colour, the triangle points to the bow; the hex number above it, the unit's id below; a number at its left: the units in the hex"}
+	var tracks []string
 	for _, w := range p.View.Wings {
-		state := ""
+		s := fmt.Sprintf("%s %d", w.ID, w.Track)
 		if w.LMA {
-			state += " LMA"
+			s += " LMA"
 		}
 		if w.LF {
-			state += " LF"
+			s += " LF"
 		}
-		out = append(out, fmt.Sprintf("%s: track %d%s", w.ID, w.Track, state))
+		tracks = append(tracks, s)
+	}
+	out = append(out, "LMA/LF track (9.7), boxes left: "+strings.Join(tracks, ", ")+
+		" (LMA: Limited Maneuver Ability; LF: Loss of Firepower)")
+	if st := p.stackList(); len(st) > 0 {
+		out = append(out, "stacks, top first: "+strings.Join(st, "; "))
 	}
 	return out
+}
+
+// stackList names, for every hex in the picture with more than one unit, its units top
+// first, with the leaders aboard each that the side may see.
+func (p *Lepanto) stackList() []string {
+	m, order := p.stacks()
+	var out []string
+	for _, h := range order {
+		st := m[h]
+		if len(st) < 2 || h.Col < p.c0 || h.Col > p.c1 || h.Row < p.r0 || h.Row > p.r1 {
+			continue
+		}
+		var names []string
+		for i := len(st) - 1; i >= 0; i-- {
+			n := st[i].ID
+			ls := slices.Clone(st[i].Leaders)
+			if p.View.Side != "" {
+				ls = append(ls, st[i].HiddenLeaders...)
+			}
+			if len(ls) > 0 {
+				n += " (" + strings.Join(ls, ", ") + ")"
+			}
+			names = append(names, n)
+		}
+		out = append(out, h.String()+": "+strings.Join(names, ", "))
+	}
+	return out
+}
+
+// lepantoPicture is the picture of side's view, numbered by the step the game waits for.
+func lepantoPicture(g *lepanto.Game, label, side string, full bool) *Lepanto {
+	p := NewLepanto(g.View(side), label, full)
+	st := g.Next()
+	p.Turn, p.Act, p.What = int(st.Turn), int(st.Act), st.What
+	if st.Kind == adjudicator.Over {
+		p.What = "game over"
+	}
+	return p
 }

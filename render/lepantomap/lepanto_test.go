@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"navarch/adjudicator"
@@ -16,7 +18,10 @@ import (
 	"navarch/render"
 )
 
-var out = flag.String("out", "", "write the test maps into this directory, to look at them")
+var (
+	out    = flag.String("out", "", "write the test maps into this directory, to look at them")
+	update = flag.Bool("update", false, "rewrite the README's example map, docs/example/map.png")
+)
 
 // played returns a lions-at-sea game after n steps of bot play.
 func played(t testing.TB, n int, setUp string) *lepanto.Game {
@@ -82,16 +87,24 @@ func abs(x int) int {
 	return x
 }
 
+// TestRenderLooks writes the maps of a game under way, with what the last activation did, for
+// each side and the referee, cropped and whole (-out DIR to look at them); every map stays
+// under the 300 KB a mail may carry.
 func TestRenderLooks(t *testing.T) {
-	g := played(t, 40, "SIROQ ON SIR-KAP HIDDEN")
-	for _, side := range []string{"christian", "ottoman"} {
+	g := untilTrace(t, "sunk")
+	for _, side := range []string{"christian", "ottoman", ""} {
 		for _, full := range []bool{false, true} {
-			data, err := render.PNG(NewLepanto(g.View(side), "lep-7f3a", full))
+			data, err := render.Game(Map, g, "lep-7f3a", side, full)
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := side + map[bool]string{true: "-full", false: ""}[full] + ".png"
+			name := map[string]string{"": "referee"}[side] + side + map[bool]string{true: "-full", false: ""}[full] + ".png"
 			save(t, name, data)
+			if *update && side == "ottoman" && !full {
+				if err := os.WriteFile("../../docs/example/map.png", data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if len(data) > 300<<10 {
 				t.Errorf("%s: %d bytes, over 300 KB", name, len(data))
 			}
@@ -100,9 +113,25 @@ func TestRenderLooks(t *testing.T) {
 	}
 }
 
+// untilTrace plays lions-at-sea until the game waits for orders with kind in the trace of
+// what happened since the last orders: the state a report's map is drawn in.
+func untilTrace(t testing.TB, kind string) *lepanto.Game {
+	t.Helper()
+	found := false
+	g := playUntil(t, 400, "SIROQ ON SIR-KAP HIDDEN", func(g *lepanto.Game) bool {
+		found = g.Next().Kind == adjudicator.NeedOrders && slices.ContainsFunc(g.View("").Trace,
+			func(tr lepanto.Trace) bool { return tr.Kind == kind })
+		return found
+	})
+	if !found {
+		t.Fatalf("no %s in 400 steps", kind)
+	}
+	return g
+}
+
 // pixel returns the colour of the image at a board point of p.
 func pixel(img image.Image, x, y float64) color.Color {
-	return img.At(int(x)+render.BoardOrigin.X, int(y)+render.BoardOrigin.Y)
+	return img.At(int(x)+render.Margin, int(y)+render.TitleH)
 }
 
 func unitOf(v lepanto.View, id string) lepanto.ViewUnit {
@@ -124,6 +153,7 @@ func TestUnitsInTheirColours(t *testing.T) {
 		p := NewLepanto(g.View("christian"), "test", false)
 		img := decode(t, mustPNG(t, p))
 		x, y := p.center(unitOf(p.View, c.unit).Hex)
+		y = p.counterY(y)
 		side := p.counterSide()
 		if got := pixel(img, x-side*0.38, y); !near(got, c.want, 12) {
 			t.Errorf("%s at %v: pixel %v, want its wing's %v", c.unit, unitOf(p.View, c.unit).Hex, got, c.want)
@@ -134,31 +164,36 @@ func TestUnitsInTheirColours(t *testing.T) {
 	}
 }
 
-// TestFogOfWar: a hidden leader shows only in his own side's map.
+// TestFogOfWar: a hidden leader shows only in his own side's map; the referee's map, which
+// is no side's, has no hidden-leader mark and no such legend line (issue 15).
 func TestFogOfWar(t *testing.T) {
 	g := played(t, 1, "SIROQ ON SIR-KAP HIDDEN")
 	kap := unitOf(g.View(""), "SIR-KAP")
 	if len(kap.HiddenLeaders) != 1 {
 		t.Fatalf("set-up did not hide Siroq: %+v", kap)
 	}
-	for side, want := range map[string]bool{"ottoman": true, "christian": false} {
-		p := NewLepanto(g.View(side), "test", false)
+	for side, want := range map[string]bool{"ottoman": true, "christian": false, "": false} {
+		p := NewLepanto(g.View(side), "test", true)
 		img := decode(t, mustPNG(t, p))
 		x, y := p.center(kap.Hex)
 		h := p.counterSide() / 2
-		if got := near(pixel(img, x-h, y-h), colHidden, 10); got != want {
-			t.Errorf("%s's map shows the hidden leader: %t, want %t", side, got, want)
+		if got := near(pixel(img, x-h, p.counterY(y)-h), colHidden, 10); got != want {
+			t.Errorf("%q's map shows the hidden leader: %t, want %t", side, got, want)
+		}
+		legend := slices.ContainsFunc(p.Legend(), func(it render.LegendItem) bool { return strings.Contains(it.Text, "hidden") })
+		if legend != (side != "") {
+			t.Errorf("%q's legend has a hidden-leader line: %t", side, legend)
 		}
 	}
-	// A leader in plain sight is a gold star in both views.
+	// A leader in plain sight is a gold star in every view.
 	lant := unitOf(g.View(""), "BAR-LANT")
-	for _, side := range []string{"ottoman", "christian"} {
-		p := NewLepanto(g.View(side), "test", false)
+	for _, side := range []string{"ottoman", "christian", ""} {
+		p := NewLepanto(g.View(side), "test", true)
 		img := decode(t, mustPNG(t, p))
 		x, y := p.center(lant.Hex)
 		h := p.counterSide() / 2
-		if got := pixel(img, x-h, y-h); !near(got, colStar, 12) {
-			t.Errorf("%s's map: Barbarigo's star pixel %v", side, got)
+		if got := pixel(img, x-h, p.counterY(y)-h); !near(got, colStar, 12) {
+			t.Errorf("%q's map: Barbarigo's star pixel %v", side, got)
 		}
 	}
 }
@@ -197,4 +232,49 @@ func mustPNG(t testing.TB, p render.Picture) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestReportAfterDrawShowsLastActivation: when the orders of a group are followed by an
+// automatic step (the draw of the next chit) before the game waits again, the report's map
+// still shows and crops to the moves of that group (issue 14).
+func TestReportAfterDrawShowsLastActivation(t *testing.T) {
+	var kinds []adjudicator.StepKind
+	g := playUntil(t, 400, "", func(g *lepanto.Game) bool {
+		kinds = append(kinds, g.Next().Kind)
+		n := len(kinds)
+		return n >= 2 && kinds[n-1] == adjudicator.NeedOrders && kinds[n-2] == adjudicator.Auto &&
+			slices.ContainsFunc(g.View("").Trace, func(tr lepanto.Trace) bool { return tr.Kind == "move" && len(tr.Path) > 1 })
+	})
+	v := g.View("christian")
+	var mv lepanto.Trace
+	for _, tr := range v.Trace {
+		if tr.Kind == "move" && len(tr.Path) > 1 {
+			mv = tr
+		}
+	}
+	if mv.Kind == "" {
+		t.Fatal("no report after a draw shows a move")
+	}
+	p := NewLepanto(v, "test", false)
+	for _, h := range mv.Path {
+		if h.Col < p.c0 || h.Col > p.c1 || h.Row < p.r0 || h.Row > p.r1 {
+			t.Errorf("the crop %d,%d-%d,%d leaves out %v of the move %v", p.c0, p.r0, p.c1, p.r1, h, mv.Path)
+		}
+	}
+	img := decode(t, mustPNG(t, p))
+	x0, y0 := p.center(mv.Path[0])
+	x1, y1 := p.center(mv.Path[1])
+	// The dashed path runs from a dot at the start: some pixel near the first leg is the path's.
+	found := false
+	for f := 0.0; f <= 0.5 && !found; f += 0.02 {
+		found = near(pixel(img, x0+(x1-x0)*f, y0+(y1-y0)*f), colMove, 30)
+	}
+	if !found {
+		t.Errorf("no move path drawn from %v to %v", mv.Path[0], mv.Path[1])
+	}
+}
+
+// diceFor is the roller of step i of a test game.
+func diceFor(st adjudicator.Step, i int) dice.Roller {
+	return dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), byte(i >> 8), 7})
 }
