@@ -89,7 +89,7 @@ func startHash(tx *store.Tx, id ident.GameID) (ident.Hash, error) {
 	return r.Hash32("start-hash"), nil
 }
 
-// Join records a player's JOIN with their optional entropy (DICE.md 2).
+// Join records a player's JOIN with their optional entropy (docs/DICE.md 2).
 func Join(tx *store.Tx, id ident.GameID, player string, entropy []byte, received time.Time) error {
 	in, err := readInfo(tx, id)
 	if err != nil {

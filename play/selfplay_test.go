@@ -162,7 +162,7 @@ func TestSelfPlayVerifiesAndReplays(t *testing.T) {
 }
 
 // TestEndedEarlyReplays: a game the referee ended mid-turn verifies and replays, the
-// report naming the result and the step the rules still had next (DICE.md 6).
+// report naming the result and the step the rules still had next (docs/DICE.md 6).
 func TestEndedEarlyReplays(t *testing.T) {
 	data, key, _ := selfPlaySteps(t, adjudicator.Config{Scenario: "lions-at-sea"}, "ended early", 12)
 	rr, err := play.Replay(verified(t, data, key), rulesets)
@@ -219,7 +219,7 @@ func TestFullBattleSelfPlay(t *testing.T) {
 
 // TestRoundTrips measures the mail round trips per game turn of the full battle: one request
 // per step that waits for orders, against players who answer each request with orders for
-// all their groups still to act (advance orders, DESIGN 3.4), which are used when a group's
+// all their groups still to act (advance orders, docs/DESIGN.md 3.4), which are used when a group's
 // marker is drawn if they are still legal.
 func TestRoundTrips(t *testing.T) {
 	perTurn := map[bool]float64{}

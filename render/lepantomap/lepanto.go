@@ -13,7 +13,7 @@ import (
 	"navarch/render"
 )
 
-// Lepanto is a Lepanto 1571 map as one side sees it (DESIGN 6): the hex map with its codes,
+// Lepanto is a Lepanto 1571 map as one side sees it (docs/DESIGN.md 6): the hex map with its codes,
 // deep and shallow water and coast; each unit as a counter in its wing's colours with its
 // values, facing and markers; the last step's moves, fire, rams and losses on top.
 type Lepanto struct {
