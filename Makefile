@@ -25,19 +25,10 @@ staticcheck:
 race:
 	go test -race -shuffle=on ./...
 
-# Each fuzz target for FUZZTIME (go test runs one fuzz target per call).
+# Each fuzz target for FUZZTIME (test/fuzz-smoke.sh finds every func Fuzz… by package;
+# test/fuzz-smoke.sh -l lists them).
 fuzz-smoke:
-	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./gamelog
-	go test -run '^$$' -fuzz '^FuzzParseBlocks$$' -fuzztime $(FUZZTIME) ./gamelog
-	go test -run '^$$' -fuzz '^FuzzVerifyFile$$' -fuzztime $(FUZZTIME) ./gamelog
-	go test -run '^$$' -fuzz '^FuzzParseOrders$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
-	go test -run '^$$' -fuzz '^FuzzLoadTables$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
-	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./mail
-	go test -run '^$$' -fuzz '^FuzzDKIMAligned$$' -fuzztime $(FUZZTIME) ./mail
-	go test -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME) ./cmd/navarch
-	go test -run '^$$' -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZTIME) ./cmd/navarch
-	go test -run '^$$' -fuzz '^FuzzReadSpec$$' -fuzztime $(FUZZTIME) ./host
-	go test -run '^$$' -fuzz '^FuzzHandle$$' -fuzztime $(FUZZTIME) ./host
+	FUZZTIME=$(FUZZTIME) bash test/fuzz-smoke.sh
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -160,7 +160,7 @@ func Canonical(orders []Order) string {
 }
 
 // AdvanceOrders is implemented by games whose players may send orders for steps still to come
-// (DESIGN 3.4): the orders are held and, when a step comes, the ones that belong to it are
+// (docs/DESIGN.md 3.4): the orders are held and, when a step comes, the ones that belong to it are
 // used if they are still legal; otherwise the player is asked.
 type AdvanceOrders interface {
 	// Applicable returns the held orders of side that belong to the current step.

@@ -8,7 +8,7 @@ import (
 )
 
 // HiddenHash returns H(tag "hidden" ‖ nonce ‖ data): the commitment to a side's hidden set-up
-// (DICE.md 5). The nonce is 32 bytes from crypto/rand, so that a short hidden choice cannot
+// (docs/DICE.md 5). The nonce is 32 bytes from crypto/rand, so that a short hidden choice cannot
 // be guessed from its hash.
 func HiddenHash(nonce ident.Hash, data []byte) ident.Hash {
 	h := sha256.New()

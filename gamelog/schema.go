@@ -1,6 +1,6 @@
 package gamelog
 
-// Record types (DICE.md 5).
+// Record types (docs/DICE.md 5).
 const (
 	TypeGenesis    = "genesis"     // game creation: ids, ruleset, players, seed commitment C, verifier key
 	TypeJoin       = "join"        // a player's JOIN and entropy
@@ -32,7 +32,7 @@ const (
 	FormatV2 = "navarch/v2"
 )
 
-// MaxTurns bounds the seed chain a genesis record may commit to (DICE.md 1: the scenario's
+// MaxTurns bounds the seed chain a genesis record may commit to (docs/DICE.md 1: the scenario's
 // turns plus a margin), so that checking a reveal costs at most this many hashes.
 const MaxTurns = 1 << 17
 

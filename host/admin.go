@@ -74,7 +74,7 @@ func (h *Host) Export(w io.Writer, tag, side string) error {
 }
 
 // Operate applies a referee's command on the operator's behalf (navarch game
-// pause|resume|extend|replace|end), as a referee's mail would be applied (DESIGN 3.6). A
+// pause|resume|extend|replace|end), as a referee's mail would be applied (docs/DESIGN.md 3.6). A
 // refused command changes nothing and returns the reason; the announcement mails wait in the
 // outbox for the daemon. It returns what was announced.
 func (h *Host) Operate(tag, command string, args []string) (string, error) {
@@ -91,7 +91,7 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 	return text, err
 }
 
-// Mails lists the incoming mails of a game (DESIGN 5: kept raw for audit), or with n > 0
+// Mails lists the incoming mails of a game (docs/DESIGN.md 5: kept raw for audit), or with n > 0
 // writes mail number n as it arrived.
 func (h *Host) Mails(w io.Writer, tag string, n uint64) error {
 	return h.s.View(func(tx *store.Tx) error {

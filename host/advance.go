@@ -32,7 +32,7 @@ func (h *Host) advance(tx *store.Tx, id ident.GameID, g *game) error {
 
 // advanceFrom resolves automatic steps until the game needs orders or ends, then mails one
 // report per recipient with everything since record start (and the map), a turn's seed and
-// checkpoint when a turn ended, and the request for orders (DESIGN 3.3-3.5).
+// checkpoint when a turn ended, and the request for orders (docs/DESIGN.md 3.3-3.5).
 func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
 	for {
 		st := eng.Next()

@@ -10,7 +10,7 @@ import (
 )
 
 // TestAdvanceOrders: orders sent ahead for a group are held out of the log and used when its
-// marker is drawn, without asking the player again (DESIGN 3.4).
+// marker is drawn, without asking the player again (docs/DESIGN.md 3.4).
 func TestAdvanceOrders(t *testing.T) {
 	f, keys := started(t)
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
@@ -47,7 +47,7 @@ func TestAdvanceOrders(t *testing.T) {
 }
 
 // Orders for the step with advance orders along: when the step's orders are refused, the
-// advance orders are not held either (a refused mail changes nothing, DESIGN 4).
+// advance orders are not held either (a refused mail changes nothing, docs/DESIGN.md 4).
 func TestRefusedMailHoldsNoAdvanceOrders(t *testing.T) {
 	f, keys := started(t)
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {

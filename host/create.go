@@ -18,7 +18,7 @@ import (
 	"navarch/templates"
 )
 
-// GameSpec is a new game (DESIGN 3.1).
+// GameSpec is a new game (docs/DESIGN.md 3.1).
 type GameSpec struct {
 	Ruleset, Scenario string
 	Options           []string
@@ -112,7 +112,7 @@ func (spec GameSpec) checkPolicy(h *Host) error {
 type PlayerSpec struct{ ID, Side, Address, Zone string }
 
 // CreateGame commits a new game and queues the welcome mails: each player's own secret
-// key, the order language, the dice commitment and its signed checkpoint (DICE.md 1). It
+// key, the order language, the dice commitment and its signed checkpoint (docs/DICE.md 1). It
 // returns the game's tag.
 func (h *Host) CreateGame(spec GameSpec) (string, error) {
 	var g *game

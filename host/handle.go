@@ -56,7 +56,7 @@ func (h *Host) Handle(raw []byte) error {
 }
 
 // RateLimit is how many mails one sender may send in an hour unless Config says otherwise;
-// beyond it, mail is dropped without an answer (DESIGN 4: never flood).
+// beyond it, mail is dropped without an answer (docs/DESIGN.md 4: never flood).
 const RateLimit = 30
 
 // allow counts a sender's mail in the current hour and says whether it is within the limit.
@@ -131,7 +131,7 @@ func (h *Host) done(tx *store.Tx, a *actor, err error) error {
 	return saveGame(tx, a.id, a.g)
 }
 
-// authenticate: the player of record's address and key, or a referee's address (DESIGN 4).
+// authenticate: the player of record's address and key, or a referee's address (docs/DESIGN.md 4).
 // A stranger is refused, and the player whose key was used is told.
 func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 	if a.referee && a.p == nil {

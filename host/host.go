@@ -102,7 +102,7 @@ type game struct {
 	Step     *step    `json:"step,omitempty"`
 	// Held are advance orders by side, kept out of the log until their step comes.
 	Held map[string]received `json:"held,omitempty"`
-	// The deadline policy (DESIGN 3.1, 3.6): hours for orders and for the reminder before the
+	// The deadline policy (docs/DESIGN.md 3.1, 3.6): hours for orders and for the reminder before the
 	// deadline (0: the installation's), and what a deadline without orders brings: the
 	// rules' no-orders default (NoOrdersDefault, also ""), or the referee's decision
 	// (NoOrdersReferee: the game waits for PROCEED, EXTEND or the orders).

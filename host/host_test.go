@@ -274,7 +274,7 @@ func TestDeadline(t *testing.T) {
 	f.checkLog()
 }
 
-// A mail over the size cap is not read, but its sender is told why (DESIGN 4).
+// A mail over the size cap is not read, but its sender is told why (docs/DESIGN.md 4).
 func TestTooBigMailIsAnswered(t *testing.T) {
 	f := newFixture(t)
 	f.outbox()

@@ -10,7 +10,7 @@ import (
 	"navarch/store"
 )
 
-// newGameByMail creates a game for a game master's NEWGAME mail (DESIGN 3.1): the scenario
+// newGameByMail creates a game for a game master's NEWGAME mail (docs/DESIGN.md 3.1): the scenario
 // after the word, then a line for each setting. The sender becomes a referee of the game. A
 // mistake is answered and nothing is created. The NEWGAME mail is kept as the game's first.
 //

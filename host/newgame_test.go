@@ -8,7 +8,7 @@ import (
 	"navarch/mail"
 )
 
-// A game master creates a game by mail (DESIGN 3.1); anyone else, or a mistake, gets an
+// A game master creates a game by mail (docs/DESIGN.md 3.1); anyone else, or a mistake, gets an
 // answer and no game; the same mail delivered twice makes one game.
 func TestNewGameByMail(t *testing.T) {
 	f := newFixture(t)

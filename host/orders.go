@@ -107,7 +107,7 @@ func without(all, some []adjudicator.Order) []adjudicator.Order {
 	return out
 }
 
-// hold keeps orders sent ahead for steps to come (DESIGN 3.4): they are checked for syntax
+// hold keeps orders sent ahead for steps to come (docs/DESIGN.md 3.4): they are checked for syntax
 // now, kept out of the log (so that the opponent learns nothing of them), and used when
 // their step comes if they are still legal; otherwise the player is asked then.
 func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {

@@ -34,7 +34,7 @@ func (r recipient) to() string {
 }
 
 // queue renders a mail and puts it in the outbox (sent after the transaction commits). Each
-// game is one thread: every mail refers to the game's first one (DESIGN 4).
+// game is one thread: every mail refers to the game's first one (docs/DESIGN.md 4).
 func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, body any, inReplyTo string, files []mail.Attachment) error {
 	id := h.gameID(g)
 	n, err := store.Len(tx, id)

@@ -8,7 +8,7 @@ import (
 	"navarch/mail"
 )
 
-// A game whose deadline policy is the referee's (DESIGN 3.6): its own hours, a reminder, and
+// A game whose deadline policy is the referee's (docs/DESIGN.md 3.6): its own hours, a reminder, and
 // at the deadline the late players told and the referee asked, the step kept open; orders
 // still taken; PROCEED resolves without the missing ones, EXTEND gives time from now.
 func TestNoOrdersWaitsForReferee(t *testing.T) {

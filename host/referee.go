@@ -13,7 +13,7 @@ import (
 	"navarch/templates"
 )
 
-// Caps on the referee's and players' clock changes (DESIGN 3.6).
+// Caps on the referee's and players' clock changes (docs/DESIGN.md 3.6).
 const (
 	maxExtendHours = 7 * 24
 	maxPauseHours  = 14 * 24
@@ -21,7 +21,7 @@ const (
 )
 
 // referee applies a referee's command: every change is written to the log and announced to
-// everyone (DESIGN 3.6); a refused one is answered with the reason.
+// everyone (docs/DESIGN.md 3.6); a refused one is answered with the reason.
 func (h *Host) referee(tx *store.Tx, a *actor) error {
 	if !a.referee {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, a.req.Command+" is a referee's command.")
@@ -191,7 +191,7 @@ func (h *Host) endGame(tx *store.Tx, a *actor) error {
 }
 
 // finish ends the game with result: the last checkpoint, the seeds revealed and the full log
-// sent to everyone (DICE.md 4).
+// sent to everyone (docs/DICE.md 4).
 func (h *Host) finish(tx *store.Tx, a *actor, result string) error {
 	turn := uint32(0)
 	if a.g.Step != nil {

@@ -16,7 +16,7 @@ type Sender interface {
 	Send(ctx context.Context, o mail.Outgoing) error
 }
 
-// Flush sends the outbox in order, removing each mail once the server took it (DESIGN 5: sent
+// Flush sends the outbox in order, removing each mail once the server took it (docs/DESIGN.md 5: sent
 // after commit). A temporary failure stops the flush, to be retried; a mail refused for good
 // (its recipient or its content) is taken out so that it cannot block the others, logged,
 // noted in its game's log and, if it was a player's, told to the game's referees.

@@ -12,7 +12,7 @@ import (
 	"navarch/templates"
 )
 
-// Tick keeps the deadlines (DESIGN 3.6): a reminder to the sides still to send orders once a
+// Tick keeps the deadlines (docs/DESIGN.md 3.6): a reminder to the sides still to send orders once a
 // deadline is near, and at the deadline the no-orders policy, told to everyone, and the step
 // resolved with the orders that did arrive. Each game is one transaction, and a game that
 // fails (our failure) does not keep the others from their deadlines: the failures are

@@ -12,7 +12,7 @@ import (
 	"navarch/store"
 )
 
-// Reply tokens (DESIGN 4, the diplicity practice): with Config.ReplyTokens, every mail to a
+// Reply tokens (docs/DESIGN.md 4, the diplicity practice): with Config.ReplyTokens, every mail to a
 // player carries a Reply-To of navarch's own address with a token, local+TOKEN@domain, and a
 // reply from the player's address to it needs no KEY line. The token is derived from the
 // player's key, so a new key (REPLACE) makes a new token, and it reveals nothing of the key.

@@ -12,7 +12,7 @@ import (
 	"navarch/store"
 )
 
-// Activation is an activation being opened: who must act and by when (DICE.md 3).
+// Activation is an activation being opened: who must act and by when (docs/DICE.md 3).
 type Activation struct {
 	Turn, Act uint32
 	Players   []string  // who must act; none for a draw or an automatic step

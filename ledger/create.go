@@ -77,7 +77,7 @@ type Created struct {
 	Checkpoint gamelog.Checkpoint
 }
 
-// Create commits a new game (DICE.md 1): it draws the game id and the top seed X_N from rnd
+// Create commits a new game (docs/DICE.md 1): it draws the game id and the top seed X_N from rnd
 // (crypto/rand.Reader in production), keeps X_N secret, writes the genesis record and signs
 // the first checkpoint.
 func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {

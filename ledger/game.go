@@ -92,7 +92,7 @@ func startHash(tx *store.Tx, id ident.GameID) (ident.Hash, error) {
 	return r.Hash32("start-hash"), nil
 }
 
-// Join records a player's JOIN with their optional entropy (DICE.md 2) and the Message-ID
+// Join records a player's JOIN with their optional entropy (docs/DICE.md 2) and the Message-ID
 // of the mail, by which the player can check the record against his sent mail.
 func Join(tx *store.Tx, id ident.GameID, player string, entropy []byte, received time.Time, messageID string) error {
 	in, err := readInfo(tx, id)

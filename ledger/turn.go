@@ -11,7 +11,7 @@ import (
 	"navarch/store"
 )
 
-// EndTurn reveals X_t and signs a checkpoint (DICE.md 5): from then on anyone holding the
+// EndTurn reveals X_t and signs a checkpoint (docs/DICE.md 5): from then on anyone holding the
 // export can check every roll of turn t. No activation of turn t may follow.
 func EndTurn(tx *store.Tx, id ident.GameID, t uint32) (gamelog.Checkpoint, error) {
 	rev, err := revealed(tx, id)

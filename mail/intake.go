@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 )
 
-// IMAP is the mailbox navarch reads (DESIGN 4: IDLE where offered, otherwise polling).
+// IMAP is the mailbox navarch reads (docs/DESIGN.md 4: IDLE where offered, otherwise polling).
 type IMAP struct {
 	Host      string
 	Port      int

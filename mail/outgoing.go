@@ -6,7 +6,7 @@ import (
 )
 
 // Outgoing is a mail navarch will send, as the outbox keeps it: decided inside the
-// transaction that caused it, sent after that transaction commits (DESIGN 5).
+// transaction that caused it, sent after that transaction commits (docs/DESIGN.md 5).
 type Outgoing struct {
 	MessageID   string // without <>; chosen when queued, so that a resend is the same mail
 	To          []string

@@ -23,7 +23,7 @@ var (
 	ErrNoText    = errors.New("mail: message has no text")
 )
 
-// DefaultMaxSize caps an incoming mail (DESIGN 4: a size cap).
+// DefaultMaxSize caps an incoming mail (docs/DESIGN.md 4: a size cap).
 const DefaultMaxSize = 256 << 10
 
 // Incoming is an incoming mail as navarch reads it.

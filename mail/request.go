@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Commands a player or referee may send (DESIGN 4; referee commands also by CLI).
+// Commands a player or referee may send (docs/DESIGN.md 4; referee commands also by CLI).
 const (
 	CmdOrders  = "ORDERS" // no command word: the lines are orders
 	CmdJoin    = "JOIN"
@@ -43,7 +43,7 @@ type Line struct {
 type Request struct {
 	Game    string   // from a GAME line or the subject tag "[navarch GAME]"
 	Key     string   // from a KEY line
-	Entropy string   // from an ENTROPY line (DICE.md 3), or JOIN's text
+	Entropy string   // from an ENTROPY line (docs/DICE.md 3), or JOIN's text
 	Command string   // one of the Cmd constants
 	Args    []string // the command's words after it
 	Orders  []Line   // order lines (for CmdOrders and CmdCheck; the game's lines for CmdNewGame), in mail order

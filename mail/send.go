@@ -20,7 +20,7 @@ const (
 	TLSNone     = "none"     // plain: loopback tests only
 )
 
-// SMTP is how outgoing mail leaves (DESIGN 4: submission with STARTTLS/TLS and auth).
+// SMTP is how outgoing mail leaves (docs/DESIGN.md 4: submission with STARTTLS/TLS and auth).
 type SMTP struct {
 	Host     string
 	Port     int

@@ -11,7 +11,7 @@ import (
 	"navarch/store"
 )
 
-// Create sets up a new game of a ruleset's scenario and commits it (DICE.md 1): the
+// Create sets up a new game of a ruleset's scenario and commits it (docs/DICE.md 1): the
 // configuration is tried on the engine first, so that a game that cannot start is never
 // committed. Every side of the scenario needs at least one player.
 func Create(tx *store.Tx, rs adjudicator.Ruleset, cfg adjudicator.Config, players []ledger.Player, created time.Time, rnd io.Reader) (ledger.Created, error) {

@@ -32,7 +32,7 @@ type ReplayReport struct {
 	Game adjudicator.Game
 }
 
-// Replay re-runs a game from its exported log (DICE.md 6): from the genesis record's
+// Replay re-runs a game from its exported log (docs/DICE.md 6): from the genesis record's
 // ruleset, scenario and options, each close is one step of the engine, resolved with the
 // orders whose text the log holds and with the logged rolls, which the engine must ask for
 // exactly, label by label; each state record must match the engine's state hash. The

@@ -162,7 +162,7 @@ func TestSelfPlayVerifiesAndReplays(t *testing.T) {
 }
 
 // TestEndedEarlyReplays: a game the referee ended mid-turn verifies and replays, the
-// report naming the result and the step the rules still had next (DICE.md 6).
+// report naming the result and the step the rules still had next (docs/DICE.md 6).
 func TestEndedEarlyReplays(t *testing.T) {
 	data, key, _ := selfPlaySteps(t, adjudicator.Config{Scenario: "lions-at-sea"}, "ended early", 12)
 	rr, err := play.Replay(verified(t, data, key), rulesets)
@@ -226,7 +226,7 @@ func TestFullBattleSelfPlay(t *testing.T) {
 //   - standing: the same, with the standing order LEADERS STAY in his first reply, so that
 //     Leader Move chits no longer ask him (2.4.1);
 //   - advance: a player who answers each request with orders for all his groups still to
-//     act this turn and LEADERS STAY (DESIGN 3.4); his group orders are used when the
+//     act this turn and LEADERS STAY (docs/DESIGN.md 3.4); his group orders are used when the
 //     group's marker is drawn if they are still legal, and he is asked again otherwise.
 //
 // The performance goal is at most 8 round trips per game turn with advance orders.

@@ -214,7 +214,7 @@ func wrap(lines []string, face font.Face, width float64) []string {
 }
 
 // PNG draws p and encodes it, reduced to a palette of 256 colours, which keeps a map mail
-// small (DESIGN 6).
+// small (docs/DESIGN.md 6).
 func PNG(p Picture) ([]byte, error) { return encode(Image(p)) }
 
 var colInk = color.RGBA{40, 40, 40, 255}

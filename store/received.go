@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// bucketReceived is a game's incoming mail, kept raw for audit (DESIGN 5): every mail that
+// bucketReceived is a game's incoming mail, kept raw for audit (docs/DESIGN.md 5): every mail that
 // named the game, whoever sent it, stored in the transaction that handled it.
 var bucketReceived = []byte("received")
 

@@ -2,7 +2,7 @@ package templates
 
 // The Body of each kind of mail.
 
-// Welcome is sent to each player when a game is created (DESIGN 3.1, DICE.md 1-2).
+// Welcome is sent to each player when a game is created (docs/DESIGN.md 3.1, docs/DICE.md 1-2).
 type Welcome struct {
 	Key        string // the player's secret order key
 	Commitment string // C, hex
@@ -19,7 +19,7 @@ type Welcome struct {
 // PlayerLine is a player of the game.
 type PlayerLine struct{ ID, Side string }
 
-// Request asks a side for orders (DESIGN 3.3).
+// Request asks a side for orders (docs/DESIGN.md 3.3).
 type Request struct {
 	What    string   // the step, e.g. "action phase of group BAR (Agostino Barbarigo)"
 	Waiting []string // the sides asked
@@ -27,7 +27,7 @@ type Request struct {
 	Secret  bool     // hidden set-up: the orders stay in the side's own copy of the log
 }
 
-// Receipt echoes accepted orders (DESIGN 4): the orders record's index and hash let the player
+// Receipt echoes accepted orders (docs/DESIGN.md 4): the orders record's index and hash let the player
 // prove later what was sent (navarch verify --orders).
 type Receipt struct {
 	Record uint64
@@ -49,7 +49,7 @@ type ErrorLine struct {
 	Legal  string // what would be legal there, if known
 }
 
-// Report is the outcome of a step (DESIGN 6): every event and roll in log order.
+// Report is the outcome of a step (docs/DESIGN.md 6): every event and roll in log order.
 type Report struct {
 	Lines   []ReportLine
 	Next    string   // what happens next
@@ -88,7 +88,7 @@ type Announcement struct {
 	Text []string
 }
 
-// TurnEnd reveals a game turn's seed with a signed checkpoint (DICE.md 5).
+// TurnEnd reveals a game turn's seed with a signed checkpoint (docs/DICE.md 5).
 type TurnEnd struct {
 	Seed       string // X_t, hex
 	Checkpoint string // the signed checkpoint block

@@ -8,7 +8,7 @@ import (
 )
 
 // ReportLines turns the roll and event records of turn t, activation a into report lines, in
-// log order (DESIGN 6): each roll with its record index, its rule section and what it gave.
+// log order (docs/DESIGN.md 6): each roll with its record index, its rule section and what it gave.
 // Records withheld from the recipient's view are simply not in recs.
 func ReportLines(recs []gamelog.Record, t, a uint64) []ReportLine {
 	var out []ReportLine

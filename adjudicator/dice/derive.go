@@ -16,7 +16,7 @@ import (
 // Version is the prefix of every domain tag; it names the byte layout of all derivations.
 const Version = "navarch/v1"
 
-// Domain tag names (DICE.md notation: tag "<name>").
+// Domain tag names (docs/DICE.md notation: tag "<name>").
 const (
 	TagChain      = "chain"
 	TagStart      = "start"
@@ -80,7 +80,7 @@ func Commitment(game ident.GameID, n uint32, xN ident.Hash) ident.Hash {
 	return c
 }
 
-// Join is one player's join entropy (DICE.md 2). A player who never joined has empty entropy.
+// Join is one player's join entropy (docs/DICE.md 2). A player who never joined has empty entropy.
 type Join struct {
 	Player  string
 	Entropy []byte
@@ -101,7 +101,7 @@ func StartHash(game ident.GameID, c ident.Hash, joins []Join) (ident.Hash, error
 	return sum(parts...), nil
 }
 
-// Input is one orders record that an activation uses (DICE.md 3).
+// Input is one orders record that an activation uses (docs/DICE.md 3).
 type Input struct {
 	Player     string
 	OrdersHash ident.Hash
@@ -185,7 +185,7 @@ func NewDeriver(key ident.Hash) *Deriver {
 	return &Deriver{m: hmac.New(sha256.New, key[:])}
 }
 
-// Derive returns count values of a d(sides) for label under key K (DICE.md 4):
+// Derive returns count values of a d(sides) for label under key K (docs/DICE.md 4):
 // block_j = HMAC(K, tag "roll" ‖ lp(label) ‖ u32(sides) ‖ u32(count) ‖ u32(j)); the blocks are
 // read as big-endian u32 words w; each w < 2^32 − (2^32 mod sides) yields 1 + (w mod sides).
 func Derive(key ident.Hash, label string, sides, count int) ([]int, error) {

@@ -14,7 +14,7 @@ import (
 func testKey(s string) ident.Hash { return sha256.Sum256([]byte(s)) }
 
 // reference derives rolls the slow, obvious way: the whole block stream first, then the
-// words, then the rejection rule, as DICE.md 4 states it.
+// words, then the rejection rule, as docs/DICE.md 4 states it.
 func reference(key ident.Hash, label string, sides, count int) []int {
 	var msg []byte
 	msg = append(msg, Tag(TagRoll)...)

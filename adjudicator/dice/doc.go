@@ -1,4 +1,4 @@
-// Package dice derives every audited die roll of a game from the game's commitments (DICE.md).
+// Package dice derives every audited die roll of a game from the game's commitments (docs/DICE.md).
 //
 // Nothing here reads a clock, a global random source or the file system: a roll is a pure
 // function of the committed seed chain, the players' join entropy, the inputs of the

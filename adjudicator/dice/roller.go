@@ -21,7 +21,7 @@ type Roll struct {
 	Note  string   // what the engine made of the roll: modifiers, table, result
 }
 
-// How the raw values of a roll are read (DICE.md 4).
+// How the raw values of a roll are read (docs/DICE.md 4).
 const (
 	AsAverage = "average" // d6 read as 2,3,3,4,4,5
 	AsD10Zero = "d10zero" // d10 whose 10 reads 0

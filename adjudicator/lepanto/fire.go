@@ -130,7 +130,7 @@ func (rs *resolver) artilleryFire(a, t *Unit, reaction bool) error {
 	return rs.applyFireResult(t, res, label, true)
 }
 
-// substitute notes in a report line that a table used is a substitute (DESIGN 2).
+// substitute notes in a report line that a table used is a substitute (docs/DESIGN.md 2).
 func (rs *resolver) substitute(tables ...string) string {
 	for _, t := range tables {
 		if rs.g.tables.Get(t).Substitute {

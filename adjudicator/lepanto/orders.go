@@ -130,7 +130,7 @@ type activateOrder struct {
 func (o *activateOrder) Line() int      { return o.line }
 func (o *activateOrder) String() string { return "ACTIVATE " + o.group }
 
-// Parse reads order text: one order per line, "#" comments, an END line stops (DESIGN 4).
+// Parse reads order text: one order per line, "#" comments, an END line stops (docs/DESIGN.md 4).
 // It checks syntax only; Validate checks the orders against the state.
 func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	var orders []adjudicator.Order

@@ -36,9 +36,12 @@ func init() { demoCmd.run = runDemo }
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := demoCmd.flags(stderr)
 	out := fs.String("out", "navarch-demo", "the directory for the mails, maps and logs")
-	def := demoRulesets(list)[0]
-	ruleset := fs.String("rules", def.rules.ID(), "the ruleset, one with a bot: "+strings.Join(demoRulesetIDs(list), ", "))
-	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+def.demo+" for "+def.rules.ID()+")")
+	defID, defScenario := "", ""
+	if d := demoRulesets(list); len(d) > 0 {
+		defID, defScenario = d[0].rules.ID(), d[0].demo
+	}
+	ruleset := fs.String("rules", defID, "the ruleset, one with a bot: "+strings.Join(demoRulesetIDs(list), ", "))
+	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+defScenario+" for "+defID+")")
 	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
 	if code, ok := parse(fs, args); !ok {
 		return code

@@ -16,7 +16,7 @@ import (
 	"navarch/adjudicator/lepanto"
 )
 
-// Lepanto is a Lepanto 1571 map as one side sees it (DESIGN 6): the hex map with its codes,
+// Lepanto is a Lepanto 1571 map as one side sees it (docs/DESIGN.md 6): the hex map with its codes,
 // deep and shallow water and coast; each unit as a counter in its wing's colours with its
 // values, facing, markers and full id, its hex number readable above it; what happened since
 // the players last gave orders (moves, evasions, fire, rams, hits, flights, sinkings,
