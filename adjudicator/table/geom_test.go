@@ -307,3 +307,15 @@ func TestHull(t *testing.T) {
 		t.Errorf("hull of a line %v", h)
 	}
 }
+
+func TestSlide(t *testing.T) {
+	wall := ship.Corners(pose(20, 10, 0)) // x 19..21
+	got, j := ship.Slide(pose(10, 10, 0), 90, 20*Inch, []Polygon{wall})
+	if j != 0 || got.Heading != 0 || got.At != (Point{1800, 1000}) { // x 17..19 touches the wall
+		t.Errorf("slide east into a base: %v %d", got, j)
+	}
+	got, j = ship.Slide(pose(10, 10, 0), 270, 5*Inch, []Polygon{wall})
+	if j != -1 || got.At != (Point{500, 1000}) {
+		t.Errorf("slide west: %v %d", got, j)
+	}
+}

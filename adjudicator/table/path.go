@@ -101,7 +101,7 @@ func (b Base) Follow(start Pose, path Path, obstacles []Polygon) ([]Pose, *Block
 			out = append(out, p)
 			continue
 		}
-		q, j := b.advance(p, s.Move, obstacles)
+		q, j := b.advance(p, p.Heading, s.Move, obstacles)
 		out = append(out, q)
 		if j >= 0 {
 			return out, &Blocker{i, j}
@@ -111,10 +111,18 @@ func (b Base) Follow(start Pose, path Path, obstacles []Polygon) ([]Pose, *Block
 	return out, nil
 }
 
-// advance moves p by d unless an obstacle is met on the way: then it returns the last pose,
-// in whole hundredths of an inch along the way, that overlaps nothing, and the obstacle's index.
-func (b Base) advance(p Pose, d Len, obstacles []Polygon) (Pose, int) {
-	end := p.Forward(d)
+// Slide moves the base at p by d towards bearing, its heading unchanged (a drift), and stops
+// as Follow does at the last hundredth of an inch before it would overlap an obstacle; it
+// returns the pose reached and the index of the obstacle met, or -1.
+func (b Base) Slide(p Pose, bearing Deg, d Len, obstacles []Polygon) (Pose, int) {
+	return b.advance(p, bearing, d, obstacles)
+}
+
+// advance moves p by d towards bearing unless an obstacle is met on the way: then it returns
+// the last pose, in whole hundredths of an inch along the way, that overlaps nothing, and the
+// obstacle's index.
+func (b Base) advance(p Pose, bearing Deg, d Len, obstacles []Polygon) (Pose, int) {
+	end := p.Drift(bearing, d)
 	swept := Hull(append(append(Polygon{}, b.Corners(p)...), b.Corners(end)...))
 	hit := false
 	for _, o := range obstacles {
@@ -128,9 +136,9 @@ func (b Base) advance(p Pose, d Len, obstacles []Polygon) (Pose, int) {
 		sign, d = -1, -d
 	}
 	for t := Len(1); t <= d; t++ {
-		q := p.Forward(sign * t)
+		q := p.Drift(bearing, sign*t)
 		if j := firstOverlap(b.Corners(q), obstacles); j >= 0 {
-			return p.Forward(sign * (t - 1)), j
+			return p.Drift(bearing, sign*(t-1)), j
 		}
 	}
 	return end, -1
