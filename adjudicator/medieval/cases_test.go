@@ -30,12 +30,15 @@ import (
 //	card CARD                             the card turned (turn 1)
 //	endturn N                             no card turned: the step ends turn N and starts N+1
 //	orders SIDE ... end                   order text of SIDE for the step
+//	types ... end                         a ships data file: read it instead (expect data-error
+//	                                      TEXT | expect type ID SEA GUNP GUNS DEF CMB MSL)
 //	roll LABEL VALUE...                   the dice for the request LABEL (d10: 10 is 0)
 //	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
 //	expect event TEXT | expect no-event TEXT
 //	expect ship SHIP X Y HEADING | expect factors SHIP … | expect loaded SHIP P S
 //	expect status SHIP STATUS | expect burning SHIP yes|no | expect grappled A B yes|no
 //	expect lashed A B yes|no | expect over TEXT | expect card CARD | expect deck CARD...
+//	expect wind FROM | expect flagships SHIP...
 //
 // Every roll given must be asked for, and every roll asked for must be given. When orders
 // are refused, nothing is resolved.
@@ -47,6 +50,7 @@ type ruleCase struct {
 	sides            []string
 	rolls            map[string][]int
 	expect           [][]string
+	types            []string // a ships data file to read instead of playing a step
 }
 
 func loadCase(t *testing.T, path string) *ruleCase {
@@ -76,6 +80,10 @@ func loadCase(t *testing.T, path string) *ruleCase {
 			}
 			c.orders[f[1]] = strings.Join(text, "\n")
 			c.sides = append(c.sides, f[1])
+		case "types":
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
+				c.types = append(c.types, lines[i])
+			}
 		case "roll":
 			for _, v := range f[2:] {
 				n, err := strconv.Atoi(v)
@@ -227,7 +235,43 @@ func TestRuleCases(t *testing.T) {
 	}
 }
 
+// runTypes reads the case's ships file and checks "expect data-error TEXT" and "expect type
+// ID SEA GUNP GUNS DEF CMB MSL".
+func (c *ruleCase) runTypes(t *testing.T) {
+	var lines [][]string
+	for _, l := range c.types {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			f = nil
+		}
+		lines = append(lines, f)
+	}
+	d := &Data{}
+	err := d.readTypes("case", lines)
+	for _, e := range c.expect {
+		switch e[0] {
+		case "data-error":
+			if want := strings.Join(e[1:], " "); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("data error %v, want one mentioning %q", err, want)
+			}
+		case "type":
+			if err != nil {
+				t.Fatalf("data error %v", err)
+			}
+			if tp := d.Type(e[1]); tp == nil || tp.Factors != levels(t, e[2:8]) {
+				t.Errorf("type %s: %+v, want %v", e[1], tp, e[2:8])
+			}
+		default:
+			t.Fatalf("unknown expectation for a data file %v", e)
+		}
+	}
+}
+
 func (c *ruleCase) run(t *testing.T) {
+	if len(c.types) > 0 {
+		c.runTypes(t)
+		return
+	}
 	g := c.game(t)
 	var lineErrs []adjudicator.LineError
 	orders := map[string][]adjudicator.Order{}
@@ -323,6 +367,20 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	case "over":
 		if !g.Over || !strings.Contains(g.Result, rest) {
 			t.Errorf("over %v %q, want %q", g.Over, g.Result, rest)
+		}
+	case "wind":
+		if w, _ := strconv.Atoi(e[1]); g.Wind != w {
+			t.Errorf("wind from %d, want %d", g.Wind, w)
+		}
+	case "flagships":
+		var got []string
+		for _, s := range g.Ships {
+			if s.Flagship {
+				got = append(got, s.ID)
+			}
+		}
+		if strings.Join(got, " ") != rest {
+			t.Errorf("flagships %v, want %s", got, rest)
 		}
 	case "card":
 		if g.Card != e[1] {

@@ -1,8 +1,6 @@
 package medieval
 
 import (
-	"fmt"
-
 	"navarch/adjudicator/table"
 )
 
@@ -219,8 +217,4 @@ func (g *Game) enemyWithin(s *Ship, d table.Len) *Ship {
 		}
 	}
 	return nil
-}
-
-func (s *Ship) describe() string {
-	return fmt.Sprintf("%s (%s) %v", s.ID, s.Name, s.F)
 }

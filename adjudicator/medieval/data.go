@@ -249,6 +249,17 @@ func (d *Data) readScenario(file string, lines [][]string) error {
 	if s.ID == "" || len(s.Sides) != 2 || len(s.Ships) == 0 || s.Turns < 1 {
 		return lineErr(file, len(lines)-1, "a scenario needs an id, two sides, ships and turns")
 	}
+	for _, dv := range s.Divisions { // rule "Organisation": one flagship in each Division
+		n := 0
+		for _, sh := range s.Ships {
+			if sh.Division == dv.ID && sh.Flagship {
+				n++
+			}
+		}
+		if n != 1 {
+			return lineErr(file, len(lines)-1, "division %s has %d flagships, not one (rule Organisation)", dv.ID, n)
+		}
+	}
 	d.Scenarios = append(d.Scenarios, s)
 	return nil
 }

@@ -80,7 +80,7 @@ func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.L
 	seen := map[string]bool{}
 	for _, ord := range orders {
 		o := ord.(*Order)
-		if err, legal := g.validate(side, o, seen); err != nil {
+		if legal, err := g.validate(side, o, seen); err != nil {
 			errs = append(errs, adjudicator.LineError{Line: o.line, Text: o.String(), Err: fmt.Errorf("%w: %v", adjudicator.ErrIllegal, err), Legal: legal})
 		}
 		seen[o.Ship] = true
@@ -98,22 +98,22 @@ func (g *Game) ownShips(side, div string) []string {
 	return out
 }
 
-func (g *Game) validate(side string, o *Order, seen map[string]bool) (error, []string) {
+func (g *Game) validate(side string, o *Order, seen map[string]bool) ([]string, error) {
 	if g.Card == "" || g.Over {
-		return fmt.Errorf("no card waits for orders"), nil
+		return nil, fmt.Errorf("no card waits for orders")
 	}
 	div, _ := cardDivision(g.Card)
 	s := g.ship(o.Ship)
 	own := g.ownShips(side, div)
 	switch {
 	case s == nil || s.Side != side:
-		return fmt.Errorf("%s is not a ship of yours", o.Ship), own
+		return own, fmt.Errorf("%s is not a ship of yours", o.Ship)
 	case s.Division != div:
-		return fmt.Errorf("%s is in division %s; the card turned is %s", s.ID, s.Division, g.Card), own
+		return own, fmt.Errorf("%s is in division %s; the card turned is %s", s.ID, s.Division, g.Card)
 	case seen[o.Ship]:
-		return fmt.Errorf("one line per ship"), own
+		return own, fmt.Errorf("one line per ship")
 	case !s.Active() && s.Status != Leaving:
-		return fmt.Errorf("%s is %s", s.ID, s.Status), own
+		return own, fmt.Errorf("%s is %s", s.ID, s.Status)
 	}
 	if isCommand(g.Card) {
 		return g.validateCommand(s, o)
@@ -121,35 +121,35 @@ func (g *Game) validate(side string, o *Order, seen map[string]bool) (error, []s
 	return g.validateSailFight(s, o)
 }
 
-func (g *Game) validateSailFight(s *Ship, o *Order) (error, []string) {
+func (g *Game) validateSailFight(s *Ship, o *Order) ([]string, error) {
 	if o.Reloading || len(o.Pass) > 0 || o.Douse || len(o.Cut) > 0 {
-		return fmt.Errorf("RELOAD, PASS, DOUSE and CUT belong to a Command and Control card; this is %s", g.Card), []string{"MOVE", "TURN", "SHOOT", "FIRE", "FIGHT", "HOLD"}
+		return []string{"MOVE", "TURN", "SHOOT", "FIRE", "FIGHT", "HOLD"}, fmt.Errorf("RELOAD, PASS, DOUSE and CUT belong to a Command and Control card; this is %s", g.Card)
 	}
 	if err := g.checkPath(s, o.Path); err != nil {
-		return err, g.legalMoves(s)
+		return g.legalMoves(s), err
 	}
 	if s.Status == Leaving && (o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0) {
-		return fmt.Errorf("%s takes no further part in the battle: she may only move", s.ID), g.legalMoves(s)
+		return g.legalMoves(s), fmt.Errorf("%s takes no further part in the battle: she may only move", s.ID)
 	}
 	for _, id := range append(append([]string{o.Shoot}, o.Fight...), fireTargets(o)...) {
 		if id == "" {
 			continue
 		}
 		if t := g.ship(id); t == nil || t.Side == s.Side {
-			return fmt.Errorf("%s is not an enemy ship", id), g.enemies(s.Side)
+			return g.enemies(s.Side), fmt.Errorf("%s is not an enemy ship", id)
 		}
 	}
 	for _, f := range o.Fire {
 		if s.Loaded[sideIndex(f.Side)] == NNE {
-			return fmt.Errorf("%s's %s broadside is not loaded (track NNE): reload it in Command and Control", s.ID, f.Side), nil
+			return nil, fmt.Errorf("%s's %s broadside is not loaded (track NNE): reload it in Command and Control", s.ID, f.Side)
 		}
 	}
 	if (o.Shoot != "" || len(o.Fire) > 0) && len(o.Fight) > 0 {
-		return fmt.Errorf("a vessel which fights cannot shoot or fire in the same phase"), nil
+		return nil, fmt.Errorf("a vessel which fights cannot shoot or fire in the same phase")
 	}
 	for _, id := range o.Fight {
 		if !contains(s.Grappled, id) {
-			return fmt.Errorf("%s is not in a boarding action with %s", s.ID, id), s.Grappled
+			return s.Grappled, fmt.Errorf("%s is not in a boarding action with %s", s.ID, id)
 		}
 	}
 	return nil, nil
@@ -173,25 +173,25 @@ func (g *Game) enemies(side string) []string {
 	return out
 }
 
-func (g *Game) validateCommand(s *Ship, o *Order) (error, []string) {
+func (g *Game) validateCommand(s *Ship, o *Order) ([]string, error) {
 	if len(o.Path) > 0 || o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0 {
-		return fmt.Errorf("MOVE, TURN, SHOOT, FIRE and FIGHT belong to a Sail/Fight card; this is %s", g.Card), []string{"RELOAD", "PASS", "DOUSE", "CUT", "HOLD"}
+		return []string{"RELOAD", "PASS", "DOUSE", "CUT", "HOLD"}, fmt.Errorf("MOVE, TURN, SHOOT, FIRE and FIGHT belong to a Sail/Fight card; this is %s", g.Card)
 	}
 	if s.Status == Leaving && (o.Reloading || len(o.Pass) > 0) {
-		return fmt.Errorf("%s takes no further part in the battle", s.ID), nil
+		return nil, fmt.Errorf("%s takes no further part in the battle", s.ID)
 	}
 	for _, p := range o.Pass {
 		if t := g.ship(p.To); t == nil || t.Side != s.Side || t == s {
-			return fmt.Errorf("%s is not another ship of yours", p.To), nil
+			return nil, fmt.Errorf("%s is not another ship of yours", p.To)
 		}
 	}
 	for _, c := range o.Cut {
 		if !contains(s.Grappled, c) && !contains(s.Lashed, c) {
-			return fmt.Errorf("%s is neither grappled with nor lashed to %s", s.ID, c), append(slices.Clone(s.Grappled), s.Lashed...)
+			return append(slices.Clone(s.Grappled), s.Lashed...), fmt.Errorf("%s is neither grappled with nor lashed to %s", s.ID, c)
 		}
 	}
 	if o.Douse && !s.Burning {
-		return fmt.Errorf("%s is not on fire", s.ID), nil
+		return nil, fmt.Errorf("%s is not on fire", s.ID)
 	}
 	return nil, nil
 }

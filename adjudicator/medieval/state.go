@@ -31,13 +31,6 @@ func sideIndex(a table.Arc) int {
 	return starboardSide
 }
 
-func sideArc(i int) table.Arc {
-	if i == portSide {
-		return table.Port
-	}
-	return table.Starboard
-}
-
 // Ship is one ship, one model (rule "Scale").
 type Ship struct {
 	ID, Name, Type, Side, Division string
@@ -137,14 +130,6 @@ func (g *Game) division(id string) *Division {
 		}
 	}
 	return nil
-}
-
-// enemy returns the other side.
-func (g *Game) enemy(side string) string {
-	if g.sc.Sides[0] == side {
-		return g.sc.Sides[1]
-	}
-	return g.sc.Sides[0]
 }
 
 // Encode returns the whole state in a canonical text form.
