@@ -51,8 +51,9 @@ type Ship struct {
 // Active reports whether s still takes part: afloat, not surrendered, leaving or lost.
 func (s *Ship) Active() bool { return s.Status == Afloat }
 
-// OnTable reports whether s is still a base on the table (burnt hulks stay and drift).
-func (s *Ship) OnTable() bool { return s.Status == Afloat || s.Status == Leaving || s.Status == Burnt }
+// OnTable reports whether s is still a base on the table: all but the sunk and those gone
+// off the table (surrendered prizes stay; burnt hulks stay and drift).
+func (s *Ship) OnTable() bool { return s.Status != Sunk && s.Status != Left }
 
 // Corners returns the ship's base.
 func (s *Ship) Corners() table.Polygon { return s.Base.Corners(s.Pose) }
