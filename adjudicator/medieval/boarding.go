@@ -14,21 +14,22 @@ type attack struct {
 }
 
 // boarding fights the boarding actions of division div's Sail/Fight phase (rule "Boarding"):
-// every active ship of the division grappled with an enemy rolls 2d10 (split 1 and 1 between
-// two enemies by a FIGHT order), every enemy grappled with one of them rolls 1d10 at the
-// first of them (ships of the phasing side outside the division do not fight); the scores
+// every active ship of the division in contact with an enemy rolls 2d10 at the first of them
+// (split 1 and 1 between two enemies in contact by a FIGHT order), every enemy in contact
+// with one of them rolls 1d10 at the first of them (ships of the phasing side outside the division do not fight); the scores
 // the Combat factors need are fixed before any die is rolled and all hits fall together, each
 // on the Combat factor and each with a defence roll.
 func (p *phase) boarding(div string, fights map[string][]string) error {
 	g := p.g
 	var attacks []attack
 	for _, s := range g.Ships {
-		if s.Division != div || !s.Active() || !inBoarding(s) {
+		enemies := g.boarders(s)
+		if s.Division != div || len(enemies) == 0 {
 			continue
 		}
 		targets := fights[s.ID]
 		if len(targets) == 0 {
-			targets = s.Grappled[:1]
+			targets = []string{enemies[0].ID}
 		}
 		per := 2 / len(targets)
 		for _, id := range targets {
@@ -39,8 +40,8 @@ func (p *phase) boarding(div string, fights map[string][]string) error {
 		if !e.Active() || e.Side == g.division(div).Side {
 			continue
 		}
-		for _, id := range e.Grappled {
-			if s := g.ship(id); s.Division == div && s.Active() {
+		for _, s := range g.boarders(e) {
+			if s.Division == div {
 				attacks = append(attacks, attack{from: e, to: s, dice: 1})
 				break
 			}

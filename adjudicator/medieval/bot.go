@@ -59,7 +59,7 @@ func (g *Game) botLine(side string, s *Ship, before []string) string {
 	}
 	var best table.Path
 	end := s.Pose
-	if !inBoarding(s) {
+	if len(s.Grappled) == 0 {
 		var bestD table.Len = -1
 		for _, path := range g.candidatePaths(s, target) {
 			if !g.legalLine(side, before, s.ID+" "+path.String()) {
@@ -79,7 +79,7 @@ func (g *Game) botLine(side string, s *Ship, before []string) string {
 	if len(best) > 0 {
 		line += " " + best.String()
 	}
-	if !inBoarding(s) {
+	if !g.inBoarding(s) {
 		line = g.botShots(side, s, end, before, line)
 	}
 	if line == s.ID {

@@ -24,6 +24,7 @@ import (
 //	factors SHIP SEA GUNP GUNS DEF CMB MSL   current factors (levels)
 //	loaded SHIP PORT STARBOARD            broadside tracks
 //	burning SHIP TRIES TURNS / status SHIP STATUS / grapple A B / unlash A B / wind FROM
+//	nograpple SHIP                        her standing wish is not to grapple
 //	cuts SHIP N                           successful cuts against her lashing so far
 //	divisions DIV...                      only these divisions' cards are in the deck
 //	turns N                               the scenario's last turn
@@ -208,6 +209,8 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 	case "endturn":
 		g.Turn, _ = strconv.Atoi(f[1])
 		g.Card, g.Deck = "", nil
+	case "nograpple":
+		c.mustShip(t, g, f[1]).NoGrapple = true
 	case "cuts":
 		c.mustShip(t, g, f[1]).Cuts, _ = strconv.Atoi(f[2])
 	case "divisions":
@@ -282,6 +285,9 @@ func (c *ruleCase) run(t *testing.T) {
 		orders[side] = os
 	}
 	var events []adjudicator.Event
+	if len(lineErrs) > 0 && !slices.ContainsFunc(c.expect, func(e []string) bool { return e[0] == "error" }) {
+		t.Errorf("orders refused, and the case expects no error: %v", lineErrs)
+	}
 	if len(lineErrs) == 0 {
 		r := &scripted{rolls: c.rolls}
 		ev, err := g.Resolve(orders, r)

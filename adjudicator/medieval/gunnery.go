@@ -25,8 +25,25 @@ func band(d table.Len) (int, string) {
 // Gunnery reach: the extreme band's end.
 const gunReach = 20 * table.Inch
 
-// inBoarding reports whether s is in a boarding action: grappled with an enemy.
-func inBoarding(s *Ship) bool { return len(s.Grappled) > 0 }
+// boarders returns the active enemies in contact with s (scenario order): "when two or more
+// opposing bases come into contact a boarding action will ensue" (rule "Boarding"), grappled
+// or not. Grappled ships stay in contact, for they cannot move.
+func (g *Game) boarders(s *Ship) []*Ship {
+	if !s.Active() {
+		return nil
+	}
+	var out []*Ship
+	pg := s.Corners()
+	for _, e := range g.Ships {
+		if e.Side != s.Side && e.Active() && table.Contact(pg, e.Corners()) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// inBoarding reports whether s is in a boarding action.
+func (g *Game) inBoarding(s *Ship) bool { return len(g.boarders(s)) > 0 }
 
 // fireLine returns why a line from s's broadside side to t is not open, or "": t must lie in
 // the broadside's arc (rule "Gunnery": the flank, between the base's front and rear lines
@@ -77,7 +94,7 @@ func (p *phase) fire(s *Ship, f FireOrder) error {
 	case !s.Active() || t == nil || !t.Active():
 		p.event("Gunnery.1", "%s does not fire: %s", s.ID, unable(s, t))
 		return nil
-	case inBoarding(s):
+	case p.g.inBoarding(s):
 		p.event("Boarding.7", "%s is in a boarding action and may not fire her broadsides", s.ID)
 		return nil
 	case s.Loaded[i] == NNE:
@@ -185,7 +202,7 @@ func (p *phase) shoot(s *Ship, target string) error {
 	case !s.Active() || t == nil || !t.Active():
 		p.event("Missile.1", "%s does not shoot: %s", s.ID, unable(s, t))
 		return nil
-	case inBoarding(s) || inBoarding(t):
+	case p.g.inBoarding(s) || p.g.inBoarding(t):
 		p.event("Boarding.7", "%s does not shoot: no missile shooting from or at a ship in a boarding action", s.ID)
 		return nil
 	case s.F.Missile == NNE:

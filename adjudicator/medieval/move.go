@@ -56,7 +56,7 @@ func (g *Game) checkPath(s *Ship, path table.Path) error {
 	switch {
 	case s.Status != Afloat && s.Status != Leaving:
 		return fmt.Errorf("%s is %s and cannot move", s.ID, s.Status)
-	case inBoarding(s):
+	case len(s.Grappled) > 0:
 		return fmt.Errorf("%s is grappled with %s: cut free first (CUT in her Command and Control phase)", s.ID, strings.Join(s.Grappled, ", "))
 	case len(s.Lashed) > 0:
 		return g.checkLashedPath(s, path)
@@ -236,7 +236,7 @@ func overlapsAny(pg table.Polygon, polys []table.Polygon) bool {
 	return false
 }
 
-// afterMove grapples the enemies s now touches and takes her out if she is off the table.
+// afterMove grapples the enemies s now touches (unless neither wishes it) and takes her out if she is off the table.
 func (p *phase) afterMove(s *Ship) {
 	g := p.g
 	if g.sc.Table.Off(s.Corners()) {
@@ -246,11 +246,16 @@ func (p *phase) afterMove(s *Ship) {
 		return
 	}
 	for _, e := range g.Ships {
-		if e.Side != s.Side && e.Active() && s.Active() && table.Contact(s.Corners(), e.Corners()) && !contains(s.Grappled, e.ID) {
-			s.Grappled = addSorted(s.Grappled, e.ID)
-			e.Grappled = addSorted(e.Grappled, s.ID)
-			p.event("Grappling.1", "%s and %s are in contact and grappled: a boarding action ensues", s.ID, e.ID)
+		if e.Side == s.Side || !e.Active() || !s.Active() || !table.Contact(s.Corners(), e.Corners()) || contains(s.Grappled, e.ID) {
+			continue
 		}
+		if s.NoGrapple && e.NoGrapple {
+			p.event("Grappling.1", "%s and %s are in contact; neither wishes to grapple: a boarding action ensues, but they are not grappled", s.ID, e.ID)
+			continue
+		}
+		s.Grappled = addSorted(s.Grappled, e.ID)
+		e.Grappled = addSorted(e.Grappled, s.ID)
+		p.event("Grappling.1", "%s and %s are in contact and grappled: a boarding action ensues", s.ID, e.ID)
 	}
 }
 

@@ -12,7 +12,9 @@ import (
 // Order is one ship's line: what it does in the current phase. The clauses of a Sail/Fight
 // card (rule "Sequence"): a path in the rulebook's turn / half-move pattern (rule
 // "Movement"), SHOOT (missiles), FIRE (a broadside), FIGHT (how a phasing ship splits its
-// boarding dice); of a Command and Control card: RELOAD, PASS, DOUSE (fight the fire), CUT.
+// boarding dice); of a Command and Control card: RELOAD, PASS, DOUSE (fight the fire), CUT;
+// on either, GRAPPLE or NOGRAPPLE sets the ship's standing wish to grapple an enemy she
+// comes into contact with (rule "Grappling").
 type Order struct {
 	line      int
 	Ship      string
@@ -26,6 +28,8 @@ type Order struct {
 	Douse     bool
 	Cut       []string
 	Hold      bool // an explicit "do nothing"
+	// Grapple sets the ship's standing wish: "GRAPPLE" or "NOGRAPPLE" ("" leaves it).
+	Grapple string
 }
 
 // FireOrder fires one broadside at a target.
@@ -77,6 +81,9 @@ func (o *Order) String() string {
 	for _, c := range o.Cut {
 		parts = append(parts, "CUT", c)
 	}
+	if o.Grapple != "" {
+		parts = append(parts, o.Grapple)
+	}
 	if len(parts) == 1 {
 		parts = append(parts, "HOLD")
 	}
@@ -112,7 +119,7 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	return orders, errs
 }
 
-const orderSummary = "SHIP [TURN P30|S30] [MOVE 1.5] … [SHOOT SHIP] [FIRE PORT|STARBOARD SHIP] [FIGHT SHIP [SHIP]] | SHIP RELOAD PORT|STARBOARD | SHIP PASS COMBAT|MISSILE TO SHIP | SHIP DOUSE | SHIP CUT SHIP | SHIP HOLD"
+const orderSummary = "SHIP [TURN P30|S30] [MOVE 1.5] … [SHOOT SHIP] [FIRE PORT|STARBOARD SHIP] [FIGHT SHIP [SHIP]] | SHIP RELOAD PORT|STARBOARD | SHIP PASS COMBAT|MISSILE TO SHIP | SHIP DOUSE | SHIP CUT SHIP | SHIP GRAPPLE|NOGRAPPLE | SHIP HOLD"
 
 func validName(s string) bool {
 	if s == "" || len(s) > 24 || keywords[s] {
@@ -127,7 +134,7 @@ func validName(s string) bool {
 }
 
 var keywords = map[string]bool{"TURN": true, "MOVE": true, "SHOOT": true, "FIRE": true, "FIGHT": true, "RELOAD": true,
-	"PASS": true, "DOUSE": true, "CUT": true, "HOLD": true, "TO": true, "PORT": true, "STARBOARD": true}
+	"PASS": true, "DOUSE": true, "CUT": true, "HOLD": true, "GRAPPLE": true, "NOGRAPPLE": true, "TO": true, "PORT": true, "STARBOARD": true}
 
 // parseLine reads one line's words (upper case).
 func parseLine(f []string) (*Order, error) {
@@ -146,7 +153,7 @@ func parseLine(f []string) (*Order, error) {
 		}
 		rest = rest[n:]
 	}
-	if o.Hold && (len(o.Path) > 0 || o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0 || o.Reloading || len(o.Pass) > 0 || o.Douse || len(o.Cut) > 0) {
+	if o.Hold && (len(o.Path) > 0 || o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0 || o.Reloading || len(o.Pass) > 0 || o.Douse || len(o.Cut) > 0 || o.Grapple != "") {
 		return nil, fmt.Errorf("HOLD stands alone")
 	}
 	return o, nil
@@ -242,8 +249,14 @@ func (o *Order) clause(rest []string) (int, error) {
 	case "HOLD":
 		o.Hold = true
 		return 1, nil
+	case "GRAPPLE", "NOGRAPPLE":
+		if o.Grapple != "" {
+			return 0, fmt.Errorf("GRAPPLE or NOGRAPPLE once a line")
+		}
+		o.Grapple = rest[0]
+		return 1, nil
 	}
-	return 0, fmt.Errorf("%q is not an order word (TURN MOVE SHOOT FIRE FIGHT RELOAD PASS DOUSE CUT HOLD)", rest[0])
+	return 0, fmt.Errorf("%q is not an order word (TURN MOVE SHOOT FIRE FIGHT RELOAD PASS DOUSE CUT GRAPPLE NOGRAPPLE HOLD)", rest[0])
 }
 
 // parseTurn reads P30 or S15: a turn to port (negative) or starboard.

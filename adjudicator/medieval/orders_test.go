@@ -18,7 +18,9 @@ func TestParseOrders(t *testing.T) {
 		"LION MOVE 2 SHOOT EAGLE FIRE P EAGLE FIRE S HAWK":          "LION MOVE 2 SHOOT EAGLE FIRE PORT EAGLE FIRE STARBOARD HAWK",
 		"LION FIGHT EAGLE HAWK":                                     "LION FIGHT EAGLE HAWK",
 		"LION RELOAD STARBOARD PASS COMBAT TO BEAR DOUSE CUT EAGLE": "LION RELOAD STARBOARD PASS COMBAT TO BEAR DOUSE CUT EAGLE",
-		"LION HOLD": "LION HOLD",
+		"LION HOLD":             "LION HOLD",
+		"LION NOGRAPPLE MOVE 1": "LION MOVE 1 NOGRAPPLE",
+		"LION grapple":          "LION GRAPPLE",
 	} {
 		orders, errs := ParseOrders(in)
 		if len(errs) > 0 || len(orders) != 1 || orders[0].String() != want {
@@ -51,6 +53,8 @@ func TestParseOrdersBadInput(t *testing.T) {
 		"LION HOLD MOVE 1":          "HOLD stands alone",
 		"MOVE 3":                    "starts with a ship's name",
 		"L!ON MOVE 3":               "starts with a ship's name",
+		"LION HOLD NOGRAPPLE":       "HOLD stands alone",
+		"LION GRAPPLE NOGRAPPLE":    "once a line",
 		"LION MOVE 3 " + strings.Repeat("X", maxLine): "more than",
 	} {
 		_, errs := ParseOrders(in)

@@ -147,9 +147,13 @@ func (g *Game) validateSailFight(s *Ship, o *Order) ([]string, error) {
 	if (o.Shoot != "" || len(o.Fire) > 0) && len(o.Fight) > 0 {
 		return nil, fmt.Errorf("a vessel which fights cannot shoot or fire in the same phase")
 	}
+	var inContact []string
+	for _, e := range g.boarders(s) {
+		inContact = append(inContact, e.ID)
+	}
 	for _, id := range o.Fight {
-		if !contains(s.Grappled, id) {
-			return s.Grappled, fmt.Errorf("%s is not in a boarding action with %s", s.ID, id)
+		if !contains(inContact, id) && len(o.Path) == 0 {
+			return inContact, fmt.Errorf("%s is not in a boarding action with %s", s.ID, id)
 		}
 	}
 	return nil, nil
@@ -214,6 +218,13 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	for _, o := range orders[g.division(div).Side] {
 		own = append(own, o.(*Order))
 	}
+	for _, o := range own {
+		if o.Grapple != "" {
+			s := g.ship(o.Ship)
+			s.NoGrapple = o.Grapple == "NOGRAPPLE"
+			p.event("Grappling.1", "%s will %sgrapple an enemy she comes into contact with", s.ID, map[bool]string{true: "not ", false: ""}[s.NoGrapple])
+		}
+	}
 	var err error
 	if isCommand(g.Card) {
 		err = p.command(div, own)
@@ -253,9 +264,9 @@ func (p *phase) sailFight(div string, orders []*Order) error {
 	fights := map[string][]string{}
 	for _, o := range orders {
 		var still []string
-		for _, id := range o.Fight {
-			if contains(g.ship(o.Ship).Grappled, id) {
-				still = append(still, id)
+		for _, e := range g.boarders(g.ship(o.Ship)) {
+			if contains(o.Fight, e.ID) {
+				still = append(still, e.ID)
 			}
 		}
 		if len(still) > 0 {
@@ -340,6 +351,7 @@ const helpText = `Orders: one line per ship of the Division whose card is turned
 Sail/Fight:  LION MOVE 3 | LION MOVE 1.5 TURN S30 MOVE 1.5 | LION TURN P30 MOVE 1.5 TURN P30 MOVE 1.5
              then SHOOT EAGLE (missiles), FIRE PORT EAGLE (a broadside), FIGHT EAGLE HAWK (split boarding dice)
 Command and Control:  LION RELOAD PORT | LION PASS COMBAT TO BEAR | LION DOUSE | LION CUT EAGLE
+LION NOGRAPPLE (or GRAPPLE), on any card: whether she wishes to grapple an enemy she touches.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
 `
 

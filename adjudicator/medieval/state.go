@@ -46,6 +46,7 @@ type Ship struct {
 	Grappled                       []string // enemies grappled with, sorted (rule "Grappling")
 	Lashed                         []string // friends lashed to, sorted (rule "Lashing")
 	Cuts                           int      // successful cutting-free actions against the lashing
+	NoGrapple                      bool     // her standing wish not to grapple (rule "Grappling")
 }
 
 // Active reports whether s still takes part: afloat, not surrendered, leaving or lost.
@@ -139,9 +140,9 @@ func (g *Game) Encode() []byte {
 	fmt.Fprintf(&b, "medieval-d10 %s\nturn %d\nact %d\ndeck %s\ncard %s\nwind %d\nover %t %s\n",
 		g.sc.ID, g.Turn, g.Act, strings.Join(g.Deck, " "), g.Card, g.Wind, g.Over, g.Result)
 	for _, s := range g.Ships {
-		fmt.Fprintf(&b, "ship %s %d %d %d %v loaded=%v/%v status=%s fire=%t/%d/%d grappled=%s lashed=%s cuts=%d\n",
+		fmt.Fprintf(&b, "ship %s %d %d %d %v loaded=%v/%v status=%s fire=%t/%d/%d grappled=%s lashed=%s cuts=%d nograpple=%t\n",
 			s.ID, s.Pose.At.X, s.Pose.At.Y, s.Pose.Heading, s.F, s.Loaded[0], s.Loaded[1], s.Status,
-			s.Burning, s.FireTries, s.FireTurns, strings.Join(s.Grappled, ","), strings.Join(s.Lashed, ","), s.Cuts)
+			s.Burning, s.FireTries, s.FireTurns, strings.Join(s.Grappled, ","), strings.Join(s.Lashed, ","), s.Cuts, s.NoGrapple)
 	}
 	return []byte(b.String())
 }
