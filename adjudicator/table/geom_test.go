@@ -319,3 +319,23 @@ func TestSlide(t *testing.T) {
 		t.Errorf("slide west: %v %d", got, j)
 	}
 }
+
+// TestWheel: the pivot corner stays put and a wheel back returns exactly.
+func TestWheel(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 5000 {
+		p, k, d := randPose(r), r.IntN(4), r.IntN(181)-90
+		q := ship.Wheel(p, k, d)
+		if ship.Corners(q)[k] != ship.Corners(p)[k] || q.Heading != Norm(p.Heading+d) {
+			t.Fatalf("wheel %d about corner %d of %v moved the pivot: %v -> %v", d, k, p, ship.Corners(p)[k], ship.Corners(q)[k])
+		}
+		if back := ship.Wheel(q, k, -d); back != p {
+			t.Fatalf("wheel %d and back about corner %d of %v ends at %v", d, k, p, back)
+		}
+	}
+	// A quarter wheel to starboard about the bow-starboard corner of a north-facing base.
+	q := ship.Wheel(pose(10, 10, 0), BowStarboard, 90)
+	if q != (Pose{Point{800, 1400}, 90}) { // pivot (11, 13) less the new offset (3, -1)
+		t.Errorf("quarter wheel: %v", q)
+	}
+}

@@ -89,3 +89,19 @@ func (b Base) Corners(p Pose) Polygon {
 	}
 	return Polygon{corner(1, -1), corner(1, 1), corner(-1, 1), corner(-1, -1)}
 }
+
+// cornerOffset returns the vector from a base's centre to its corner k at heading h, rounded
+// exactly as Corners rounds it.
+func (b Base) cornerOffset(h Deg, k int) Point {
+	return b.Corners(Pose{Heading: h})[k]
+}
+
+// Wheel returns the base at p turned by d degrees (positive to starboard) about its corner k
+// (BowPort, BowStarboard, SternStarboard or SternPort), as a line abreast wheels about a
+// flank. The pivot corner stays exactly where it was, and wheeling back by -d about the same
+// corner returns exactly to p.
+func (b Base) Wheel(p Pose, k int, d Deg) Pose {
+	pivot := p.At.Add(b.cornerOffset(p.Heading, k))
+	h := Norm(p.Heading + d)
+	return Pose{pivot.Sub(b.cornerOffset(h, k)), h}
+}
