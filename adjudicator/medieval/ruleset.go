@@ -61,7 +61,7 @@ func (g *Game) Next() adjudicator.Step {
 		return adjudicator.Step{Turn: uint32(g.Turn + 1), Kind: adjudicator.Auto, What: fmt.Sprintf("start of turn %d: shuffle the deck", g.Turn+1)}
 	}
 	div, _ := cardDivision(g.Card)
-	def := "ships hold their place; boarding actions are fought"
+	def := "ships hold their place (leaving ships make for the nearest edge); boarding actions are fought"
 	if isCommand(g.Card) {
 		def = "every ship fights her fire and reloads the broadside furthest below its Gunnery"
 	}
@@ -242,9 +242,19 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 // the lines, then missiles, then broadsides, then boarding.
 func (p *phase) sailFight(div string, orders []*Order) error {
 	g := p.g
+	ordered := map[string]bool{}
 	for _, o := range orders {
+		ordered[o.Ship] = true
 		if len(o.Path) > 0 {
 			p.move(g.ship(o.Ship), o.Path)
+		}
+	}
+	for _, s := range g.Ships { // leaving ships with no line make for the nearest edge
+		if s.Division == div && s.Status == Leaving && !ordered[s.ID] {
+			if path := g.leavingPath(s); path != nil {
+				p.event("Damage.2", "%s, leaving the battle, makes for the nearest table edge", s.ID)
+				p.move(s, path)
+			}
 		}
 	}
 	for _, o := range orders {
