@@ -321,3 +321,52 @@ func (s *Scenario) readShip(d *Data, f []string) error {
 	s.Ships = append(s.Ships, def)
 	return nil
 }
+
+// TablesKey is the Config.Tables key of a referee's corrected data for a game.
+const TablesKey = "medieval-d10"
+
+// maxOverride bounds a corrected data file.
+const maxOverride = 64 << 10
+
+// WithOverride returns a copy of d with a referee's corrected data applied: "type …" lines
+// (the syntax of data/ships.txt) replace or add ship types by id, and "NAME VALUE" lines
+// (the syntax of data/rules.txt) replace those values. What the file does not name keeps the
+// built-in (substitute) value. d itself is not changed.
+func (d *Data) WithOverride(text []byte) (*Data, error) {
+	if len(text) > maxOverride {
+		return nil, fmt.Errorf("%w override: more than %d bytes", ErrData, maxOverride)
+	}
+	out := *d
+	out.Types = slices.Clone(d.Types)
+	var types, rules [][]string
+	for _, line := range strings.Split(string(text), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+			types, rules = append(types, nil), append(rules, nil)
+		case f[0] == "type":
+			types, rules = append(types, f), append(rules, nil)
+		default:
+			types, rules = append(types, nil), append(rules, f)
+		}
+	}
+	fresh := &Data{Rules: d.Rules}
+	if err := fresh.readTypes("override", types); err != nil {
+		return nil, err
+	}
+	if err := fresh.readRules("override", rules); err != nil {
+		return nil, err
+	}
+	for _, t := range fresh.Types {
+		if i := slices.IndexFunc(out.Types, func(x ShipType) bool { return x.ID == t.ID }); i >= 0 {
+			out.Types[i] = t
+		} else {
+			out.Types = append(out.Types, t)
+		}
+	}
+	out.Rules = fresh.Rules
+	if p := out.Rules.Points; p.NoGo < 0 || p.NoGo > p.Beat || p.Beat > 180 || out.Rules.MissileRange < 0 || out.Rules.MissileRange > 20*table.Inch {
+		return nil, fmt.Errorf("%w override: points of sailing need 0 <= nogo <= beat <= 180 and a missile range of 0-20 inches", ErrData)
+	}
+	return &out, nil
+}

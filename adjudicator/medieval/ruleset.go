@@ -35,11 +35,17 @@ func (ruleset) Scenarios() []adjudicator.Scenario {
 	return out
 }
 
-// New sets up a scenario. Replacement tables are not supported yet.
+// New sets up a scenario. cfg.Tables[TablesKey], if given, is a referee's corrected data
+// (Data.WithOverride).
 func (ruleset) New(cfg adjudicator.Config) (adjudicator.Game, error) {
 	d, err := builtIn()
 	if err != nil {
 		return nil, err
+	}
+	if text, ok := cfg.Tables[TablesKey]; ok {
+		if d, err = d.WithOverride(text); err != nil {
+			return nil, err
+		}
 	}
 	if len(cfg.Options) > 0 {
 		return nil, fmt.Errorf("medieval-d10 has no options")
