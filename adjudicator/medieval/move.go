@@ -117,6 +117,11 @@ func (g *Game) checkLashedPath(s *Ship, path table.Path) error {
 	if path[0].Move > lashedMove {
 		return fmt.Errorf("lashed vessels run at 2\"")
 	}
+	for _, r := range g.raft(s) {
+		if len(r.Grappled) > 0 {
+			return fmt.Errorf("%s, lashed to %s, is grappled with %s: the raft cannot move", r.ID, s.ID, strings.Join(r.Grappled, ", "))
+		}
+	}
 	return nil
 }
 

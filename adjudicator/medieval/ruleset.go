@@ -84,9 +84,19 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
 	var errs []adjudicator.LineError
 	seen := map[string]bool{}
+	rafts := map[string]string{} // a ship of a raft already moving -> the ship whose line moves it
 	for _, ord := range orders {
 		o := ord.(*Order)
-		if legal, err := g.validate(side, o, seen); err != nil {
+		legal, err := g.validate(side, o, seen)
+		if s := g.ship(o.Ship); err == nil && s != nil && len(s.Lashed) > 0 && len(o.Path) > 0 {
+			if by, moving := rafts[s.ID]; moving {
+				err = fmt.Errorf("%s's raft already runs by the line for %s (lashed vessels move together)", s.ID, by)
+			}
+			for _, r := range g.raft(s) {
+				rafts[r.ID] = s.ID
+			}
+		}
+		if err != nil {
 			errs = append(errs, adjudicator.LineError{Line: o.line, Text: o.String(), Err: fmt.Errorf("%w: %v", adjudicator.ErrIllegal, err), Legal: legal})
 		}
 		seen[o.Ship] = true
