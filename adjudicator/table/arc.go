@@ -79,3 +79,23 @@ func (b Base) Edge(p Pose, a Arc) Polygon {
 	}
 	return Polygon{c[i], c[(i+1)%4]}
 }
+
+// Directly returns the band directly ahead (ahead true) or directly astern of the base at p:
+// between its port and starboard sides extended, beyond its bow (or stern) line, reaching at
+// least reach (Oi Navarcoi's "within 6 inches directly behind"; a ship moving straight ahead
+// sweeps the band ahead).
+func (b Base) Directly(p Pose, ahead bool, reach Len) Polygon {
+	c := b.Corners(p)
+	bp, bs, ss, sp := c[BowPort], c[BowStarboard], c[SternStarboard], c[SternPort]
+	kl := reach/(b.Length-2) + 2
+	if ahead {
+		return Polygon{bp, bs, bs.Add(bs.Sub(ss).Scale(kl)), bp.Add(bp.Sub(sp).Scale(kl))}
+	}
+	return Polygon{ss, sp, sp.Add(sp.Sub(bp).Scale(kl)), ss.Add(ss.Sub(bs).Scale(kl))}
+}
+
+// DirectlyBehind reports whether part of target lies directly astern of the base at p and
+// within d of it.
+func (b Base) DirectlyBehind(p Pose, target Polygon, d Len) bool {
+	return Distance(b.Corners(p), target) <= d && Overlap(b.Directly(p, false, d), target)
+}

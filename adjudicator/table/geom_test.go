@@ -339,3 +339,26 @@ func TestWheel(t *testing.T) {
 		t.Errorf("quarter wheel: %v", q)
 	}
 }
+
+func TestDirectlyBehind(t *testing.T) {
+	me := pose(20, 20, 0) // stern line y=17, sides x=19 and x=21
+	cases := []struct {
+		at   Pose
+		want bool
+	}{
+		{pose(20, 10, 0), true},  // her bow at 13, 4" behind the stern line at 17
+		{pose(20, 8, 0), true},   // bow at 11: 6" exactly
+		{pose(20, 7, 0), false},  // bow at 10: 7"
+		{pose(23, 10, 0), false}, // x 22..24, beside the band
+		{pose(21, 10, 0), true},  // x 20..22, straddles the starboard side extended
+		{pose(20, 30, 0), false}, // ahead
+	}
+	for _, c := range cases {
+		if got := ship.DirectlyBehind(me, ship.Corners(c.at), 6*Inch); got != c.want {
+			t.Errorf("%v directly behind %v: %v, want %v", c.at, me, got, c.want)
+		}
+	}
+	if !Overlap(ship.Directly(me, true, 6*Inch), ship.Corners(pose(20, 30, 90))) {
+		t.Error("a base ahead is not in the band ahead")
+	}
+}
