@@ -26,6 +26,9 @@ func TestHelp(t *testing.T) {
 			t.Errorf("help lacks %q:\n%s", want, h)
 		}
 	}
+	if got := strings.Join(g.EnemiesInRange("english"), "\n"); !strings.Contains(got, "THOMAS: enemy CHRIST at 6\" (long), arc bow") {
+		t.Errorf("enemies in range: %s", got)
+	}
 	if strings.Contains(h, "\nCHRIST (") {
 		t.Errorf("the English help lists a French ship as theirs")
 	}

@@ -16,6 +16,8 @@ var Ruleset adjudicator.Ruleset = ruleset{}
 
 type ruleset struct{}
 
+var _ adjudicator.Game = (*Game)(nil)
+
 var builtIn = sync.OnceValues(LoadData)
 
 func (ruleset) ID() string    { return "medieval-d10" }
@@ -380,6 +382,20 @@ Command and Control:  LION RELOAD PORT | LION PASS COMBAT TO BEAR | LION DOUSE |
 LION NOGRAPPLE (or GRAPPLE), on any card: whether she wishes to grapple an enemy she touches.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
 `
+
+// EnemiesInRange lists, for each of side's ships still fighting, the enemies within 20"
+// with range, band and arc, for the player's report (issue 17).
+func (g *Game) EnemiesInRange(side string) []string {
+	var out []string
+	for _, s := range g.Ships {
+		if s.Side == side && s.Active() {
+			for _, r := range g.inRange(s) {
+				out = append(out, s.ID+": "+r)
+			}
+		}
+	}
+	return out
+}
 
 // inRange lists the enemies within 20" of s with range and the arcs they are in.
 func (g *Game) inRange(s *Ship) []string {
