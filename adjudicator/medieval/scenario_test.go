@@ -51,3 +51,18 @@ func playDefaults(t *testing.T, id string, steps int) []byte {
 	}
 	return g.Encode()
 }
+
+func TestNewRefuses(t *testing.T) {
+	for _, cfg := range []adjudicator.Config{
+		{Scenario: "lepanto"},
+		{Scenario: "sluys-1340", Options: []string{"wind"}},
+		{Scenario: "sluys-1340", Tables: map[string][]byte{TablesKey: []byte("nogo x")}},
+	} {
+		if _, err := Ruleset.New(cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
+		}
+	}
+	if Ruleset.ID() != "medieval-d10" || len(Ruleset.Options()) != 0 {
+		t.Error("ruleset id or options")
+	}
+}
