@@ -323,7 +323,7 @@ func (s *Scenario) readShip(d *Data, f []string) error {
 }
 
 // TablesKey is the Config.Tables key of a referee's corrected data for a game.
-const TablesKey = "medieval-d10"
+const TablesKey = "medieval"
 
 // maxOverride bounds a corrected data file.
 const maxOverride = 64 << 10

@@ -20,7 +20,7 @@ var _ adjudicator.Game = (*Game)(nil)
 
 var builtIn = sync.OnceValues(LoadData)
 
-func (ruleset) ID() string    { return "medieval-d10" }
+func (ruleset) ID() string    { return "medieval" }
 func (ruleset) Title() string { return "Medieval naval rules (d10)" }
 
 func (ruleset) Options() []adjudicator.Option { return nil }
@@ -50,11 +50,11 @@ func (ruleset) New(cfg adjudicator.Config) (adjudicator.Game, error) {
 		}
 	}
 	if len(cfg.Options) > 0 {
-		return nil, fmt.Errorf("medieval-d10 has no options")
+		return nil, fmt.Errorf("medieval has no options")
 	}
 	i := slices.IndexFunc(d.Scenarios, func(s *Scenario) bool { return s.ID == cfg.Scenario })
 	if i < 0 {
-		return nil, fmt.Errorf("medieval-d10 has no scenario %q", cfg.Scenario)
+		return nil, fmt.Errorf("medieval has no scenario %q", cfg.Scenario)
 	}
 	return newGame(d, d.Scenarios[i])
 }

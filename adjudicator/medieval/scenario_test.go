@@ -62,7 +62,7 @@ func TestNewRefuses(t *testing.T) {
 			t.Errorf("%+v accepted", cfg)
 		}
 	}
-	if Ruleset.ID() != "medieval-d10" || len(Ruleset.Options()) != 0 {
+	if Ruleset.ID() != "medieval" || len(Ruleset.Options()) != 0 {
 		t.Error("ruleset id or options")
 	}
 }

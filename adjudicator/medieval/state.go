@@ -137,7 +137,7 @@ func (g *Game) division(id string) *Division {
 // Encode returns the whole state in a canonical text form.
 func (g *Game) Encode() []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "medieval-d10 %s\nturn %d\nact %d\ndeck %s\ncard %s\nwind %d\nover %t %s\n",
+	fmt.Fprintf(&b, "medieval %s\nturn %d\nact %d\ndeck %s\ncard %s\nwind %d\nover %t %s\n",
 		g.sc.ID, g.Turn, g.Act, strings.Join(g.Deck, " "), g.Card, g.Wind, g.Over, g.Result)
 	for _, s := range g.Ships {
 		fmt.Fprintf(&b, "ship %s %d %d %d %v loaded=%v/%v status=%s fire=%t/%d/%d grappled=%s lashed=%s cuts=%d nograpple=%t\n",
