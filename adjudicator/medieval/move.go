@@ -200,9 +200,12 @@ func (p *phase) move(s *Ship, path table.Path) {
 	if len(poses) > 0 {
 		s.Pose = poses[len(poses)-1]
 	}
-	if blk != nil {
+	switch {
+	case blk != nil && path[blk.Step].Turn != 0:
+		p.event("Movement.2", "%s moves %s; turning %s would swing her into %s: she stops at %v", s.ID, table.Path(path[:blk.Step]), path[blk.Step], ships[blk.Obstacle].ID, s.Pose)
+	case blk != nil:
 		p.event("Movement.2", "%s moves %s and stops in contact with %s at %v", s.ID, table.Path(path[:blk.Step+1]), ships[blk.Obstacle].ID, s.Pose)
-	} else {
+	default:
 		p.event("Movement.3", "%s moves %s to %v", s.ID, path, s.Pose)
 	}
 	p.afterMove(s)
