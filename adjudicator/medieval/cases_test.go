@@ -1,0 +1,402 @@
+package medieval
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/adjudicator/table"
+)
+
+// A rule case (testdata/cases/*.txt) sets up a position, gives orders and the dice the case
+// needs, resolves one step and states the outcome. Lines:
+//
+//	case NAME / rule SECTION[, SECTION]   what the case tests, citing testdata/sections.txt
+//	scenario ID                           the game set up (default sluys-1340)
+//	keep SHIP...                          only these ships stay on the table
+//	place SHIP X Y HEADING                inches and degrees
+//	factors SHIP SEA GUNP GUNS DEF CMB MSL   current factors (levels)
+//	loaded SHIP PORT STARBOARD            broadside tracks
+//	burning SHIP TRIES TURNS / status SHIP STATUS / grapple A B / unlash A B / wind FROM
+//	nograpple SHIP                        her standing wish is not to grapple
+//	cuts SHIP N                           successful cuts against her lashing so far
+//	divisions DIV...                      only these divisions' cards are in the deck
+//	turns N                               the scenario's last turn
+//	card CARD                             the card turned (turn 1)
+//	endturn N                             no card turned: the step ends turn N and starts N+1
+//	orders SIDE ... end                   order text of SIDE for the step
+//	types ... end                         a ships data file: read it instead (expect data-error
+//	                                      TEXT | expect type ID SEA GUNP GUNS DEF CMB MSL)
+//	roll LABEL VALUE...                   the dice for the request LABEL (d10: 10 is 0)
+//	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
+//	expect event TEXT | expect no-event TEXT
+//	expect ship SHIP X Y HEADING | expect factors SHIP … | expect loaded SHIP P S
+//	expect status SHIP STATUS | expect burning SHIP yes|no | expect grappled A B yes|no
+//	expect lashed A B yes|no | expect over TEXT | expect card CARD | expect deck CARD...
+//	expect wind FROM | expect flagships SHIP...
+//
+// Every roll given must be asked for, and every roll asked for must be given. When orders
+// are refused, nothing is resolved.
+type ruleCase struct {
+	file, name, rule string
+	scenario         string
+	setup            [][]string
+	orders           map[string]string
+	sides            []string
+	rolls            map[string][]int
+	expect           [][]string
+	types            []string // a ships data file to read instead of playing a step
+}
+
+func loadCase(t *testing.T, path string) *ruleCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &ruleCase{file: filepath.Base(path), scenario: "sluys-1340", orders: map[string]string{}, rolls: map[string][]int{}}
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		f := strings.Fields(lines[i])
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "case":
+			c.name = strings.Join(f[1:], " ")
+		case "rule":
+			c.rule = strings.Join(f[1:], " ")
+		case "scenario":
+			c.scenario = f[1]
+		case "orders":
+			var text []string
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
+				text = append(text, lines[i])
+			}
+			c.orders[f[1]] = strings.Join(text, "\n")
+			c.sides = append(c.sides, f[1])
+		case "types":
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
+				c.types = append(c.types, lines[i])
+			}
+		case "roll":
+			for _, v := range f[2:] {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("%s line %d: %v", c.file, i+1, err)
+				}
+				c.rolls[f[1]] = append(c.rolls[f[1]], n)
+			}
+		case "expect":
+			c.expect = append(c.expect, f[1:])
+		default:
+			c.setup = append(c.setup, f)
+		}
+	}
+	if c.name == "" || c.rule == "" {
+		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
+	}
+	return c
+}
+
+// scripted hands out the case's dice by label.
+type scripted struct{ rolls map[string][]int }
+
+func (s *scripted) Roll(label string, sides, count int) (*dice.Roll, error) {
+	v, ok := s.rolls[label]
+	if !ok {
+		return nil, fmt.Errorf("the case gives no die for %q (%dd%d)", label, count, sides)
+	}
+	if len(v) != count {
+		return nil, fmt.Errorf("roll %q: the case gives %d values for %dd%d", label, len(v), count, sides)
+	}
+	for _, x := range v {
+		if x < 1 || x > sides {
+			return nil, fmt.Errorf("roll %q: %d is not a d%d value", label, x, sides)
+		}
+	}
+	delete(s.rolls, label)
+	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
+}
+
+func inches(t *testing.T, s string) table.Len {
+	t.Helper()
+	neg := strings.HasPrefix(s, "-")
+	n, err := table.ParseInches(strings.TrimPrefix(s, "-"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if neg {
+		n = -n
+	}
+	return n
+}
+
+func levels(t *testing.T, f []string) Factors {
+	t.Helper()
+	var lv [6]Level
+	for i := range lv {
+		l, err := ParseLevel(f[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		lv[i] = l
+	}
+	return Factors{Sea: lv[0], GunPort: lv[1], GunStarboard: lv[2], Defence: lv[3], Combat: lv[4], Missile: lv[5]}
+}
+
+func (c *ruleCase) game(t *testing.T) *Game {
+	t.Helper()
+	g := newScenario(t, c.scenario)
+	g.Turn, g.Act = 1, 1
+	for _, f := range c.setup {
+		c.apply(t, g, f)
+	}
+	return g
+}
+
+func (c *ruleCase) mustShip(t *testing.T, g *Game, id string) *Ship {
+	t.Helper()
+	s := g.ship(id)
+	if s == nil {
+		t.Fatalf("%s: no ship %s", c.file, id)
+	}
+	return s
+}
+
+func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
+	t.Helper()
+	switch f[0] {
+	case "keep":
+		g.Ships = slices.DeleteFunc(g.Ships, func(s *Ship) bool { return !slices.Contains(f[1:], s.ID) })
+		for _, s := range g.Ships {
+			s.Lashed = slices.DeleteFunc(s.Lashed, func(id string) bool { return !slices.Contains(f[1:], id) })
+		}
+	case "place":
+		h, _ := strconv.Atoi(f[4])
+		c.mustShip(t, g, f[1]).Pose = table.Pose{At: table.Point{X: inches(t, f[2]), Y: inches(t, f[3])}, Heading: table.Norm(h)}
+	case "factors":
+		c.mustShip(t, g, f[1]).F = levels(t, f[2:8])
+	case "loaded":
+		s := c.mustShip(t, g, f[1])
+		p, _ := ParseLevel(f[2])
+		st, _ := ParseLevel(f[3])
+		s.Loaded = [2]Level{p, st}
+	case "burning":
+		s := c.mustShip(t, g, f[1])
+		s.Burning = true
+		s.FireTries, _ = strconv.Atoi(f[2])
+		s.FireTurns, _ = strconv.Atoi(f[3])
+	case "status":
+		c.mustShip(t, g, f[1]).Status = strings.ReplaceAll(f[2], "-", "")
+	case "grapple":
+		a, b := c.mustShip(t, g, f[1]), c.mustShip(t, g, f[2])
+		a.Grappled, b.Grappled = addSorted(a.Grappled, b.ID), addSorted(b.Grappled, a.ID)
+	case "unlash":
+		a, b := c.mustShip(t, g, f[1]), c.mustShip(t, g, f[2])
+		a.Lashed, b.Lashed = removeID(a.Lashed, b.ID), removeID(b.Lashed, a.ID)
+	case "wind":
+		w, _ := strconv.Atoi(f[1])
+		g.Wind = table.Norm(w)
+	case "card":
+		g.Card = f[1]
+	case "endturn":
+		g.Turn, _ = strconv.Atoi(f[1])
+		g.Card, g.Deck = "", nil
+	case "nograpple":
+		c.mustShip(t, g, f[1]).NoGrapple = true
+	case "cuts":
+		c.mustShip(t, g, f[1]).Cuts, _ = strconv.Atoi(f[2])
+	case "divisions":
+		g.sc = cloneScenario(g.sc)
+		g.sc.Divisions = slices.DeleteFunc(slices.Clone(g.sc.Divisions), func(d Division) bool { return !slices.Contains(f[1:], d.ID) })
+	case "turns":
+		g.sc = cloneScenario(g.sc)
+		g.sc.Turns, _ = strconv.Atoi(f[1])
+	default:
+		t.Fatalf("%s: unknown setup line %v", c.file, f)
+	}
+}
+
+func cloneScenario(s *Scenario) *Scenario { c := *s; return &c }
+
+// TestRuleCases runs every case of testdata/cases, one t.Run each.
+func TestRuleCases(t *testing.T) {
+	files, _ := filepath.Glob("testdata/cases/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no rule cases")
+	}
+	for _, path := range files {
+		c := loadCase(t, path)
+		t.Run(strings.TrimSuffix(c.file, ".txt"), func(t *testing.T) { c.run(t) })
+	}
+}
+
+// runTypes reads the case's ships file and checks "expect data-error TEXT" and "expect type
+// ID SEA GUNP GUNS DEF CMB MSL".
+func (c *ruleCase) runTypes(t *testing.T) {
+	var lines [][]string
+	for _, l := range c.types {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			f = nil
+		}
+		lines = append(lines, f)
+	}
+	d := &Data{}
+	err := d.readTypes("case", lines)
+	for _, e := range c.expect {
+		switch e[0] {
+		case "data-error":
+			if want := strings.Join(e[1:], " "); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("data error %v, want one mentioning %q", err, want)
+			}
+		case "type":
+			if err != nil {
+				t.Fatalf("data error %v", err)
+			}
+			if tp := d.Type(e[1]); tp == nil || tp.Factors != levels(t, e[2:8]) {
+				t.Errorf("type %s: %+v, want %v", e[1], tp, e[2:8])
+			}
+		default:
+			t.Fatalf("unknown expectation for a data file %v", e)
+		}
+	}
+}
+
+func (c *ruleCase) run(t *testing.T) {
+	if len(c.types) > 0 {
+		c.runTypes(t)
+		return
+	}
+	g := c.game(t)
+	var lineErrs []adjudicator.LineError
+	orders := map[string][]adjudicator.Order{}
+	for _, side := range c.sides {
+		os, errs := g.Parse(side, c.orders[side])
+		lineErrs = append(lineErrs, errs...)
+		lineErrs = append(lineErrs, g.Validate(side, os)...)
+		orders[side] = os
+	}
+	var events []adjudicator.Event
+	if len(lineErrs) > 0 && !slices.ContainsFunc(c.expect, func(e []string) bool { return e[0] == "error" }) {
+		t.Errorf("orders refused, and the case expects no error: %v", lineErrs)
+	}
+	if len(lineErrs) == 0 {
+		r := &scripted{rolls: c.rolls}
+		ev, err := g.Resolve(orders, r)
+		if err != nil {
+			t.Fatalf("resolve: %v", err)
+		}
+		events = ev
+		if len(r.rolls) > 0 {
+			t.Errorf("rolls given but never asked for: %v", r.rolls)
+		}
+	}
+	for _, e := range c.expect {
+		c.check(t, g, e, events, lineErrs)
+	}
+	if t.Failed() {
+		for _, e := range events {
+			t.Logf("event [%s] %s", e.Rule, e.Text)
+		}
+		for _, e := range lineErrs {
+			t.Logf("error %v", e)
+		}
+	}
+}
+
+func hasEvent(events []adjudicator.Event, text string) bool {
+	return slices.ContainsFunc(events, func(e adjudicator.Event) bool { return strings.Contains(e.Text, text) })
+}
+
+func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator.Event, lineErrs []adjudicator.LineError) {
+	t.Helper()
+	rest := strings.Join(e[1:], " ")
+	yes := func(i int) bool { return len(e) <= i || e[i] == "yes" }
+	switch e[0] {
+	case "error":
+		line, _ := strconv.Atoi(e[1])
+		text := strings.Join(e[2:], " ")
+		if !slices.ContainsFunc(lineErrs, func(le adjudicator.LineError) bool {
+			return le.Line == line && strings.Contains(le.Error(), text)
+		}) {
+			t.Errorf("no error on line %d mentioning %q: %v", line, text, lineErrs)
+		}
+	case "event":
+		if !hasEvent(events, rest) {
+			t.Errorf("no event contains %q", rest)
+		}
+	case "no-event":
+		if hasEvent(events, rest) {
+			t.Errorf("an event contains %q", rest)
+		}
+	case "ship":
+		s := c.mustShip(t, g, e[1])
+		h, _ := strconv.Atoi(e[4])
+		want := table.Pose{At: table.Point{X: inches(t, e[2]), Y: inches(t, e[3])}, Heading: h}
+		if s.Pose != want {
+			t.Errorf("%s at %v, want %v", s.ID, s.Pose, want)
+		}
+	case "factors":
+		if s := c.mustShip(t, g, e[1]); s.F != levels(t, e[2:8]) {
+			t.Errorf("%s factors %v, want %v", s.ID, s.F, levels(t, e[2:8]))
+		}
+	case "loaded":
+		s := c.mustShip(t, g, e[1])
+		if got := fmt.Sprintf("%v %v", s.Loaded[0], s.Loaded[1]); got != e[2]+" "+e[3] {
+			t.Errorf("%s loaded %s, want %s %s", s.ID, got, e[2], e[3])
+		}
+	case "status":
+		want := strings.ReplaceAll(e[2], "afloat", "")
+		if s := c.mustShip(t, g, e[1]); s.Status != want {
+			t.Errorf("%s status %q, want %q", s.ID, s.Status, want)
+		}
+	case "burning":
+		if s := c.mustShip(t, g, e[1]); s.Burning != yes(2) {
+			t.Errorf("%s burning %v", s.ID, s.Burning)
+		}
+	case "grappled":
+		if s := c.mustShip(t, g, e[1]); contains(s.Grappled, e[2]) != yes(3) {
+			t.Errorf("%s grappled with %v, want %s %v", s.ID, s.Grappled, e[2], yes(3))
+		}
+	case "lashed":
+		if s := c.mustShip(t, g, e[1]); contains(s.Lashed, e[2]) != yes(3) {
+			t.Errorf("%s lashed to %v, want %s %v", s.ID, s.Lashed, e[2], yes(3))
+		}
+	case "over":
+		if !g.Over || !strings.Contains(g.Result, rest) {
+			t.Errorf("over %v %q, want %q", g.Over, g.Result, rest)
+		}
+	case "wind":
+		if w, _ := strconv.Atoi(e[1]); g.Wind != w {
+			t.Errorf("wind from %d, want %d", g.Wind, w)
+		}
+	case "flagships":
+		var got []string
+		for _, s := range g.Ships {
+			if s.Flagship {
+				got = append(got, s.ID)
+			}
+		}
+		if strings.Join(got, " ") != rest {
+			t.Errorf("flagships %v, want %s", got, rest)
+		}
+	case "card":
+		if g.Card != e[1] {
+			t.Errorf("card %q, want %q", g.Card, e[1])
+		}
+	case "deck":
+		if got := strings.Join(g.Deck, " "); got != rest {
+			t.Errorf("deck %q, want %q", got, rest)
+		}
+	default:
+		t.Fatalf("unknown expectation %v", e)
+	}
+}

@@ -1,0 +1,186 @@
+package medieval
+
+import (
+	"fmt"
+	"strings"
+
+	"navarch/adjudicator/dice"
+	"navarch/adjudicator/table"
+)
+
+// Card kinds (rule "Sequence").
+const (
+	cardSF1 = "SF1" // Sail/Fight
+	cardSF2 = "SF2"
+	cardCC  = "CC" // Command and Control
+)
+
+// cards returns the game deck in its canonical order: for each Division of the scenario, two
+// Sail/Fight cards and a Command and Control card, "DIVISION/KIND".
+func (g *Game) cards() []string {
+	var out []string
+	for _, d := range g.sc.Divisions {
+		for _, k := range []string{cardSF1, cardSF2, cardCC} {
+			out = append(out, d.ID+"/"+k)
+		}
+	}
+	return out
+}
+
+// cardDivision splits a card into its division and kind.
+func cardDivision(card string) (string, string) {
+	i := strings.LastIndexByte(card, '/')
+	return card[:i], card[i+1:]
+}
+
+func isCommand(card string) bool { _, k := cardDivision(card); return k == cardCC }
+
+// newTurn ends the turn under way (fires, victory) and starts the next: the whole deck is
+// shuffled by the dice, drawing without replacement (DICE.md: Shuffle), and its first card
+// turned.
+func (g *Game) newTurn(r dice.Roller) ([]*phase, error) {
+	p := &phase{g: g, r: r}
+	if g.Turn > 0 {
+		if err := p.endOfTurn(); err != nil {
+			return nil, err
+		}
+		if g.Over {
+			return []*phase{p}, nil
+		}
+	}
+	g.Turn++
+	g.Act = 0
+	deck, err := dice.Shuffle(r, fmt.Sprintf("deck/%d", g.Turn), g.cards())
+	if err != nil {
+		return nil, fmt.Errorf("shuffle: %w", err)
+	}
+	g.Deck = deck
+	p.event("Sequence.2", "turn %d: the deck is shuffled: %s", g.Turn, strings.Join(deck, " "))
+	p.drawNext()
+	return []*phase{p}, nil
+}
+
+// drawNext turns the next card whose Division still has a ship that can act; cards of
+// divisions with none are set aside.
+func (p *phase) drawNext() {
+	g := p.g
+	g.Card = ""
+	for len(g.Deck) > 0 {
+		c := g.Deck[0]
+		g.Deck = g.Deck[1:]
+		div, _ := cardDivision(c)
+		if g.divisionCanAct(div) {
+			g.Card = c
+			g.Act++
+			p.event("Sequence.2", "card %s: %s", c, g.cardText(c))
+			return
+		}
+		p.event("Sequence.2", "card %s: the division has no ship that can act", c)
+	}
+}
+
+func (g *Game) divisionCanAct(div string) bool {
+	for _, s := range g.Ships {
+		if s.Division == div && (s.Active() || s.Status == Leaving) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Game) cardText(c string) string {
+	div, k := cardDivision(c)
+	d := g.division(div)
+	if k == cardCC {
+		return fmt.Sprintf("Command and Control of %s (%s, %s)", d.ID, d.Name, d.Side)
+	}
+	return fmt.Sprintf("Sail/Fight of %s (%s, %s)", d.ID, d.Name, d.Side)
+}
+
+// endOfTurn: fires burn (four turns at most before they are out of control), burnt ships
+// drift downwind one base length and set fire to the bases they touch on 1-4 (rule "Fires");
+// then the designed end of the battle.
+func (p *phase) endOfTurn() error {
+	g := p.g
+	for _, s := range g.Ships {
+		if s.Burning && s.Status != Burnt && s.OnTable() {
+			s.FireTurns++
+			if s.FireTurns >= 4 {
+				p.event("Fires.2", "%s has burnt for four turns", s.ID)
+				p.outOfControl(s)
+			}
+		}
+	}
+	for _, s := range g.Ships {
+		if s.Status != Burnt || !g.onTable(s) {
+			continue
+		}
+		polys, _ := g.obstacles([]*Ship{s})
+		s.Pose, _ = s.Base.Slide(s.Pose, table.Downwind(g.Wind), s.Base.Length, polys)
+		p.event("Fires.4", "the burning %s drifts downwind to %v", s.ID, s.Pose)
+		for _, o := range g.Ships {
+			if o == s || !g.onTable(o) || o.Burning || o.Status == Burnt || !table.Contact(s.Corners(), o.Corners()) {
+				continue
+			}
+			v, err := p.d10(fmt.Sprintf("catch/%s/%s", o.ID, s.ID), "Fires.5", 1)
+			if err != nil {
+				return err
+			}
+			if v[0] <= 4 {
+				p.setFire(o, "Fires.5", fmt.Sprintf("%s touches the burning %s: %d, she catches fire", o.ID, s.ID, shown(v[0])))
+			} else {
+				p.event("Fires.5", "%s touches the burning %s: %d, no fire", o.ID, s.ID, shown(v[0]))
+			}
+		}
+	}
+	p.victory()
+	return nil
+}
+
+// score returns what side has won: the victory values of enemy ships out of the battle.
+func (g *Game) score(side string) int {
+	n := 0
+	for _, s := range g.Ships {
+		if s.Side == side || s.Active() {
+			continue
+		}
+		v := g.data.Type(s.Type).Value
+		if s.Status == Surrendered {
+			v *= g.data.Rules.Prize
+		}
+		if s.Flagship {
+			v *= g.data.Rules.Flagship
+		}
+		n += v
+	}
+	return n
+}
+
+// victory ends the battle after the scenario's last turn or when a side has no ship still
+// fighting (a designed rule: the text gives none; data/rules.txt).
+func (p *phase) victory() {
+	g := p.g
+	a, b := g.sc.Sides[0], g.sc.Sides[1]
+	fighting := func(side string) bool {
+		for _, s := range g.Ships {
+			if s.Side == side && s.Active() {
+				return true
+			}
+		}
+		return false
+	}
+	if g.Turn < g.sc.Turns && fighting(a) && fighting(b) {
+		return
+	}
+	sa, sb := g.score(a), g.score(b)
+	switch {
+	case sa >= sb+g.data.Rules.Margin:
+		g.Result = fmt.Sprintf("%s wins, %d to %d", a, sa, sb)
+	case sb >= sa+g.data.Rules.Margin:
+		g.Result = fmt.Sprintf("%s wins, %d to %d", b, sb, sa)
+	default:
+		g.Result = fmt.Sprintf("a draw, %d to %d", sa, sb)
+	}
+	g.Over = true
+	p.event("Designed.victory", "the battle ends after turn %d: %s", g.Turn, g.Result)
+}
