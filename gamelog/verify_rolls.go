@@ -47,7 +47,11 @@ func (v *verifier) checkRoll(e *Entry) error {
 	v.cur.label[label] = true
 	v.rollTurns[ta.t] = true
 	v.rep.Rolls++
-	v.stats.add(sides, values)
+	if r.Get("as") == dice.AsDraw {
+		v.rep.Draws++ // a draw from a cup or deck that changes as it empties: no fair-die test
+	} else {
+		v.stats.add(sides, values)
+	}
 	return nil
 }
 

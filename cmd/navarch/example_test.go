@@ -10,9 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
+	"navarch/play"
 	"navarch/store"
 )
 
@@ -20,24 +25,52 @@ var update = flag.Bool("update", false, "rewrite docs/example")
 
 const exampleDir = "../../docs/example"
 
-// TestExampleLog keeps the README's verify example true: the committed example export
-// verifies under the committed key. -update writes a new example game.
+// TestExampleLog keeps the README's examples true: alice's copy of a real game of Lions at
+// Sea verifies under the committed key with the checkpoint of her last mail and with her own
+// sent mail, and replays as far as her copy holds the orders (not past the ottoman's secret
+// set-up: PARTIAL); the referee's copy replays whole. -update plays a new example game.
 func TestExampleLog(t *testing.T) {
 	if *update {
 		writeExample(t)
 	}
-	key, err := os.ReadFile(filepath.Join(exampleDir, "verifier.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logFile := filepath.Join(exampleDir, "game.log")
-	code, out, errs := navarch("verify", "--key", strings.TrimSpace(string(key)),
-		"--checkpoint", filepath.Join(exampleDir, "report.eml"), logFile)
+	key := readKey(t, exampleDir)
+	file := func(n string) string { return filepath.Join(exampleDir, n) }
+	code, out, errs := navarch("verify", "--key", key, "--checkpoint", file("report.eml"),
+		"--sent", file("alice-sent.mbox"), "--player", "alice", file("game.log"))
 	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "pending      turn 3") {
 		t.Errorf("example: exit %d\n%s%s", code, out, errs)
 	}
+	if code, out, errs := navarch("replay", file("referee.log")); code != 0 || !strings.HasSuffix(out, "PASS\n") {
+		t.Errorf("replay of the example's referee.log: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := navarch("replay", file("game.log")); code != 3 || !strings.Contains(out, "PARTIAL") || strings.Contains(out, "PASS") {
+		t.Errorf("replay of alice's copy, which lacks the ottoman's secret set-up: exit %d\n%s", code, out)
+	}
 }
 
+// TestExampleV1Log: a log of format navarch/v1 (made before v2) keeps verifying under its
+// version's rules.
+func TestExampleV1Log(t *testing.T) {
+	dir := filepath.Join(exampleDir, "v1")
+	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--checkpoint", filepath.Join(dir, "report.eml"), filepath.Join(dir, "game.log"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v1") {
+		t.Errorf("v1 example: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func readKey(t *testing.T, dir string) string {
+	t.Helper()
+	key, err := os.ReadFile(filepath.Join(dir, "verifier.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(key))
+}
+
+// writeExample plays Lions at Sea with the bots into turn 3, alice's leaders hidden, each
+// order mail of alice's with its Message-ID and an ENTROPY line, and writes alice's copy of
+// the log, the referee's, the verifier key, alice's last report mail (its checkpoint) and
+// alice's sent mail.
 func writeExample(t *testing.T) {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{})
@@ -45,34 +78,87 @@ func writeExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	id, err := ledgertest.Game(s, ledgertest.Small)
+	cfg := adjudicator.Config{Scenario: "lions-at-sea"}
+	players := []ledger.Player{{ID: "alice", Side: "christian"}, {ID: "bob", Side: "ottoman"}}
+	var c ledger.Created
+	sent := []string{exampleMail("alice-join", "JOIN a line of my own noise", 0)}
+	err = s.Update(func(tx *store.Tx) error {
+		if c, err = play.Create(tx, lepanto.Ruleset, cfg, players, ledgertest.Clock, ledgertest.Rand("example")); err != nil {
+			return err
+		}
+		if err := ledger.Join(tx, c.Game, "alice", []byte("a line of my own noise"), ledgertest.Clock, "alice-join@example.org"); err != nil {
+			return err
+		}
+		if err := ledger.Join(tx, c.Game, "bob", nil, ledgertest.Clock, "bob-join@example.com"); err != nil {
+			return err
+		}
+		_, err = ledger.Start(tx, c.Game, false)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g, _ := lepanto.Ruleset.New(cfg)
+	for n := 0; g.Next().Turn < 3 || g.Next().Act < 3; n++ {
+		st := g.Next()
+		var orders []play.SideOrders
+		for _, side := range st.Sides {
+			text := g.(*lepanto.Game).BotOrders(side)
+			if n == 0 && side == "christian" {
+				text = "BARBARIGO ON BAR-LANT HIDDEN\nQUERINI ON QUE-ELB HIDDEN"
+			}
+			o, _ := g.Parse(side, text)
+			so := play.SideOrders{Player: map[string]string{"christian": "alice", "ottoman": "bob"}[side], Side: side, Orders: o, Received: ledgertest.Clock}
+			if side == "christian" {
+				so.MessageID, so.Entropy = fmt.Sprintf("t%d.a%d.alice@example.org", st.Turn, st.Act), []byte(fmt.Sprintf("alice %d", n))
+				sent = append(sent, exampleMail(strings.TrimSuffix(so.MessageID, "@example.org"), fmt.Sprintf("ENTROPY alice %d\n%s", n, adjudicator.Canonical(o)), n+1))
+			}
+			orders = append(orders, so)
+		}
+		if err := s.Update(func(tx *store.Tx) error { _, err := play.Step(tx, c.Game, g, orders, ledgertest.Clock); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeExampleFiles(t, s, c.Game, sent)
+}
+
+func writeExampleFiles(t *testing.T, s *store.Store, id ident.GameID, sent []string) {
+	t.Helper()
 	var key, mail string
-	err = s.Update(func(tx *store.Tx) error {
+	err := s.View(func(tx *store.Tx) error {
 		k, err := store.InstallationKey(tx)
 		if err != nil {
 			return err
 		}
 		key = hex.EncodeToString(k.Public().(ed25519.PublicKey))
-		c, err := ledger.Checkpoint(tx, id)
-		mail = fmt.Sprintf("From: navarch@example.org\nTo: alice@example.org\nSubject: [navarch] T3 report\n\n"+
+		c, err := ledger.SignedHead(tx, id)
+		mail = fmt.Sprintf("From: navarch@example.org\nTo: alice@example.org\nSubject: [navarch lep-example] T3 report\n\n"+
 			"The game's log now holds %d records; keep this checkpoint:\n\n%s", c.Size, c.Block())
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The export is taken after the mail's checkpoint, so it holds the checkpoint record too.
-	data, err := ledgertest.Export(s, id, ledger.View{Side: "venice"})
+	alice, err := ledgertest.Export(s, id, ledger.View{Side: "christian"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(exampleDir, 0o755)
-	for name, text := range map[string]string{"game.log": string(data), "verifier.key": key + "\n", "report.eml": mail} {
+	referee, err := ledgertest.Export(s, id, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"game.log": string(alice), "referee.log": string(referee), "verifier.key": key + "\n",
+		"report.eml": mail, "alice-sent.mbox": strings.Join(sent, "")}
+	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(exampleDir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// exampleMail is one of alice's sent mails, as an mbox entry.
+func exampleMail(id, body string, n int) string {
+	date := ledgertest.Clock.Add(time.Duration(n) * time.Hour).Format(time.RFC1123Z)
+	return fmt.Sprintf("From alice@example.org %s\nFrom: alice@example.org\nTo: navarch@example.org\nSubject: Re: [navarch lep-example]\n"+
+		"Date: %s\nMessage-ID: <%s@example.org>\n\n%s\n\n", ledgertest.Clock.Format(time.ANSIC), date, id, body)
 }

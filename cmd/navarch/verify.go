@@ -123,6 +123,9 @@ func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report) {
 	for _, d := range r.Dice {
 		printDie(w, d)
 	}
+	if r.Draws > 0 {
+		fmt.Fprintf(w, "draws        %d from cups and decks (their odds change as they empty: no chi² test)\n", r.Draws)
+	}
 	for _, o := range r.Orders {
 		fmt.Fprintf(w, "orders       hash %x: records %v, used by closes %v\n", o.Hash[:6], o.Records, o.UsedBy)
 	}
