@@ -60,7 +60,7 @@ type Report struct {
 	Redacted     int
 	Rolls        int
 	RollsChecked int
-	Draws        int // rolls that draw from a cup or deck, left out of Dice
+	Draws        int      // rolls that draw from a cup or deck, left out of Dice
 	Checkpoints  int      // in-log checkpoint records checked
 	External     int      // checkpoints from mail checked
 	Pending      []uint32 // turns with rolls whose seed is not revealed yet
