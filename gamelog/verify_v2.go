@@ -250,8 +250,16 @@ type Unsent struct {
 // checkSent lists every orders and join record of the player that his sent mail does not
 // account for: written by the daemon in his name, or with entropy he did not send.
 func (v *verifier) checkSent() error {
-	if v.opts.Player == "" {
+	if len(v.opts.Sent) == 0 {
 		return nil
+	}
+	if v.opts.Player == "" {
+		p, err := v.sender()
+		if err != nil {
+			return err
+		}
+		v.opts.Player = p
+		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("your sent mail is %s's (--player to name another)", p))
 	}
 	if v.players[v.opts.Player] == "" {
 		return &Failure{Index: -1, Reason: fmt.Sprintf("--player %q is not a player of this game", v.opts.Player)}
@@ -271,6 +279,25 @@ func (v *verifier) checkSent() error {
 			Reason: fmt.Sprintf("%d record(s) of %s that your sent mail does not account for; the first: %s", n, v.opts.Player, u.Reason)}
 	}
 	return nil
+}
+
+// sender finds the one player whose join or orders records name a mail of Sent.
+func (v *verifier) sender() (string, error) {
+	ids := map[string]bool{}
+	for _, m := range v.opts.Sent {
+		ids[normalID(m.MessageID)] = true
+	}
+	var found []string
+	for _, e := range v.f.Entries {
+		r := e.Record
+		if r != nil && (r.Type == TypeJoin || r.Type == TypeOrders) && ids[normalID(r.Get("message-id"))] && !slices.Contains(found, r.Get("player")) {
+			found = append(found, r.Get("player"))
+		}
+	}
+	if len(found) != 1 {
+		return "", &Failure{Index: -1, Reason: fmt.Sprintf("the sent mail names records of %d players %v: say whose it is with --player", len(found), found)}
+	}
+	return found[0], nil
 }
 
 func (v *verifier) sentFor(r *Record) string {

@@ -36,8 +36,8 @@ func TestExampleLog(t *testing.T) {
 	key := readKey(t, exampleDir)
 	file := func(n string) string { return filepath.Join(exampleDir, n) }
 	code, out, errs := navarch("verify", "--key", key, "--checkpoint", file("report.eml"),
-		"--sent", file("alice-sent.mbox"), "--player", "alice", file("game.log"))
-	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "pending      turn 3") {
+		"--sent", file("alice-sent.mbox"), file("game.log"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "pending      turn 3") || !strings.Contains(out, "alice's") {
 		t.Errorf("example: exit %d\n%s%s", code, out, errs)
 	}
 	if code, out, errs := navarch("replay", file("referee.log")); code != 0 || !strings.HasSuffix(out, "PASS\n") {

@@ -17,7 +17,7 @@ import (
 var verifyCmd = command{
 	name:    "verify",
 	summary: "check an exported game log offline: chain, checkpoints, reveals and every die",
-	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS --player ID] LOGFILE
+	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS [--player ID]] LOGFILE
 
 Exits 0 when every record checks, 1 otherwise (naming the first bad record).
 KEY is the verifier key from the game's genesis mail (64 hex digits); without
@@ -25,9 +25,9 @@ it, verify fails unless --trust-log-key accepts the key the log names itself
 (which a rewritten log would replace). Each --checkpoint file (a saved report
 mail) contributes its signed checkpoints; each --orders file (your receipt, or
 your order text) must match an orders record. --sent takes your own sent mail
-(.eml files or an mbox) and --player your player id: every orders and join
-record in your name must come from one of those mails, with the entropy you
-gave; any other is listed and fails.`,
+(.eml files or an mbox): every orders and join record in your name (--player,
+or the player those mails show) must come from one of those mails, with the
+entropy you gave; any other is listed and fails.`,
 }
 
 func init() { verifyCmd.run = runVerify }
@@ -57,9 +57,6 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	opts, err := verifyOptions(*key, ckpts, orders)
 	if err == nil && len(sent) > 0 {
 		opts.Sent, err = readSent(sent)
-		if *player == "" {
-			err = fmt.Errorf("--sent needs --player (your player id, as the welcome mail names it)")
-		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
