@@ -132,31 +132,67 @@ func (h *Host) done(tx *store.Tx, a *actor, err error) error {
 	return saveGame(tx, a.id, a.g)
 }
 
-// authenticate: the player of record's address and key, or a referee's address (DESIGN 4).
-// A stranger is refused, and the player whose key was used is told.
+// authenticate: the player of record's address and key, or a referee's address and the
+// referee's key (DESIGN 4; issue 10, finding 4), each key on a KEY line or by the tokenized
+// reply address. A stranger is refused, and the player or referee whose key was used is
+// told; so is a referee whose address sent a mail without the key.
 func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 	if a.referee && a.p == nil {
-		return false, nil
+		key, err := refereeKey(tx, a.id, a.msg.From)
+		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
+			return err != nil, err
+		}
+		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
+			"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
+				h.orReply()+". Nothing was changed.",
+			"If you did not send it, someone has used your address; without the key it can change nothing."))
 	}
 	if a.p == nil {
-		for i := range a.g.Players {
-			if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err == nil && k != "" && (k == a.req.Key || h.tokenUsed(a.msg, a.id, k)) {
-				err := h.notice(tx, a.g, recipient{p: &a.g.Players[i]}, "", fmt.Sprintf(
-					"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; if the key is known to others, ask the referee for a new one.", a.msg.From, a.g.Tag))
-				return true, h.done(tx, a, err)
-			}
-		}
-		return true, h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
+		return true, h.refuseStranger(tx, a)
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
 		return true, err
 	}
-	if a.req.Key != key && !h.tokenUsed(a.msg, a.id, key) {
+	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
 		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
-			"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail."))
+			"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))
 	}
 	return false, nil
+}
+
+// orReply names the other way to authenticate, when the installation offers it.
+func (h *Host) orReply() string {
+	if h.cfg.ReplyTokens {
+		return " (or it must be a reply to navarch's mail to you)"
+	}
+	return ""
+}
+
+// refuseStranger answers a mail from an address that is neither a player nor a referee of
+// the game; if it used a player's or a referee's key, that player or referee is told instead.
+func (h *Host) refuseStranger(tx *store.Tx, a *actor) error {
+	used := func(k string) bool { return k != "" && (keyMatches(a.req.Key, k) || h.tokenUsed(a.msg, a.id, k)) }
+	tell := func(r recipient) error {
+		return h.done(tx, a, h.notice(tx, a.g, r, "", fmt.Sprintf(
+			"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; "+
+				"if the key is known to others, ask the referee for a new one (REKEY).", a.msg.From, a.g.Tag)))
+	}
+	for i := range a.g.Players {
+		if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err != nil {
+			return err
+		} else if used(k) {
+			return tell(recipient{p: &a.g.Players[i]})
+		}
+	}
+	for _, r := range a.g.Referees {
+		if k, err := refereeKey(tx, a.id, r); err != nil {
+			return err
+		} else if used(k) {
+			return tell(recipient{address: r})
+		}
+	}
+	return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
 }
 
 func (h *Host) command(tx *store.Tx, a *actor) error {

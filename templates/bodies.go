@@ -16,6 +16,18 @@ type Welcome struct {
 	ReplyTokens bool
 }
 
+// RefereeWelcome is sent to each referee when a game is created: the referee's own key, how
+// a referee's mail is authenticated, the referee's commands and the dice commitment.
+type RefereeWelcome struct {
+	Key         string // the referee's secret key
+	Commitment  string
+	Verifier    string
+	Checkpoint  string
+	Players     []PlayerLine
+	Deadlines   string
+	ReplyTokens bool // the referee's mails carry a tokenized reply address
+}
+
 // PlayerLine is a player of the game.
 type PlayerLine struct{ ID, Side string }
 

@@ -15,7 +15,7 @@ import (
 var files embed.FS
 
 // Kinds lists every kind of mail; each has mail/KIND.txt.tmpl and mail/KIND.html.tmpl.
-var Kinds = []string{"welcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
+var Kinds = []string{"welcome", "refwelcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
 	"announcement", "turnend", "gameend", "notice"}
 
 // Mail is what every mail's template sees: who it is for and where the game stands. Body is

@@ -19,12 +19,16 @@ func samples() map[string]Mail {
 		return Mail{Game: "lep-7f3a", Title: "Lion's at Sea", Player: "alice", Side: "christian", Zone: "Europe/Rome",
 			Turn: 3, Act: 12, Deadline: deadline, LogSize: 214, LogHead: "4a9bc910cb93ee27", Body: body}
 	}
+	referee := func(m Mail) Mail { m.Player, m.Side = "", ""; return m }
 	block := "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 83\nhead 4a9b\nsignature c18f\n-----END NAVARCH CHECKPOINT-----\n"
 	return map[string]Mail{
 		"welcome": base(Welcome{Key: "k7q2-vv9d", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
 			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, Help: "UNIT MOVE STEP...\nUNIT FIRE TARGET",
 			ReplyTokens: true,
 			Deadlines:   "You have 72 hours to answer each request for orders. If a side sends no orders in time, the game waits for the referee to decide."}),
+		"refwelcome": referee(base(RefereeWelcome{Key: "m3xq-a7ty", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
+			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, ReplyTokens: true,
+			Deadlines: "You have 72 hours to answer each request for orders."})),
 		"request": base(Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"},
 			Units: []string{"BAR-LANT", "BAR-VEN1"}}),
 		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n"}),

@@ -63,6 +63,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 
 var (
 	demoKeyRE      = regexp.MustCompile(`Your secret order key: (\S+)`)
+	demoRefKeyRE   = regexp.MustCompile(`Your secret referee key: (\S+)`)
 	demoVerifierRE = regexp.MustCompile(`verifier key +([0-9a-f]{64})`)
 	demoTurnRE     = regexp.MustCompile(`^T(\d+) `)
 	demoReplyToRE  = regexp.MustCompile(`(?m)^Reply-To: <?([^<>\s]+)>?\r?$`)
@@ -115,7 +116,11 @@ func (d *demo) read(m delivered) (bool, error) {
 	p := d.players[m.to]
 	_, kind, _ := strings.Cut(in.Subject, "] ") // "[navarch TAG] T1 A2 orders due" → "T1 A2 orders due"
 	if p == nil {
-		return false, nil // the referee reads and keeps
+		// the referee reads and keeps, and takes the key from the welcome
+		if k := demoRefKeyRE.FindStringSubmatch(in.Text); k != nil && m.to == demoReferee {
+			d.refereeKey = k[1]
+		}
+		return false, nil
 	}
 	d.say("%-5s ← %s", p.id, kind)
 	switch {
@@ -141,7 +146,7 @@ func (d *demo) read(m delivered) (bool, error) {
 		p.turns++
 		if p == d.first && p.turns == d.turns {
 			d.say("referee → ENDGAME after %d turns", d.turns)
-			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played")
+			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played\nKEY "+d.refereeKey)
 		}
 	case strings.HasSuffix(kind, "game over"):
 		d.lastMail[p.id] = m.file
