@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,36 +33,18 @@ func (h *Host) Handle(raw []byte) error {
 			return err
 		}
 		log := h.log.With("message-id", key)
-		if in != nil && in.From != "" && !h.allow(tx, in.From) {
-			log.Warn("mail dropped: sender over its rate", "from", in.From)
-			return nil
-		}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
 				return nil
 			}
-			return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
-				"Please send plain text, one order per line.")
+			return h.unauthenticated(tx, in, func() error {
+				return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
+					"Please send plain text, one order per line.")
+			})
 		}
 		return h.request(tx, in, raw, log)
 	})
-}
-
-// RateLimit is how many mails one sender may send in an hour unless Config says otherwise;
-// beyond it, mail is dropped without an answer (DESIGN 4: never flood).
-const RateLimit = 30
-
-// allow counts a sender's mail in the current hour and says whether it is within the limit.
-func (h *Host) allow(tx *store.Tx, from string) bool {
-	k := "rate:" + from + ":" + h.cfg.Now().UTC().Format("2006010215")
-	n := 0
-	if v := store.State(tx, k); len(v) == 4 {
-		n = int(binary.BigEndian.Uint32(v))
-	}
-	n++
-	store.PutState(tx, k, binary.BigEndian.AppendUint32(nil, uint32(n)))
-	return n <= h.cfg.RateLimit
 }
 
 // actor is who sent a mail, once authenticated.
@@ -95,14 +76,18 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 		return h.newGameByMail(tx, in, raw, req)
 	}
 	if req.Game == "" {
-		return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
+		return h.unauthenticated(tx, in, func() error {
+			return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
+		})
 	}
 	id, g, err := findGame(tx, req.Game)
 	if err != nil {
 		return err
 	}
 	if g == nil {
-		return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
+		return h.unauthenticated(tx, in, func() error {
+			return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
+		})
 	}
 	if _, err := store.AddReceived(tx, id, store.ReceivedMail{At: h.cfg.Now().UTC(), From: in.From, Subject: in.Subject,
 		MessageID: in.MessageID, Raw: raw}); err != nil {
@@ -111,10 +96,15 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
 		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
-			"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
+		return h.unauthenticated(tx, in, func() error {
+			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
+				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
+		})
 	}
 	if refused, err := h.authenticate(tx, a); refused || err != nil {
+		return err
+	}
+	if ok, err := h.allowActor(tx, a); !ok || err != nil {
 		return err
 	}
 	if rerr != nil {
@@ -142,21 +132,25 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
 			return err != nil, err
 		}
-		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
-			"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
-				h.orReply()+". Nothing was changed.",
-			"If you did not send it, someone has used your address; without the key it can change nothing."))
+		return true, h.unauthenticated(tx, a.msg, func() error {
+			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
+				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
+					h.orReply()+". Nothing was changed.",
+				"If you did not send it, someone has used your address; without the key it can change nothing."))
+		})
 	}
 	if a.p == nil {
-		return true, h.refuseStranger(tx, a)
+		return true, h.unauthenticated(tx, a.msg, func() error { return h.refuseStranger(tx, a) })
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
 		return true, err
 	}
 	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
-		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
-			"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))
+		return true, h.unauthenticated(tx, a.msg, func() error {
+			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
+				"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))
+		})
 	}
 	return false, nil
 }
@@ -241,7 +235,11 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	if err := h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined the game. Everyone has: play begins."); err != nil {
 		return err
 	}
-	if _, err := ledger.Start(tx, a.id, false); err != nil {
+	s, err := ledger.Start(tx, a.id, false)
+	if err != nil {
+		return err
+	}
+	if err := h.startNotice(tx, a.id, a.g, s); err != nil {
 		return err
 	}
 	a.g.Status = "playing"

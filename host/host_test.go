@@ -23,8 +23,9 @@ type fixture struct {
 	h    *Host
 	now  time.Time
 	tag  string
-	sent int // outbox entries taken so far
-	n    int // mails sent to the host
+	sent int             // outbox entries taken so far
+	n    int             // mails sent to the host
+	seen []mail.Outgoing // mails taken by helpers that play on (untilTurnOver)
 }
 
 func newFixture(t *testing.T) *fixture { return newFixtureTB(t) }

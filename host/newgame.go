@@ -24,15 +24,18 @@ import (
 //	KEY the-game-master's-key               (from the configuration's game_masters)
 func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req mail.Request) error {
 	answer := func(lines ...string) error { return h.strangerMail(tx, in.From, in.MessageID, "newgame", lines...) }
+	refuse := func(lines ...string) error {
+		return h.unauthenticated(tx, in, func() error { return answer(lines...) })
+	}
 	if _, ok := h.cfg.GameMasters[in.From]; !ok {
-		return answer("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
+		return refuse("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
 	}
 	if !h.gameMaster(in.From, req.Key) {
-		return answer("No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
+		return refuse("No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
 			"If you did not send it, someone has used your address; without the key it can create nothing.")
 	}
 	if h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		return answer("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
+		return refuse("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
 	}
 	spec, err := readSpec(req)
 	if !slices.Contains(spec.Referees, in.From) {

@@ -87,8 +87,38 @@ func TestAbsenceAndRate(t *testing.T) {
 	for i := 0; i < RateLimit+5; i++ {
 		f.send("alice@example.org", "HELP\nKEY "+keys["alice@example.org"])
 	}
-	if n := len(f.outbox()); n > RateLimit {
-		t.Errorf("%d answers to one sender in an hour", n)
+	mails := f.outbox()
+	if n := len(mails); n != RateLimit+1 || !strings.Contains(flat(mails[n-1].Text), "more than 30 mails to game") {
+		t.Errorf("%d answers to one sender in an hour, want %d and a last one telling her once: %v", n, RateLimit+1, subjects(mails))
+	}
+}
+
+// TestForgedFloodLeavesOrders (issue 10, finding 5): thirty and more mails forged "from" bob
+// (without his key) are answered at most RateLimit times, and then bob's real orders are
+// accepted and answered, and the game goes on.
+func TestForgedFloodLeavesOrders(t *testing.T) {
+	f, keys := started(t)
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.outbox()
+	for i := 0; i < RateLimit+10; i++ {
+		f.send("bob@example.com", "NONE")
+	}
+	if n := len(f.outbox()); n != RateLimit {
+		t.Errorf("%d answers to a forged flood, want %d", n, RateLimit)
+	}
+	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
+	mails := f.outbox()
+	if find(mails, "bob@example.com", "orders accepted") == nil || find(mails, "alice@example.org", "report") == nil {
+		t.Errorf("bob's real orders after a forged flood: %v", subjects(mails))
+	}
+	// Past the limit of his own (his JOIN counted, his orders not: the game asked for them),
+	// bob's HELP mails are told once.
+	for i := 0; i < RateLimit+3; i++ {
+		f.send("bob@example.com", "HELP\nKEY "+keys["bob@example.com"])
+	}
+	mails = f.outbox()
+	if n := len(mails); n != RateLimit || !strings.Contains(flat(mails[n-1].Text), "not applied and not answered") {
+		t.Errorf("bob over his own limit: %d answers", n)
 	}
 }
 

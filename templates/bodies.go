@@ -43,9 +43,12 @@ type Request struct {
 // prove later what was sent (navarch verify --orders).
 type Receipt struct {
 	Record uint64
-	Hash   string
-	Orders string // canonical orders, one per line
-	Check  bool   // CHECK: validated only, not submitted
+	Hash   string // the orders hash in full, hex
+	// Entropy is the player's own ENTROPY line as it goes into the dice (DICE.md 3), "" if
+	// none: the player can check that the orders record holds it and nothing else.
+	Entropy string
+	Orders  string // canonical orders, one per line
+	Check   bool   // CHECK: validated only, not submitted
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
@@ -102,8 +105,11 @@ type Announcement struct {
 
 // TurnEnd reveals a game turn's seed with a signed checkpoint (DICE.md 5).
 type TurnEnd struct {
+	Turn       uint32 // t, the game turn whose seed this is (not the turn now under way)
 	Seed       string // X_t, hex
 	Checkpoint string // the signed checkpoint block
+	Verifier   string // the verifier key, hex, for the verify command
+	LogFile    string // the name of the recipient's log as LOG sends it
 }
 
 // GameEnd is the final mail.
@@ -111,6 +117,7 @@ type GameEnd struct {
 	Result     string
 	Checkpoint string
 	Export     string // the attached export's file name
+	Verifier   string // the verifier key, hex, for the verify command
 }
 
 // Notice is a short answer: a JOIN acknowledged, HELP, a mail that could not be read or was

@@ -32,7 +32,10 @@ type Mail struct {
 	Deadline time.Time
 	LogSize  uint64
 	LogHead  string // hex
-	Body     any
+	// Checkpoint is the signed checkpoint block of the log as it stands (LogSize records):
+	// every mail that names a log head carries it (LOG-FORMAT 5).
+	Checkpoint string
+	Body       any
 }
 
 // Parts are a mail's text and HTML bodies.

@@ -52,7 +52,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer d.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	// A cap on the whole game; a stalled daemon is caught sooner (play: a minute without mail).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*turns)*10*time.Minute)
 	defer cancel()
 	if err := d.play(ctx); err != nil {
 		fmt.Fprintf(stderr, "navarch demo: %v\n", err)

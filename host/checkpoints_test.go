@@ -1,0 +1,152 @@
+package host
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ident"
+	"navarch/mail"
+	"navarch/store"
+)
+
+var (
+	seedRE       = regexp.MustCompile(`game turn (\d+) is over[\s\S]*seed X_(\d+)  ([0-9a-f]{64})`)
+	commitmentRE = regexp.MustCompile(`commitment C  ([0-9a-f]{64})`)
+	verifierRE   = regexp.MustCompile(`verifier key  ([0-9a-f]{64})`)
+)
+
+// TestSignedMailsAndSeeds (issue 10, findings 7 and 8): the start notice lists every join
+// entropy and S, which recomputes from them; receipts quote the entropy and the whole orders
+// hash; the turn-over mail's seed X_t hashes down to the commitment C from turn t, it gives
+// the whole verify command; and every mail that names a log head carries a signed
+// checkpoint that verify accepts against the log with the pinned key.
+func TestSignedMailsAndSeeds(t *testing.T) {
+	f := newFixture(t)
+	welcome := f.outbox()
+	keys := map[string]string{}
+	for _, m := range welcome {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	c := mustHex(t, commitmentRE.FindStringSubmatch(welcome[0].Text)[1])
+	verifier := verifierRE.FindStringSubmatch(welcome[0].Text)[1]
+	f.send("alice@example.org", "JOIN fortune favours the bold\nKEY "+keys["alice@example.org"])
+	f.send("bob@example.com", "JOIN\nKEY "+keys["bob@example.com"])
+	all := f.outbox()
+	id := f.gameID()
+	s, err := dice.StartHash(id, c, []dice.Join{{Player: "alice", Entropy: []byte("fortune favours the bold")}, {Player: "bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, who := range []string{"alice@example.org", "bob@example.com", "ref@example.net"} {
+		var m *mail.Outgoing
+		for i := range all {
+			if all[i].To[0] == who && strings.Contains(all[i].Text, "play begins") && strings.Contains(all[i].Text, "  S  ") {
+				m = &all[i]
+			}
+		}
+		if m == nil || !strings.Contains(m.Text, "  S  "+hex.EncodeToString(s[:])) || !strings.Contains(m.Text, `alice (christian): "fortune favours the bold"`) ||
+			!strings.Contains(m.Text, "bob (ottoman): no entropy") {
+			t.Errorf("%s: no start notice with S and every entropy: %+v", who, m)
+		}
+	}
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nENTROPY sea spray\nNONE")
+	r := find(f.outbox(), "alice@example.org", "orders accepted")
+	if r == nil || !regexp.MustCompile(`orders hash\n  [0-9a-f]{64}\n`).MatchString(r.Text) || !strings.Contains(r.Text, `your entropy "sea spray"`) {
+		t.Fatalf("the receipt does not quote the whole hash and the entropy: %+v", r)
+	}
+	all = append(all, *r)
+	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
+	turnOver := f.untilTurnOver(keys)
+	all = append(all, f.seen...)
+	if turnOver == nil {
+		t.Fatal("no turn ended")
+	}
+	m := seedRE.FindStringSubmatch(turnOver.Text)
+	if m == nil || m[1] != m[2] {
+		t.Fatalf("the turn-over mail names the seed's turn wrongly:\n%s", turnOver.Text)
+	}
+	turn, _ := strconv.Atoi(m[2])
+	if got, err := dice.ChainSeed(id, uint32(turn), mustHex(t, m[3]), 0); err != nil || got != c {
+		t.Errorf("X_%d from the turn-over mail hashes down to %x, not to C %x", turn, got, c)
+	}
+	if !strings.Contains(turnOver.Text, "navarch verify --key "+verifier+" --checkpoint turn-"+m[2]+".eml lep-") {
+		t.Errorf("the turn-over mail lacks the whole verify command:\n%s", turnOver.Text)
+	}
+	var data []byte
+	f.s.View(func(tx *store.Tx) error { data, err = exportData(tx, id); return err })
+	file, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cps []gamelog.Checkpoint
+	for _, o := range all {
+		if !strings.Contains(o.Text, "log-head") {
+			continue
+		}
+		blocks, err := gamelog.ParseBlocks([]byte(o.Text))
+		if err != nil || len(blocks) == 0 {
+			t.Fatalf("a mail with a log head and no signed checkpoint (%v): %s\n%s", err, o.Subject, o.Text)
+		}
+		cps = append(cps, blocks...)
+	}
+	if rep := gamelog.Verify(file, gamelog.VerifyOptions{Key: ed25519.PublicKey(mustHex32(t, verifier)), Checkpoints: cps}); !rep.OK() {
+		t.Errorf("the mails' checkpoints against the log: %v", rep.Failure)
+	}
+}
+
+// untilTurnOver answers NONE to every request for orders until a turn-over mail comes, and
+// returns it (alice's).
+func (f *fixture) untilTurnOver(keys map[string]string) *mail.Outgoing {
+	f.t.Helper()
+	for range 400 {
+		mails := f.outbox()
+		f.seen = append(f.seen, mails...)
+		if m := find(mails, "alice@example.org", "turn over"); m != nil {
+			return m
+		}
+		asked := false
+		for _, m := range mails {
+			if strings.Contains(m.Subject, "orders due") {
+				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
+				asked = true
+			}
+		}
+		if !asked {
+			return nil
+		}
+	}
+	return nil
+}
+
+func (f *fixture) gameID() ident.GameID {
+	f.t.Helper()
+	var id ident.GameID
+	f.s.View(func(tx *store.Tx) error {
+		var err error
+		id, _, err = findGame(tx, f.tag)
+		return err
+	})
+	return id
+}
+
+func mustHex(t *testing.T, s string) ident.Hash {
+	t.Helper()
+	return ident.Hash(mustHex32(t, s))
+}
+
+func mustHex32(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 32 {
+		t.Fatalf("%q is not 32 bytes of hex", s)
+	}
+	return b
+}
