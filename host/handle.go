@@ -205,7 +205,7 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.absent(tx, a)
 	case mail.CmdResign:
 		return h.resign(tx, a)
-	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace, mail.CmdProceed:
+	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace, mail.CmdProceed, mail.CmdRekey:
 		return h.referee(tx, a)
 	}
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("%s is not available yet on this server; nothing was changed.", a.req.Command))
@@ -261,8 +261,9 @@ var mailCommands = []string{"",
 	"Mail commands, one per mail, with your KEY line (players): JOIN; your orders, or NONE for",
 	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
 	"map); LOG for the public log so far; ABSENT FROM TO (dates) holds deadlines while you are",
-	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees: PAUSE [HOURS], RESUME,",
-	"EXTEND [HOURS], PROCEED (without the orders still missing), REPLACE PLAYER ADDRESS [ZONE],",
+	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees, with the referee's KEY:",
+	"PAUSE [HOURS] (until RESUME), RESUME, EXTEND [HOURS], PROCEED (without the orders still",
+	"missing), REPLACE PLAYER ADDRESS [ZONE], REKEY PLAYER (a new key, mailed to the player),",
 	"ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {

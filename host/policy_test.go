@@ -77,7 +77,7 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	// The next step's deadline passes; EXTEND gives 12 hours from now, not from the deadline.
 	tick(25)
 	f.ref("EXTEND 12")
-	want := f.now.UTC().Truncate(time.Second).Add(12 * time.Hour).Format("2006-01-02 15:04 UTC")
+	want := f.now.UTC().Truncate(time.Second).Add(12 * time.Hour).Format("Mon 2 Jan 2006 15:04 UTC")
 	if m := find(f.outbox(), "alice@example.org", "announcement"); m == nil || !strings.Contains(flat(m.Text), want) {
 		t.Errorf("EXTEND while waiting, want the deadline %s: %+v", want, m)
 	}

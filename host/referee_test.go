@@ -143,7 +143,7 @@ func TestOperate(t *testing.T) {
 	f, _ := started(t)
 	before := f.deadline()
 	text, err := f.h.Operate(f.tag, "PAUSE", []string{"10"})
-	if err != nil || !strings.Contains(text, "paused for 10 hours") {
+	if err != nil || !strings.Contains(text, "by itself after 10 hours") {
 		t.Fatalf("pause: %q %v", text, err)
 	}
 	mails := f.outbox()
@@ -187,7 +187,7 @@ func TestReplace(t *testing.T) {
 		t.Fatalf("no welcome for carol with the commitment and checkpoint: %v", subjects(mails))
 	}
 	for _, who := range []string{"alice@example.org", "carol@example.net", "ref@example.net"} {
-		if m := find(mails, who, "announcement"); m == nil || !strings.Contains(m.Text, "bob (ottoman) is now played from carol@example.net instead of bob@example.com") {
+		if m := find(mails, who, "announcement"); m == nil || !strings.Contains(flat(m.Text), "bob (ottoman) is now played from carol@example.net instead of bob@example.com") {
 			t.Errorf("%s was not told of the replacement", who)
 		}
 	}

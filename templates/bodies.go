@@ -1,5 +1,7 @@
 package templates
 
+import "time"
+
 // The Body of each kind of mail.
 
 // Welcome is sent to each player when a game is created (DESIGN 3.1, DICE.md 1-2).
@@ -49,6 +51,7 @@ type Receipt struct {
 	Entropy string
 	Orders  string // canonical orders, one per line
 	Check   bool   // CHECK: validated only, not submitted
+	Paused  bool   // the game is paused: the orders wait for it to resume
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
@@ -97,10 +100,15 @@ type NMR struct {
 	Policy string
 }
 
-// Announcement is a referee's action told to everyone (pause, extend, replace a player).
+// Announcement is a change told to everyone (pause, extend, replace a player, an absence),
+// naming who made it.
 type Announcement struct {
-	By   string
+	By   string // who acted: "the referee (ref@example.net)", "the operator", "bob (ottoman), a player,"
 	Text []string
+	// Deadline, if set, is the deadline the change set for the step What, shown in each
+	// recipient's own zone.
+	Deadline time.Time
+	What     string
 }
 
 // TurnEnd reveals a game turn's seed with a signed checkpoint (DICE.md 5).

@@ -38,13 +38,14 @@ func samples() map[string]Mail {
 		"report": base(Report{Lines: []ReportLine{{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true},
 			{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"}},
 			Next: "a draw from the cup", Summary: []string{"BAR-VEN1 0610 NE", "SIR-EGY1 0609 S mast down"}, Map: "t3a12-christian.png"}),
-		"reminder":     base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
-		"late":         base(Late{What: "the action phase of group BAR"}),
-		"nmr":          base(NMR{Side: "ottoman", Policy: "its units hold"}),
-		"announcement": base(Announcement{By: "referee", Text: []string{"The deadline is extended by 24 hours."}}),
-		"turnend":      base(TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"}),
-		"gameend":      base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e"}),
-		"notice":       base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
+		"reminder": base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
+		"late":     base(Late{What: "the action phase of group BAR"}),
+		"nmr":      base(NMR{Side: "ottoman", Policy: "its units hold"}),
+		"announcement": base(Announcement{By: "the referee (ref@example.net)", Text: []string{"The deadline for the action phase of group BAR is extended by 24 hours."},
+			Deadline: deadline.Add(24 * time.Hour), What: "the action phase of group BAR"}),
+		"turnend": base(TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"}),
+		"gameend": base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e"}),
+		"notice":  base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
 	}
 }
 
