@@ -34,8 +34,11 @@ func (h *Host) Park(raw []byte, cause error) error {
 			return err
 		}
 		log.Error("mail parked: our failure; see navarch parked", "from", m.From, "cause", m.Cause)
-		if in == nil || in.From == "" || in.NoReply != "" || !h.allow(tx, in.From) {
+		if in == nil || in.From == "" || in.NoReply != "" {
 			return nil
+		}
+		if ok, err := h.allow(tx, in.From); !ok || err != nil {
+			return err
 		}
 		return h.strangerMail(tx, in.From, in.MessageID, "parked",
 			"Your mail ("+quoteSubject(in.Subject)+") could not be handled because of a fault on our side, not a mistake of yours. Nothing of it has been applied.",

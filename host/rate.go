@@ -21,27 +21,32 @@ import (
 const RateLimit = 30
 
 // rate counts one mail against a bucket in the current clock hour and returns the count so
-// far, this one included.
-func (h *Host) rate(tx *store.Tx, bucket string) int {
+// far, this one included. (The one place that counts: store's typed hourly counter may
+// replace its body.)
+func (h *Host) rate(tx *store.Tx, bucket string) (int, error) {
 	k := "rate:" + bucket + ":" + h.cfg.Now().UTC().Format("2006010215")
 	n := 0
 	if v := store.State(tx, k); len(v) == 4 {
 		n = int(binary.BigEndian.Uint32(v))
 	}
 	n++
-	store.PutState(tx, k, binary.BigEndian.AppendUint32(nil, uint32(n)))
-	return n
+	return n, store.PutState(tx, k, binary.BigEndian.AppendUint32(nil, uint32(n)))
 }
 
 // allow counts a mail that did not authenticate against its From address and says whether
 // it may still be answered; beyond the limit it is dropped unanswered (logged).
-func (h *Host) allow(tx *store.Tx, from string) bool {
-	return h.rate(tx, "anon:"+from) <= h.cfg.RateLimit
+func (h *Host) allow(tx *store.Tx, from string) (bool, error) {
+	n, err := h.rate(tx, "anon:"+from)
+	return n <= h.cfg.RateLimit, err
 }
 
 // unauthenticated answers a mail that did not authenticate, within its From address's limit.
 func (h *Host) unauthenticated(tx *store.Tx, in *mail.Incoming, answer func() error) error {
-	if !h.allow(tx, in.From) {
+	ok, err := h.allow(tx, in.From)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		h.log.Warn("mail dropped: unauthenticated sender over its rate", "message-id", in.MessageID, "from", in.From)
 		return nil
 	}
@@ -59,8 +64,10 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 	if a.p != nil {
 		who = a.p.ID
 	}
-	n := h.rate(tx, "auth:"+a.g.ID+":"+who)
+	n, err := h.rate(tx, "auth:"+a.g.ID+":"+who)
 	switch {
+	case err != nil:
+		return false, err
 	case n <= h.cfg.RateLimit:
 		return true, nil
 	case n == h.cfg.RateLimit+1:
