@@ -243,6 +243,9 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 		return err
 	}
 	a.g.Status = "playing"
+	if a.g.paused() { // play begins when the game resumes
+		return nil
+	}
 	return h.advance(tx, a.id, a.g)
 }
 

@@ -181,9 +181,12 @@ func (h *Host) unpause(g *game, now time.Time) {
 	g.PausedAt, g.PausedUntil = time.Time{}, time.Time{}
 }
 
-// resumed goes on with play after a pause: a step whose orders all came in while the game
-// was paused is adjudicated now.
+// resumed goes on with play after a pause: a game whose players all joined while it was
+// paused begins, and a step whose orders all came in meanwhile is adjudicated now.
 func (h *Host) resumed(tx *store.Tx, id ident.GameID, g *game) error {
+	if g.Status == "playing" && g.Step == nil { // everyone joined while the game was paused
+		return h.advance(tx, id, g)
+	}
 	if g.Step == nil || g.Status != "playing" || len(g.Step.Orders) < len(g.Step.Sides) {
 		return nil
 	}

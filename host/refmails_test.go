@@ -146,3 +146,25 @@ func TestLateDigest(t *testing.T) {
 		t.Errorf("the referee's digest of late players: %+v", m)
 	}
 }
+
+// TestPauseBeforeStart: a game paused before everyone has joined begins only when it resumes.
+func TestPauseBeforeStart(t *testing.T) {
+	f := newFixture(t)
+	keys := map[string]string{}
+	for _, m := range f.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	f.ref("PAUSE")
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	if m := find(f.outbox(), "alice@example.org", "orders due"); m != nil {
+		t.Fatal("play began while the game was paused")
+	}
+	f.ref("RESUME")
+	if m := find(f.outbox(), "alice@example.org", "orders due"); m == nil {
+		t.Error("play did not begin when the game resumed")
+	}
+}
