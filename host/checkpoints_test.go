@@ -4,13 +4,13 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/ledger"
 	"navarch/mail"
 	"navarch/store"
 )
@@ -21,12 +21,11 @@ var (
 	verifierRE   = regexp.MustCompile(`verifier key  ([0-9a-f]{64})`)
 )
 
-// TestSignedMailsAndSeeds (issue 10, findings 7 and 8): the start notice lists every join
-// entropy and S, which recomputes from them; receipts quote the entropy and the whole orders
-// hash; the turn-over mail's seed X_t hashes down to the commitment C from turn t, it gives
-// the whole verify command; and every mail that names a log head carries a signed
-// checkpoint that verify accepts against the log with the pinned key.
-func TestSignedMailsAndSeeds(t *testing.T) {
+// TestSignedMails (issue 10, finding 7): the start notice lists every join entropy and S,
+// which recomputes from them; receipts quote the entropy and the whole orders hash; and
+// every mail that names a log head carries a signed checkpoint that verify accepts against
+// the log with the pinned key.
+func TestSignedMails(t *testing.T) {
 	f := newFixture(t)
 	welcome := f.outbox()
 	keys := map[string]string{}
@@ -64,22 +63,7 @@ func TestSignedMailsAndSeeds(t *testing.T) {
 	}
 	all = append(all, *r)
 	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
-	turnOver := f.untilTurnOver(keys)
-	all = append(all, f.seen...)
-	if turnOver == nil {
-		t.Fatal("no turn ended")
-	}
-	m := seedRE.FindStringSubmatch(turnOver.Text)
-	if m == nil || m[1] != m[2] {
-		t.Fatalf("the turn-over mail names the seed's turn wrongly:\n%s", turnOver.Text)
-	}
-	turn, _ := strconv.Atoi(m[2])
-	if got, err := dice.ChainSeed(id, uint32(turn), mustHex(t, m[3]), 0); err != nil || got != c {
-		t.Errorf("X_%d from the turn-over mail hashes down to %x, not to C %x", turn, got, c)
-	}
-	if !strings.Contains(turnOver.Text, "navarch verify --key "+verifier+" --checkpoint turn-"+m[2]+".eml lep-") {
-		t.Errorf("the turn-over mail lacks the whole verify command:\n%s", turnOver.Text)
-	}
+	all = append(all, f.outbox()...)
 	var data []byte
 	f.s.View(func(tx *store.Tx) error { data, err = exportData(tx, id); return err })
 	file, err := gamelog.ParseFile(data)
@@ -100,30 +84,6 @@ func TestSignedMailsAndSeeds(t *testing.T) {
 	if rep := gamelog.Verify(file, gamelog.VerifyOptions{Key: ed25519.PublicKey(mustHex32(t, verifier)), Checkpoints: cps}); !rep.OK() {
 		t.Errorf("the mails' checkpoints against the log: %v", rep.Failure)
 	}
-}
-
-// untilTurnOver answers NONE to every request for orders until a turn-over mail comes, and
-// returns it (alice's).
-func (f *fixture) untilTurnOver(keys map[string]string) *mail.Outgoing {
-	f.t.Helper()
-	for range 400 {
-		mails := f.outbox()
-		f.seen = append(f.seen, mails...)
-		if m := find(mails, "alice@example.org", "turn over"); m != nil {
-			return m
-		}
-		asked := false
-		for _, m := range mails {
-			if strings.Contains(m.Subject, "orders due") {
-				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
-				asked = true
-			}
-		}
-		if !asked {
-			return nil
-		}
-	}
-	return nil
 }
 
 func (f *fixture) gameID() ident.GameID {
@@ -149,4 +109,51 @@ func mustHex32(t *testing.T, s string) []byte {
 		t.Fatalf("%q is not 32 bytes of hex", s)
 	}
 	return b
+}
+
+// TestTurnOverSeed (issue 10, finding 8): the turn-over mail sent while turn 2 is under way
+// names the seed it reveals as X_1, and X_1 hashes down to the commitment C of the welcome;
+// the mail gives the whole verify command.
+func TestTurnOverSeed(t *testing.T) {
+	f, _ := started(t)
+	var c ident.Hash
+	var verifier string
+	id := f.gameID()
+	err := f.s.Update(func(tx *store.Tx) error {
+		r, err := lastOf(tx, id, gamelog.TypeGenesis)
+		if err != nil {
+			return err
+		}
+		c, verifier = ident.Hash(r.Bytes("commitment")), hex.EncodeToString(r.Bytes("verifier"))
+		g, err := loadGame(tx, id)
+		if err != nil {
+			return err
+		}
+		cp, err := ledger.EndTurn(tx, id, 1) // as play does when turn 1's last step is resolved
+		if err != nil {
+			return err
+		}
+		g.Step.Turn = 2 // the next turn under way when the mails go out
+		if err := f.h.turnEnd(tx, id, g, recipient{p: &g.Players[0]}, &cp); err != nil {
+			return err
+		}
+		return saveGame(tx, id, g)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails := f.outbox()
+	if len(mails) != 1 {
+		t.Fatalf("turn-over mails: %v", subjects(mails))
+	}
+	m := seedRE.FindStringSubmatch(mails[0].Text)
+	if m == nil || m[1] != "1" || m[2] != "1" {
+		t.Fatalf("the turn-over mail does not name turn 1's seed:\n%s", mails[0].Text)
+	}
+	if got, err := dice.ChainSeed(id, 1, mustHex(t, m[3]), 0); err != nil || got != c {
+		t.Errorf("X_1 from the turn-over mail hashes down to %x, not to C %x", got, c)
+	}
+	if !strings.Contains(mails[0].Text, "navarch verify --key "+verifier+" --checkpoint turn-1.eml "+f.tag+"-christian.log") {
+		t.Errorf("the turn-over mail lacks the whole verify command:\n%s", mails[0].Text)
+	}
 }

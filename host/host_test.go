@@ -23,9 +23,8 @@ type fixture struct {
 	h    *Host
 	now  time.Time
 	tag  string
-	sent int             // outbox entries taken so far
-	n    int             // mails sent to the host
-	seen []mail.Outgoing // mails taken by helpers that play on (untilTurnOver)
+	sent int // outbox entries taken so far
+	n    int // mails sent to the host
 }
 
 func newFixture(t *testing.T) *fixture { return newFixtureTB(t) }
