@@ -84,6 +84,27 @@ func TestSignedMails(t *testing.T) {
 	if rep := gamelog.Verify(file, gamelog.VerifyOptions{Key: ed25519.PublicKey(mustHex32(t, verifier)), Checkpoints: cps}); !rep.OK() {
 		t.Errorf("the mails' checkpoints against the log: %v", rep.Failure)
 	}
+	// Bob's own mails against bob's own copy of the log (alice's set-up withheld from it).
+	var side mail.Attachment
+	f.s.View(func(tx *store.Tx) error {
+		g, _ := loadGame(tx, id)
+		side, err = export(tx, g, id, "ottoman", false)
+		return err
+	})
+	file, err = gamelog.ParseFile(side.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cps = nil
+	for _, o := range all {
+		if o.To[0] == "bob@example.com" && strings.Contains(o.Text, "log-head") {
+			blocks, _ := gamelog.ParseBlocks([]byte(o.Text))
+			cps = append(cps, blocks...)
+		}
+	}
+	if rep := gamelog.Verify(file, gamelog.VerifyOptions{Key: ed25519.PublicKey(mustHex32(t, verifier)), Checkpoints: cps}); len(cps) == 0 || !rep.OK() {
+		t.Errorf("bob's mails' checkpoints against bob's copy of the log (%d): %v", len(cps), rep.Failure)
+	}
 }
 
 func (f *fixture) gameID() ident.GameID {
