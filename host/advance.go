@@ -141,7 +141,11 @@ func stepTurn(g *game, eng adjudicator.Game) uint32 {
 }
 
 func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *gamelog.Checkpoint) error {
-	seed, err := lastReveal(tx, id)
+	turn, seed, err := lastReveal(tx, id)
+	if err != nil {
+		return err
+	}
+	verifier, err := verifierKey(tx, id)
 	if err != nil {
 		return err
 	}
@@ -154,9 +158,11 @@ func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *g
 		if rec, err := lastOf(tx, id, gamelog.TypeEnd); err == nil && rec != nil {
 			result = rec.Get("result")
 		}
-		return h.queue(tx, g, r, "gameend", "game over", templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name}, "", []mail.Attachment{att})
+		return h.queue(tx, g, r, "gameend", "game over", templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name,
+			Verifier: verifier}, "", []mail.Attachment{att})
 	}
-	return h.queue(tx, g, r, "turnend", "turn over: seed revealed", templates.TurnEnd{Seed: seed, Checkpoint: c.Block()}, "", nil)
+	return h.queue(tx, g, r, "turnend", "turn over: seed revealed", templates.TurnEnd{Turn: turn, Seed: seed, Checkpoint: c.Block(),
+		Verifier: verifier, LogFile: logFile(g, r)}, "", nil)
 }
 
 // next asks a player for the orders the game now waits for from the player's side.
@@ -198,10 +204,11 @@ func lastOf(tx *store.Tx, id ident.GameID, typ string) (*gamelog.Record, error) 
 	return last, err
 }
 
-func lastReveal(tx *store.Tx, id ident.GameID) (string, error) {
+// lastReveal is the latest revealed seed X_t and its game turn t (docs/DICE.md 5).
+func lastReveal(tx *store.Tx, id ident.GameID) (uint32, string, error) {
 	r, err := lastOf(tx, id, gamelog.TypeReveal)
 	if err != nil || r == nil {
-		return "", err
+		return 0, "", err
 	}
-	return r.Get("seed"), nil
+	return uint32(r.Uint("turn")), r.Get("seed"), nil
 }

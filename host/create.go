@@ -157,7 +157,7 @@ func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
 
 func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c ledger.Created) (*game, error) {
 	g := &game{ID: hex.EncodeToString(c.Game[:]), Ruleset: rs.ID(), Scenario: spec.Scenario, Status: "joining",
-		Referees: spec.Referees, Tag: rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2]),
+		Tag:           rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2]),
 		DeadlineHours: spec.DeadlineHours, ReminderHours: spec.ReminderHours, NoOrders: spec.NoOrders}
 	for _, s := range rs.Scenarios() {
 		if s.ID == spec.Scenario {
@@ -166,6 +166,16 @@ func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c le
 	}
 	for n := 3; taken(tx, g.Tag); n++ {
 		g.Tag = rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:n])
+	}
+	for _, r := range spec.Referees {
+		r = strings.ToLower(r)
+		if g.isReferee(r) {
+			continue
+		}
+		g.Referees = append(g.Referees, r)
+		if _, err := h.newRefereeKey(tx, c.Game, r); err != nil {
+			return nil, err
+		}
 	}
 	for _, p := range spec.Players {
 		if p.Address == "" || !strings.Contains(p.Address, "@") {
@@ -220,10 +230,14 @@ func (h *Host) welcome(tx *store.Tx, g *game, c ledger.Created, rs adjudicator.R
 			return err
 		}
 	}
-	body := templates.Welcome{Key: "(players only)", Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
-		Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(""), Deadlines: h.policy(g)}
 	for _, r := range slices.Clone(g.Referees) {
-		if err := h.queue(tx, g, recipient{address: r}, "welcome", "welcome (referee)", body, "", nil); err != nil {
+		key, err := refereeKey(tx, c.Game, r)
+		if err != nil {
+			return err
+		}
+		body := templates.RefereeWelcome{Key: key, Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
+			Checkpoint: c.Checkpoint.Block(), Players: players, Deadlines: h.policy(g), ReplyTokens: h.cfg.ReplyTokens}
+		if err := h.queue(tx, g, recipient{address: r}, "refwelcome", "welcome (referee)", body, "", nil); err != nil {
 			return err
 		}
 	}

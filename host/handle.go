@@ -33,36 +33,18 @@ func (h *Host) Handle(raw []byte) error {
 			return err
 		}
 		log := h.log.With("message-id", key)
-		if in != nil && in.From != "" {
-			ok, err := h.allow(tx, in.From)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				log.Warn("mail dropped: sender over its rate", "from", in.From)
-				return nil
-			}
-		}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
 				return nil
 			}
-			return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
-				"Please send plain text, one order per line.")
+			return h.unauthenticated(tx, in, func() error {
+				return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
+					"Please send plain text, one order per line.")
+			})
 		}
 		return h.request(tx, in, raw, log)
 	})
-}
-
-// RateLimit is how many mails one sender may send in an hour unless Config says otherwise;
-// beyond it, mail is dropped without an answer (docs/DESIGN.md 4: never flood).
-const RateLimit = 30
-
-// allow counts a sender's mail in the current hour and says whether it is within the limit.
-func (h *Host) allow(tx *store.Tx, from string) (bool, error) {
-	n, err := store.CountHour(tx, from, h.cfg.Now())
-	return n <= h.cfg.RateLimit, err
 }
 
 // actor is who sent a mail, once authenticated.
@@ -94,14 +76,18 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 		return h.newGameByMail(tx, in, raw, req)
 	}
 	if req.Game == "" {
-		return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
+		return h.unauthenticated(tx, in, func() error {
+			return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
+		})
 	}
 	id, g, err := findGame(tx, req.Game)
 	if err != nil {
 		return err
 	}
 	if g == nil {
-		return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
+		return h.unauthenticated(tx, in, func() error {
+			return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
+		})
 	}
 	if _, err := store.AddReceived(tx, id, store.ReceivedMail{At: h.cfg.Now().UTC(), From: in.From, Subject: in.Subject,
 		MessageID: in.MessageID, Raw: raw}); err != nil {
@@ -110,10 +96,15 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
 		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
-			"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
+		return h.unauthenticated(tx, in, func() error {
+			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
+				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
+		})
 	}
 	if refused, err := h.authenticate(tx, a); refused || err != nil {
+		return err
+	}
+	if ok, err := h.allowActor(tx, a); !ok || err != nil {
 		return err
 	}
 	if rerr != nil {
@@ -131,31 +122,71 @@ func (h *Host) done(tx *store.Tx, a *actor, err error) error {
 	return saveGame(tx, a.id, a.g)
 }
 
-// authenticate: the player of record's address and key, or a referee's address (docs/DESIGN.md 4).
-// A stranger is refused, and the player whose key was used is told.
+// authenticate: the player of record's address and key, or a referee's address and the
+// referee's key (docs/DESIGN.md 4; issue 10, finding 4), each key on a KEY line or by the tokenized
+// reply address. A stranger is refused, and the player or referee whose key was used is
+// told; so is a referee whose address sent a mail without the key.
 func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 	if a.referee && a.p == nil {
-		return false, nil
+		key, err := refereeKey(tx, a.id, a.msg.From)
+		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
+			return err != nil, err
+		}
+		return true, h.unauthenticated(tx, a.msg, func() error {
+			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
+				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
+					h.orReply()+". Nothing was changed.",
+				"If you did not send it, someone has used your address; without the key it can change nothing."))
+		})
 	}
 	if a.p == nil {
-		for i := range a.g.Players {
-			if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err == nil && k != "" && (k == a.req.Key || h.tokenUsed(a.msg, a.id, k)) {
-				err := h.notice(tx, a.g, recipient{p: &a.g.Players[i]}, "", fmt.Sprintf(
-					"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; if the key is known to others, ask the referee for a new one.", a.msg.From, a.g.Tag))
-				return true, h.done(tx, a, err)
-			}
-		}
-		return true, h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
+		return true, h.unauthenticated(tx, a.msg, func() error { return h.refuseStranger(tx, a) })
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
 		return true, err
 	}
-	if a.req.Key != key && !h.tokenUsed(a.msg, a.id, key) {
-		return true, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
-			"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail."))
+	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
+		return true, h.unauthenticated(tx, a.msg, func() error {
+			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
+				"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))
+		})
 	}
 	return false, nil
+}
+
+// orReply names the other way to authenticate, when the installation offers it.
+func (h *Host) orReply() string {
+	if h.cfg.ReplyTokens {
+		return " (or it must be a reply to navarch's mail to you)"
+	}
+	return ""
+}
+
+// refuseStranger answers a mail from an address that is neither a player nor a referee of
+// the game; if it used a player's or a referee's key, that player or referee is told instead.
+func (h *Host) refuseStranger(tx *store.Tx, a *actor) error {
+	used := func(k string) bool { return k != "" && (keyMatches(a.req.Key, k) || h.tokenUsed(a.msg, a.id, k)) }
+	tell := func(r recipient) error {
+		return h.done(tx, a, h.notice(tx, a.g, r, "", fmt.Sprintf(
+			"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; "+
+				"if the key is known to others, ask the referee for a new one (REKEY).", a.msg.From, a.g.Tag)))
+	}
+	for i := range a.g.Players {
+		if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err != nil {
+			return err
+		} else if used(k) {
+			return tell(recipient{p: &a.g.Players[i]})
+		}
+	}
+	for _, r := range a.g.Referees {
+		if k, err := refereeKey(tx, a.id, r); err != nil {
+			return err
+		} else if used(k) {
+			return tell(recipient{address: r})
+		}
+	}
+	return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
 }
 
 func (h *Host) command(tx *store.Tx, a *actor) error {
@@ -174,7 +205,7 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.absent(tx, a)
 	case mail.CmdResign:
 		return h.resign(tx, a)
-	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace, mail.CmdProceed:
+	case mail.CmdPause, mail.CmdResume, mail.CmdExtend, mail.CmdEnd, mail.CmdReplace, mail.CmdProceed, mail.CmdRekey:
 		return h.referee(tx, a)
 	}
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("%s is not available yet on this server; nothing was changed.", a.req.Command))
@@ -204,10 +235,17 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	if err := h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined the game. Everyone has: play begins."); err != nil {
 		return err
 	}
-	if _, err := ledger.Start(tx, a.id, false); err != nil {
+	s, err := ledger.Start(tx, a.id, false)
+	if err != nil {
+		return err
+	}
+	if err := h.startNotice(tx, a.id, a.g, s); err != nil {
 		return err
 	}
 	a.g.Status = "playing"
+	if a.g.paused() { // play begins when the game resumes
+		return nil
+	}
 	return h.advance(tx, a.id, a.g)
 }
 
@@ -226,8 +264,9 @@ var mailCommands = []string{"",
 	"Mail commands, one per mail, with your KEY line (players): JOIN; your orders, or NONE for",
 	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
 	"map); LOG for the public log so far; ABSENT FROM TO (dates) holds deadlines while you are",
-	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees: PAUSE [HOURS], RESUME,",
-	"EXTEND [HOURS], PROCEED (without the orders still missing), REPLACE PLAYER ADDRESS [ZONE],",
+	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees, with the referee's KEY:",
+	"PAUSE [HOURS] (until RESUME), RESUME, EXTEND [HOURS], PROCEED (without the orders still",
+	"missing), REPLACE PLAYER ADDRESS [ZONE], REKEY PLAYER (a new key, mailed to the player),",
 	"ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {

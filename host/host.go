@@ -35,8 +35,9 @@ type Config struct {
 	// that a reply needs no KEY line (tokens.go). The mail server must deliver subaddressed
 	// mail (local+token@domain) to navarch's mailbox.
 	ReplyTokens bool
-	// GameMasters may create games by mail (NEWGAME); addresses, lower-case.
-	GameMasters []string
+	// GameMasters may create games by mail (NEWGAME): each lower-case address with the game
+	// master's key, which a NEWGAME mail must carry on a KEY line.
+	GameMasters map[string]string
 	Now         func() time.Time
 	Rand        io.Reader // keys and seeds; crypto/rand by default
 	// Heartbeat, if set, is called by the deadline loop after each pass in which the store

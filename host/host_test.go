@@ -286,3 +286,26 @@ func TestTooBigMailIsAnswered(t *testing.T) {
 		t.Errorf("a mail over the cap: %+v", m)
 	}
 }
+
+// ref sends a mail from the referee with the referee's key.
+func (f *fixture) ref(body string) {
+	f.t.Helper()
+	f.send("ref@example.net", body+"\nKEY "+f.refKey("ref@example.net"))
+}
+
+// refKey is a referee's key of the fixture's game, as the referee's welcome gave it.
+func (f *fixture) refKey(address string) string {
+	f.t.Helper()
+	var key string
+	f.s.View(func(tx *store.Tx) error {
+		id, _, err := findGame(tx, f.tag)
+		if err == nil {
+			key, err = refereeKey(tx, id, address)
+		}
+		if err != nil || key == "" {
+			f.t.Fatalf("no referee key for %s: %v", address, err)
+		}
+		return nil
+	})
+	return key
+}

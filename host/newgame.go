@@ -21,13 +21,21 @@ import (
 //	REFEREE second-referee@example.net      (any number)
 //	OPTIONS wind,sailing
 //	DEADLINE 48                             (hours; REMINDER 6; NOORDERS referee)
+//	KEY the-game-master's-key               (from the configuration's game_masters)
 func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req mail.Request) error {
 	answer := func(lines ...string) error { return h.strangerMail(tx, in.From, in.MessageID, "newgame", lines...) }
-	if !slices.Contains(h.cfg.GameMasters, in.From) {
-		return answer("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
+	refuse := func(lines ...string) error {
+		return h.unauthenticated(tx, in, func() error { return answer(lines...) })
+	}
+	if _, ok := h.cfg.GameMasters[in.From]; !ok {
+		return refuse("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
+	}
+	if !h.gameMaster(in.From, req.Key) {
+		return refuse("No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
+			"If you did not send it, someone has used your address; without the key it can create nothing.")
 	}
 	if h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		return answer("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
+		return refuse("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
 	}
 	spec, err := readSpec(req)
 	if !slices.Contains(spec.Referees, in.From) {
@@ -61,7 +69,8 @@ const newGameHelp = `Write, one per line:
   RULESET ID                           (optional; navarch rules lists them)
   REFEREE ADDRESS                      (optional: more referees; you are one)
   OPTIONS OPTION,OPTION                (optional)
-  DEADLINE HOURS, REMINDER HOURS, NOORDERS default|referee   (optional)`
+  DEADLINE HOURS, REMINDER HOURS, NOORDERS default|referee   (optional)
+  KEY YOUR-GAME-MASTER-KEY             (required)`
 
 // readSpec reads a NEWGAME request's lines into a game spec, the sender a referee.
 func readSpec(req mail.Request) (GameSpec, error) {

@@ -13,7 +13,7 @@ import (
 func TestNewGameByMail(t *testing.T) {
 	f := newFixture(t)
 	f.outbox()
-	f.h.cfg.GameMasters = []string{"gm@example.net"}
+	f.h.cfg.GameMasters = map[string]string{"gm@example.net": "gm-secret"}
 	newgame := func(from, msgID, body string) []string {
 		t.Helper()
 		raw := "From: " + from + "\r\nSubject: a new game\r\nMessage-ID: <" + msgID + ">\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n")
@@ -28,6 +28,13 @@ func TestNewGameByMail(t *testing.T) {
 	}
 	good := "NEWGAME lions-at-sea\nPLAYER carol christian carol@example.org Europe/Paris\nPLAYER dave ottoman dave@example.com\n" +
 		"REFEREE second@example.net\nDEADLINE 48\nNOORDERS referee"
+	if got := newgame("gm@example.net", "forged@x", good); len(got) != 1 || !strings.Contains(got[0], "needs the game master's key") {
+		t.Errorf("a NEWGAME from the game master's address without the key: %q", got)
+	}
+	if got := newgame("gm@example.net", "wrongkey@x", good+"\nKEY gm-guess"); len(got) != 1 || !strings.Contains(got[0], "needs the game master's key") {
+		t.Errorf("a NEWGAME with a wrong key: %q", got)
+	}
+	good += "\nKEY gm-secret"
 	if got := newgame("eve@example.org", "eve@x", good); len(got) != 1 || !strings.Contains(got[0], "Only this server's game masters") {
 		t.Errorf("a stranger's NEWGAME: %q", got)
 	}
@@ -39,7 +46,7 @@ func TestNewGameByMail(t *testing.T) {
 		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nCOLOUR red":    `line 4: "COLOUR red": not a NEWGAME line`,
 		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nDEADLINE soon": "DEADLINE takes a number of hours",
 	} {
-		got := newgame("gm@example.net", "bad-"+want+"@x", body)
+		got := newgame("gm@example.net", "bad-"+want+"@x", body+"\nKEY gm-secret")
 		if len(got) != 1 || !strings.Contains(got[0], "No game was created") || !strings.Contains(got[0], want) {
 			t.Errorf("%q: %q, want a refusal with %q", body, got, want)
 		}
@@ -102,7 +109,7 @@ func FuzzReadSpec(f *testing.F) {
 func FuzzHandle(f *testing.F) {
 	fx := newFixtureTB(f)
 	fx.h.cfg.RateLimit = 1 << 30
-	fx.h.cfg.GameMasters = []string{"gm@example.net"}
+	fx.h.cfg.GameMasters = map[string]string{"gm@example.net": "gm-secret"}
 	keys := map[string]string{}
 	for _, m := range fx.outbox() {
 		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
@@ -114,8 +121,9 @@ func FuzzHandle(f *testing.F) {
 		"CHECK\r\nKEY x\r\nBAR-VEN1 MOVE 0711 RAM SIR-EGY1", "STATUS FULL", "ABSENT 2026-12-01 2026-12-05", "RESIGN", "HELP", "PROCEED"} {
 		f.Add([]byte(head + body))
 	}
-	f.Add([]byte("From: gm@example.net\r\nSubject: new\r\n\r\nNEWGAME lions-at-sea\r\nPLAYER a christian a@x.org\r\nPLAYER b ottoman b@x.org\r\nDEADLINE 9"))
+	f.Add([]byte("From: gm@example.net\r\nSubject: new\r\n\r\nNEWGAME lions-at-sea\r\nPLAYER a christian a@x.org\r\nPLAYER b ottoman b@x.org\r\nDEADLINE 9\r\nKEY gm-secret"))
 	f.Add([]byte("From: ref@example.net\r\nSubject: [navarch " + fx.tag + "]\r\n\r\nEXTEND 12"))
+	f.Add([]byte("From: ref@example.net\r\nSubject: [navarch " + fx.tag + "]\r\n\r\nEXTEND 12\r\nKEY " + fx.refKey("ref@example.net")))
 	n := 0
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		n++ // a Message-ID of its own, so that every input is handled, not deduplicated

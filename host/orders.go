@@ -83,7 +83,8 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
 	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
-		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical}, a.msg.MessageID, nil); err != nil {
+		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
+			Paused: a.g.paused()}, a.msg.MessageID, nil); err != nil {
 		return err
 	}
 	if len(later) > 0 { // before the step resolves: a step that follows may use them
@@ -91,7 +92,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			return err
 		}
 	}
-	if len(a.g.Step.Orders) < len(a.g.Step.Sides) {
+	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
 		return nil
 	}
 	return h.resolve(tx, a.id, a.g, eng)

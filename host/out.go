@@ -46,6 +46,9 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		return err
 	}
 	m := templates.Mail{Game: g.Tag, Title: g.Title, LogSize: n, LogHead: fmt.Sprintf("%x", head[:8]), Body: body}
+	if m.Checkpoint, err = headCheckpoint(tx, id, n, head); err != nil {
+		return err
+	}
 	if g.Step != nil {
 		m.Turn, m.Act, m.Deadline = int(g.Step.Turn), int(g.Step.Act), g.Step.Deadline
 	}

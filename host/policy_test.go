@@ -66,7 +66,7 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	if m := find(f.outbox(), "alice@example.org", "accepted"); m == nil {
 		t.Error("orders after the deadline are not taken while the game waits")
 	}
-	f.send("ref@example.net", "PROCEED")
+	f.ref("PROCEED")
 	mails = f.outbox()
 	if m := find(mails, "bob@example.com", "announcement"); m == nil || !strings.Contains(flat(m.Text), "without orders from bob (ottoman)") {
 		t.Errorf("PROCEED is not announced: %v", subjects(mails))
@@ -76,8 +76,8 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	}
 	// The next step's deadline passes; EXTEND gives 12 hours from now, not from the deadline.
 	tick(25)
-	f.send("ref@example.net", "EXTEND 12")
-	want := f.now.UTC().Truncate(time.Second).Add(12 * time.Hour).Format("2006-01-02 15:04 UTC")
+	f.ref("EXTEND 12")
+	want := f.now.UTC().Truncate(time.Second).Add(12 * time.Hour).Format("Mon 2 Jan 2006 15:04 UTC")
 	if m := find(f.outbox(), "alice@example.org", "announcement"); m == nil || !strings.Contains(flat(m.Text), want) {
 		t.Errorf("EXTEND while waiting, want the deadline %s: %+v", want, m)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"navarch/ident"
 	"navarch/ledger"
 	"navarch/mail"
 	"navarch/store"
@@ -58,6 +59,8 @@ func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
 		text, err = h.extend(a)
 	case mail.CmdReplace:
 		text, err = h.replace(tx, a)
+	case mail.CmdRekey:
+		text, err = h.rekey(tx, a)
 	case mail.CmdEnd:
 		return "The game is over.", h.endGame(tx, a)
 	case mail.CmdProceed:
@@ -68,15 +71,50 @@ func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
 	if err != nil {
 		return "", refused(err.Error())
 	}
-	return text, h.announce(tx, a, text)
+	var deadline time.Time
+	if (a.req.Command == mail.CmdResume || a.req.Command == mail.CmdExtend) && a.g.Step != nil {
+		deadline = a.g.Step.Deadline
+	}
+	if err := h.announce(tx, a, text, deadline); err != nil {
+		return "", err
+	}
+	if a.req.Command == mail.CmdResume {
+		return text, h.resumed(tx, a.id, a.g)
+	}
+	return text, nil
 }
 
-func (h *Host) announce(tx *store.Tx, a *actor, text string) error {
-	if err := ledger.Note(tx, a.id, "referee", text); err != nil {
+// by is who acted, as an announcement names it (issue 16): the operator, a player, or a
+// referee with the address.
+func (a *actor) by() (announce, note string) {
+	switch {
+	case a.operator:
+		return "the operator", "operator"
+	case a.p != nil:
+		return fmt.Sprintf("%s (%s), a player,", a.p.ID, a.p.Side), "player:" + a.p.ID
+	}
+	return "the referee (" + a.msg.From + ")", "referee"
+}
+
+// announce writes a change to the log and tells everyone, naming who made it; a deadline it
+// set is shown to each recipient in the recipient's own zone.
+func (h *Host) announce(tx *store.Tx, a *actor, text string, deadline time.Time) error {
+	by, note := a.by()
+	return h.announceAs(tx, a.id, a.g, by, note, text, deadline)
+}
+
+func (h *Host) announceAs(tx *store.Tx, id ident.GameID, g *game, by, note, text string, deadline time.Time) error {
+	logged := text
+	body := templates.Announcement{By: by, Text: []string{text}, Deadline: deadline}
+	if !deadline.IsZero() && g.Step != nil {
+		logged += " The deadline for " + g.Step.What + " is " + deadline.UTC().Format("2006-01-02 15:04 UTC") + "."
+		body.What = g.Step.What
+	}
+	if err := ledger.Note(tx, id, note, logged); err != nil {
 		return err
 	}
-	for _, r := range h.recipients(a.g) {
-		if err := h.queue(tx, a.g, r, "announcement", "announcement", templates.Announcement{By: a.msg.From, Text: []string{text}}, "", nil); err != nil {
+	for _, r := range h.recipients(g) {
+		if err := h.queue(tx, g, r, "announcement", "announcement", body, "", nil); err != nil {
 			return err
 		}
 	}
@@ -94,43 +132,77 @@ func hoursArg(args []string, def, maxH int) (int, error) {
 	return n, nil
 }
 
-// pause stops the game's clock, for at most maxPauseHours: deadlines do not pass while it is
-// paused, and resuming moves the deadline on by the time paused.
+// paused says whether the referee has paused the game.
+func (g *game) paused() bool { return !g.PausedAt.IsZero() }
+
+// pause stops play (issue 16): orders are still taken and acknowledged, but nothing is
+// adjudicated and no deadline runs until RESUME, or until HOURS (at most maxPauseHours)
+// have passed if given.
 func (h *Host) pause(a *actor) (string, error) {
-	n, err := hoursArg(a.req.Args, 72, maxPauseHours)
-	if err != nil {
-		return "", err
+	if a.g.paused() {
+		return "", fmt.Errorf("the game is paused already; RESUME ends the pause")
 	}
-	if !a.g.PausedUntil.IsZero() {
-		return "", fmt.Errorf("the game is paused already, until %s", a.g.PausedUntil.Format(time.RFC1123))
+	text := "The game is paused: orders are still taken and acknowledged, but nothing is adjudicated and no deadline runs until the game resumes"
+	now := h.cfg.Now().UTC().Truncate(time.Second)
+	a.g.PausedAt = now
+	if len(a.req.Args) > 0 {
+		n, err := hoursArg(a.req.Args, 0, maxPauseHours)
+		if err != nil {
+			a.g.PausedAt = time.Time{}
+			return "", err
+		}
+		a.g.PausedUntil = now.Add(time.Duration(n) * time.Hour)
+		return text + fmt.Sprintf(", by the referee's RESUME or by itself after %d hours (%s).", n, a.g.PausedUntil.Format("2006-01-02 15:04 UTC")), nil
 	}
-	now := h.cfg.Now()
-	a.g.PausedAt, a.g.PausedUntil = now, now.Add(time.Duration(n)*time.Hour).UTC().Truncate(time.Second)
-	return fmt.Sprintf("The game is paused for %d hours, until %s at the latest.", n, a.g.PausedUntil.Format("2006-01-02 15:04 UTC")), nil
+	return text + ", by the referee's RESUME.", nil
 }
 
 func (h *Host) resume(a *actor) (string, error) {
-	if a.g.PausedUntil.IsZero() {
+	if !a.g.paused() {
 		return "", fmt.Errorf("the game is not paused")
 	}
 	h.unpause(a.g, h.cfg.Now())
-	return "The game resumes.", nil
+	if a.g.Step == nil {
+		return "The game resumes.", nil
+	}
+	return "The game resumes; the deadline is moved on by the time the game was paused.", nil
 }
 
-// unpause ends a pause and moves the deadline on by the time the game was paused.
+// unpause ends a pause and moves the deadline on by the time the game was paused: no
+// deadline ran meanwhile.
 func (h *Host) unpause(g *game, now time.Time) {
-	if now.After(g.PausedUntil) {
+	if !g.PausedUntil.IsZero() && now.After(g.PausedUntil) {
 		now = g.PausedUntil
 	}
-	if g.Step != nil {
-		g.Step.Deadline = g.Step.Deadline.Add(now.Sub(g.PausedAt)).Truncate(time.Second)
+	if g.Step != nil && !g.Step.Waiting {
+		g.Step.Deadline = g.Step.Deadline.Add(now.Sub(g.PausedAt)).UTC().Truncate(time.Second)
+		g.Step.Reminded = false
 	}
 	g.PausedAt, g.PausedUntil = time.Time{}, time.Time{}
+}
+
+// resumed goes on with play after a pause: a game whose players all joined while it was
+// paused begins, and a step whose orders all came in meanwhile is adjudicated now.
+func (h *Host) resumed(tx *store.Tx, id ident.GameID, g *game) error {
+	if g.Status == "playing" && g.Step == nil { // everyone joined while the game was paused
+		return h.advance(tx, id, g)
+	}
+	if g.Step == nil || g.Status != "playing" || len(g.Step.Orders) < len(g.Step.Sides) {
+		return nil
+	}
+	eng, err := h.engine(tx, id)
+	if err != nil {
+		return err
+	}
+	return h.resolve(tx, id, g, eng)
 }
 
 func (h *Host) extend(a *actor) (string, error) {
 	if a.g.Step == nil {
 		return "", fmt.Errorf("no deadline is running")
+	}
+	if a.g.paused() {
+		return "", fmt.Errorf("the game is paused, and no deadline runs; RESUME first")
 	}
 	n, err := hoursArg(a.req.Args, 24, maxExtendHours)
 	if err != nil {
@@ -142,7 +214,7 @@ func (h *Host) extend(a *actor) (string, error) {
 	}
 	a.g.Step.Deadline = from.Add(time.Duration(n) * time.Hour)
 	a.g.Step.Reminded, a.g.Step.Waiting = false, false
-	return fmt.Sprintf("The deadline for %s is extended by %d hours, to %s.", a.g.Step.What, n, a.g.Step.Deadline.Format("2006-01-02 15:04 UTC")), nil
+	return fmt.Sprintf("The deadline for %s is extended by %d hours.", a.g.Step.What, n), nil
 }
 
 // proceed resolves the open step without the orders still missing, by the referee's
@@ -151,7 +223,7 @@ func (h *Host) proceed(tx *store.Tx, a *actor) (string, error) {
 	if a.g.Step == nil {
 		return "", refused("no step waits for orders")
 	}
-	if !a.g.PausedUntil.IsZero() {
+	if a.g.paused() {
 		return "", refused("the game is paused; RESUME it first")
 	}
 	missing := a.g.missing()
@@ -162,8 +234,8 @@ func (h *Host) proceed(tx *store.Tx, a *actor) (string, error) {
 	for _, p := range missing {
 		late = append(late, p.ID+" ("+p.Side+")")
 	}
-	text := fmt.Sprintf("The referee proceeds with %s without orders from %s: %s.", a.g.Step.What, strings.Join(late, ", "), a.g.Step.Default)
-	if err := h.announce(tx, a, text); err != nil {
+	text := fmt.Sprintf("Play proceeds with %s without orders from %s: %s.", a.g.Step.What, strings.Join(late, ", "), a.g.Step.Default)
+	if err := h.announce(tx, a, text, time.Time{}); err != nil {
 		return "", err
 	}
 	if !a.g.Step.Waiting {
@@ -222,5 +294,5 @@ func (h *Host) absent(tx *store.Tx, a *actor) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("An absence is two dates like 2026-12-01 2026-12-05, at most %d days apart.", maxAbsentDays))
 	}
 	a.p.AbsentFrom, a.p.AbsentTo = from, to.Add(24*time.Hour)
-	return h.announce(tx, a, fmt.Sprintf("%s (%s) is away from %s to %s; deadlines that fall then wait for the return.", a.p.ID, a.p.Side, a.req.Args[0], a.req.Args[1]))
+	return h.announce(tx, a, fmt.Sprintf("%s (%s) is away from %s to %s; deadlines that fall then wait for the return.", a.p.ID, a.p.Side, a.req.Args[0], a.req.Args[1]), time.Time{})
 }

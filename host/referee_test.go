@@ -45,22 +45,22 @@ func TestRefereeCommands(t *testing.T) {
 	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "referee's command") {
 		t.Error("a player extended the deadline")
 	}
-	f.send("ref@example.net", "EXTEND 24")
+	f.ref("EXTEND 24")
 	mails := f.outbox()
 	if len(mails) != 3 || find(mails, "bob@example.com", "announcement") == nil || !f.deadline().Equal(d0.Add(24*time.Hour)) {
 		t.Errorf("extend: %v, deadline %v", subjects(mails), f.deadline())
 	}
-	f.send("ref@example.net", "EXTEND 1000")
+	f.ref("EXTEND 1000")
 	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "from 1 to 168") {
 		t.Error("an extension over the cap was not refused")
 	}
-	f.send("ref@example.net", "PAUSE 48")
+	f.ref("PAUSE 48")
 	f.now = f.now.Add(10 * time.Hour)
-	f.send("ref@example.net", "RESUME")
+	f.ref("RESUME")
 	if got, want := f.deadline(), d0.Add(34*time.Hour); !got.Equal(want) {
 		t.Errorf("after a 10-hour pause the deadline is %v, want %v", got, want)
 	}
-	f.send("ref@example.net", "ENDGAME the players agreed a draw")
+	f.ref("ENDGAME the players agreed a draw")
 	mails = f.outbox()
 	if m := find(mails, "alice@example.org", "game over"); m == nil || len(m.Attachments) != 1 || !strings.Contains(m.Text, "agreed a draw") {
 		t.Errorf("end by the referee: %v", subjects(mails))
@@ -87,8 +87,38 @@ func TestAbsenceAndRate(t *testing.T) {
 	for i := 0; i < RateLimit+5; i++ {
 		f.send("alice@example.org", "HELP\nKEY "+keys["alice@example.org"])
 	}
-	if n := len(f.outbox()); n > RateLimit {
-		t.Errorf("%d answers to one sender in an hour", n)
+	mails := f.outbox()
+	if n := len(mails); n != RateLimit+1 || !strings.Contains(flat(mails[n-1].Text), "more than 30 mails to game") {
+		t.Errorf("%d answers to one sender in an hour, want %d and a last one telling her once: %v", n, RateLimit+1, subjects(mails))
+	}
+}
+
+// TestForgedFloodLeavesOrders (issue 10, finding 5): thirty and more mails forged "from" bob
+// (without his key) are answered at most RateLimit times, and then bob's real orders are
+// accepted and answered, and the game goes on.
+func TestForgedFloodLeavesOrders(t *testing.T) {
+	f, keys := started(t)
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.outbox()
+	for i := 0; i < RateLimit+10; i++ {
+		f.send("bob@example.com", "NONE")
+	}
+	if n := len(f.outbox()); n != RateLimit {
+		t.Errorf("%d answers to a forged flood, want %d", n, RateLimit)
+	}
+	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
+	mails := f.outbox()
+	if find(mails, "bob@example.com", "orders accepted") == nil || find(mails, "alice@example.org", "report") == nil {
+		t.Errorf("bob's real orders after a forged flood: %v", subjects(mails))
+	}
+	// Past the limit of his own (his JOIN counted, his orders not: the game asked for them),
+	// bob's HELP mails are told once.
+	for i := 0; i < RateLimit+3; i++ {
+		f.send("bob@example.com", "HELP\nKEY "+keys["bob@example.com"])
+	}
+	mails = f.outbox()
+	if n := len(mails); n != RateLimit || !strings.Contains(flat(mails[n-1].Text), "not applied and not answered") {
+		t.Errorf("bob over his own limit: %d answers", n)
 	}
 }
 
@@ -96,7 +126,7 @@ func TestAbsenceAndRate(t *testing.T) {
 func TestPauseExpires(t *testing.T) {
 	f, _ := started(t)
 	d0 := f.deadline()
-	f.send("ref@example.net", "PAUSE 10")
+	f.ref("PAUSE 10")
 	f.outbox()
 	f.now = f.now.Add(11 * time.Hour)
 	if err := f.h.Tick(); err != nil {
@@ -113,7 +143,7 @@ func TestOperate(t *testing.T) {
 	f, _ := started(t)
 	before := f.deadline()
 	text, err := f.h.Operate(f.tag, "PAUSE", []string{"10"})
-	if err != nil || !strings.Contains(text, "paused for 10 hours") {
+	if err != nil || !strings.Contains(text, "by itself after 10 hours") {
 		t.Fatalf("pause: %q %v", text, err)
 	}
 	mails := f.outbox()
@@ -145,19 +175,19 @@ func TestReplace(t *testing.T) {
 	f, keys := started(t)
 	for _, bad := range []string{"REPLACE bob", "REPLACE zed carol@example.net", "REPLACE bob not-an-address", "REPLACE bob alice@example.org",
 		"REPLACE bob carol@example.net Mars/Olympus"} {
-		f.send("ref@example.net", bad)
+		f.ref(bad)
 		if mails := f.outbox(); len(mails) != 1 || find(mails, "ref@example.net", "notice") == nil {
 			t.Errorf("%s: %v", bad, subjects(mails))
 		}
 	}
-	f.send("ref@example.net", "REPLACE bob Carol@Example.net Asia/Tokyo")
+	f.ref("REPLACE bob Carol@Example.net Asia/Tokyo")
 	mails := f.outbox()
 	w := find(mails, "carol@example.net", "welcome")
 	if w == nil || !strings.Contains(w.Text, "commitment C") || !strings.Contains(w.Text, "BEGIN NAVARCH CHECKPOINT") {
 		t.Fatalf("no welcome for carol with the commitment and checkpoint: %v", subjects(mails))
 	}
 	for _, who := range []string{"alice@example.org", "carol@example.net", "ref@example.net"} {
-		if m := find(mails, who, "announcement"); m == nil || !strings.Contains(m.Text, "bob (ottoman) is now played from carol@example.net instead of bob@example.com") {
+		if m := find(mails, who, "announcement"); m == nil || !strings.Contains(flat(m.Text), "bob (ottoman) is now played from carol@example.net instead of bob@example.com") {
 			t.Errorf("%s was not told of the replacement", who)
 		}
 	}
@@ -178,4 +208,33 @@ func TestReplace(t *testing.T) {
 		t.Errorf("carol's orders for bob's side: %+v", m)
 	}
 	f.checkLog()
+}
+
+// TestForgedReferee (issue 10, finding 4): a mail with the referee's From but without the
+// referee's key changes nothing and is not answered with anything secret; the referee is
+// told. A forged REPLACE does not hand bob's side to mallory.
+func TestForgedReferee(t *testing.T) {
+	f, keys := started(t)
+	for _, body := range []string{"REPLACE bob mallory@evil.example", "REPLACE bob mallory@evil.example\nKEY " + keys["bob@example.com"],
+		"LOG", "ENDGAME mallory wins"} {
+		f.send("ref@example.net", body)
+		mails := f.outbox()
+		if len(mails) != 1 || mails[0].To[0] != "ref@example.net" || !strings.Contains(flat(mails[0].Text), "needs your referee key") ||
+			len(mails[0].Attachments) != 0 {
+			t.Errorf("forged %q: %v", body, subjects(mails))
+		}
+	}
+	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
+	if m := find(f.outbox(), "bob@example.com", "orders accepted"); m == nil {
+		t.Error("bob lost his side to a forged REPLACE")
+	}
+	// A stranger with the referee's key: the referee is told, nothing changes.
+	f.send("mallory@evil.example", "PAUSE\nKEY "+f.refKey("ref@example.net"))
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "used your key") {
+		t.Errorf("the referee was not told of a stranger using the key: %+v", m)
+	}
+	f.ref("EXTEND 12")
+	if find(f.outbox(), "alice@example.org", "announcement") == nil {
+		t.Error("the referee's mail with the key was not applied")
+	}
 }

@@ -14,7 +14,7 @@ func TestResign(t *testing.T) {
 	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "RESIGN CONFIRM ends the game") {
 		t.Error("HELP does not list the mail commands")
 	}
-	f.send("ref@example.net", "RESIGN CONFIRM")
+	f.ref("RESIGN CONFIRM")
 	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "Referees do not resign") {
 		t.Error("a referee resigned")
 	}

@@ -46,12 +46,11 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	}
 	now := h.cfg.Now()
 	changed := false
-	if !g.PausedUntil.IsZero() {
-		if now.Before(g.PausedUntil) {
-			return nil // the clock stands still while the game is paused
+	if g.paused() {
+		if g.PausedUntil.IsZero() || now.Before(g.PausedUntil) {
+			return nil // nothing is adjudicated and no deadline runs while the game is paused
 		}
-		h.unpause(g, now)
-		changed = true
+		return h.pauseRanOut(tx, id, g, now)
 	}
 	missing := g.missing()
 	if back := absentUntil(missing, g.Step.Deadline); back.After(g.Step.Deadline) {
@@ -119,12 +118,53 @@ func (g *game) missing() []*player {
 	return out
 }
 
-// late tells the late players and everyone else that the no-orders policy applies.
+// pauseRanOut ends a pause whose hours have passed, as RESUME would: announced to everyone
+// with the new deadline, and a step whose orders came in meanwhile is adjudicated.
+func (h *Host) pauseRanOut(tx *store.Tx, id ident.GameID, g *game, now time.Time) error {
+	h.unpause(g, now)
+	var deadline time.Time
+	if g.Step != nil {
+		deadline = g.Step.Deadline
+	}
+	if err := h.announceAs(tx, id, g, "navarch", "navarch", "The referee's pause has run out: the game resumes.", deadline); err != nil {
+		return err
+	}
+	if err := h.resumed(tx, id, g); err != nil {
+		return err
+	}
+	return saveGame(tx, id, g)
+}
+
+// late tells the late players, the referees (a digest) and everyone else that the
+// no-orders policy applies.
 func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
 	if err := h.lateNotices(tx, g, missing); err != nil {
 		return err
 	}
+	if err := h.lateDigest(tx, g, missing); err != nil {
+		return err
+	}
 	return h.noOrders(tx, g, missing)
+}
+
+// lateDigest tells the referees, in one mail each, which players were late at a deadline
+// (issue 16): who, with side and address, and what the rules now do for them.
+func (h *Host) lateDigest(tx *store.Tx, g *game, missing []*player) error {
+	if len(missing) == 0 || len(g.Referees) == 0 {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("The deadline for %s passed at %s. Late:", g.Step.What, g.Step.Deadline.UTC().Format("2006-01-02 15:04 UTC"))}
+	for _, p := range missing {
+		lines = append(lines, fmt.Sprintf("  %s (%s) <%s>, zone %s", p.ID, p.Side, p.Address, p.Zone))
+	}
+	lines = append(lines, "The rules' no-orders default applies: "+g.Step.Default+".",
+		"REPLACE PLAYER ADDRESS hands a side to someone else; ABSENT lets a player declare an absence ahead.")
+	for _, r := range g.Referees {
+		if err := h.queue(tx, g, recipient{address: r}, "notice", "late players", templates.Notice{Lines: lines}, "", nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lateNotices tells the late players that their deadline has passed.

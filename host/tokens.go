@@ -41,15 +41,24 @@ func (h *Host) tokenUsed(in *mail.Incoming, id ident.GameID, key string) bool {
 	return slices.Contains(in.Recipients, strings.ToLower(h.replyAddress(replyToken(id, key))))
 }
 
-// replyTo is the Reply-To of a mail to r: the player's tokenized address, or none.
+// replyTo is the Reply-To of a mail to r: the player's or the referee's tokenized address,
+// or none.
 func (h *Host) replyTo(tx *store.Tx, g *game, r recipient) (string, error) {
-	if !h.cfg.ReplyTokens || r.p == nil {
+	if !h.cfg.ReplyTokens || r.p == nil && !g.isReferee(r.address) {
 		return "", nil
 	}
 	id := h.gameID(g)
-	key, err := keyOf(tx, id, r.p.ID)
+	key, err := r.key(tx, id)
 	if err != nil || key == "" {
 		return "", err
 	}
 	return h.replyAddress(replyToken(id, key)), nil
+}
+
+// key is the recipient's key: a player's, a referee's, or "" for anyone else.
+func (r recipient) key(tx *store.Tx, id ident.GameID) (string, error) {
+	if r.p != nil {
+		return keyOf(tx, id, r.p.ID)
+	}
+	return refereeKey(tx, id, r.address)
 }

@@ -24,8 +24,9 @@ func TestReplyTokens(t *testing.T) {
 		!strings.Contains(w.Text, "needs no KEY line") {
 		t.Fatalf("alice's welcome has no tokenized reply address: %+v", w)
 	}
-	if r := find(welcome, "ref@example.net", "welcome"); r == nil || r.ReplyTo != "" {
-		t.Errorf("the referee's welcome has a token: %+v", r)
+	r := find(welcome, "ref@example.net", "welcome")
+	if r == nil || !strings.HasPrefix(r.ReplyTo, "navarch+") || r.ReplyTo == w.ReplyTo || !strings.Contains(r.Text, "needs no KEY line") {
+		t.Fatalf("the referee's welcome has no tokenized reply address of its own: %+v", r)
 	}
 	reply := func(from, to, body string) {
 		t.Helper()
@@ -51,7 +52,11 @@ func TestReplyTokens(t *testing.T) {
 	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "Waiting for: bob") {
 		t.Errorf("alice's reply to her token address was not applied")
 	}
-	f.send("ref@example.net", "REPLACE alice carol@example.org")
+	reply("ref@example.net", w.ReplyTo, "REPLACE alice carol@example.org") // the referee with alice's token
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "needs your referee key") {
+		t.Errorf("the referee was not refused with a player's token: %+v", m)
+	}
+	reply("ref@example.net", r.ReplyTo, "REPLACE alice carol@example.org")
 	mails := f.outbox()
 	c := find(mails, "carol@example.org", "welcome")
 	if c == nil || c.ReplyTo == "" || c.ReplyTo == w.ReplyTo {

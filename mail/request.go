@@ -23,15 +23,16 @@ const (
 	CmdReplace = "REPLACE"
 	CmdEnd     = "ENDGAME"
 	CmdProceed = "PROCEED" // the referee resolves the step without the orders still missing
+	CmdRekey   = "REKEY"   // the referee has a player mailed a new key
 	CmdNewGame = "NEWGAME" // a game master creates a game; the lines after it describe it
 	CmdNone    = "NONE"    // no orders for the step awaited: the rules' default applies
 )
 
 var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone,
-	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdNewGame}
+	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
 
 // RefereeCommands are accepted from the referee only.
-var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed}
+var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey}
 
 // Line is a line of the mail's text with its 1-based number.
 type Line struct {

@@ -1,5 +1,7 @@
 package templates
 
+import "time"
+
 // The Body of each kind of mail.
 
 // Welcome is sent to each player when a game is created (docs/DESIGN.md 3.1, docs/DICE.md 1-2).
@@ -14,6 +16,18 @@ type Welcome struct {
 	// ReplyTokens: the player's mails carry a tokenized reply address (no KEY line needed
 	// in a reply).
 	ReplyTokens bool
+}
+
+// RefereeWelcome is sent to each referee when a game is created: the referee's own key, how
+// a referee's mail is authenticated, the referee's commands and the dice commitment.
+type RefereeWelcome struct {
+	Key         string // the referee's secret key
+	Commitment  string
+	Verifier    string
+	Checkpoint  string
+	Players     []PlayerLine
+	Deadlines   string
+	ReplyTokens bool // the referee's mails carry a tokenized reply address
 }
 
 // PlayerLine is a player of the game.
@@ -31,9 +45,13 @@ type Request struct {
 // prove later what was sent (navarch verify --orders).
 type Receipt struct {
 	Record uint64
-	Hash   string
-	Orders string // canonical orders, one per line
-	Check  bool   // CHECK: validated only, not submitted
+	Hash   string // the orders hash in full, hex
+	// Entropy is the player's own ENTROPY line as it goes into the dice (docs/DICE.md 3), "" if
+	// none: the player can check that the orders record holds it and nothing else.
+	Entropy string
+	Orders  string // canonical orders, one per line
+	Check   bool   // CHECK: validated only, not submitted
+	Paused  bool   // the game is paused: the orders wait for it to resume
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
@@ -82,16 +100,24 @@ type NMR struct {
 	Policy string
 }
 
-// Announcement is a referee's action told to everyone (pause, extend, replace a player).
+// Announcement is a change told to everyone (pause, extend, replace a player, an absence),
+// naming who made it.
 type Announcement struct {
-	By   string
+	By   string // who acted: "the referee (ref@example.net)", "the operator", "bob (ottoman), a player,"
 	Text []string
+	// Deadline, if set, is the deadline the change set for the step What, shown in each
+	// recipient's own zone.
+	Deadline time.Time
+	What     string
 }
 
 // TurnEnd reveals a game turn's seed with a signed checkpoint (docs/DICE.md 5).
 type TurnEnd struct {
+	Turn       uint32 // t, the game turn whose seed this is (not the turn now under way)
 	Seed       string // X_t, hex
 	Checkpoint string // the signed checkpoint block
+	Verifier   string // the verifier key, hex, for the verify command
+	LogFile    string // the name of the recipient's log as LOG sends it
 }
 
 // GameEnd is the final mail.
@@ -99,6 +125,7 @@ type GameEnd struct {
 	Result     string
 	Checkpoint string
 	Export     string // the attached export's file name
+	Verifier   string // the verifier key, hex, for the verify command
 }
 
 // Notice is a short answer: a JOIN acknowledged, HELP, a mail that could not be read or was

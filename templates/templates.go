@@ -15,7 +15,7 @@ import (
 var files embed.FS
 
 // Kinds lists every kind of mail; each has mail/KIND.txt.tmpl and mail/KIND.html.tmpl.
-var Kinds = []string{"welcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
+var Kinds = []string{"welcome", "refwelcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
 	"announcement", "turnend", "gameend", "notice"}
 
 // Mail is what every mail's template sees: who it is for and where the game stands. Body is
@@ -32,7 +32,10 @@ type Mail struct {
 	Deadline time.Time
 	LogSize  uint64
 	LogHead  string // hex
-	Body     any
+	// Checkpoint is the signed checkpoint block of the log as it stands (LogSize records):
+	// every mail that names a log head carries it (LOG-FORMAT 5).
+	Checkpoint string
+	Body       any
 }
 
 // Parts are a mail's text and HTML bodies.

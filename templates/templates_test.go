@@ -17,29 +17,35 @@ var deadline = time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
 func samples() map[string]Mail {
 	base := func(body any) Mail {
 		return Mail{Game: "lep-7f3a", Title: "Lion's at Sea", Player: "alice", Side: "christian", Zone: "Europe/Rome",
-			Turn: 3, Act: 12, Deadline: deadline, LogSize: 214, LogHead: "4a9bc910cb93ee27", Body: body}
+			Turn: 3, Act: 12, Deadline: deadline, LogSize: 214, LogHead: "4a9bc910cb93ee27", Body: body,
+			Checkpoint: "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 214\nhead 4a9bc910\nsignature 77ab\n-----END NAVARCH CHECKPOINT-----\n"}
 	}
+	referee := func(m Mail) Mail { m.Player, m.Side = "", ""; return m }
 	block := "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 83\nhead 4a9b\nsignature c18f\n-----END NAVARCH CHECKPOINT-----\n"
 	return map[string]Mail{
 		"welcome": base(Welcome{Key: "k7q2-vv9d", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
 			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, Help: "UNIT MOVE STEP...\nUNIT FIRE TARGET",
 			ReplyTokens: true,
 			Deadlines:   "You have 72 hours to answer each request for orders. If a side sends no orders in time, the game waits for the referee to decide."}),
+		"refwelcome": referee(base(RefereeWelcome{Key: "m3xq-a7ty", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
+			Players: []PlayerLine{{"alice", "christian"}, {"bob", "ottoman"}}, ReplyTokens: true,
+			Deadlines: "You have 72 hours to answer each request for orders."})),
 		"request": base(Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"},
 			Units: []string{"BAR-LANT", "BAR-VEN1"}}),
-		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n"}),
+		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Entropy: "the wind is fair", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n"}),
 		"errors": base(Errors{Lines: []ErrorLine{{Line: 2, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex",
 			Legal: "0609 0610"}}}),
 		"report": base(Report{Lines: []ReportLine{{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true},
 			{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"}},
 			Next: "a draw from the cup", Summary: []string{"BAR-VEN1 0610 NE", "SIR-EGY1 0609 S mast down"}, Map: "t3a12-christian.png"}),
-		"reminder":     base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
-		"late":         base(Late{What: "the action phase of group BAR"}),
-		"nmr":          base(NMR{Side: "ottoman", Policy: "its units hold"}),
-		"announcement": base(Announcement{By: "referee", Text: []string{"The deadline is extended by 24 hours."}}),
-		"turnend":      base(TurnEnd{Seed: "d442457884edd4e9", Checkpoint: block}),
-		"gameend":      base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log"}),
-		"notice":       base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
+		"reminder": base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
+		"late":     base(Late{What: "the action phase of group BAR"}),
+		"nmr":      base(NMR{Side: "ottoman", Policy: "its units hold"}),
+		"announcement": base(Announcement{By: "the referee (ref@example.net)", Text: []string{"The deadline for the action phase of group BAR is extended by 24 hours."},
+			Deadline: deadline.Add(24 * time.Hour), What: "the action phase of group BAR"}),
+		"turnend": base(TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"}),
+		"gameend": base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e"}),
+		"notice":  base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
 	}
 }
 
@@ -85,6 +91,21 @@ func golden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s differs from its golden file:\n%s", name, got)
+	}
+}
+
+// TestTurnEndNamesItsTurn (issue 10, finding 8): the seed is labelled with the turn it
+// belongs to, not the turn under way when the mail is sent; the verify command is whole.
+func TestTurnEndNamesItsTurn(t *testing.T) {
+	p, err := Render("turnend", samples()["turnend"]) // sent during turn 3, revealing X_2
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"game turn 2 is over", "seed X_2  d442457884edd4e9",
+		"navarch verify --key 9826c82e --checkpoint turn-2.eml lep-7f3a-christian.log"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("turn-over mail lacks %q:\n%s", want, p.Text)
+		}
 	}
 }
 

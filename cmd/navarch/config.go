@@ -30,8 +30,9 @@ type fileConfig struct {
 	// ReplyTokens: mail to players carries a tokenized reply address (navarch+TOKEN@...), so
 	// that their replies need no KEY line; the mail server must deliver subaddressed mail.
 	ReplyTokens bool `json:"reply_tokens"`
-	// GameMasters may create games by mail (NEWGAME).
-	GameMasters []string `json:"game_masters"`
+	// GameMasters may create games by mail (NEWGAME): each address with its secret key, which
+	// a NEWGAME mail must carry on a KEY line (a From address alone can be forged).
+	GameMasters map[string]string `json:"game_masters"`
 	// The daemon's own backups: every so many hours (0: none) into a directory (default:
 	// "backups" beside the database), keeping the newest few.
 	BackupDir        string     `json:"backup_dir"`
@@ -97,12 +98,17 @@ func (c *fileConfig) check() error {
 	if c.RateLimit < 1 {
 		return bad("rate_limit_per_hour", "want 1 or more mails a sender may send in an hour")
 	}
-	for i, a := range c.GameMasters {
+	gms := map[string]string{}
+	for a, key := range c.GameMasters {
 		if addr, err := mail.ParseAddress(a); err != nil || !strings.EqualFold(addr.Address, a) {
 			return bad("game_masters", fmt.Sprintf("%q is not a mail address", a))
 		}
-		c.GameMasters[i] = strings.ToLower(a)
+		if len(key) < minGameMasterKey || strings.ContainsAny(key, " \t") {
+			return bad("game_masters", fmt.Sprintf("%s: want a secret key of %d or more characters without spaces", a, minGameMasterKey))
+		}
+		gms[strings.ToLower(a)] = key
 	}
+	c.GameMasters = gms
 	if c.BackupEveryHours < 0 || c.BackupKeep < 1 {
 		return bad("backup_every_hours", "want 0 (no backups) or more hours, and backup_keep 1 or more")
 	}
@@ -114,6 +120,10 @@ func (c *fileConfig) check() error {
 	}
 	return nil
 }
+
+// minGameMasterKey is the shortest game master's key accepted: it stands between a forged
+// From address and a new game.
+const minGameMasterKey = 12
 
 func (s serverConf) check(name string) error {
 	switch {

@@ -13,10 +13,10 @@ const goodConfig = `{"database": "/var/lib/navarch/navarch.db", "address": "nava
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestConfig(t *testing.T) {
-	c, err := parseConfig([]byte(strings.Replace(goodConfig, `"database"`, `"game_masters": ["GM@example.org"], "database"`, 1)),
+	c, err := parseConfig([]byte(strings.Replace(goodConfig, `"database"`, `"game_masters": {"GM@example.org": "gm-secret-key-1"}, "database"`, 1)),
 		env(map[string]string{"NAVARCH_IMAP_PASSWORD": "s3cret"}))
 	if err != nil || c.IMAP.Password != "s3cret" || c.DeadlineHours != 72 || c.BackupDir != "/var/lib/navarch/backups" ||
-		c.host().Backups.Every != 24*time.Hour || c.BackupKeep != 7 || len(c.host().GameMasters) != 1 || c.host().GameMasters[0] != "gm@example.org" {
+		c.host().Backups.Every != 24*time.Hour || c.BackupKeep != 7 || len(c.host().GameMasters) != 1 || c.host().GameMasters["gm@example.org"] != "gm-secret-key-1" {
 		t.Fatalf("good config: %+v, %v", c, err)
 	}
 	bad := map[string]string{
@@ -30,7 +30,9 @@ func TestConfig(t *testing.T) {
 		"deadline_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
 		"rate_limit_per_hour": strings.Replace(goodConfig, `"database"`, `"rate_limit_per_hour": 0, "database"`, 1),
 		"backup_every_hours":  strings.Replace(goodConfig, `"database"`, `"backup_keep": 0, "database"`, 1),
-		"game_masters":        strings.Replace(goodConfig, `"database"`, `"game_masters": ["gm at example.org"], "database"`, 1),
+		"game_masters":        strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm at example.org": "gm-secret-key-1"}, "database"`, 1),
+		"game_masters list":   strings.Replace(goodConfig, `"database"`, `"game_masters": ["gm@example.org"], "database"`, 1),
+		"game_masters key":    strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm@example.org": "short"}, "database"`, 1),
 	}
 	for field, text := range bad {
 		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}

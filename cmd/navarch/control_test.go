@@ -65,7 +65,7 @@ func TestControlSocket(t *testing.T) {
 		want string
 	}{
 		{[]string{"game", "list", "-config", "navarch.json"}, 0, " lions-at-sea joining"},
-		{[]string{"game", "pause", "-config", "navarch.json", tag, "12"}, 0, "paused for 12 hours"},
+		{[]string{"game", "pause", "-config", "navarch.json", tag, "12"}, 0, "by itself after 12 hours"},
 		{[]string{"game", "show", "-config", cfg, "xyz-0000"}, 1, "xyz-0000"},
 		{[]string{"parked", "-config", "navarch.json"}, 0, "no parked mail"},
 		{[]string{"check", "-db", "navarch.db"}, 0, "OK: navarch.db, 1 games"},

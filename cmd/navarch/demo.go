@@ -56,7 +56,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer d.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	// A cap on the whole game; a stalled daemon is caught sooner (play: a minute without mail).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*turns)*10*time.Minute)
 	defer cancel()
 	if err := d.play(ctx); err != nil {
 		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
@@ -67,6 +68,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 
 var (
 	demoKeyRE      = regexp.MustCompile(`Your secret order key: (\S+)`)
+	demoRefKeyRE   = regexp.MustCompile(`Your secret referee key: (\S+)`)
 	demoVerifierRE = regexp.MustCompile(`verifier key +([0-9a-f]{64})`)
 	demoTurnRE     = regexp.MustCompile(`^T(\d+) `)
 	demoReplyToRE  = regexp.MustCompile(`(?m)^Reply-To: <?([^<>\s]+)>?\r?$`)
@@ -119,7 +121,11 @@ func (d *demo) read(m delivered) (bool, error) {
 	p := d.players[m.to]
 	_, kind, _ := strings.Cut(in.Subject, "] ") // "[navarch TAG] T1 A2 orders due" → "T1 A2 orders due"
 	if p == nil {
-		return false, nil // the referee reads and keeps
+		// the referee reads and keeps, and takes the key from the welcome
+		if k := demoRefKeyRE.FindStringSubmatch(in.Text); k != nil && m.to == demoReferee {
+			d.refereeKey = k[1]
+		}
+		return false, nil
 	}
 	d.say("%-5s ← %s", p.id, kind)
 	switch {
@@ -145,7 +151,7 @@ func (d *demo) read(m delivered) (bool, error) {
 		p.turns++
 		if p == d.first && p.turns == d.turns {
 			d.say("referee → ENDGAME after %d turns", d.turns)
-			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played")
+			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played\nKEY "+d.refereeKey)
 		}
 	case strings.HasSuffix(kind, "game over"):
 		d.lastMail[p.id] = m.file

@@ -36,6 +36,7 @@ const (
 // demo is one demo run: the two servers, the daemon's host and the players' view of it.
 type demo struct {
 	out, tag, verifier string
+	refereeKey         string // from the referee's welcome: every referee mail carries it
 	address            string
 	turns              int
 	progress           io.Writer

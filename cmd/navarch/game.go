@@ -25,11 +25,12 @@ var gameCmd = command{
        navarch game extend -config FILE TAG [HOURS]
        navarch game replace -config FILE TAG PLAYER ADDRESS [ZONE]
        navarch game proceed -config FILE TAG
+       navarch game rekey -config FILE TAG PLAYER|REFEREE-ADDRESS
        navarch game end -config FILE TAG [RESULT...]
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
 gets a secret key. mail lists every mail received for the game (kept raw for audit), or
-prints mail N as it arrived. pause, resume, extend, replace, proceed and end act as the
+prints mail N as it arrived. pause, resume, extend, replace, proceed, rekey and end act as the
 referee's mail commands do: written to the log and announced to everyone (the daemon
 sends the mails). While the daemon runs, it runs these commands for the command line
 (through its control socket).`,
@@ -38,7 +39,7 @@ sends the mails). While the daemon runs, it runs these commands for the command 
 func init() { gameCmd.runIn = runGame }
 
 var operatorCommands = map[string]string{"pause": mail.CmdPause, "resume": mail.CmdResume, "extend": mail.CmdExtend,
-	"replace": mail.CmdReplace, "end": mail.CmdEnd, "proceed": mail.CmdProceed}
+	"replace": mail.CmdReplace, "end": mail.CmdEnd, "proceed": mail.CmdProceed, "rekey": mail.CmdRekey}
 
 func runGame(c *cli, args []string) int {
 	stdout, stderr := c.stdout, c.stderr
@@ -99,7 +100,7 @@ func runGame(c *cli, args []string) int {
 			return 2
 		}
 		err = h.Mails(stdout, fs.Arg(0), n)
-	case "pause", "resume", "extend", "replace", "end", "proceed":
+	case "pause", "resume", "extend", "replace", "end", "proceed", "rekey":
 		if fs.NArg() < 1 {
 			fs.Usage()
 			return 2

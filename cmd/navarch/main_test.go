@@ -253,7 +253,7 @@ func TestGameCommands(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"pause", tag, "48"}, 0, "paused for 48 hours"},
+		{[]string{"pause", tag, "48"}, 0, "by itself after 48 hours"},
 		{[]string{"pause", tag}, 1, "paused already"},
 		{[]string{"resume", tag}, 0, "resumes"},
 		{[]string{"extend", tag, "24"}, 1, "no deadline is running"}, // the players have not joined
@@ -271,7 +271,7 @@ func TestGameCommands(t *testing.T) {
 		}
 	}
 	if _, out, _ := navarch("game", "export", "-config", cfg, tag); !strings.Contains(out, "ended by the operator: a draw") ||
-		!strings.Contains(out, "paused for 48 hours") {
+		!strings.Contains(out, "by itself after 48 hours") {
 		t.Errorf("the operator's commands are not in the log:\n%s", out)
 	}
 }
