@@ -46,6 +46,9 @@ type Config struct {
 	// EngineCache is how many games' rebuilt engines are kept between mails; 0 means
 	// EngineCache, a negative number none.
 	EngineCache int
+	// SendRetry is the first wait after a failed send; it doubles after each failure, up to
+	// a minute, and starts again with new mail or a server that answers again. Default 1 s.
+	SendRetry time.Duration
 	// Backups are the daemon's own copies of the database, taken by the deadline loop when
 	// due (the file is locked while the daemon runs, so no other process can copy it).
 	Backups store.Rotation

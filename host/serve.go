@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -18,41 +19,55 @@ type Sender interface {
 }
 
 // Flush sends the outbox in order, removing each mail once the server took it (DESIGN 5: sent
-// after commit). A temporary failure stops the flush, to be retried; a mail refused for good
-// (its recipient or its content) is taken out so that it cannot block the others, logged,
-// noted in its game's log and, if it was a player's, told to the game's referees.
+// after commit). The outbox is read one mail at a time. A temporary failure stops the flush,
+// to be retried; a mail refused for good (an explicit 5xx to its recipient or its content)
+// is taken out so that it cannot block the others, logged, noted in its game's log and, if
+// it was a player's, told to the game's referees.
+//
+// A mail once handed to the server is seen through even when ctx ends meanwhile (the send
+// is bounded by the SMTP timeout) and its outcome recorded at once, in a transaction of its
+// own: a graceful stop never leaves a sent mail queued to be sent again (issue 12.2, 12.3).
+// When ctx has ended, no new send starts.
 func (h *Host) Flush(ctx context.Context, s Sender) error {
-	var queued []store.OutboxEntry
-	if err := h.s.View(func(tx *store.Tx) error { queued = store.Outbox(tx); return nil }); err != nil {
-		return err
-	}
-	for _, e := range queued {
-		o, err := mail.UnmarshalOutgoing(e.Mail)
-		if err == nil {
-			err = s.Send(ctx, o)
-		}
-		if errors.Is(err, mail.ErrTemporary) || ctx.Err() != nil {
+	var after uint64
+	for ctx.Err() == nil {
+		var e store.OutboxEntry
+		var ok bool
+		if err := h.s.View(func(tx *store.Tx) error { e, ok = store.OutboxNext(tx, after); return nil }); err != nil || !ok {
 			return err
 		}
-		refused := err
-		if refused != nil {
-			h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
-		}
-		err = h.s.Update(func(tx *store.Tx) error {
-			if err := store.OutboxDone(tx, e.Seq); err != nil || refused == nil {
-				return err
-			}
-			return h.undelivered(tx, o, refused)
-		})
-		if err != nil && refused != nil { // a broken game must not hold up the outbox
-			h.log.Error("noting a refused mail failed", "message-id", o.MessageID, "err", err)
-			err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) })
-		}
-		if err != nil {
+		after = e.Seq
+		if err := h.sendOne(context.WithoutCancel(ctx), s, e); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sendOne sends one queued mail and records the outcome.
+func (h *Host) sendOne(ctx context.Context, s Sender, e store.OutboxEntry) error {
+	o, err := mail.UnmarshalOutgoing(e.Mail)
+	if err == nil {
+		err = s.Send(ctx, o)
+	}
+	if errors.Is(err, mail.ErrTemporary) {
+		return err
+	}
+	refused := err
+	if refused != nil {
+		h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
+	}
+	err = h.s.Update(func(tx *store.Tx) error {
+		if err := store.OutboxDone(tx, e.Seq); err != nil || refused == nil {
+			return err
+		}
+		return h.undelivered(tx, o, refused)
+	})
+	if err != nil && refused != nil { // a broken game must not hold up the outbox
+		h.log.Error("noting a refused mail failed", "message-id", o.MessageID, "err", err)
+		err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) })
+	}
+	return err
 }
 
 // Serve runs the daemon until ctx ends: intake hands mail to Handle, the outbox is flushed
@@ -90,23 +105,68 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	return ctx.Err()
 }
 
+// The outbox's retry backoff: from Config.SendRetry (default a second), doubling after each
+// failed flush, up to maxSendRetry.
+const maxSendRetry = time.Minute
+
+// Prober is a Sender that can tell cheaply whether its server answers (mail.SMTP does).
+type Prober interface {
+	Probe(ctx context.Context) error
+}
+
+// sendLoop flushes the outbox after each mail handled (wake), every 30 seconds, and after a
+// failure with backoff. The backoff is cut short, and starts again from the beginning, when
+// new mail is to be sent or the server answers again after failing to (issue 12.10).
 func (h *Host) sendLoop(ctx context.Context, s Sender, wake chan struct{}) {
-	backoff := time.Second
+	first := cmp.Or(h.cfg.SendRetry, time.Second)
+	backoff := first
 	for ctx.Err() == nil {
-		if err := h.Flush(ctx, s); err != nil && ctx.Err() == nil {
-			h.log.Warn("outbox flush failed; retrying", "err", err, "in", backoff)
+		err := h.Flush(ctx, s)
+		if err == nil || ctx.Err() != nil {
+			backoff = first
 			select {
-			case <-time.After(backoff):
+			case <-wake:
+			case <-time.After(30 * time.Second):
 			case <-ctx.Done():
 			}
-			backoff = min(backoff*2, 10*time.Minute)
 			continue
 		}
-		backoff = time.Second
+		h.log.Warn("outbox flush failed; retrying", "err", err, "in", backoff)
+		if h.await(ctx, s, wake, backoff, first) {
+			backoff = first
+		} else {
+			backoff = min(backoff*2, maxSendRetry)
+		}
+	}
+}
+
+// await waits out a backoff; it returns true, early, when new mail comes (wake) or when the
+// server, having not answered a probe, answers one again (probes every interval).
+func (h *Host) await(ctx context.Context, s Sender, wake chan struct{}, backoff, interval time.Duration) bool {
+	timer := time.NewTimer(backoff)
+	defer timer.Stop()
+	var probes <-chan time.Time
+	p, ok := s.(Prober)
+	if ok {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		probes = t.C
+	}
+	down := false
+	for {
 		select {
 		case <-wake:
-		case <-time.After(30 * time.Second):
+			return true
+		case <-timer.C:
+			return false
 		case <-ctx.Done():
+			return false
+		case <-probes:
+			if err := p.Probe(ctx); err != nil {
+				down = true
+			} else if down {
+				return true
+			}
 		}
 	}
 }

@@ -60,6 +60,19 @@ func Outbox(tx *Tx) []OutboxEntry {
 	return out
 }
 
+// OutboxNext returns the first queued mail after seq (0: the first of all), and whether
+// there is one: the outbox is read one mail at a time, never loaded whole.
+func OutboxNext(tx *Tx, after uint64) (OutboxEntry, bool) {
+	k, v := tx.tx.Bucket(bucketOutbox).Cursor().Seek(u64(after + 1))
+	if k == nil || after == ^uint64(0) {
+		return OutboxEntry{}, false
+	}
+	return OutboxEntry{binary.BigEndian.Uint64(k), bytes.Clone(v)}, true
+}
+
+// OutboxLen is how many mails are queued.
+func OutboxLen(tx *Tx) int { return tx.tx.Bucket(bucketOutbox).Stats().KeyN }
+
 // OutboxDone removes a mail that was sent.
 func OutboxDone(tx *Tx, seq uint64) error {
 	return tx.tx.Bucket(bucketOutbox).Delete(u64(seq))
