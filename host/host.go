@@ -102,6 +102,9 @@ type game struct {
 	Step     *step    `json:"step,omitempty"`
 	// Held are advance orders by side, kept out of the log until their step comes.
 	Held map[string]received `json:"held,omitempty"`
+	// Closed is when each side's latest step asking it for orders was resolved: advance
+	// orders written before it were meant for a step already resolved (issue 12.8).
+	Closed map[string]time.Time `json:"closed,omitempty"`
 	// The deadline policy (DESIGN 3.1, 3.6): hours for orders and for the reminder before the
 	// deadline (0: the installation's), and what a deadline without orders brings: the
 	// rules' no-orders default (NoOrdersDefault, also ""), or the referee's decision
