@@ -11,7 +11,6 @@ import (
 	"navarch/ident"
 	"navarch/mail"
 	"navarch/play"
-	"navarch/render"
 	"navarch/store"
 	"navarch/templates"
 )
@@ -117,7 +116,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	if err != nil || len(lines) == 0 {
 		return err
 	}
-	files, err := mapFile(eng, g, side, false)
+	files, err := mapFile(tx, id, eng, g, side, false)
 	if err != nil {
 		return err
 	}
@@ -173,14 +172,6 @@ func summary(eng adjudicator.Game, side string) []string {
 		return s.Summary(side)
 	}
 	return nil
-}
-
-func renderMap(eng adjudicator.Game, tag, side string, full bool) ([]byte, error) {
-	data, err := render.Game(eng, tag, side, full)
-	if err != nil && strings.Contains(err.Error(), "no map") {
-		return nil, nil
-	}
-	return data, err
 }
 
 func lastOf(tx *store.Tx, id ident.GameID, typ string) (*gamelog.Record, error) {

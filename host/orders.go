@@ -323,7 +323,7 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	}
 	side := a.side()
 	full := len(a.req.Args) > 0 && strings.EqualFold(a.req.Args[0], "FULL")
-	png, err := mapFile(eng, a.g, side, full)
+	png, err := mapFile(tx, a.id, eng, a.g, side, full)
 	if err != nil {
 		return err
 	}
@@ -332,15 +332,6 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 		what = a.g.Step.What + " from " + strings.Join(a.g.Step.Sides, ", ")
 	}
 	return h.queue(tx, a.g, a.to(), "notice", "status", notice("The game waits for: "+what+".", "The map is attached."), a.msg.MessageID, png)
-}
-
-func mapFile(eng adjudicator.Game, g *game, side string, full bool) ([]mail.Attachment, error) {
-	data, err := renderMap(eng, g.Tag, side, full)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	name := fmt.Sprintf("%s-%s.png", g.Tag, map[bool]string{true: "referee", false: side}[side == ""])
-	return []mail.Attachment{{Name: name, ContentType: "image/png", Inline: true, Data: data}}, nil
 }
 
 // reportLines reads the roll and event records from index start on, as side may see them.

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,7 +21,9 @@ type Sender interface {
 }
 
 // Flush sends the outbox in order, removing each mail once the server took it (DESIGN 5: sent
-// after commit). The outbox is read one mail at a time. A temporary failure stops the flush,
+// after commit). The outbox is streamed: a few mails ahead are read, one read transaction
+// each, and their maps drawn by a pool of drawers (one a core) while the mail before them is
+// sent; nothing holds the store's write lock meanwhile. A temporary failure stops the flush,
 // to be retried; a mail refused for good (an explicit 5xx to its recipient or its content)
 // is taken out so that it cannot block the others, logged, noted in its game's log and, if
 // it was a player's, told to the game's referees.
@@ -29,24 +33,73 @@ type Sender interface {
 // own: a graceful stop never leaves a sent mail queued to be sent again (issue 12.2, 12.3).
 // When ctx has ended, no new send starts.
 func (h *Host) Flush(ctx context.Context, s Sender) error {
-	var after uint64
-	for ctx.Err() == nil {
-		var e store.OutboxEntry
-		var ok bool
-		if err := h.s.View(func(tx *store.Tx) error { e, ok = store.OutboxNext(tx, after); return nil }); err != nil || !ok {
-			return err
+	d := h.newDrawer()
+	workers := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var ahead []*prepared
+	defer func() { // the drawings under way finish before Flush returns
+		for _, p := range ahead {
+			<-p.done
 		}
-		after = e.Seq
-		if err := h.sendOne(context.WithoutCancel(ctx), s, e); err != nil {
+	}()
+	var after uint64
+	more := true
+	for {
+		for more && len(ahead) < 2*cap(workers) {
+			var e store.OutboxEntry
+			if err := h.s.View(func(tx *store.Tx) error { e, more = store.OutboxNext(tx, after); return nil }); err != nil {
+				return err
+			}
+			if more {
+				after = e.Seq
+				ahead = append(ahead, d.prepare(e, workers))
+			}
+		}
+		if len(ahead) == 0 || ctx.Err() != nil {
+			return nil
+		}
+		p := ahead[0]
+		<-p.done
+		ahead = ahead[1:]
+		if err := h.sendOne(context.WithoutCancel(ctx), s, p); err != nil {
 			return err
 		}
 	}
-	return nil
+}
+
+// prepared is a queued mail decoded and its maps drawn (done closes when it is).
+type prepared struct {
+	e    store.OutboxEntry
+	o    mail.Outgoing
+	err  error // the entry cannot be read
+	done chan struct{}
+}
+
+// prepare decodes a queued mail and, when it has maps to draw, draws them on a worker.
+func (d *drawer) prepare(e store.OutboxEntry, workers chan struct{}) *prepared {
+	p := &prepared{e: e, done: make(chan struct{})}
+	p.o, p.err = mail.UnmarshalOutgoing(e.Mail)
+	if p.err != nil || !slices.ContainsFunc(p.o.Attachments, func(a mail.Attachment) bool { return a.Draw != "" }) {
+		close(p.done)
+		return p
+	}
+	go func() {
+		workers <- struct{}{}
+		defer func() {
+			<-workers
+			if r := recover(); r != nil {
+				d.h.log.Error("panic drawing a map", "message-id", p.o.MessageID, "panic", r)
+				p.o.Attachments = slices.DeleteFunc(p.o.Attachments, func(a mail.Attachment) bool { return a.Draw != "" })
+			}
+			close(p.done)
+		}()
+		d.fill(&p.o)
+	}()
+	return p
 }
 
 // sendOne sends one queued mail and records the outcome.
-func (h *Host) sendOne(ctx context.Context, s Sender, e store.OutboxEntry) error {
-	o, err := mail.UnmarshalOutgoing(e.Mail)
+func (h *Host) sendOne(ctx context.Context, s Sender, p *prepared) error {
+	o, err := p.o, p.err
 	if err == nil {
 		err = s.Send(ctx, o)
 	}
@@ -58,14 +111,14 @@ func (h *Host) sendOne(ctx context.Context, s Sender, e store.OutboxEntry) error
 		h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
 	}
 	err = h.s.Update(func(tx *store.Tx) error {
-		if err := store.OutboxDone(tx, e.Seq); err != nil || refused == nil {
+		if err := store.OutboxDone(tx, p.e.Seq); err != nil || refused == nil {
 			return err
 		}
 		return h.undelivered(tx, o, refused)
 	})
 	if err != nil && refused != nil { // a broken game must not hold up the outbox
 		h.log.Error("noting a refused mail failed", "message-id", o.MessageID, "err", err)
-		err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) })
+		err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, p.e.Seq) })
 	}
 	return err
 }

@@ -58,7 +58,14 @@ func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	if err != nil {
 		return fmt.Errorf("smtp %s: %w", s.Host, err)
 	}
-	err = c.DialAndSendWithContext(ctx, m)
+	client, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+	}
+	err = c.SendWithSMTPClient(client, m)
+	// QUIT is not waited for: the caller records the mail as sent as soon as the server has
+	// it (a kill in between sends it again), and the close is bounded by the timeout.
+	go c.CloseWithSMTPClient(client)
 	switch {
 	case err == nil || m.IsDelivered():
 		return nil

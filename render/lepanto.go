@@ -455,6 +455,12 @@ func (p *Lepanto) Panels() []string {
 	return out
 }
 
+// Supports reports whether Game draws maps of g's ruleset.
+func Supports(g adjudicator.Game) bool {
+	_, ok := g.(*lepanto.Game)
+	return ok
+}
+
 // Game draws a game of any ruleset that has a map, as side sees it ("" for the referee).
 func Game(g adjudicator.Game, label, side string, full bool) ([]byte, error) {
 	switch g := g.(type) {
