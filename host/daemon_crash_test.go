@@ -126,6 +126,9 @@ func TestDaemonCrash(t *testing.T) {
 	if testing.Short() {
 		kills, maxMails = 8, 16
 	}
+	if n, err := strconv.Atoi(os.Getenv("NAVARCH_CRASH_KILLS")); err == nil && n > 0 { // a longer run, to measure
+		kills, maxMails = n, 2*n
+	}
 	user, _, in, _ := loopback(t)
 	srv := mailtest.Start(t)
 	path := filepath.Join(t.TempDir(), "navarch.db")

@@ -206,9 +206,11 @@ func saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 		return err
 	}
 	if k := "tag:" + g.Tag; !bytes.Equal(store.State(tx, k), id[:]) { // games older than the index join it here
-		return store.PutState(tx, k, id[:])
+		if err := store.PutState(tx, k, id[:]); err != nil {
+			return err
+		}
 	}
-	return nil
+	return markKnown(tx, g)
 }
 
 // findGame returns the game with a tag, by the tag index (one game read, however many games

@@ -125,23 +125,26 @@ var strangerText = []string{
 	"Players put their game's tag in the subject, like [navarch lep-7f3a], and send from the address they play with. Further mail from your address today gets no answer.",
 }
 
-// known reports whether an address plays or referees any game here, or is a game master.
-// It reads every game: it is only called for mail no game could take.
+// known reports whether an address plays or referees a game here (or did: an index kept by
+// saveGame, so that no game is read), or is a game master.
 func (h *Host) known(tx *store.Tx, address string) (bool, error) {
-	if slices.Contains(h.cfg.GameMasters, address) {
-		return true, nil
+	return slices.Contains(h.cfg.GameMasters, address) || store.State(tx, "known:"+address) != nil, nil
+}
+
+// markKnown adds a game's players and referees to the index of known addresses.
+func markKnown(tx *store.Tx, g *game) error {
+	addrs := slices.Clone(g.Referees)
+	for _, p := range g.Players {
+		addrs = append(addrs, p.Address)
 	}
-	for _, id := range store.Games(tx) {
-		g, err := loadGame(tx, id)
-		if err != nil {
-			h.log.Warn("reading a game to place a sender", "err", err)
-			continue
-		}
-		if g != nil && (g.player(address) != nil || slices.Contains(g.Referees, address)) {
-			return true, nil
+	for _, a := range addrs {
+		if store.State(tx, "known:"+a) == nil {
+			if err := store.PutState(tx, "known:"+a, []byte{1}); err != nil {
+				return err
+			}
 		}
 	}
-	return false, nil
+	return nil
 }
 
 // self reports whether an address is navarch's own, with or without a reply token

@@ -43,8 +43,9 @@ func (h *Host) Flush(ctx context.Context, s Sender) error {
 	}()
 	var after uint64
 	more := true
+	window := 1 // until the server has taken a mail, draw no more than the next one
 	for {
-		for more && len(ahead) < 2*cap(workers) {
+		for more && len(ahead) < window {
 			var e store.OutboxEntry
 			if err := h.s.View(func(tx *store.Tx) error { e, more = store.OutboxNext(tx, after); return nil }); err != nil {
 				return err
@@ -63,6 +64,7 @@ func (h *Host) Flush(ctx context.Context, s Sender) error {
 		if err := h.sendOne(context.WithoutCancel(ctx), s, p); err != nil {
 			return err
 		}
+		window = 2 * cap(workers)
 	}
 }
 
