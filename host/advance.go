@@ -1,7 +1,6 @@
 package host
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"navarch/ident"
 	"navarch/mail"
 	"navarch/play"
-	"navarch/render"
 	"navarch/store"
 	"navarch/templates"
 )
@@ -118,7 +116,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	if err != nil || len(lines) == 0 {
 		return err
 	}
-	files, err := h.mapFile(eng, g, side, false)
+	files, err := h.mapFile(tx, id, eng, g, side, false)
 	if err != nil {
 		return err
 	}
@@ -179,16 +177,6 @@ func summary(eng adjudicator.Game, side string) []string {
 		return s.Summary(side)
 	}
 	return nil
-}
-
-// renderMap draws the game's map as side sees it; nil without an error when the game's
-// ruleset has none.
-func (h *Host) renderMap(eng adjudicator.Game, g *game, side string, full bool) ([]byte, error) {
-	data, err := render.Game(h.cfg.Maps[g.Ruleset], eng, g.Tag, side, full)
-	if errors.Is(err, render.ErrNoMap) {
-		return nil, nil
-	}
-	return data, err
 }
 
 func lastOf(tx *store.Tx, id ident.GameID, typ string) (*gamelog.Record, error) {

@@ -31,6 +31,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envDaemonDB) != "" {
+		os.Exit(daemonMain())
+	}
 	if path := os.Getenv(envCrashDB); path != "" {
 		at, _ := strconv.Atoi(os.Getenv(envCrashAt))
 		if err := daemonRun(path, at); err != nil {

@@ -17,7 +17,7 @@ import (
 // processed index and every mail it causes commit together or not at all. It returns an
 // error only for our own failures (retry later); a player's mistake is answered by mail.
 func (h *Host) Handle(raw []byte) error {
-	in, perr := mail.Parse(raw, mail.Options{Own: h.own})
+	in, perr := mail.Parse(raw, mail.Options{Own: h.own, Self: h.self})
 	if in != nil && in.NoReply != "" {
 		h.log.Info("mail dropped", "message-id", in.MessageID, "from", in.From, "why", in.NoReply)
 		return nil
@@ -147,6 +147,9 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		return true, err
 	}
 	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
+		if err := h.warnKeyOwners(tx, a); err != nil {
+			return true, err
+		}
 		return true, h.unauthenticated(tx, a.msg, func() error {
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))

@@ -47,6 +47,9 @@ type Config struct {
 	// EngineCache is how many games' rebuilt engines are kept between mails; 0 means
 	// EngineCache, a negative number none.
 	EngineCache int
+	// SendRetry is the first wait after a failed send; it doubles after each failure, up to
+	// a minute, and starts again with new mail or a server that answers again. Default 1 s.
+	SendRetry time.Duration
 	// Backups are the daemon's own copies of the database, taken by the deadline loop when
 	// due (the file is locked while the daemon runs, so no other process can copy it).
 	Backups store.Rotation
@@ -103,6 +106,9 @@ type game struct {
 	Step     *step    `json:"step,omitempty"`
 	// Held are advance orders by side, kept out of the log until their step comes.
 	Held map[string]received `json:"held,omitempty"`
+	// Closed is when each side's latest step asking it for orders was resolved: advance
+	// orders written before it were meant for a step already resolved (issue 12.8).
+	Closed map[string]time.Time `json:"closed,omitempty"`
 	// The deadline policy (docs/DESIGN.md 3.1, 3.6): hours for orders and for the reminder before the
 	// deadline (0: the installation's), and what a deadline without orders brings: the
 	// rules' no-orders default (NoOrdersDefault, also ""), or the referee's decision
@@ -198,7 +204,10 @@ func saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	if err != nil {
 		return err
 	}
-	return store.PutSettings(tx, id, g.Tag, b)
+	if err := store.PutSettings(tx, id, g.Tag, b); err != nil {
+		return err
+	}
+	return markKnown(tx, g)
 }
 
 // findGame returns the game with a tag, by the tag index (one game read, however many games

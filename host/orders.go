@@ -2,7 +2,9 @@ package host
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,8 +113,18 @@ func without(all, some []adjudicator.Order) []adjudicator.Order {
 // hold keeps orders sent ahead for steps to come (docs/DESIGN.md 3.4): they are checked for syntax
 // now, kept out of the log (so that the opponent learns nothing of them), and used when
 // their step comes if they are still legal; otherwise the player is asked then.
+//
+// Orders meant for a step already resolved are refused as stale (issue 12.8), and so are
+// lines that name no unit of the side in play (issue 12.7): a unit of the other side, one
+// that does not exist or is out of play, or an order given only when asked.
 func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
+	if lines := h.stale(a, eng); lines != nil {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
+	}
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
+	if len(errs) == 0 {
+		errs = notHeld(a, eng, orders)
+	}
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
 	}
@@ -122,6 +134,63 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 	}
 	a.g.setHeld(a.p.Side, text, h.cfg.Now(), a.written)
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text)
+}
+
+// notHeld refuses, by line, the advance orders that belong to no later activation of the
+// side's units.
+func notHeld(a *actor, eng adjudicator.Game, orders []adjudicator.Order) []adjudicator.LineError {
+	adv, ok := eng.(adjudicator.AdvanceOrders)
+	if !ok {
+		return nil
+	}
+	lines := strings.Split(a.req.OrderText(), "\n")
+	var errs []adjudicator.LineError
+	for _, o := range without(orders, adv.Later(a.p.Side, orders)) {
+		text := ""
+		if n := o.Line(); n >= 1 && n <= len(lines) {
+			text = strings.TrimSpace(lines[n-1])
+		}
+		errs = append(errs, adjudicator.LineError{Line: o.Line(), Text: text, Err: fmt.Errorf(
+			"%w: advance orders are held only for units of your side (%s) still in play, for a later activation; this line names a unit of the other side, one not in play or not in the game, or an order given only when asked",
+			adjudicator.ErrIllegal, a.p.Side)})
+	}
+	return errs
+}
+
+// stepRE finds the step a mail names: "T1 A1" in a reply's subject or on its GAME line.
+var stepRE = regexp.MustCompile(`\bT(\d{1,6}) A(\d{1,6})\b`)
+
+// stale says why orders that would be held as advance orders were meant for a step already
+// resolved, or returns nil: the mail names a step (its subject, a reply to a request or
+// receipt, or its GAME line) before the one open now, or it was written before the side's
+// latest step was resolved.
+func (h *Host) stale(a *actor, eng adjudicator.Game) []string {
+	turn, act := stepTurn(a.g, eng), eng.Next().Act
+	if a.g.Step != nil {
+		act = a.g.Step.Act
+	}
+	open := "Open now: nothing."
+	if a.g.Step != nil {
+		open = fmt.Sprintf("Open now: T%d A%d, %s, orders from %s.", a.g.Step.Turn, a.g.Step.Act, a.g.Step.What, strings.Join(a.g.Step.Sides, ", "))
+	}
+	again := "Nothing was recorded. To give orders for a later activation of your units, send them again in a new mail (not a reply to an older one)."
+	for _, s := range []string{a.req.At, strings.ToUpper(a.msg.Subject)} {
+		m := stepRE.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		t, _ := strconv.ParseUint(m[1], 10, 32)
+		n, _ := strconv.ParseUint(m[2], 10, 32)
+		if uint32(t) < turn || uint32(t) == turn && uint32(n) < act {
+			return []string{fmt.Sprintf("These orders are for T%d A%d, a step already resolved; they are stale.", t, n), open, again}
+		}
+		break
+	}
+	if closed := a.g.Closed[a.p.Side]; !closed.IsZero() && a.written.Before(closed) {
+		return []string{fmt.Sprintf("These orders were written at %s, before your side's last step was resolved (at %s): they were meant for a step already resolved; they are stale.",
+			a.written.Format("2006-01-02 15:04:05 UTC"), closed.UTC().Format("2006-01-02 15:04:05 UTC")), open, again}
+	}
+	return nil
 }
 
 // holdLater keeps the advance orders that came with accepted orders for the step, unless
@@ -194,10 +263,17 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 	return len(g.Step.Orders) == len(g.Step.Sides), nil
 }
 
+// errorsBody lists refused lines, their control characters shown visibly (issue 12.9).
 func errorsBody(errs []adjudicator.LineError) templates.Errors {
 	var b templates.Errors
 	for _, e := range errs {
-		b.Lines = append(b.Lines, templates.ErrorLine{Line: e.Line, Text: e.Text, Reason: e.Err.Error(), Legal: strings.Join(e.Legal, " ")})
+		text, c1 := visible(e.Text)
+		reason, c2 := visible(e.Err.Error())
+		legal, _ := visible(strings.Join(e.Legal, " "))
+		if c1 || c2 {
+			reason += " " + shownVisibly
+		}
+		b.Lines = append(b.Lines, templates.ErrorLine{Line: e.Line, Text: text, Reason: reason, Legal: legal})
 	}
 	return b
 }
@@ -230,6 +306,12 @@ func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 		uses = append(uses, r.Index)
 	}
 	res, err := play.Resolve(tx, id, eng, orders, uses)
+	if g.Closed == nil {
+		g.Closed = map[string]time.Time{}
+	}
+	for _, side := range g.Step.Sides {
+		g.Closed[side] = h.cfg.Now().UTC().Truncate(time.Second)
+	}
 	g.Step = nil
 	return res, err
 }
@@ -242,7 +324,7 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	}
 	side := a.side()
 	full := len(a.req.Args) > 0 && strings.EqualFold(a.req.Args[0], "FULL")
-	png, err := h.mapFile(eng, a.g, side, full)
+	png, err := h.mapFile(tx, a.id, eng, a.g, side, full)
 	if err != nil {
 		return err
 	}
@@ -251,15 +333,6 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 		what = a.g.Step.What + " from " + strings.Join(a.g.Step.Sides, ", ")
 	}
 	return h.queue(tx, a.g, a.to(), "notice", "status", notice("The game waits for: "+what+".", "The map is attached."), a.msg.MessageID, png)
-}
-
-func (h *Host) mapFile(eng adjudicator.Game, g *game, side string, full bool) ([]mail.Attachment, error) {
-	data, err := h.renderMap(eng, g, side, full)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	name := fmt.Sprintf("%s-%s.png", g.Tag, map[bool]string{true: "referee", false: side}[side == ""])
-	return []mail.Attachment{{Name: name, ContentType: "image/png", Inline: true, Data: data}}, nil
 }
 
 // reportLines reads the roll and event records from index start on, as side may see them.

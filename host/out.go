@@ -1,9 +1,11 @@
 package host
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"navarch/ident"
 	"navarch/ledger"
@@ -84,18 +86,85 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 
 // notice answers a mail in a few lines.
 func (h *Host) notice(tx *store.Tx, g *game, r recipient, inReplyTo string, lines ...string) error {
-	return h.queue(tx, g, r, "notice", "notice", templates.Notice{Lines: lines}, inReplyTo, nil)
+	return h.queue(tx, g, r, "notice", "notice", templates.Notice{Lines: visibleLines(lines)}, inReplyTo, nil)
 }
 
-// stranger answers a mail that names no game we know: there is no thread to put it in.
+// stranger answers a mail that no game of ours can take: it names no game we know, or a
+// game the sender is not in, or it cannot be read. A player, referee or game master of any
+// game is told what was wrong (lines); anyone else gets fixed text, at most once a day per
+// address, that echoes nothing of the mail, so that navarch cannot be made to mail text of
+// someone's choosing to a third party (issue 12.5, backscatter).
 func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) error {
-	return h.strangerMail(tx, to, inReplyTo, "none", lines...)
+	known, err := h.known(tx, to)
+	if err != nil {
+		return err
+	}
+	if known {
+		return h.strangerMail(tx, to, inReplyTo, "none", lines...)
+	}
+	day := h.cfg.Now().UTC().Format("2006-01-02")
+	first, err := store.AnswerStranger(tx, to, day)
+	if err != nil {
+		return err
+	}
+	if !first {
+		h.log.Info("mail from a stranger not answered: answered today already", "from", to)
+		return nil
+	}
+	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: strangerText}})
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(to + " " + day))
+	o := mail.Outgoing{MessageID: fmt.Sprintf("s%x.stranger@%s", sum[:12], h.cfg.Domain), To: []string{to},
+		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML}
+	_, err = store.OutboxAdd(tx, o.Marshal())
+	return err
+}
+
+// strangerText is all a stranger is ever told.
+var strangerText = []string{
+	"This is navarch, a server that referees games played by mail. Your mail was not applied: it names no game you play here, or it could not be read.",
+	"Players put their game's tag in the subject, like [navarch lep-7f3a], and send from the address they play with. Further mail from your address today gets no answer.",
+}
+
+// known reports whether an address plays or referees a game here (or did: an index kept by
+// saveGame, so that no game is read), or is a game master.
+func (h *Host) known(tx *store.Tx, address string) (bool, error) {
+	_, master := h.cfg.GameMasters[address]
+	return master || store.Known(tx, address), nil
+}
+
+// markKnown adds a game's players and referees to the index of known addresses.
+func markKnown(tx *store.Tx, g *game) error {
+	addrs := slices.Clone(g.Referees)
+	for _, p := range g.Players {
+		addrs = append(addrs, p.Address)
+	}
+	for _, a := range addrs {
+		if err := store.MarkKnown(tx, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// self reports whether an address is navarch's own, with or without a reply token
+// (local+token@domain): mail from it is never answered (issue 12.4).
+func (h *Host) self(address string) bool {
+	local, domain, ok := strings.Cut(strings.ToLower(h.cfg.Address), "@")
+	if !ok {
+		return false
+	}
+	l, d, _ := strings.Cut(strings.ToLower(address), "@")
+	l, _, _ = strings.Cut(l, "+")
+	return l == local && d == domain
 }
 
 // strangerMail is a notice outside any game; kind tells apart the Message-IDs of notices
 // that answer the same mail.
 func (h *Host) strangerMail(tx *store.Tx, to, inReplyTo, kind string, lines ...string) error {
-	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: lines}})
+	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: visibleLines(lines)}})
 	if err != nil {
 		return err
 	}
@@ -115,4 +184,46 @@ func export(tx *store.Tx, g *game, id ident.GameID, side string, full bool) (mai
 	err := ledger.Export(tx, id, ledger.View{Side: side, Full: full}, &b)
 	name := g.Tag + map[bool]string{true: "-full", false: "-" + side}[full] + ".log"
 	return mail.Attachment{Name: name, ContentType: "text/plain", Data: []byte(b.String())}, err
+}
+
+// visible shows the control and bidirectional formatting characters of s as Go escapes
+// (\x00, \u202e), so that a mail's bytes echoed into an answer cannot hide or reorder what
+// it says (issue 12.9); it reports whether it changed anything.
+func visible(s string) (string, bool) {
+	if !strings.ContainsFunc(s, hidden) {
+		return s, false
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !hidden(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String(), true
+}
+
+func hidden(r rune) bool {
+	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f)
+}
+
+// shownVisibly is said when visible changed what a mail echoes.
+const shownVisibly = `(Control characters in your mail are shown as \x00 and the like.)`
+
+// visibleLines applies visible to lines, and says so after them if it changed anything.
+func visibleLines(lines []string) []string {
+	out, changed := make([]string, len(lines)), false
+	for i, l := range lines {
+		var c bool
+		out[i], c = visible(l)
+		changed = changed || c
+	}
+	if changed {
+		out = append(out, shownVisibly)
+	}
+	return out
 }

@@ -17,7 +17,7 @@ func (h *Host) Park(raw []byte, cause error) error {
 	var in *mail.Incoming
 	func() {
 		defer func() { recover() }() // a mail that breaks the reader is parked all the same
-		in, _ = mail.Parse(raw, mail.Options{Own: h.own})
+		in, _ = mail.Parse(raw, mail.Options{Own: h.own, Self: h.self})
 	}()
 	msgID := ""
 	if in != nil {

@@ -1,9 +1,12 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,41 +20,108 @@ type Sender interface {
 }
 
 // Flush sends the outbox in order, removing each mail once the server took it (docs/DESIGN.md 5: sent
-// after commit). A temporary failure stops the flush, to be retried; a mail refused for good
-// (its recipient or its content) is taken out so that it cannot block the others, logged,
-// noted in its game's log and, if it was a player's, told to the game's referees.
+// after commit). The outbox is streamed: a few mails ahead are read, one read transaction
+// each, and their maps drawn by a pool of drawers (one a core) while the mail before them is
+// sent; nothing holds the store's write lock meanwhile. A temporary failure stops the flush,
+// to be retried; a mail refused for good (an explicit 5xx to its recipient or its content)
+// is taken out so that it cannot block the others, logged, noted in its game's log and, if
+// it was a player's, told to the game's referees.
+//
+// A mail once handed to the server is seen through even when ctx ends meanwhile (the send
+// is bounded by the SMTP timeout) and its outcome recorded at once, in a transaction of its
+// own: a graceful stop never leaves a sent mail queued to be sent again (issue 12.2, 12.3).
+// When ctx has ended, no new send starts.
 func (h *Host) Flush(ctx context.Context, s Sender) error {
-	var queued []store.OutboxEntry
-	if err := h.s.View(func(tx *store.Tx) error { queued = store.Outbox(tx); return nil }); err != nil {
-		return err
-	}
-	for _, e := range queued {
-		o, err := mail.UnmarshalOutgoing(e.Mail)
-		if err == nil {
-			err = s.Send(ctx, o)
+	d := h.newDrawer()
+	workers := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var ahead []*prepared
+	defer func() { // the drawings under way finish before Flush returns
+		for _, p := range ahead {
+			<-p.done
 		}
-		if errors.Is(err, mail.ErrTemporary) || ctx.Err() != nil {
-			return err
-		}
-		refused := err
-		if refused != nil {
-			h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
-		}
-		err = h.s.Update(func(tx *store.Tx) error {
-			if err := store.OutboxDone(tx, e.Seq); err != nil || refused == nil {
+	}()
+	var after uint64
+	more := true
+	window := 1 // until the server has taken a mail, draw no more than the next one
+	for {
+		for more && len(ahead) < window {
+			var e store.OutboxEntry
+			if err := h.s.View(func(tx *store.Tx) error { e, more = store.OutboxNext(tx, after); return nil }); err != nil {
 				return err
 			}
-			return h.undelivered(tx, o, refused)
-		})
-		if err != nil && refused != nil { // a broken game must not hold up the outbox
-			h.log.Error("noting a refused mail failed", "message-id", o.MessageID, "err", err)
-			err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, e.Seq) })
+			if more {
+				after = e.Seq
+				ahead = append(ahead, d.prepare(e, workers))
+			}
 		}
-		if err != nil {
+		if len(ahead) == 0 || ctx.Err() != nil {
+			return nil
+		}
+		p := ahead[0]
+		<-p.done
+		ahead = ahead[1:]
+		if err := h.sendOne(context.WithoutCancel(ctx), s, p); err != nil {
 			return err
 		}
+		window = 2 * cap(workers)
 	}
-	return nil
+}
+
+// prepared is a queued mail decoded and its maps drawn (done closes when it is).
+type prepared struct {
+	e    store.OutboxEntry
+	o    mail.Outgoing
+	err  error // the entry cannot be read
+	done chan struct{}
+}
+
+// prepare decodes a queued mail and, when it has maps to draw, draws them on a worker.
+func (d *drawer) prepare(e store.OutboxEntry, workers chan struct{}) *prepared {
+	p := &prepared{e: e, done: make(chan struct{})}
+	p.o, p.err = mail.UnmarshalOutgoing(e.Mail)
+	if p.err != nil || !slices.ContainsFunc(p.o.Attachments, func(a mail.Attachment) bool { return a.Draw != "" }) {
+		close(p.done)
+		return p
+	}
+	go func() {
+		workers <- struct{}{}
+		defer func() {
+			<-workers
+			if r := recover(); r != nil {
+				d.h.log.Error("panic drawing a map", "message-id", p.o.MessageID, "panic", r)
+				p.o.Attachments = slices.DeleteFunc(p.o.Attachments, func(a mail.Attachment) bool { return a.Draw != "" })
+			}
+			close(p.done)
+		}()
+		d.fill(&p.o)
+	}()
+	return p
+}
+
+// sendOne sends one queued mail and records the outcome.
+func (h *Host) sendOne(ctx context.Context, s Sender, p *prepared) error {
+	o, err := p.o, p.err
+	if err == nil {
+		err = s.Send(ctx, o)
+	}
+	if errors.Is(err, mail.ErrTemporary) {
+		return err
+	}
+	refused := err
+	if refused != nil {
+		h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
+	}
+	err = h.s.Update(func(tx *store.Tx) error {
+		if err := store.OutboxDone(tx, p.e.Seq); err != nil || refused == nil {
+			return err
+		}
+		return h.undelivered(tx, o, refused)
+	})
+	if err != nil && refused != nil { // a broken game must not hold up the outbox
+		h.log.Error("noting a refused mail failed", "message-id", o.MessageID, "err", err)
+		err = h.s.Update(func(tx *store.Tx) error { return store.OutboxDone(tx, p.e.Seq) })
+	}
+	return err
 }
 
 // Serve runs the daemon until ctx ends: intake hands mail to Handle, the outbox is flushed
@@ -89,23 +159,68 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	return ctx.Err()
 }
 
+// The outbox's retry backoff: from Config.SendRetry (default a second), doubling after each
+// failed flush, up to maxSendRetry.
+const maxSendRetry = time.Minute
+
+// Prober is a Sender that can tell cheaply whether its server answers (mail.SMTP does).
+type Prober interface {
+	Probe(ctx context.Context) error
+}
+
+// sendLoop flushes the outbox after each mail handled (wake), every 30 seconds, and after a
+// failure with backoff. The backoff is cut short, and starts again from the beginning, when
+// new mail is to be sent or the server answers again after failing to (issue 12.10).
 func (h *Host) sendLoop(ctx context.Context, s Sender, wake chan struct{}) {
-	backoff := time.Second
+	first := cmp.Or(h.cfg.SendRetry, time.Second)
+	backoff := first
 	for ctx.Err() == nil {
-		if err := h.Flush(ctx, s); err != nil && ctx.Err() == nil {
-			h.log.Warn("outbox flush failed; retrying", "err", err, "in", backoff)
+		err := h.Flush(ctx, s)
+		if err == nil || ctx.Err() != nil {
+			backoff = first
 			select {
-			case <-time.After(backoff):
+			case <-wake:
+			case <-time.After(30 * time.Second):
 			case <-ctx.Done():
 			}
-			backoff = min(backoff*2, 10*time.Minute)
 			continue
 		}
-		backoff = time.Second
+		h.log.Warn("outbox flush failed; retrying", "err", err, "in", backoff)
+		if h.await(ctx, s, wake, backoff, first) {
+			backoff = first
+		} else {
+			backoff = min(backoff*2, maxSendRetry)
+		}
+	}
+}
+
+// await waits out a backoff; it returns true, early, when new mail comes (wake) or when the
+// server, having not answered a probe, answers one again (probes every interval).
+func (h *Host) await(ctx context.Context, s Sender, wake chan struct{}, backoff, interval time.Duration) bool {
+	timer := time.NewTimer(backoff)
+	defer timer.Stop()
+	var probes <-chan time.Time
+	p, ok := s.(Prober)
+	if ok {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		probes = t.C
+	}
+	down := false
+	for {
 		select {
 		case <-wake:
-		case <-time.After(30 * time.Second):
+			return true
+		case <-timer.C:
+			return false
 		case <-ctx.Done():
+			return false
+		case <-probes:
+			if err := p.Probe(ctx); err != nil {
+				down = true
+			} else if down {
+				return true
+			}
 		}
 	}
 }

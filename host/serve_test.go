@@ -143,7 +143,8 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 
 	waitFor := func(what string, ok func([]*mail.Incoming) bool) []*mail.Incoming {
 		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		// A minute: under -race on a shared 2-core machine the maps alone take tens of seconds.
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			if ms := out.mails(t); ok(ms) {
 				return ms
 			}

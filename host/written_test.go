@@ -40,16 +40,17 @@ func TestOlderOrdersDoNotReplaceNewer(t *testing.T) {
 	}
 	f.send(bob, "KEY "+keys[bob]+"\nNONE")
 	pending := f.outbox()
+	f.now = f.now.Add(10 * time.Minute) // advance orders are written after the set-up was resolved (else stale)
 	// The side not asked now sends advance orders; older ones then do not replace them.
 	other, unit := alice, "BAR-VEN1"
 	if find(pending, alice, "orders due") != nil {
 		other, unit = bob, "SIR-EGY1"
 	}
-	f.sendDated(other, at(-3), "KEY "+keys[other]+"\n"+unit+" PASS")
+	f.sendDated(other, at(-2), "KEY "+keys[other]+"\n"+unit+" PASS")
 	if m := find(f.outbox(), other, "notice"); m == nil || !strings.Contains(m.Text, "held as advance orders") {
 		t.Fatalf("advance orders were not held: %+v", m)
 	}
-	f.sendDated(other, at(-4), "KEY "+keys[other]+"\n"+unit+" PASS")
+	f.sendDated(other, at(-5), "KEY "+keys[other]+"\n"+unit+" PASS")
 	if m := find(f.outbox(), other, "notice"); m == nil || !strings.Contains(flat(m.Text), "before the advance orders held now") {
 		t.Fatalf("older advance orders were not refused: %+v", m)
 	}

@@ -23,6 +23,9 @@ type Attachment struct {
 	Name, ContentType string
 	Inline            bool // shown in the HTML part as cid:Name
 	Data              []byte
+	// Draw, if set, says what the sender makes Data from before sending (a map drawn after
+	// the transaction that queued the mail committed, outside it); opaque to this package.
+	Draw string `json:",omitempty"`
 }
 
 // Marshal encodes an outgoing mail for the outbox.

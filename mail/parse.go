@@ -49,6 +49,9 @@ type Options struct {
 	MaxSize int
 	// Own reports whether a Message-ID is one navarch wrote (its own mail coming back).
 	Own func(messageID string) bool
+	// Self reports whether a From address is navarch's own: such mail is never answered,
+	// whatever its Message-ID and headers (a loop, or a forgery).
+	Self func(address string) bool
 }
 
 // Parse reads a raw mail. A mail that must not be answered is still parsed as far as it can
@@ -59,7 +62,7 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 	}
 	if len(raw) > opts.MaxSize {
 		err := fmt.Errorf("%w: %d KB, the limit is %d KB", ErrTooBig, (len(raw)+1023)/1024, opts.MaxSize/1024)
-		return headerOnly(raw, opts.Own), err
+		return headerOnly(raw, opts), err
 	}
 	mr, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil && !message.IsUnknownCharset(err) {
@@ -67,7 +70,7 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 	}
 	defer mr.Close()
 	in := readHeader(mr.Header)
-	in.NoReply = noReply(mr.Header, in, opts.Own)
+	in.NoReply = noReply(mr.Header, in, opts)
 	plain, html, err := bodies(mr)
 	switch {
 	case err != nil:
@@ -84,14 +87,14 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 
 // headerOnly reads the header of a mail too big to read whole, so that its sender can be
 // told (or, for mail that must not be answered, not told); nil if there is no header.
-func headerOnly(raw []byte, own func(string) bool) *Incoming {
+func headerOnly(raw []byte, opts Options) *Incoming {
 	th, err := textproto.ReadHeader(bufio.NewReader(io.LimitReader(bytes.NewReader(raw), maxHeader)))
 	if err != nil {
 		return nil
 	}
 	h := gomail.Header{Header: message.Header{Header: th}}
 	in := readHeader(h)
-	in.NoReply = noReply(h, in, own)
+	in.NoReply = noReply(h, in, opts)
 	return in
 }
 
@@ -128,15 +131,17 @@ func readHeader(h gomail.Header) *Incoming {
 // noReply applies RFC 3834 and common practice: no answer to auto-replies (Auto-Submitted
 // other than "no", X-Autoreply, Precedence bulk/junk/list), bounces (null Return-Path,
 // mailer-daemon, delivery reports), mailing lists (List-Id and friends), or our own mail.
-func noReply(h gomail.Header, in *Incoming, own func(string) bool) string {
+func noReply(h gomail.Header, in *Incoming, opts Options) string {
 	lower := func(k string) string { return strings.ToLower(strings.TrimSpace(h.Get(k))) }
 	ct, _, _ := h.ContentType()
 	local, _, _ := strings.Cut(in.From, "@")
 	switch {
 	case in.From == "":
 		return "no From address"
-	case own != nil && in.MessageID != "" && own(in.MessageID):
+	case opts.Own != nil && in.MessageID != "" && opts.Own(in.MessageID):
 		return "our own mail"
+	case opts.Self != nil && opts.Self(in.From):
+		return "from our own address"
 	case lower("Auto-Submitted") != "" && lower("Auto-Submitted") != "no":
 		return "auto-submitted (RFC 3834)"
 	case h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" || h.Get("X-Auto-Response-Suppress") == "All":

@@ -15,7 +15,8 @@ func parseFile(t *testing.T, name string) (*Incoming, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Parse(raw, Options{Own: func(id string) bool { return strings.HasSuffix(id, "@navarch.host.example") }})
+	return Parse(raw, Options{Own: func(id string) bool { return strings.HasSuffix(id, "@navarch.host.example") },
+		Self: func(a string) bool { return strings.HasPrefix(a, "navarch") && strings.HasSuffix(a, "@host.example") }})
 }
 
 // TestMailsWithOrders: every way a player's orders arrive reads as the same clean lines.
@@ -58,6 +59,7 @@ func TestMailsNotToAnswer(t *testing.T) {
 	for file, want := range map[string]string{
 		"auto-reply.eml": "auto-submitted", "vacation.eml": "automatic reply", "bounce.eml": "bounce",
 		"list.eml": "mailing list", "own.eml": "our own mail", "no-from.eml": "no From",
+		"own-address.eml": "our own address", // issue 12.4: a foreign Message-ID, no Auto-Submitted
 	} {
 		in, err := parseFile(t, file)
 		if in == nil {

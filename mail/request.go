@@ -43,6 +43,7 @@ type Line struct {
 // Request is what a mail asks for.
 type Request struct {
 	Game    string   // from a GAME line or the subject tag "[navarch GAME]"
+	At      string   // what follows the tag on a GAME line, upper-cased: the step meant ("T1 A1")
 	Key     string   // from a KEY line
 	Entropy string   // from an ENTROPY line (docs/DICE.md 3), or JOIN's text
 	Command string   // one of the Cmd constants
@@ -98,7 +99,8 @@ func ReadRequest(subject, text string) (Request, error) {
 func (r *Request) line(n int, word, rest, line string) error {
 	switch {
 	case word == "GAME":
-		r.Game = strings.ToLower(rest)
+		tag, at, _ := strings.Cut(rest, " ")
+		r.Game, r.At = strings.ToLower(tag), strings.ToUpper(strings.TrimSpace(at))
 	case word == "KEY":
 		r.Key = rest
 	case word == "ENTROPY":

@@ -2,11 +2,14 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,14 +39,16 @@ type SMTP struct {
 // ErrTemporary marks a send that failed in a way worth retrying (4xx, connection trouble).
 var ErrTemporary = errors.New("mail: temporary failure")
 
-// refusals are the permanent failures that concern one mail: its recipient or its content
-// refused. Any other failure (the connection, the login, our sender address refused) is the
-// installation's: it is retried, so that a misconfiguration never throws the outbox away.
+// refusals are the stages at which a server's refusal concerns one mail: its recipient or
+// its content. Any other failure (the connection, the login, our sender address refused) is
+// the installation's: it is retried, so that a misconfiguration never throws the outbox away.
 var refusals = []gm.SendErrReason{gm.ErrSMTPRcptTo, gm.ErrSMTPData, gm.ErrSMTPDataClose}
 
-// Send delivers one outgoing mail. A failure that may pass is wrapped with ErrTemporary;
-// any other (a refused recipient or content, a mail that cannot be composed) will not pass
-// by retrying.
+// Send delivers one outgoing mail. It returns nil once the server has accepted the mail (its
+// 250 after DATA), whatever fails after that (RSET, QUIT). Only an explicit 5xx reply
+// refusing the recipient or the content is permanent (issue 12.1); anything else (4xx, EOF,
+// a reset or a timeout at any stage, before or after DATA) is wrapped with ErrTemporary: the
+// server may not have the mail, so it is sent again, with the same Message-ID.
 func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	m, err := s.compose(o)
 	if err != nil {
@@ -53,15 +58,33 @@ func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	if err != nil {
 		return fmt.Errorf("smtp %s: %w", s.Host, err)
 	}
-	err = c.DialAndSendWithContext(ctx, m)
-	var se *gm.SendError
+	client, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+	}
+	err = c.SendWithSMTPClient(client, m)
+	// QUIT is not waited for: the caller records the mail as sent as soon as the server has
+	// it (a kill in between sends it again), and the close is bounded by the timeout.
+	go c.CloseWithSMTPClient(client)
 	switch {
-	case err == nil:
+	case err == nil || m.IsDelivered():
 		return nil
-	case errors.As(err, &se) && !se.IsTemp() && slices.Contains(refusals, se.Reason):
+	case refused(err):
 		return fmt.Errorf("send %s: %w", o.MessageID, err)
 	}
 	return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+}
+
+// refused reports an explicit 5xx reply to RCPT, DATA or the end of the data. go-mail's own
+// IsTemp only looks whether the error's text starts with "4", which takes a dropped
+// connection for a refusal; the reply code is read here instead (0 when there was none).
+func refused(err error) bool {
+	var se *gm.SendError
+	if !errors.As(err, &se) || !slices.Contains(refusals, se.Reason) {
+		return false
+	}
+	code := se.ErrorCode()
+	return code >= 500 && code <= 599
 }
 
 func (s SMTP) options() []gm.Option {
@@ -141,4 +164,15 @@ func (s SMTP) compose(o Outgoing) (*gm.Msg, error) {
 		}
 	}
 	return m, nil
+}
+
+// Probe reports whether the server accepts a connection (a TCP connect, closed at once): a
+// cheap sign that it answers again after an outage.
+func (s SMTP) Probe(ctx context.Context) error {
+	d := net.Dialer{Timeout: cmp.Or(s.Timeout, 60*time.Second)}
+	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(s.Host, strconv.Itoa(s.Port)))
+	if err != nil {
+		return fmt.Errorf("smtp probe: %w", err)
+	}
+	return c.Close()
 }

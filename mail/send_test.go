@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"navarch/mail/mailtest"
 )
 
 // refusing is an SMTP server that answers each stage as told: a non-nil error is the
@@ -110,5 +112,42 @@ func TestReplyToRoundTrip(t *testing.T) {
 	in, err := Parse([]byte(reply), Options{})
 	if err != nil || strings.Join(in.Recipients, " ") != "navarch+abcdefgh@host.example other@example.org navarch+abcdefgh@host.example" {
 		t.Errorf("recipients of the reply: %q, %v", in.Recipients, err)
+	}
+}
+
+// Issue 12.1: only an explicit 5xx refusal of the recipient or the content is permanent; a
+// connection that drops or hangs at RCPT, at DATA or before the reply after DATA, and every
+// 4xx, is temporary (the server may not have the mail: it is sent again).
+func TestSendFaultsThroughAServer(t *testing.T) {
+	cases := []struct {
+		fault     mailtest.Fault
+		name      string
+		temporary bool
+	}{
+		{mailtest.DropAtRcpt, "drop at RCPT", true},
+		{mailtest.DropAfterData, "drop after DATA", true},
+		{mailtest.Hang, "hang after DATA", true},
+		{mailtest.TempRcpt, "450 at RCPT", true},
+		{mailtest.TempData, "451 after DATA", true},
+		{mailtest.RefuseRcpt, "550 at RCPT", false},
+		{mailtest.RefuseData, "554 after DATA", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := mailtest.Start(t)
+			srv.Set(c.fault, 0)
+			srv.SetHang(2 * time.Second)
+			s := SMTP{Host: "127.0.0.1", Port: srv.Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 500 * time.Millisecond}
+			err := s.Send(context.Background(), Outgoing{MessageID: "3.t@host.example", To: []string{"bob@example.com"}, Subject: "s", Text: "t"})
+			if err == nil {
+				t.Fatal("a failed send was taken for a delivery")
+			}
+			if errors.Is(err, ErrTemporary) != c.temporary {
+				t.Errorf("temporary = %v, want %v: %v", errors.Is(err, ErrTemporary), c.temporary, err)
+			}
+			if len(srv.Accepted()) != 0 {
+				t.Errorf("the server accepted %d mails", len(srv.Accepted()))
+			}
+		})
 	}
 }

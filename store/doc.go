@@ -4,7 +4,9 @@
 //
 //	meta/       schema → u64 schema version; install-key → Ed25519 seed (32 bytes);
 //	            state:tag:<tag> → game id (the tag index); state:imap:<mailbox> → the
-//	            intake's cursor (u32 UIDVALIDITY ‖ u32 last UID)
+//	            intake's cursor (u32 UIDVALIDITY ‖ u32 last UID); state:known:<address> → 1
+//	            (who plays or referees here); state:stranger:<address> → the day a stranger
+//	            was last answered
 //	games/<id>/ one bucket per game, named by the 16-byte game id:
 //	    log/    u64(index) → record bytes, stored verbatim (the hash chain covers them)
 //	    chain/  u64(index) → leaf ‖ head (64 bytes), a cache that Check recomputes
@@ -20,7 +22,8 @@
 //	            hours before the previous one)
 //
 // The store owns this layout: the host's state is read and written through typed functions
-// (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour), and schema.go's upgrades
+// (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
+// AnswerStranger), and schema.go's upgrades
 // bring an older file to it when it is opened.
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log

@@ -35,7 +35,8 @@ var upgrades = []func(*bolt.Tx) error{
 		_, err := tx.CreateBucketIfNotExists(bucketParked)
 		return err
 	},
-	upgradeHostState, // 2 → 3
+	upgradeHostState,      // 2 → 3
+	upgradeKnownAddresses, // 3 → 4
 }
 
 // upgradeHostState (schema 2 → 3) gives the host's state the store's layout: the tag index

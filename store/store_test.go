@@ -264,3 +264,39 @@ func TestCommitHooks(t *testing.T) {
 		t.Errorf("hooks ran %q (err %v); want before:7 after, and none for the rollback", got, err)
 	}
 }
+
+// Large queued mails are kept deflated and read back as given; small ones, and entries
+// written before, are kept and read as they are.
+func TestOutboxDeflatesLargeMails(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	big := []byte(`{"Text":"` + strings.Repeat("Dear alice, welcome to the game. ", 400) + `"}`)
+	var seqBig, seqSmall uint64
+	err := s.Update(func(tx *Tx) error {
+		var err error
+		if seqBig, err = OutboxAdd(tx, big); err != nil {
+			return err
+		}
+		seqSmall, err = OutboxAdd(tx, []byte(`{"Text":"hi"}`))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx *Tx) error {
+		stored := tx.tx.Bucket(bucketOutbox).Get(u64(seqBig))
+		if len(stored)*4 > len(big) {
+			t.Errorf("a %d-byte mail is stored in %d bytes", len(big), len(stored))
+		}
+		if e, ok := OutboxNext(tx, 0); !ok || e.Seq != seqBig || !bytes.Equal(e.Mail, big) {
+			t.Errorf("the large mail does not read back as given")
+		}
+		if e, ok := OutboxNext(tx, seqBig); !ok || e.Seq != seqSmall || string(e.Mail) != `{"Text":"hi"}` ||
+			string(tx.tx.Bucket(bucketOutbox).Get(u64(seqSmall))) != `{"Text":"hi"}` {
+			t.Errorf("the small mail is not kept as it is")
+		}
+		if _, ok := OutboxNext(tx, seqSmall); ok {
+			t.Error("a third mail in the outbox")
+		}
+		return nil
+	})
+}
