@@ -9,6 +9,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/ledger"
 	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
@@ -180,16 +181,7 @@ func summary(eng adjudicator.Game, side string) []string {
 }
 
 func lastOf(tx *store.Tx, id ident.GameID, typ string) (*gamelog.Record, error) {
-	var last *gamelog.Record
-	err := store.Records(tx, id, func(_ uint64, raw []byte, _ ident.Hash) error {
-		if strings.HasPrefix(string(raw), "type "+typ+"\n") {
-			r, err := gamelog.Parse(raw)
-			last = &r
-			return err
-		}
-		return nil
-	})
-	return last, err
+	return ledger.Last(tx, id, ledger.View{Full: true}, typ)
 }
 
 // lastReveal is the latest revealed seed X_t and its game turn t (docs/DICE.md 5).

@@ -143,6 +143,14 @@ func TestWholeCycle(t *testing.T) {
 	if strings.Contains(find(mails, other, "report").Text, "BAR-LANT HIDDEN") {
 		t.Error("the other side's report shows the hidden set-up")
 	}
+	// The hidden set-up is sealed in the log (v2); alice's own report still tells it her, from
+	// the log as her side sees it, and bob's does not.
+	if !strings.Contains(find(mails, "alice@example.org", "report").Text, "hidden aboard BAR-LANT") {
+		t.Errorf("alice's report lacks her own hidden set-up:\n%s", find(mails, "alice@example.org", "report").Text)
+	}
+	if strings.Contains(find(mails, "bob@example.com", "report").Text, "hidden aboard") {
+		t.Error("bob's report tells the christian hidden set-up")
+	}
 	// A mistake, answered by line; then the correction.
 	f.send(asked, "KEY "+keys[asked]+"\n\nNOSUCH-UNIT MOVE 0101")
 	errMail := find(f.outbox(), asked, "not accepted")

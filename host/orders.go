@@ -11,6 +11,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/ledger"
 	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
@@ -132,7 +133,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, "the advance orders held now")...)
 	}
-	a.g.setHeld(a.p.Side, text, h.cfg.Now(), a.written)
+	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
 	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text)
 }
 
@@ -201,15 +202,22 @@ func (h *Host) holdLater(tx *store.Tx, a *actor, text string) error {
 		lines[0] = "The orders for the step were accepted. " + strings.Replace(lines[0], "These orders", "The advance orders that came with them", 1)
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
-	a.g.setHeld(a.p.Side, text, h.cfg.Now(), a.written)
+	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
 	return nil
 }
 
-func (g *game) setHeld(side, text string, at, written time.Time) {
+// held is advance orders of a's mail: who sent them, with which mail and entropy, so that
+// the orders record written when they are used names the player's own mail (verify --sent;
+// docs/LOG-FORMAT.md 3).
+func (a *actor) held(text string, at time.Time) received {
+	return received{Player: a.p.ID, Text: text, Entropy: a.req.Entropy, Time: at, MsgID: a.msg.MessageID, Written: a.written}
+}
+
+func (g *game) setHeld(side string, r received) {
 	if g.Held == nil {
 		g.Held = map[string]received{}
 	}
-	g.Held[side] = received{Text: text, Time: at, Written: written}
+	g.Held[side] = r
 }
 
 // written is when the sender wrote the mail: its Date, or its arrival when the Date is
@@ -247,15 +255,20 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		if len(use) == 0 || len(eng.Validate(side, use)) > 0 {
 			continue
 		}
-		ps := g.sidePlayers(side)
-		so := play.SideOrders{Player: ps[0].ID, Side: side, Orders: use, Received: held.Time}
+		player := held.Player
+		if player == "" { // held before the sender was kept
+			player = g.sidePlayers(side)[0].ID
+		}
+		so := play.SideOrders{Player: player, Side: side, Orders: use, Received: held.Time, MessageID: held.MsgID, Entropy: []byte(held.Entropy)}
 		i, _, err := play.Record(tx, id, eng.Next(), so)
 		if err != nil {
 			return false, err
 		}
-		g.Step.Orders[side] = received{Player: ps[0].ID, Index: i, Text: adjudicator.Canonical(use), Time: held.Time}
+		g.Step.Orders[side] = received{Player: player, Index: i, Text: adjudicator.Canonical(use), Entropy: held.Entropy, Time: held.Time, MsgID: held.MsgID}
 		if rest := without(parsed, use); len(rest) > 0 {
-			g.setHeld(side, adjudicator.Canonical(rest), held.Time, held.Written)
+			left := held
+			left.Text = adjudicator.Canonical(rest)
+			g.setHeld(side, left)
 		} else {
 			delete(g.Held, side)
 		}
@@ -338,18 +351,8 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 // reportLines reads the roll and event records from index start on, as side may see them.
 func reportLines(tx *store.Tx, id ident.GameID, start uint64, side string) ([]templates.ReportLine, error) {
 	var recs []gamelog.Record
-	err := store.Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
-		if i < start {
-			return nil
-		}
-		r, err := gamelog.Parse(raw)
-		if err != nil {
-			return err
-		}
-		if s := r.Get("side"); r.Type == gamelog.TypeEvent && s != "" && side != "" && s != side {
-			return nil
-		}
-		recs = append(recs, r)
+	err := ledger.Read(tx, id, viewOf(side), start, func(r *gamelog.Record) error {
+		recs = append(recs, *r)
 		return nil
 	})
 	var out []templates.ReportLine
@@ -363,3 +366,6 @@ func reportLines(tx *store.Tx, id ident.GameID, start uint64, side string) ([]te
 	}
 	return out, err
 }
+
+// viewOf is the view of the log a recipient has: his side's, or the referee's whole log.
+func viewOf(side string) ledger.View { return ledger.View{Side: side, Full: side == ""} }
