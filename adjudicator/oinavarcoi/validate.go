@@ -1,0 +1,43 @@
+package oinavarcoi
+
+import (
+	"fmt"
+	"slices"
+
+	"navarch/adjudicator"
+)
+
+// lineErr is an illegal order with what would be legal.
+type lineErr struct {
+	o     *Order
+	why   string
+	legal []string
+}
+
+// Validate checks orders against the state for the current step.
+func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
+	os := own(orders)
+	st := g.Next()
+	var errs []lineErr
+	switch {
+	case st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, side):
+		for _, o := range os {
+			errs = append(errs, lineErr{o, fmt.Sprintf("no orders of %s are due now (%s)", side, st.What), nil})
+		}
+	case !g.Deployed:
+		errs = g.validateDeploy(side, os)
+	case g.Phase == phaseChoose:
+		for i, o := range os {
+			if o.Choice == "" || i > 0 {
+				errs = append(errs, lineErr{o, "the initiative winner writes one line: MOVE FIRST or MOVE SECOND", []string{"MOVE FIRST", "MOVE SECOND"}})
+			}
+		}
+	default:
+		errs = g.validateMove(side, os)
+	}
+	var out []adjudicator.LineError
+	for _, e := range errs {
+		out = append(out, adjudicator.LineError{Line: e.o.line, Text: e.o.String(), Err: fmt.Errorf("%w: %s", adjudicator.ErrIllegal, e.why), Legal: e.legal})
+	}
+	return out
+}
