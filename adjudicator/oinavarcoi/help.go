@@ -87,6 +87,9 @@ func (g *Game) enemiesInReach(s *Squadron) []string {
 			continue
 		}
 		where := map[table.Arc]string{table.Bow: "front", table.Stern: "REAR", table.Port: "FLANK (port)", table.Starboard: "FLANK (starboard)"}[g.face(e, g.corners(s))]
+		if e.Formation == Kyklos {
+			where = "front (kyklos has no flanks)"
+		}
 		out = append(out, fmt.Sprintf("enemy %s (%s) at %s\": would strike its %s", e.ID, g.stateText(e), table.FormatInches(d), where))
 	}
 	return out

@@ -348,11 +348,8 @@ func nameOf(t *Squadron) string {
 }
 
 // face returns which side of t an attacker that stood at before strikes (rule Flank.only): its
-// front unless the attacker was wholly behind the enemy's front line; a kyklos has no flanks.
+// front unless the attacker was wholly behind the enemy's front line.
 func (g *Game) face(t *Squadron, before table.Polygon) table.Arc {
-	if t.Formation == Kyklos {
-		return table.Bow
-	}
 	arcs := g.base(t).ArcsOf(t.Pose, before, 200*table.Inch)
 	switch {
 	case len(arcs) == 0 || slices.Contains(arcs, table.Bow):
@@ -394,16 +391,22 @@ func (m *mover) contact(t *Squadron, before table.Polygon) error {
 // Flank.victim, Melee.ranks).
 func (rs *resolver) engage(s, t *Squadron, a table.Arc) {
 	g := rs.g
+	flank := a != table.Bow && t.Formation != Kyklos
+	if flank {
+		rs.unform(t)
+	}
 	s.Pose = conform(g.base(s), g.base(t), t.Pose, a)
 	s.Melee, t.Melee = addSorted(s.Melee, t.ID), addSorted(t.Melee, s.ID)
 	where := map[table.Arc]string{table.Bow: "front", table.Stern: "rear", table.Port: "port flank", table.Starboard: "starboard flank"}[a]
 	rs.event("Melee.contact", "%s contacts %s's %s and conforms", s.ID, t.ID, where)
-	if a != table.Bow {
+	if flank {
 		s.FlankAttacker = true
 		t.Flanked, t.Katastrophe = true, true
-		rs.unform(t)
 		rs.event("Flank.victim", "%s is attacked in the %s: it is Unformed and fails its first Battle test", t.ID, where)
 		return
+	}
+	if a != table.Bow {
+		rs.event("Formations.kyklos", "%s is in kyklos: it has no flanks", t.ID)
 	}
 	s.Frontal, t.Frontal = true, true
 	for _, x := range []*Squadron{s, t} {
