@@ -525,12 +525,13 @@ func (rs *resolver) ashore(r *Squadron) {
 }
 
 // rally: a Disordered squadron that spent the movement phase stationary and out of melee
-// recovers at the end of the turn (rule Disorder.rally); an unformed one that did so reforms
+// recovers at the end of the turn (rule Disorder.rally) — disordered before that phase began
+// (a disorder after it waits for the next stationary phase: SUBSTITUTE reading); an unformed one that did so reforms
 // in the formation ordered, still Disordered (rule Formations.unformed; SUBSTITUTE reading).
 func (rs *resolver) rally() {
 	g := rs.g
 	for _, s := range g.Squadrons {
-		still := s.InPlay() && !s.Moved && len(s.Melee) == 0 && s.Pursuing == "" && !s.Freighter
+		still := s.InPlay() && !s.Moved && !s.Fresh && len(s.Melee) == 0 && s.Pursuing == "" && !s.Freighter
 		switch {
 		case still && s.Formation == Unformed && s.Reform != "":
 			g.setFormation(s, s.Reform)

@@ -48,6 +48,9 @@ func (rs *resolver) disorder(s *Squadron, rule string) {
 	switch {
 	case s.Freighter:
 		return
+	}
+	s.Fresh = true
+	switch {
 	case !s.Disordered:
 		s.Disordered = true
 		rs.event(rule, "%s is Disordered", s.ID)

@@ -15,6 +15,11 @@ func (rs *resolver) movement(side string, orders []*Order) error {
 	g := rs.g
 	i := g.sc.SideIndex(side)
 	engage := ""
+	for _, s := range g.Squadrons {
+		if s.Side == side {
+			s.Fresh = false // a stationary movement phase from now on rallies (rule Disorder.rally)
+		}
+	}
 	for _, o := range orders {
 		if o.Signal != "" {
 			rs.signal(i, o)

@@ -29,6 +29,7 @@ type Squadron struct {
 	Strategos             bool
 	Formation             string
 	Disordered            bool // Unformed squadrons are Disordered too (rule Disorder.effects)
+	Fresh                 bool // disordered since its side's movement phase began: no rally this turn
 	Pose                  table.Pose
 	Halves, Start         int
 	Status                string
@@ -161,11 +162,11 @@ func (g *Game) Encode() []byte {
 		}
 	}
 	for _, s := range g.Squadrons {
-		fmt.Fprintf(&b, "sq %s %s wing=%s %d/%d/%d strat=%t %s dis=%t %d %d %d halves=%d/%d status=%q melee=%s mt=%d fl=%t fa=%t fr=%t failed=%t kat=%t moved=%t hold=%t pursuing=%q race=%q fled=%s reform=%q\n",
+		fmt.Fprintf(&b, "sq %s %s wing=%s %d/%d/%d strat=%t %s dis=%t %d %d %d halves=%d/%d status=%q melee=%s mt=%d fl=%t fa=%t fr=%t failed=%t kat=%t moved=%t hold=%t pursuing=%q race=%q fled=%s reform=%q fresh=%t\n",
 			s.ID, s.Side, s.Wing, s.Quality, s.Morale, s.Ship, s.Strategos, s.Formation, s.Disordered,
 			s.Pose.At.X, s.Pose.At.Y, s.Pose.Heading, s.Halves, s.Start, s.Status, strings.Join(s.Melee, ","),
 			s.MeleeTurns, s.Flanked, s.FlankAttacker, s.Frontal, s.Failed, s.Katastrophe, s.Moved, s.Hold,
-			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform)
+			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform, s.Fresh)
 	}
 	for _, f := range g.Flotsam {
 		fmt.Fprintf(&b, "flotsam %d %d %d\n", f.Pose.At.X, f.Pose.At.Y, f.Pose.Heading)
