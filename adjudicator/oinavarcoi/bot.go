@@ -45,7 +45,14 @@ func (g *Game) BotOrders(side string) string {
 			add("SIGNAL ENGAGE WING " + w)
 		}
 	case g.Phase == phaseChoose:
-		add("MOVE FIRST")
+		if side == g.Winner {
+			add("MOVE FIRST")
+		}
+		for _, p := range g.Phalanxes {
+			if p.Side == side && !p.Routed {
+				add(g.botPhalanx(p)...)
+			}
+		}
 	default:
 		for _, e := range g.Signals[i] {
 			if !e.Used && e.Kind == "ENGAGE" && g.wingNearEnemy(side, e.Wing) {
@@ -145,4 +152,18 @@ func (g *Game) freighterLines(s *Squadron) []string {
 		}
 	}
 	return []string{s.ID + " SAIL " + best, s.ID + " HOLD"}
+}
+
+// botPhalanx: march on until the Respect area, then deploy, then redress after a push-back.
+func (g *Game) botPhalanx(p *Phalanx) []string {
+	in := g.inRespect(p, g.phalanxCorners(p)) != nil
+	switch {
+	case !in && p.Order != PhMove:
+		return []string{"PHALANX " + p.ID + " " + PhMove}
+	case in && !p.Deployed:
+		return []string{"PHALANX " + p.ID + " " + PhDeploy}
+	case in && p.Pushes > 0:
+		return []string{"PHALANX " + p.ID + " " + PhRedress}
+	}
+	return nil
 }

@@ -37,6 +37,8 @@ import (
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
 //	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
+//	phalanx ID X Y HEADING ORDER|- yes|no PUSHES / routed ID     (the amphibious battle)
+//	expect phalanx ID TEXT                matched against "at X,Y order O|- deployed B pushes N routed B"
 //
 // Every roll given must be asked for, and every roll asked for must be given. When orders
 // are refused, nothing is resolved.
@@ -211,6 +213,18 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		g.Turn, _ = strconv.Atoi(f[1])
 	case "turns":
 		g.sc.Turns, _ = strconv.Atoi(f[1])
+	case "phalanx": // phalanx ID X Y HEADING ORDER(- for none) DEPLOYED(yes|no) PUSHES
+		p := g.phalanx(f[1])
+		if p == nil {
+			t.Fatalf("%s: no phalanx %s", c.file, f[1])
+		}
+		h, _ := strconv.Atoi(f[4])
+		p.Pose = table.Pose{At: table.Point{X: inches(t, f[2]), Y: inches(t, f[3])}, Heading: h}
+		p.Order = strings.Trim(f[5], "-")
+		p.Deployed = yesNo(f[6])
+		p.Pushes, _ = strconv.Atoi(f[7])
+	case "routed":
+		g.phalanx(f[1]).Routed = true
 	case "admiral":
 		g.Admiral[g.sc.SideIndex(f[1])] = true
 	case "defender":
@@ -358,6 +372,16 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	case "first":
 		if g.First != e[1] {
 			t.Errorf("first %q, want %q", g.First, e[1])
+		}
+	case "phalanx":
+		p := g.phalanx(e[1])
+		order := p.Order
+		if order == "" {
+			order = "-"
+		}
+		got := fmt.Sprintf("at %v order %s deployed %t pushes %d routed %t", p.Pose.At, order, p.Deployed, p.Pushes, p.Routed)
+		if !strings.Contains(got, strings.Join(e[2:], " ")) {
+			t.Errorf("phalanx %s: %s, want %q", p.ID, got, strings.Join(e[2:], " "))
 		}
 	case "sealed":
 		if g.Sealed() != yesNo(e[1]) {

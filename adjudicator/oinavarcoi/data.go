@@ -52,6 +52,11 @@ type Rules struct {
 	DeploySide             table.Len
 	LaunchDistance         table.Len
 	RaceDistance           table.Len
+	PhalanxWidth           table.Len
+	PhalanxDepth           table.Len
+	PhalanxMove            table.Len
+	PhalanxPush            table.Len
+	Respect                table.Len
 }
 
 // SquadronDef is a squadron line of a scenario.
@@ -159,7 +164,9 @@ func parseRules(text string) (Rules, error) {
 		}
 		dst := map[string]*table.Len{"stand-width": &r.StandWidth, "stand-depth": &r.StandDepth,
 			"enemy-near": &r.EnemyNear, "deploy-near": &r.DeployNear, "deploy-far": &r.DeployFar,
-			"deploy-side": &r.DeploySide, "launch-distance": &r.LaunchDistance, "race-distance": &r.RaceDistance}[f[0]]
+			"deploy-side": &r.DeploySide, "launch-distance": &r.LaunchDistance, "race-distance": &r.RaceDistance,
+			"phalanx-width": &r.PhalanxWidth, "phalanx-depth": &r.PhalanxDepth, "phalanx-move": &r.PhalanxMove,
+			"phalanx-push": &r.PhalanxPush, "respect": &r.Respect}[f[0]]
 		if dst == nil {
 			return fmt.Errorf("unknown key %q", f[0])
 		}

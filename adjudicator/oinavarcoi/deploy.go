@@ -92,7 +92,7 @@ func (g *Game) validateDeploy(side string, orders []*Order) []lineErr {
 				errs = append(errs, lineErr{o, fmt.Sprintf("the %s fleet may write %d signals (half its squadrons, rounded up; none in a meeting engagement or an ambush)", side, n), nil})
 			}
 			continue
-		case !o.Deploy:
+		case !o.Deploy || o.Phalanx != "":
 			errs = append(errs, lineErr{o, "only DEPLOY and SIGNAL lines are due before the battle", []string{"DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]", "SIGNAL KIND WING W"}})
 			continue
 		}

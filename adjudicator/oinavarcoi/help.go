@@ -31,6 +31,18 @@ func (g *Game) Help(side string) string {
 		}
 		fmt.Fprintf(&b, "\nYour signals left: %s\n", strings.Join(left, "; "))
 	}
+	for _, p := range g.Phalanxes {
+		if p.Side != side {
+			continue
+		}
+		fmt.Fprintf(&b, "\nPhalanx %s, %s wing: %d hoplite and %d euzonoi stands at %v facing %d, order %q, deployed %t, pushed back %d times%s\n",
+			p.ID, p.Wing, p.Hoplites, p.Euzonoi, p.Pose.At, p.Pose.Heading, p.Order, p.Deployed, p.Pushes, map[bool]string{true: ", ROUTED"}[p.Routed])
+		for _, e := range g.Phalanxes {
+			if e.Side != side && !e.Routed {
+				fmt.Fprintf(&b, "  enemy phalanx %s at %s\"\n", e.ID, table.FormatInches(table.Distance(g.phalanxCorners(p), g.phalanxCorners(e))))
+			}
+		}
+	}
 	for _, s := range g.Squadrons {
 		if s.Side != side || !s.OnTable() {
 			continue
@@ -111,5 +123,6 @@ Movement:
   SQ1 HOLD                     stay still (a Disordered squadron rallies)
   F1 SAIL DOWNWIND | F1 SAIL LEFT | F1 SAIL RIGHT   freighters
   SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, before your squadrons' lines
+Amphibious battle, after the initiative roll (secret):  PHALANX HA MOVE | PHALANX HA REDRESS | PHALANX HA DEPLOY
 A move into an enemy is an engagement (manoeuvre test); squadrons in melee fight on.
 `

@@ -14,6 +14,9 @@ func (rs *resolver) endOfTurn() error {
 	if err := rs.melee(); err != nil {
 		return err
 	}
+	if err := rs.phalanxMelee(); err != nil {
+		return err
+	}
 	if err := rs.morale(); err != nil {
 		return err
 	}
@@ -561,7 +564,9 @@ func (g *Game) checkEnd() {
 			lost[i]++
 		}
 	}
-	switch {
+	switch a := g.armyRouted(); {
+	case a != "":
+		g.end(fmt.Sprintf("%s wins: the %s army routs, two of its wings broken", g.enemy(a), a))
 	case inPlay[0] == 0 && inPlay[1] == 0:
 		g.end("a draw: neither fleet has a squadron left in order")
 	case inPlay[0] == 0 || inPlay[1] == 0:

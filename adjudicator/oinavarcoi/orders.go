@@ -49,10 +49,12 @@ func (s mstep) String() string {
 type Order struct {
 	line int
 	// one of:
-	Sq     string // a squadron's order
-	Signal string // SIGNAL KIND WING W
-	Choice string // FIRST or SECOND (the initiative winner, rule Initiative)
-	Deploy bool   // DEPLOY SQ ...
+	Sq      string // a squadron's order
+	Signal  string // SIGNAL KIND WING W
+	Choice  string // FIRST or SECOND (the initiative winner, rule Initiative)
+	Deploy  bool   // DEPLOY SQ ...
+	Phalanx string // PHALANX ID ORDER (rule Phalanx.orders)
+	PhOrder string
 	// squadron order
 	Steps     []mstep
 	Formation string // change to this formation (costs the whole move)
@@ -76,6 +78,8 @@ func (o *Order) String() string {
 	switch {
 	case o.Choice != "":
 		return "MOVE " + o.Choice
+	case o.Phalanx != "":
+		return "PHALANX " + o.Phalanx + " " + o.PhOrder
 	case o.Signal != "":
 		return fmt.Sprintf("SIGNAL %s WING %s", o.Signal, o.Wing)
 	case o.Deploy:
@@ -156,7 +160,7 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	return out, errs
 }
 
-const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT"
+const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | PHALANX ID MOVE|REDRESS|DEPLOY"
 
 func validID(s string) bool {
 	if s == "" || len(s) > 24 {
@@ -170,7 +174,7 @@ func validID(s string) bool {
 	return true
 }
 
-var keywords = []string{"SIGNAL", "DEPLOY", "MOVE", "END", "WING", "AT", "FACING", "HOLD", "REFORM", "SAIL",
+var keywords = []string{"PHALANX", "SIGNAL", "DEPLOY", "MOVE", "END", "WING", "AT", "FACING", "HOLD", "REFORM", "SAIL",
 	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND"}
 
 func parseLine(n int, f []string) (*Order, error) {
@@ -187,6 +191,11 @@ func parseLine(n int, f []string) (*Order, error) {
 		return &Order{line: n, Choice: f[1]}, nil
 	case "DEPLOY":
 		return parseDeploy(n, f)
+	case "PHALANX":
+		if len(f) != 3 || !validID(f[1]) || !slices.Contains([]string{PhMove, PhRedress, PhDeploy}, f[2]) {
+			return nil, fmt.Errorf("want PHALANX ID MOVE|REDRESS|DEPLOY")
+		}
+		return &Order{line: n, Phalanx: f[1], PhOrder: f[2]}, nil
 	}
 	if !validID(f[0]) || slices.Contains(keywords, f[0]) {
 		return nil, fmt.Errorf("%q is not a squadron", f[0])

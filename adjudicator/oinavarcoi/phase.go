@@ -29,7 +29,7 @@ func (rs *resolver) movement(side string, orders []*Order) error {
 		}
 	}
 	for _, o := range orders {
-		if o.Sq == "" || o.Deploy {
+		if o.Sq == "" || o.Deploy || o.Phalanx != "" {
 			continue
 		}
 		s := g.sq(o.Sq)
@@ -42,6 +42,7 @@ func (rs *resolver) movement(side string, orders []*Order) error {
 			s.Hold = false // a pursuer sits out one movement phase (rule Pursuit.start)
 		}
 	}
+	rs.movePhalanxes(side)
 	g.Moved++
 	if g.Phase == phaseMove1 {
 		g.Phase, g.Act = phaseMove2, 2
@@ -115,7 +116,7 @@ func (g *Game) validateMove(side string, orders []*Order) []lineErr {
 			}
 			continue
 		}
-		if o.Choice != "" || o.Deploy {
+		if o.Choice != "" || o.Deploy || o.Phalanx != "" {
 			errs = append(errs, lineErr{o, "movement orders name a squadron (or give a SIGNAL)", nil})
 			continue
 		}

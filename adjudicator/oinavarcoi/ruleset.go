@@ -77,6 +77,10 @@ func newGame(d *Data, sc *Scenario, full bool) *Game {
 		}
 		g.Squadrons = append(g.Squadrons, s)
 	}
+	for _, def := range sc.Phalanxes {
+		g.Phalanxes = append(g.Phalanxes, &Phalanx{ID: def.ID, Side: def.Side, Wing: def.Wing,
+			Hoplites: def.Hoplites, Euzonoi: def.Euzonoi, Pose: def.Pose, Deployed: true})
+	}
 	return g
 }
 
@@ -91,6 +95,10 @@ func (g *Game) Next() adjudicator.Step {
 			Default: "squadrons stay where the scenario places them; no signals written"}
 	case g.Phase == "":
 		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of turn %d: event and initiative", g.Turn+1)}
+	case g.Phase == phaseChoose && len(g.Phalanxes) > 0:
+		return adjudicator.Step{Turn: uint32(g.Turn), Act: 1, Kind: adjudicator.NeedOrders, Sides: g.sc.Sides[:], Secret: true,
+			What:    fmt.Sprintf("%s chooses to move first or second; both sides secretly order their phalanxes (rules Initiative, Phalanx.orders)", g.Winner),
+			Default: "the winner moves first; phalanxes keep their orders"}
 	case g.Phase == phaseChoose:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: 1, Kind: adjudicator.NeedOrders, Sides: []string{g.Winner},
 			What: "the initiative winner chooses to move first or second (rule Initiative)", Default: "moves first"}
@@ -127,6 +135,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		err = rs.startTurn()
 	case g.Phase == phaseChoose:
 		rs.choose(own(orders[g.Winner]))
+		rs.phalanxOrders(map[string][]*Order{g.side(0): own(orders[g.side(0)]), g.side(1): own(orders[g.side(1)])})
 	default:
 		err = rs.movement(st.Sides[0], own(orders[st.Sides[0]]))
 	}

@@ -92,6 +92,7 @@ type Game struct {
 	Admiral   [2]bool // the side's strategos (admiral) was killed (rule Event.withdrawal)
 	Squadrons []*Squadron
 	Flotsam   []Flotsam
+	Phalanxes []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
 	Over      bool
 	Result    string
 }
@@ -168,6 +169,7 @@ func (g *Game) Encode() []byte {
 			s.MeleeTurns, s.Flanked, s.FlankAttacker, s.Frontal, s.Failed, s.Katastrophe, s.Moved, s.Hold,
 			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform, s.Fresh)
 	}
+	encodePhalanxes(&b, g.Phalanxes)
 	for _, f := range g.Flotsam {
 		fmt.Fprintf(&b, "flotsam %d %d %d\n", f.Pose.At.X, f.Pose.At.Y, f.Pose.Heading)
 	}

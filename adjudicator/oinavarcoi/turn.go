@@ -2,6 +2,8 @@ package oinavarcoi
 
 import (
 	"fmt"
+
+	"navarch/adjudicator/table"
 )
 
 // startTurn begins a turn (rule Sequence.turn): beached squadrons try to launch, racers of a
@@ -35,7 +37,8 @@ func (rs *resolver) launch() error {
 		}
 		if n >= 10 {
 			s.Status = Active
-			rs.event("Scenarios.bottled", "%s rolls %v = %d: launched", s.ID, v, n)
+			s.Pose = s.Pose.Forward(rs.g.data.Rules.LaunchDistance)
+			rs.event("Scenarios.bottled", "%s rolls %v = %d: launched, %s\" off the beach", s.ID, v, n, table.FormatInches(rs.g.data.Rules.LaunchDistance))
 		} else {
 			rs.event("Scenarios.bottled", "%s rolls %v = %d: still on the beach (needs 10+)", s.ID, v, n)
 		}
@@ -263,8 +266,10 @@ func (rs *resolver) initiative() error {
 func (rs *resolver) choose(orders []*Order) {
 	g := rs.g
 	g.First = g.Winner
-	if len(orders) > 0 && orders[0].Choice == "SECOND" {
-		g.First = g.enemy(g.Winner)
+	for _, o := range orders {
+		if o.Choice == "SECOND" {
+			g.First = g.enemy(g.Winner)
+		}
 	}
 	g.Phase = phaseMove1
 	g.Act = 1

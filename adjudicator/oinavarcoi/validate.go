@@ -27,9 +27,18 @@ func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.L
 	case !g.Deployed:
 		errs = g.validateDeploy(side, os)
 	case g.Phase == phaseChoose:
-		for i, o := range os {
-			if o.Choice == "" || i > 0 {
-				errs = append(errs, lineErr{o, "the initiative winner writes one line: MOVE FIRST or MOVE SECOND", []string{"MOVE FIRST", "MOVE SECOND"}})
+		choices := 0
+		seen := map[string]bool{}
+		for _, o := range os {
+			switch {
+			case o.Phalanx != "":
+				if why := g.validatePhalanx(side, o, seen); why != "" {
+					errs = append(errs, lineErr{o, why, nil})
+				}
+			case o.Choice != "" && side == g.Winner && choices == 0:
+				choices++
+			default:
+				errs = append(errs, lineErr{o, "the initiative winner writes one line: MOVE FIRST or MOVE SECOND (and in the amphibious battle each side orders its phalanxes)", []string{"MOVE FIRST", "MOVE SECOND", "PHALANX ID MOVE|REDRESS|DEPLOY"}})
 			}
 		}
 	default:
