@@ -44,9 +44,7 @@ func (rs *resolver) manoeuvre(s *Squadron, label, rule, what string) (bool, erro
 
 // disorder disorders s, or makes it Unformed if it already was (rule Disorder.effects).
 func (rs *resolver) disorder(s *Squadron, rule string) {
-	g := rs.g
-	switch {
-	case s.Freighter:
+	if s.Freighter {
 		return
 	}
 	s.Fresh = true
@@ -58,7 +56,6 @@ func (rs *resolver) disorder(s *Squadron, rule string) {
 		rs.unform(s)
 		rs.event(rule, "%s, already Disordered, becomes Unformed", s.ID)
 	}
-	_ = g
 }
 
 func (rs *resolver) unform(s *Squadron) {
@@ -142,7 +139,7 @@ func (m *mover) allowance() error {
 		return nil
 	}
 	m.rolled = true
-	s, g := m.s, m.rs.g
+	s := m.s
 	switch s.Formation {
 	case Pollon, Keras:
 		m.left = 8 * table.Inch
@@ -163,7 +160,6 @@ func (m *mover) allowance() error {
 		m.left -= table.Inch
 	}
 	m.left = max(m.left, 0)
-	_ = g
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package oinavarcoi
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -123,8 +122,6 @@ var SignalKinds = []string{"TURN-RIGHT", "TURN-LEFT", "DEPLOY-RIGHT", "DEPLOY-LE
 
 // Wings a fleet is grouped into (rule Deployment.zone).
 var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
-
-var errSyntax = errors.New("syntax")
 
 // ParseOrders reads order text: one order per line, words case-insensitive, "#" starts a
 // comment, END stops reading. The grammar is the rulebook's words:

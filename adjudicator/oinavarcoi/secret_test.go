@@ -88,3 +88,17 @@ func TestHelpListsEnemiesInReach(t *testing.T) {
 		}
 	}
 }
+
+// TestPhalanxOrdersAreSecret: in the amphibious battle the step after the initiative roll
+// takes both sides' orders as a Secret step (rule Phalanx.orders); elsewhere only the winner
+// is asked, openly.
+func TestPhalanxOrdersAreSecret(t *testing.T) {
+	for id, want := range map[string]bool{"amphibious": true, "clash": false} {
+		g := newScenario(t, id)
+		g.Deployed, g.Turn, g.Phase, g.Winner = true, 1, phaseChoose, "SPARTA"
+		st := g.Next()
+		if st.Secret != want || (len(st.Sides) == 2) != want {
+			t.Errorf("%s: choose step %+v", id, st)
+		}
+	}
+}

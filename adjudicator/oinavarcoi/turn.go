@@ -6,6 +6,10 @@ import (
 	"navarch/adjudicator/table"
 )
 
+// maxRerolls bounds the rolls again on equal dice: with fair dice 64 ties in a row do not
+// happen; a roller that keeps tying is broken, and Resolve says so instead of looping.
+const maxRerolls = 64
+
 // startTurn begins a turn (rule Sequence.turn): beached squadrons try to launch, racers of a
 // tied periplous race on, the event is rolled, then the initiative.
 func (rs *resolver) startTurn() error {
@@ -190,6 +194,9 @@ func (rs *resolver) withdrawal() error {
 	}
 	mods := rs.rollOffMods()
 	for k := 1; ; k++ {
+		if k > maxRerolls {
+			return fmt.Errorf("oinavarcoi: %d equal withdrawal roll-offs in a row", maxRerolls)
+		}
 		var t [2]int
 		for i, side := range g.sc.Sides {
 			v, err := rs.d6(fmt.Sprintf("withdraw/%d/%s", k, side))
@@ -242,6 +249,9 @@ func (g *Game) end(result string) {
 func (rs *resolver) initiative() error {
 	g := rs.g
 	for k := 1; ; k++ {
+		if k > maxRerolls {
+			return fmt.Errorf("oinavarcoi: %d equal initiative rolls in a row", maxRerolls)
+		}
 		var d [2]int
 		for i, side := range g.sc.Sides {
 			v, err := rs.d6(fmt.Sprintf("initiative/%d/%s", k, side))
