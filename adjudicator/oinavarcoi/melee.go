@@ -428,18 +428,22 @@ func (rs *resolver) moveRouters() error {
 	return nil
 }
 
-// awayFrom returns the heading directly away from the nearest enemy r fled from (or the
-// nearest enemy squadron in play).
+// awayFrom returns the heading directly away from the nearest enemy r fled from, or from
+// the nearest enemy squadron in play if none of those is left (rule Rout.move).
 func (g *Game) awayFrom(r *Squadron) table.Deg {
 	var best *Squadron
 	var bestD table.Len
-	for _, e := range g.Squadrons {
-		if e.Side == r.Side || !e.InPlay() || e.Freighter || (len(r.Fled) > 0 && !slices.Contains(r.Fled, e.ID) && best != nil) {
-			continue
+	for _, fled := range []bool{true, false} {
+		for _, e := range g.Squadrons {
+			if e.Side == r.Side || !e.InPlay() || e.Freighter || fled && !slices.Contains(r.Fled, e.ID) {
+				continue
+			}
+			if d := table.Distance(g.corners(r), g.corners(e)); best == nil || d < bestD {
+				best, bestD = e, d
+			}
 		}
-		d := table.Distance(g.corners(r), g.corners(e))
-		if best == nil || d < bestD || slices.Contains(r.Fled, e.ID) && !slices.Contains(r.Fled, best.ID) {
-			best, bestD = e, d
+		if best != nil {
+			break
 		}
 	}
 	if best == nil {

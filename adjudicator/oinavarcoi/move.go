@@ -327,7 +327,7 @@ func (m *mover) move(d table.Len) error {
 	}
 	m.stopped = true
 	t := obs[blk.Obstacle].sq
-	if t == nil || t.Side == s.Side || s.Freighter {
+	if t == nil || t.Side == s.Side || s.Freighter || !t.InPlay() {
 		rs.event("Movement.each", "%s stops short of %s", s.ID, nameOf(t))
 		return nil
 	}
