@@ -73,17 +73,34 @@ func (g *Game) setFormation(s *Squadron, f string) {
 
 // obstacle is something a moving squadron stops at.
 type obstacle struct {
-	pg table.Polygon
-	sq *Squadron // nil for land
+	pg   table.Polygon
+	sq   *Squadron // nil for land and the edges
+	edge bool
+}
+
+// outside returns four strips just beyond the table's edges.
+func (g *Game) outside() []table.Polygon {
+	w, h, m := g.sc.Table.Width, g.sc.Table.Height, 100*table.Inch
+	rect := func(x0, y0, x1, y1 table.Len) table.Polygon {
+		return table.Polygon{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}}
+	}
+	return []table.Polygon{rect(-m, h, w+m, h+m), rect(w, -m, w+m, h+m), rect(-m, -m, w+m, 0), rect(-m, -m, 0, h+m)}
 }
 
 // obstacles lists what s may not move through: the other squadrons on the table that are
-// not routing (routers are passed through, rule Rout.move), the cape and the beaches.
+// not routing (routers are passed through, rule Rout.move), the cape and the beaches; and for
+// a warship the table's edges (only routers, racers and freighters leave the table:
+// SUBSTITUTE).
 func (g *Game) obstacles(s *Squadron) []obstacle {
 	var out []obstacle
+	if !s.Freighter {
+		for _, pg := range g.outside() {
+			out = append(out, obstacle{pg: pg, edge: true})
+		}
+	}
 	for _, o := range g.Squadrons {
 		if o != s && o.OnTable() && o.Status != Routing {
-			out = append(out, obstacle{g.corners(o), o})
+			out = append(out, obstacle{pg: g.corners(o), sq: o})
 		}
 	}
 	for _, pg := range append([]table.Polygon{g.sc.Cape}, g.sc.Beach[:]...) {
@@ -277,7 +294,7 @@ func (m *mover) wheel(deg table.Deg) error {
 	np, cost := wheel(b, s.Pose, deg)
 	for _, o := range g.obstacles(s) {
 		if table.Distance(b.Corners(np), o.pg) <= table.Touch {
-			rs.event("Turning.wheel", "%s cannot wheel into contact: the wheel is not made", s.ID)
+			rs.event("Turning.wheel", "%s cannot wheel into contact (or off the table): the wheel is not made", s.ID)
 			m.stopped = true
 			return nil
 		}
@@ -327,6 +344,10 @@ func (m *mover) move(d table.Len) error {
 	}
 	m.stopped = true
 	t := obs[blk.Obstacle].sq
+	if obs[blk.Obstacle].edge {
+		rs.event("Movement.each", "%s stops at the table's edge", s.ID)
+		return nil
+	}
 	if t == nil || t.Side == s.Side || s.Freighter || !t.InPlay() {
 		rs.event("Movement.each", "%s stops short of %s", s.ID, nameOf(t))
 		return nil
