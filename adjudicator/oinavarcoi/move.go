@@ -339,12 +339,18 @@ func (m *mover) move(d table.Len) error {
 		s.Pose = poses[len(poses)-1]
 	}
 	rs.event("Movement.each", "%s moves to %v", s.ID, s.Pose.At)
-	if blk == nil {
+	var k int
+	if blk != nil {
+		k = blk.Obstacle
+	} else {
+		k = g.touchedAhead(s, obs)
+	}
+	if k < 0 {
 		return nil
 	}
 	m.stopped = true
-	t := obs[blk.Obstacle].sq
-	if obs[blk.Obstacle].edge {
+	t := obs[k].sq
+	if obs[k].edge {
 		rs.event("Movement.each", "%s stops at the table's edge", s.ID)
 		return nil
 	}
@@ -358,6 +364,20 @@ func (m *mover) move(d table.Len) error {
 		return nil
 	}
 	return m.contact(t, before)
+}
+
+// touchedAhead returns the index of an enemy squadron in play that a move ending exactly
+// against it touches with its bow (contact made by moving straight ahead), or -1.
+func (g *Game) touchedAhead(s *Squadron, obs []obstacle) int {
+	b := g.base(s)
+	pg := b.Corners(s.Pose)
+	for i, o := range obs {
+		if o.sq != nil && o.sq.Side != s.Side && o.sq.InPlay() && table.Contact(pg, o.pg) &&
+			table.Distance(b.Edge(s.Pose, table.Bow), o.pg) <= table.Touch {
+			return i
+		}
+	}
+	return -1
 }
 
 func nameOf(t *Squadron) string {

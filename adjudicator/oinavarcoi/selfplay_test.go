@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"strings"
 	"testing"
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
+	"navarch/adjudicator/table"
 	"navarch/ident"
 )
 
@@ -70,6 +72,38 @@ func TestBotsPlayEveryScenario(t *testing.T) {
 				}
 				t.Logf("%d steps, turn %d: %s", steps, g.Turn, g.Result)
 			})
+		}
+	}
+}
+
+// TestDefaultDeployments: every scenario's default positions (used when a side sends no
+// DEPLOY lines) pass the deployment's own checks, so a side that deploys nothing is legal;
+// no two squadrons overlap and all are on the table.
+func TestDefaultDeployments(t *testing.T) {
+	for _, sc := range Ruleset.Scenarios() {
+		g := newScenario(t, sc.ID)
+		for _, side := range sc.Sides {
+			var lines []string
+			for _, s := range g.Squadrons {
+				if s.Side == side && !s.Freighter && s.Status != Beached {
+					lines = append(lines, fmt.Sprintf("DEPLOY %s AT %v FACING %d %s", s.ID, s.Pose.At, s.Pose.Heading, s.Formation))
+				}
+			}
+			text := strings.Join(lines, "\n")
+			os, perr := g.Parse(side, text)
+			if errs := append(perr, g.Validate(side, os)...); len(errs) > 0 {
+				t.Errorf("%s %s: the default deployment %q is refused: %v", sc.ID, side, text, errs)
+			}
+		}
+		for i, s := range g.Squadrons {
+			if !g.sc.Table.Inside(g.corners(s)) {
+				t.Errorf("%s: %s is off the table", sc.ID, s.ID)
+			}
+			for _, o := range g.Squadrons[i+1:] {
+				if table.Overlap(g.corners(s), g.corners(o)) {
+					t.Errorf("%s: %s and %s overlap", sc.ID, s.ID, o.ID)
+				}
+			}
 		}
 	}
 }
