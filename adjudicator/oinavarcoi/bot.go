@@ -61,7 +61,7 @@ func (g *Game) BotOrders(side string) string {
 			}
 		}
 		for _, s := range g.Squadrons {
-			if s.Side == side && s.InPlay() && len(s.Melee) == 0 && !s.Hold {
+			if s.Side == side && s.InPlay() && len(s.Melee) == 0 && !s.Hold && s.Pursuing == "" {
 				add(g.botLines(s)...)
 			}
 		}

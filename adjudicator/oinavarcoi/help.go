@@ -48,7 +48,7 @@ func (g *Game) Help(side string) string {
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s (%s), %s wing: %s, %s stands, at %v facing %d%s\n", s.ID, s.Name, s.Wing, g.stateText(s), s.Stands(), s.Pose.At, s.Pose.Heading, statusText(s))
-		if s.InPlay() && len(s.Melee) == 0 && !s.Hold {
+		if s.InPlay() && len(s.Melee) == 0 && !s.Hold && s.Pursuing == "" {
 			fmt.Fprintf(&b, "  e.g. %s\n", strings.Join(g.legalSteps(s), " | "))
 		}
 		for _, line := range g.enemiesInReach(s) {

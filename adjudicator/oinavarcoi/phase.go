@@ -159,7 +159,7 @@ func (g *Game) validSignal(i int, o *Order, n int) (string, []string) {
 func (g *Game) movable(side string) []string {
 	var out []string
 	for _, s := range g.Squadrons {
-		if s.Side == side && s.InPlay() && len(s.Melee) == 0 && !s.Hold {
+		if s.Side == side && s.InPlay() && len(s.Melee) == 0 && !s.Hold && s.Pursuing == "" {
 			out = append(out, s.ID)
 		}
 	}
@@ -179,6 +179,8 @@ func (g *Game) validSquadron(s *Squadron, o *Order) (string, []string) {
 		return fmt.Sprintf("%s is in melee with %s: it fights and cannot move", s.ID, strings.Join(s.Melee, ", ")), []string{s.ID + " HOLD"}
 	case s.Hold:
 		return s.ID + " pursued last turn and does not move this movement phase", []string{s.ID + " HOLD"}
+	case s.Pursuing != "":
+		return s.ID + " is pursuing " + s.Pursuing + ": it follows its quarry until it stops pursuing in a morale phase", []string{s.ID + " HOLD"}
 	case s.Freighter != (o.Sail != ""):
 		if s.Freighter {
 			return "freighters only sail: away from the wind or across it", []string{s.ID + " SAIL DOWNWIND", s.ID + " SAIL LEFT", s.ID + " SAIL RIGHT", s.ID + " HOLD"}

@@ -38,6 +38,12 @@ func TestDeploymentStaysSecret(t *testing.T) {
 	if !g.Sealed() {
 		t.Errorf("not sealed with an unused signal")
 	}
+	if v := g.View("SPARTA"); len(v.Signals) > 0 {
+		t.Errorf("SPARTA's view shows signals %v", v.Signals)
+	}
+	if v := g.View("ATHENS"); len(v.Signals) != 1 || v.Signals[0] != "TURN-LEFT LEFT" {
+		t.Errorf("ATHENS's view shows signals %v", v.Signals)
+	}
 	if a1 := g.sq("A1"); a1.Formation != Pollon || a1.Pose.At.X != 2400 {
 		t.Errorf("A1 not deployed as ordered: %+v", a1)
 	}
