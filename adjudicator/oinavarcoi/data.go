@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,7 +142,13 @@ func fields(text string, each func(n int, f []string) error) error {
 func inch(s string) (table.Len, error) { return table.ParseInches(s) }
 
 func parseRules(text string) (Rules, error) {
-	r := Rules{Footprint: map[string][2]table.Len{}}
+	return parseRulesOver(Rules{Footprint: map[string][2]table.Len{}}, text)
+}
+
+// parseRulesOver reads rules lines over base: the keys the text gives replace base's.
+func parseRulesOver(base Rules, text string) (Rules, error) {
+	r := base
+	r.Footprint = maps.Clone(base.Footprint)
 	err := fields(text, func(_ int, f []string) error {
 		if f[0] == "footprint" {
 			if len(f) != 4 || !slices.Contains(append(slices.Clone(Formations), Unformed), f[1]) {
@@ -173,10 +180,37 @@ func parseRules(text string) (Rules, error) {
 		*dst = v
 		return nil
 	})
-	if err == nil && (len(r.Footprint) != 5 || r.StandWidth == 0 || r.StandDepth == 0) {
-		err = fmt.Errorf("%w: rules.txt needs a footprint per formation and the stand size", ErrData)
+	if err != nil {
+		return r, err
 	}
-	return r, err
+	return r, r.check()
+}
+
+// check refuses rules the geometry cannot use: every length from a tenth of an inch to 100
+// inches, a footprint per formation of at least half a stand each way and at most 10.
+func (r Rules) check() error {
+	if len(r.Footprint) != 5 {
+		return fmt.Errorf("%w: rules.txt needs a footprint per formation", ErrData)
+	}
+	for _, v := range []table.Len{r.StandWidth, r.StandDepth, r.EnemyNear, r.DeployNear, r.DeployFar, r.DeploySide,
+		r.LaunchDistance, r.RaceDistance, r.PhalanxWidth, r.PhalanxDepth, r.PhalanxMove, r.PhalanxPush, r.Respect} {
+		if v < 10 || v > 100*table.Inch {
+			return fmt.Errorf("%w: rules.txt: every length must be 0.1 to 100 inches", ErrData)
+		}
+	}
+	for f, fp := range r.Footprint {
+		if fp[0] < 50 || fp[1] < 50 || fp[0] > 1000 || fp[1] > 1000 {
+			return fmt.Errorf("%w: rules.txt: footprint %s must be 0.5 to 10 stands each way", ErrData, f)
+		}
+	}
+	return nil
+}
+
+// arity is the least and most fields of each scenario line (0: no most).
+var arity = map[string][2]int{
+	"scenario": {2, 2}, "title": {2, 0}, "turns": {2, 2}, "table": {3, 3}, "wind": {2, 2}, "offshore": {2, 2},
+	"side": {3, 3}, "edge": {4, 4}, "signals": {3, 3}, "defender": {2, 2}, "deploy": {3, 3}, "cape": {7, 0},
+	"beach": {8, 0}, "exit": {3, 3}, "squadron": {12, 0}, "freighter": {7, 0}, "phalanx": {9, 9},
 }
 
 var edgeNames = []string{"north", "east", "south", "west"}
@@ -226,6 +260,9 @@ func parseScenarios(text string) ([]*Scenario, error) {
 	var out []*Scenario
 	var sc *Scenario
 	err := fields(text, func(_ int, f []string) error {
+		if n, ok := arity[f[0]]; ok && (len(f) < n[0] || n[1] > 0 && len(f) > n[1]) {
+			return fmt.Errorf("%s: wrong number of fields", f[0])
+		}
 		if f[0] == "scenario" {
 			sc = &Scenario{ID: f[1], Exit: [2]int{-1, -1}}
 			out = append(out, sc)
@@ -266,6 +303,9 @@ func parseScenarios(text string) ([]*Scenario, error) {
 			i := 0
 			if sc.Sides[0] != "" {
 				i = 1
+			}
+			if sc.Sides[1] != "" || f[2] != "south" && f[2] != "north" {
+				return fmt.Errorf("want two lines side ID south|north")
 			}
 			sc.Sides[i], sc.North[i] = f[1], f[2] == "north"
 		case "edge":
@@ -316,7 +356,48 @@ func parseScenarios(text string) ([]*Scenario, error) {
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	for _, sc := range out {
+		if err := sc.check(); err != nil {
+			return nil, fmt.Errorf("%w: scenario %s: %v", ErrData, sc.ID, err)
+		}
+	}
+	return out, nil
+}
+
+// check refuses a scenario the engine cannot play: two sides, a table, a turn limit, each
+// side with a squadron, every squadron and phalanx of a side, unique ids, valid poses.
+func (sc *Scenario) check() error {
+	switch {
+	case sc.Sides[0] == "" || sc.Sides[1] == "" || sc.Sides[0] == sc.Sides[1]:
+		return fmt.Errorf("needs two sides")
+	case sc.Table.Width < 20*table.Inch || sc.Table.Height < 20*table.Inch || sc.Table.Width > 1000*table.Inch || sc.Table.Height > 1000*table.Inch:
+		return fmt.Errorf("the table must be 20 to 1000 inches a side")
+	case sc.Turns < 1:
+		return fmt.Errorf("needs a turn limit")
+	}
+	seen := map[string]bool{}
+	var has [2]bool
+	for _, s := range sc.Squadrons {
+		i := sc.SideIndex(s.Side)
+		if i < 0 || seen[s.ID] || !validID(s.ID) || s.Pose.Valid() != nil {
+			return fmt.Errorf("squadron %q: unknown side, bad or repeated id, or bad position", s.ID)
+		}
+		seen[s.ID] = true
+		has[i] = has[i] || !s.Freighter
+	}
+	for _, p := range sc.Phalanxes {
+		if sc.SideIndex(p.Side) < 0 || seen[p.ID] || !validID(p.ID) || p.Hoplites < 0 || p.Euzonoi < 0 || p.Hoplites+p.Euzonoi < 1 || p.Hoplites+p.Euzonoi > 20 {
+			return fmt.Errorf("phalanx %q: unknown side, bad or repeated id, or bad stands", p.ID)
+		}
+		seen[p.ID] = true
+	}
+	if !has[0] || !has[1] {
+		return fmt.Errorf("each side needs a squadron")
+	}
+	return nil
 }
 
 func parseSquadron(sc *Scenario, f []string) error {
@@ -352,4 +433,36 @@ func parseSquadron(sc *Scenario, f []string) error {
 	d.Name = strings.Join(rest, " ")
 	sc.Squadrons = append(sc.Squadrons, d)
 	return nil
+}
+
+// WithOverride returns the data with a referee's replacement file applied (the game's tables,
+// adjudicator.Config.Tables["oinavarcoi"]): rules lines before the first "scenario" line
+// replace those keys of data/rules.txt; each scenario block replaces the built-in scenario of
+// the same ID, whole.
+func (d *Data) WithOverride(text string) (*Data, error) {
+	lines := strings.Split(text, "\n")
+	cut := slices.IndexFunc(lines, func(l string) bool {
+		f := strings.Fields(l)
+		return len(f) > 0 && f[0] == "scenario"
+	})
+	if cut < 0 {
+		cut = len(lines)
+	}
+	rules, err := parseRulesOver(d.Rules, strings.Join(lines[:cut], "\n"))
+	if err != nil {
+		return nil, err
+	}
+	scs, err := parseScenarios(strings.Join(lines[cut:], "\n"))
+	if err != nil {
+		return nil, err
+	}
+	out := &Data{Rules: rules, Scenarios: slices.Clone(d.Scenarios)}
+	for _, sc := range scs {
+		i := slices.IndexFunc(out.Scenarios, func(s *Scenario) bool { return s.ID == sc.ID })
+		if i < 0 {
+			return nil, fmt.Errorf("%w: the override has scenario %q, which the ruleset does not", ErrData, sc.ID)
+		}
+		out.Scenarios[i] = sc
+	}
+	return out, nil
 }

@@ -45,6 +45,11 @@ func (ruleset) New(cfg adjudicator.Config) (adjudicator.Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t, ok := cfg.Tables["oinavarcoi"]; ok {
+		if d, err = d.WithOverride(string(t)); err != nil {
+			return nil, err
+		}
+	}
 	i := slices.IndexFunc(d.Scenarios, func(s *Scenario) bool { return s.ID == cfg.Scenario })
 	if i < 0 {
 		return nil, fmt.Errorf("oinavarcoi has no scenario %q", cfg.Scenario)
