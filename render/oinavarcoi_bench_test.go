@@ -9,7 +9,7 @@ import (
 // BenchmarkRenderOiNavarcoi draws and encodes Knidos after some play, beside image/png
 // encoding the same finished image alone (the floor under any renderer that sends PNGs).
 func BenchmarkRenderOiNavarcoi(b *testing.B) {
-	v := oiPlayed(b, "knidos", 14).View("PERSIA")
+	v := oiPlayed(b, "knidos", 14).View("persia")
 	b.Run("map", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := PNG(NewOiNavarcoi(v, "bench")); err != nil {

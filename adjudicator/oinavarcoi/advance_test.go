@@ -12,35 +12,35 @@ import (
 func TestAdvanceOrders(t *testing.T) {
 	g := newScenario(t, "clash")
 	text := "DEPLOY A1 AT 20,12\nSIGNAL ENGAGE WING LEFT\nA1 MOVE 2\nS1 MOVE\nMOVE SECOND"
-	orders, errs := g.Parse("ATHENS", text)
+	orders, errs := g.Parse("athens", text)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if now := adjudicator.Canonical(g.Applicable("ATHENS", orders)); now != "DEPLOY A1 AT 20,12\nSIGNAL ENGAGE WING LEFT\n" {
+	if now := adjudicator.Canonical(g.Applicable("athens", orders)); now != "DEPLOY A1 AT 20,12\nSIGNAL ENGAGE WING LEFT\n" {
 		t.Errorf("applicable at deployment: %q", now)
 	}
-	later := g.Later("ATHENS", orders)
+	later := g.Later("athens", orders)
 	if got := adjudicator.Canonical(later); got != "A1 MOVE 2\nMOVE SECOND\n" {
 		t.Errorf("later at deployment: %q", got)
 	}
 	later = append(later, &Order{Signal: "ENGAGE", Wing: "LEFT"})
-	g.Deployed, g.Turn, g.Phase, g.Winner = true, 1, phaseChoose, "ATHENS"
-	if now := adjudicator.Canonical(g.Applicable("ATHENS", later)); now != "MOVE SECOND\n" {
+	g.Deployed, g.Turn, g.Phase, g.Winner = true, 1, phaseChoose, "athens"
+	if now := adjudicator.Canonical(g.Applicable("athens", later)); now != "MOVE SECOND\n" {
 		t.Errorf("applicable at the choice: %q", now)
 	}
-	if now := g.Applicable("SPARTA", later); len(now) != 0 {
+	if now := g.Applicable("sparta", later); len(now) != 0 {
 		t.Errorf("the loser's held choice is applicable: %v", now)
 	}
-	g.Phase, g.First = phaseMove1, "ATHENS"
-	now := g.Applicable("ATHENS", later)
+	g.Phase, g.First = phaseMove1, "athens"
+	now := g.Applicable("athens", later)
 	if got := adjudicator.Canonical(now); got != "A1 MOVE 2\nSIGNAL ENGAGE WING LEFT\n" {
 		t.Errorf("applicable at movement: %q", got)
 	}
-	if len(g.Later("ATHENS", later)) != 1 {
-		t.Errorf("later at movement: %v", g.Later("ATHENS", later))
+	if len(g.Later("athens", later)) != 1 {
+		t.Errorf("later at movement: %v", g.Later("athens", later))
 	}
 	g.Signals[0] = []SignalEntry{{Kind: "ENGAGE", Wing: "LEFT"}}
-	if errs := g.Validate("ATHENS", now); len(errs) > 0 {
+	if errs := g.Validate("athens", now); len(errs) > 0 {
 		t.Errorf("held orders no longer legal: %v", errs)
 	}
 }

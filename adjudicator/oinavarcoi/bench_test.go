@@ -15,21 +15,21 @@ import (
 // uses most: the distance between two squadrons' footprints.
 func BenchmarkMovement(b *testing.B) {
 	g := newScenario(b, "knidos")
-	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "PERSIA"
-	text := g.BotOrders("PERSIA")
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "persia"
+	text := g.BotOrders("persia")
 	start := g.Encode()
 	b.Run("step", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
 			h := newScenario(b, "knidos")
-			h.Deployed, h.Turn, h.Phase, h.First = true, 1, phaseMove1, "PERSIA"
+			h.Deployed, h.Turn, h.Phase, h.First = true, 1, phaseMove1, "persia"
 			b.StartTimer()
-			orders, errs := h.Parse("PERSIA", text)
-			if len(errs) > 0 || len(h.Validate("PERSIA", orders)) > 0 {
+			orders, errs := h.Parse("persia", text)
+			if len(errs) > 0 || len(h.Validate("persia", orders)) > 0 {
 				b.Fatalf("orders refused: %v", errs)
 			}
-			if _, err := h.Resolve(map[string][]adjudicator.Order{"PERSIA": orders}, dice.NewActivation(1, 2, ident.Hash{byte(i)})); err != nil {
+			if _, err := h.Resolve(map[string][]adjudicator.Order{"persia": orders}, dice.NewActivation(1, 2, ident.Hash{byte(i)})); err != nil {
 				b.Fatal(err)
 			}
 			_ = sha256.Sum256(h.Encode())

@@ -16,10 +16,10 @@ title Clash, shorter
 turns 3
 table 60 40
 wind 90
-side ATHENS south
-side SPARTA north
-squadron ATHENS A1 LEFT - - - EPI-MIAS 30 9 0 strategos One
-squadron SPARTA S1 LEFT - - - EPI-MIAS 30 31 180 strategos Two
+side athens south
+side sparta north
+squadron athens A1 LEFT - - - EPI-MIAS 30 9 0 strategos One
+squadron sparta S1 LEFT - - - EPI-MIAS 30 31 180 strategos Two
 `
 	gm, err := Ruleset.New(adjudicator.Config{Scenario: "clash", Tables: map[string][]byte{"oinavarcoi": []byte(text)}})
 	if err != nil {
@@ -32,7 +32,7 @@ squadron SPARTA S1 LEFT - - - EPI-MIAS 30 31 180 strategos Two
 	if plain := newScenario(t, "clash"); plain.sc.Turns != 12 || plain.data.Rules.StandWidth != 200 {
 		t.Errorf("the built-in data changed")
 	}
-	for _, bad := range []string{"stand-width x", "stand-width 0", "footprint EPI-MIAS 0.1 1", "scenario nosuch\nturns 3", "scenario clash\nsquadron ATHENS", "scenario clash\nturns 3\ntable 60 40\nside A south\nside B north\nsquadron A X1 LEFT - - - EPI-MIAS 30 9 0 One"} {
+	for _, bad := range []string{"stand-width x", "stand-width 0", "footprint EPI-MIAS 0.1 1", "scenario nosuch\nturns 3", "scenario clash\nsquadron athens", "scenario clash\nturns 3\ntable 60 40\nside A south\nside B north\nsquadron A X1 LEFT - - - EPI-MIAS 30 9 0 One"} {
 		if _, err := Ruleset.New(adjudicator.Config{Scenario: "clash", Tables: map[string][]byte{"oinavarcoi": []byte(bad)}}); !errors.Is(err, ErrData) {
 			t.Errorf("%q: %v", bad, err)
 		}

@@ -56,9 +56,9 @@ func TestParseOrdersGood(t *testing.T) {
 // TestValidateAnswersWithLegal: an illegal order is answered with what would be legal.
 func TestValidateAnswersWithLegal(t *testing.T) {
 	g := newScenario(t, "clash")
-	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "ATHENS"
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "athens"
 	orders, _ := ParseOrders("S1 MOVE\nA1 BACK 2\nA1 HOLD\nA3 BACK 2")
-	errs := g.Validate("ATHENS", orders)
+	errs := g.Validate("athens", orders)
 	if len(errs) != 3 {
 		t.Fatalf("errors %v", errs)
 	}
@@ -105,16 +105,16 @@ func FuzzParseOrders(f *testing.F) {
 		}
 		for _, phase := range []string{"deploy", phaseChoose, phaseMove1, phaseMove2} {
 			g := newScenario(t, "clash")
-			g.Deployed, g.Turn, g.Phase, g.First, g.Winner = true, 1, phase, "ATHENS", "ATHENS"
+			g.Deployed, g.Turn, g.Phase, g.First, g.Winner = true, 1, phase, "athens", "athens"
 			if phase == phaseMove2 {
-				g.First = "SPARTA"
+				g.First = "sparta"
 			}
 			if phase == "deploy" {
 				g.Deployed, g.Turn, g.Phase = false, 0, ""
 			}
 			g.Signals[0] = []SignalEntry{{Kind: "ENGAGE", Wing: "LEFT"}, {Kind: "TURN-RIGHT", Wing: "LEFT"}}
-			if len(g.Validate("ATHENS", orders)) == 0 {
-				if _, err := g.Resolve(map[string][]adjudicator.Order{"ATHENS": orders}, hashRoller{}); err != nil {
+			if len(g.Validate("athens", orders)) == 0 {
+				if _, err := g.Resolve(map[string][]adjudicator.Order{"athens": orders}, hashRoller{}); err != nil {
 					t.Fatalf("valid orders %q fail to resolve in %s: %v", canon, phase, err)
 				}
 			}

@@ -16,33 +16,33 @@ func TestDeploymentStaysSecret(t *testing.T) {
 	if !st.Secret || st.Kind != adjudicator.NeedOrders || len(st.Sides) != 2 {
 		t.Fatalf("deployment step %+v", st)
 	}
-	athens, _ := g.Parse("ATHENS", "DEPLOY A1 AT 24,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT")
-	if errs := g.Validate("ATHENS", athens); len(errs) > 0 {
+	athens, _ := g.Parse("athens", "DEPLOY A1 AT 24,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT")
+	if errs := g.Validate("athens", athens); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	events, err := g.Resolve(map[string][]adjudicator.Order{"ATHENS": athens}, hashRoller{})
+	events, err := g.Resolve(map[string][]adjudicator.Order{"athens": athens}, hashRoller{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range events {
-		if strings.Contains(e.Text, "TURN-LEFT") && e.Side != "ATHENS" {
+		if strings.Contains(e.Text, "TURN-LEFT") && e.Side != "athens" {
 			t.Errorf("the signal list leaks: %+v", e)
 		}
 	}
-	if !strings.Contains(g.Help("ATHENS"), "SIGNAL TURN-LEFT WING LEFT") {
-		t.Errorf("ATHENS's help does not show its signals")
+	if !strings.Contains(g.Help("athens"), "SIGNAL TURN-LEFT WING LEFT") {
+		t.Errorf("athens's help does not show its signals")
 	}
-	if strings.Contains(g.Help("SPARTA"), "SIGNAL TURN-LEFT WING LEFT") {
-		t.Errorf("SPARTA's help shows ATHENS's signals")
+	if strings.Contains(g.Help("sparta"), "SIGNAL TURN-LEFT WING LEFT") {
+		t.Errorf("sparta's help shows athens's signals")
 	}
 	if !g.Sealed() {
 		t.Errorf("not sealed with an unused signal")
 	}
-	if v := g.View("SPARTA"); len(v.Signals) > 0 {
-		t.Errorf("SPARTA's view shows signals %v", v.Signals)
+	if v := g.View("sparta"); len(v.Signals) > 0 {
+		t.Errorf("sparta's view shows signals %v", v.Signals)
 	}
-	if v := g.View("ATHENS"); len(v.Signals) != 1 || v.Signals[0] != "TURN-LEFT LEFT" {
-		t.Errorf("ATHENS's view shows signals %v", v.Signals)
+	if v := g.View("athens"); len(v.Signals) != 1 || v.Signals[0] != "TURN-LEFT LEFT" {
+		t.Errorf("athens's view shows signals %v", v.Signals)
 	}
 	if a1 := g.sq("A1"); a1.Formation != Pollon || a1.Pose.At.X != 2400 {
 		t.Errorf("A1 not deployed as ordered: %+v", a1)
@@ -57,20 +57,20 @@ func TestDeploymentStaysSecret(t *testing.T) {
 	if g.Over {
 		t.Skip("the game ended at the first event")
 	}
-	for g.Next().Sides[0] != "ATHENS" {
+	for g.Next().Sides[0] != "athens" {
 		if _, err := g.Resolve(nil, hashRoller{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	os, _ := g.Parse("ATHENS", "SIGNAL TURN-LEFT WING LEFT")
-	if errs := g.Validate("ATHENS", os); len(errs) > 0 {
+	os, _ := g.Parse("athens", "SIGNAL TURN-LEFT WING LEFT")
+	if errs := g.Validate("athens", os); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	events, err = g.Resolve(map[string][]adjudicator.Order{"ATHENS": os}, hashRoller{})
+	events, err = g.Resolve(map[string][]adjudicator.Order{"athens": os}, hashRoller{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasEvent(events, "", "ATHENS signals TURN-LEFT to its LEFT wing") {
+	if !hasEvent(events, "", "athens signals TURN-LEFT to its LEFT wing") {
 		t.Errorf("the signal given is not announced: %v", events)
 	}
 	if g.Sealed() {
@@ -82,12 +82,12 @@ func TestDeploymentStaysSecret(t *testing.T) {
 // distance and whether it would strike front, flank or rear.
 func TestHelpListsEnemiesInReach(t *testing.T) {
 	g := newScenario(t, "clash")
-	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "ATHENS"
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "athens"
 	g.Squadrons = []*Squadron{g.sq("A3"), g.sq("S1")}
 	g.sq("A3").Pose.At.X, g.sq("A3").Pose.At.Y, g.sq("A3").Pose.Heading = 4500, 3000, 270
 	g.sq("A3").Formation = Keras
 	g.sq("S1").Pose.At.X, g.sq("S1").Pose.At.Y = 3000, 3000
-	h := g.Help("ATHENS")
+	h := g.Help("athens")
 	for _, want := range []string{"DEPLOY SQ1 AT", "A3 (Acharnian squadron), RIGHT wing: EPI-KERAS, 4 stands", "enemy S1 (EPI-MIAS) at 5\": would strike its FLANK (port)", "A3 MOVE 4 TURN R 45 MOVE 4"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help lacks %q:\n%s", want, h)
@@ -101,7 +101,7 @@ func TestHelpListsEnemiesInReach(t *testing.T) {
 func TestPhalanxOrdersAreSecret(t *testing.T) {
 	for id, want := range map[string]bool{"amphibious": true, "clash": false} {
 		g := newScenario(t, id)
-		g.Deployed, g.Turn, g.Phase, g.Winner = true, 1, phaseChoose, "SPARTA"
+		g.Deployed, g.Turn, g.Phase, g.Winner = true, 1, phaseChoose, "sparta"
 		st := g.Next()
 		if st.Secret != want || (len(st.Sides) == 2) != want {
 			t.Errorf("%s: choose step %+v", id, st)
