@@ -60,10 +60,10 @@ func TestOiNavarcoiLooks(t *testing.T) {
 				if s.Status != "" || s.Freighter {
 					continue
 				}
-				c := s.Corners // 3/16 of the way from the bow-port corner to the stern-starboard one: inside a stand, off its lines and the label
-				q := c[0]
-				q.X += (c[2].X - c[0].X) * 3 / 16
-				q.Y += (c[2].Y - c[0].Y) * 3 / 16
+				c := s.Corners // 1/12 of the way from the stern-starboard corner to the bow-port one: inside the end stand, off its lines, the bow line and the label
+				q := c[2]
+				q.X += (c[0].X - c[2].X) / 12
+				q.Y += (c[0].Y - c[2].Y) / 12
 				x, y := pic.pt(q)
 				got := img.At(board.X+int(x), board.Y+int(y))
 				if !near(got, oiSides[pic.sideIndex(s.Side)], 24) {
