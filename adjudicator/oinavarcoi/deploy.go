@@ -171,6 +171,9 @@ func (rs *resolver) deploy(orders map[string][]*Order) {
 				continue
 			}
 			s := g.sq(o.Sq)
+			if s == nil || s.Side != side || !o.Deploy {
+				continue // Validate refuses these
+			}
 			s.Pose, s.Formation = g.deployedPose(s, o)
 			if o.Wing != "" {
 				s.Wing = o.Wing

@@ -121,3 +121,22 @@ func FuzzParseOrders(f *testing.F) {
 		}
 	})
 }
+
+// TestResolveUnvalidated: Resolve given orders Validate would refuse (another side's or an
+// unknown squadron, a signal not in the list) ignores them instead of panicking.
+func TestResolveUnvalidated(t *testing.T) {
+	for _, phase := range []string{"deploy", phaseChoose, phaseMove1} {
+		g := newScenario(t, "amphibious")
+		g.Deployed, g.Turn, g.Phase, g.First, g.Winner = true, 1, phase, "athens", "athens"
+		if phase == "deploy" {
+			g.Deployed, g.Turn, g.Phase = false, 0, ""
+		}
+		orders, _ := ParseOrders("S1 MOVE\nX9 MOVE\nSIGNAL ENGAGE WING LEFT\nDEPLOY S1 AT 20,12\nPHALANX HS1 MOVE\nPHALANX NOPE DEPLOY")
+		if _, err := g.Resolve(map[string][]adjudicator.Order{"athens": orders}, hashRoller{}); err != nil {
+			t.Errorf("%s: %v", phase, err)
+		}
+		if s := g.sq("S1"); s.Pose.At.Y != 3600 {
+			t.Errorf("%s: sparta's S1 moved by athens's orders: %v", phase, s.Pose)
+		}
+	}
+}

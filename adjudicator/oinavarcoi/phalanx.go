@@ -62,6 +62,9 @@ func (rs *resolver) phalanxOrders(orders map[string][]*Order) {
 				continue
 			}
 			p := g.phalanx(o.Phalanx)
+			if p == nil || p.Side != side {
+				continue // Validate refuses these
+			}
 			p.Order = o.PhOrder
 			rs.event("Phalanx.orders", "%s's phalanx %s is ordered to %s", side, p.ID, p.Order)
 			switch p.Order {

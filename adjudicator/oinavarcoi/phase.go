@@ -33,6 +33,9 @@ func (rs *resolver) movement(side string, orders []*Order) error {
 			continue
 		}
 		s := g.sq(o.Sq)
+		if s == nil || s.Side != side || !s.InPlay() || len(s.Melee) > 0 {
+			continue // Validate refuses these; Resolve never trusts that it was called
+		}
 		if err := rs.squadronOrder(o, engage != "" && s.Wing == engage); err != nil {
 			return err
 		}
@@ -59,6 +62,9 @@ func (rs *resolver) signal(i int, o *Order) {
 	g := rs.g
 	list := g.Signals[i]
 	k := slices.IndexFunc(list, func(e SignalEntry) bool { return !e.Used && e.Kind == o.Signal && e.Wing == o.Wing })
+	if k < 0 || g.Signalled[i] {
+		return // Validate refuses it; Resolve never trusts that it was called
+	}
 	list[k].Used = true
 	g.Signalled[i] = true
 	rs.event("Signals.give", "%s signals %s to its %s wing", g.side(i), o.Signal, o.Wing)
