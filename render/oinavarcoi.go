@@ -65,6 +65,7 @@ var (
 	oiSides    = [2]color.RGBA{{52, 101, 200, 255}, {196, 48, 40, 255}}
 	oiRouting  = [2]color.RGBA{{160, 180, 225, 255}, {230, 165, 160, 255}}
 	oiFreight  = color.RGBA{176, 132, 60, 255}
+	oiMove     = color.RGBA{20, 30, 90, 255}
 	oiEdgeCols = map[string]color.RGBA{"friendly": {46, 160, 67, 255}, "neutral": {150, 150, 150, 255}, "enemy": {200, 30, 30, 255}}
 )
 
@@ -76,7 +77,7 @@ func (p *OiNavarcoi) Legend() []LegendItem {
 		{Color: color.White, Mark: "D", Text: "Disordered"}, {Color: color.White, Mark: "U", Text: "Unformed"},
 		{Color: oiRouting[0], Mark: "R", Text: "routing"}, {Color: color.White, Mark: "P", Text: "pursuing"},
 		{Color: color.White, Mark: "*", Text: "strategos"}, {Color: color.White, Mark: "M", Text: "in melee"},
-		{Color: oiFlotsam, Text: "flotsam"}, {Color: oiLand, Text: "land, beach, cape"}, {Color: oiFreight, Text: "freighter"},
+		{Color: oiFlotsam, Text: "flotsam"}, {Color: oiMove, Mark: "o", Text: "last moves (from the ring)"}, {Color: oiLand, Text: "land, beach, cape"}, {Color: oiFreight, Text: "freighter"},
 		{Color: oiEdgeCols["friendly"], Text: "edge friendly to you"}, {Color: oiEdgeCols["neutral"], Text: "edge neutral"},
 		{Color: oiEdgeCols["enemy"], Text: "edge enemy to you"},
 	}
@@ -108,8 +109,26 @@ func (p *OiNavarcoi) Draw(dc *gg.Context, r Rect, f *Fonts) {
 	for _, ph := range p.View.Phalanxes {
 		p.drawPhalanx(dc, f, ph)
 	}
+	p.drawMoves(dc)
 	for _, s := range p.View.Squadrons {
 		p.drawSquadron(dc, f, s)
+	}
+}
+
+// drawMoves draws what the last step moved: a dashed line from each squadron's old centre,
+// marked with a ring, to its new one.
+func (p *OiNavarcoi) drawMoves(dc *gg.Context) {
+	dc.SetColor(oiMove)
+	dc.SetLineWidth(2)
+	for _, m := range p.View.Moves {
+		x0, y0 := p.pt(m.From)
+		x1, y1 := p.pt(m.To)
+		dc.SetDash(6, 4)
+		dc.DrawLine(x0, y0, x1, y1)
+		dc.Stroke()
+		dc.SetDash()
+		dc.DrawCircle(x0, y0, 4)
+		dc.Stroke()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
+	"navarch/adjudicator/table"
 )
 
 // OptionFullSize is 1:1 play: squadrons of eight stands, losses doubled (rule Stands.full).
@@ -129,6 +130,18 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]adjudicator.Event, error) {
 	st := g.Next()
 	rs := &resolver{g: g, r: r}
+	before := make([]table.Point, len(g.Squadrons))
+	for i, s := range g.Squadrons {
+		before[i] = s.Pose.At
+	}
+	defer func() {
+		g.trace = nil
+		for i, s := range g.Squadrons {
+			if s.Pose.At != before[i] {
+				g.trace = append(g.trace, Moved{ID: s.ID, From: before[i], To: s.Pose.At})
+			}
+		}
+	}()
 	var err error
 	switch {
 	case st.Kind == adjudicator.Over:

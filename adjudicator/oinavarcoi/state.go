@@ -95,6 +95,16 @@ type Game struct {
 	Phalanxes []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
 	Over      bool
 	Result    string
+
+	// trace is what the last step moved, for the map only: it is recomputed by replaying
+	// that step, so it is not part of Encode.
+	trace []Moved
+}
+
+// Moved is a squadron the last step moved: its centre before and after.
+type Moved struct {
+	ID       string
+	From, To table.Point
 }
 
 // Phases of a turn.

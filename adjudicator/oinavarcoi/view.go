@@ -22,6 +22,7 @@ type View struct {
 	Phalanxes             []ViewPhalanx
 	Flotsam               []table.Polygon
 	Signals               []string // the viewer's own signals not yet given
+	Moves                 []Moved  // what the last step moved
 }
 
 // ViewLand is a beach and whose it is.
@@ -54,7 +55,7 @@ type ViewPhalanx struct {
 // View returns side's view of the game ("" is the referee's).
 func (g *Game) View(side string) View {
 	v := View{Scenario: g.sc.ID, Title: g.sc.Title, Side: side, Sides: g.sc.Sides, Turn: g.Turn, Width: g.sc.Table.Width,
-		Height: g.sc.Table.Height, Wind: g.sc.Wind, Cape: slices.Clone(g.sc.Cape)}
+		Height: g.sc.Table.Height, Wind: g.sc.Wind, Cape: slices.Clone(g.sc.Cape), Moves: slices.Clone(g.trace)}
 	if i := g.sc.SideIndex(side); i >= 0 {
 		v.Edges = g.sc.Edges[i]
 		for _, e := range g.Signals[i] {
