@@ -1,0 +1,142 @@
+package oinavarcoi
+
+import (
+	"fmt"
+
+	"navarch/adjudicator/table"
+)
+
+// attackTest rolls one side of a diekplous or periplous: 2d6, 6+, crew quality, ships
+// fast/heavy, Disordered -1 (rule Diekplous.outcomes).
+func (rs *resolver) attackTest(s *Squadron, kind, attacker string) (bool, error) {
+	n, v, err := rs.twoD6(fmt.Sprintf("%s/%s/%s", kind, attacker, s.ID), "Dice.tests")
+	if err != nil {
+		return false, err
+	}
+	mod := s.Quality + s.Ship - boolInt(s.Disordered)
+	ok := n+mod >= 6
+	rs.event("Dice.tests", "%s's %s test: %v%+d = %d, %s", s.ID, kind, v, mod, n+mod, map[bool]string{true: "success", false: "failure"}[ok])
+	return ok, nil
+}
+
+// diekplous: attacker-only success puts the attacker in epi mias in the defender's rear for
+// an immediate melee; both succeeding pushes it back 6"; an attacker's failure disorders it
+// and starts a melee (rule Diekplous.outcomes).
+func (rs *resolver) diekplous(s, t *Squadron) error {
+	a, err := rs.attackTest(s, "diekplous", s.ID)
+	if err != nil {
+		return err
+	}
+	d, err := rs.attackTest(t, "diekplous", s.ID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a && !d:
+		rs.g.setFormation(s, Mias)
+		rs.event("Diekplous.outcomes", "Diekplous! %s breaks through %s's line and turns on its rear", s.ID, t.ID)
+		rs.engage(s, t, table.Stern)
+	case a && d:
+		s.Pose = s.Pose.Forward(-6 * table.Inch)
+		rs.event("Diekplous.outcomes", "%s parries the diekplous: %s is pushed back 6\"", t.ID, s.ID)
+	default:
+		rs.event("Diekplous.outcomes", "The diekplous fails: %s is caught in front of %s", s.ID, t.ID)
+		rs.disorder(s, "Diekplous.outcomes")
+		rs.engage(s, t, table.Bow)
+	}
+	return nil
+}
+
+// offshoreFlank returns t's flank facing the open sea.
+func (g *Game) offshoreFlank(t *Squadron) table.Arc {
+	if abs(int64(table.Diff(faceNormal(t.Pose, table.Starboard), g.sc.Offshore))) <= 90 {
+		return table.Starboard
+	}
+	return table.Port
+}
+
+// periplous: line against line. Attacker-only success puts it on the offshore flank; a tie
+// (both succeed or both fail: SUBSTITUTE reading) sends both racing offshore in column; a
+// failure against a success disorders the attacker and starts a melee (rule Periplous.outcomes).
+func (rs *resolver) periplous(s, t *Squadron, before table.Polygon) error {
+	a, err := rs.attackTest(s, "periplous", s.ID)
+	if err != nil {
+		return err
+	}
+	d, err := rs.attackTest(t, "periplous", s.ID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a && !d:
+		rs.event("Periplous.outcomes", "Periplous! %s outflanks %s on the offshore side", s.ID, t.ID)
+		rs.engage(s, t, rs.g.offshoreFlank(t))
+	case a == d:
+		rs.startRace(s, t)
+	default:
+		rs.event("Periplous.outcomes", "The periplous fails: %s is caught by %s", s.ID, t.ID)
+		rs.disorder(s, "Periplous.outcomes")
+		rs.engage(s, t, rs.g.face(t, before))
+	}
+	return nil
+}
+
+func (rs *resolver) startRace(s, t *Squadron) {
+	g := rs.g
+	for _, x := range []*Squadron{s, t} {
+		g.setFormation(x, Keras)
+		x.Pose.Heading = g.sc.Offshore
+		x.Status = Racing
+	}
+	s.RaceWith, t.RaceWith = t.ID, s.ID
+	rs.event("Periplous.race", "%s and %s race offshore in column", s.ID, t.ID)
+}
+
+// race: at the start of each turn the racers move offshore and test again until one wins; a
+// racer that leaves the table is lost to the battle by that edge (rule Periplous.race).
+func (rs *resolver) race() error {
+	g := rs.g
+	for _, s := range g.Squadrons {
+		t := g.sq(s.RaceWith)
+		if s.Status != Racing || t == nil || g.sc.SideIndex(s.Side) > g.sc.SideIndex(t.Side) {
+			continue
+		}
+		for _, x := range []*Squadron{s, t} {
+			x.Pose = x.Pose.Forward(g.data.Rules.RaceDistance)
+			rs.event("Periplous.race", "%s races on to %v", x.ID, x.Pose.At)
+		}
+		offS, offT := rs.offTable(s), rs.offTable(t)
+		if offS || offT {
+			for _, x := range []*Squadron{s, t} {
+				x.RaceWith = ""
+				if x.Status == Racing {
+					x.Status = Active
+				}
+			}
+			continue
+		}
+		a, err := rs.attackTest(s, "race", s.ID)
+		if err != nil {
+			return err
+		}
+		d, err := rs.attackTest(t, "race", s.ID)
+		if err != nil {
+			return err
+		}
+		if a == d {
+			continue
+		}
+		s.Status, t.Status, s.RaceWith, t.RaceWith = Active, Active, "", ""
+		g.setFormation(s, Mias)
+		g.setFormation(t, Mias)
+		t.Pose.Heading = table.Norm(g.sc.Offshore - 90)
+		if a {
+			rs.event("Periplous.race", "%s wins the race and falls on %s's offshore flank", s.ID, t.ID)
+			rs.engage(s, t, g.offshoreFlank(t))
+		} else {
+			rs.event("Periplous.race", "%s wins the race: %s drops back, Disordered", t.ID, s.ID)
+			rs.disorder(s, "Periplous.race")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,446 @@
+package oinavarcoi
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/adjudicator/table"
+)
+
+// A rule case (testdata/cases/*.txt) sets up a position, gives orders and the dice the case
+// needs, resolves one step and states the outcome. Lines:
+//
+//	case NAME / rule SECTION[, SECTION]   what the case tests, citing testdata/sections.txt
+//	scenario ID / full                    the game set up (default clash), full-size play
+//	keep SQ...                            only these squadrons stay on the table
+//	place SQ X Y HEADING [FORMATION]      inches and degrees
+//	set SQ FIELD VALUE                    disordered, halves, quality, morale, ship, melee
+//	                                      (A,B), status, meleeturns, flanked, hold, pursuing,
+//	                                      moved, failed, strategos, wing, frontal, flankattacker
+//	signals SIDE KIND:WING...             the side's pre-battle signal list
+//	flotsam X Y HEADING                   a flotsam marker
+//	phase deploy|start|choose|move1|move2 the step resolved (default move1); movement cases
+//	                                      move the first side that has orders
+//	first SIDE / winner SIDE / turn N / admiral SIDE
+//	orders SIDE ... end                   order text of SIDE for the step
+//	roll LABEL VALUE...                   the raw dice for the request LABEL; the average die
+//	                                      reads raw 1..6 as 2,3,3,4,4,5
+//	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
+//	expect event TEXT | expect no-event TEXT | expect private SIDE TEXT
+//	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
+//	                                      heading, at (X Y), pursuing, morale, wing, hold
+//	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
+//	phalanx ID X Y HEADING ORDER|- yes|no PUSHES / routed ID     (the amphibious battle)
+//	expect phalanx ID TEXT                matched against "at X,Y order O|- deployed B pushes N routed B"
+//
+// Every roll given must be asked for, and every roll asked for must be given. When orders
+// are refused, nothing is resolved.
+type ruleCase struct {
+	file, name, rule string
+	scenario         string
+	full             bool
+	setup            [][]string
+	orders           map[string]string
+	sides            []string
+	rolls            map[string][]int
+	expect           [][]string
+}
+
+func loadCase(t *testing.T, path string) *ruleCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &ruleCase{file: filepath.Base(path), scenario: "clash", orders: map[string]string{}, rolls: map[string][]int{}}
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		f := strings.Fields(lines[i])
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "case":
+			c.name = strings.Join(f[1:], " ")
+		case "rule":
+			c.rule = strings.Join(f[1:], " ")
+		case "scenario":
+			c.scenario = f[1]
+		case "full":
+			c.full = true
+		case "orders":
+			var text []string
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
+				text = append(text, lines[i])
+			}
+			c.orders[f[1]] = strings.Join(text, "\n")
+			c.sides = append(c.sides, f[1])
+		case "roll":
+			for _, v := range f[2:] {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("%s line %d: %v", c.file, i+1, err)
+				}
+				c.rolls[f[1]] = append(c.rolls[f[1]], n)
+			}
+		case "expect":
+			c.expect = append(c.expect, f[1:])
+		default:
+			c.setup = append(c.setup, f)
+		}
+	}
+	if c.name == "" || c.rule == "" {
+		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
+	}
+	return c
+}
+
+// scripted hands out the case's dice by label.
+type scripted struct{ rolls map[string][]int }
+
+func (s *scripted) Roll(label string, sides, count int) (*dice.Roll, error) {
+	v, ok := s.rolls[label]
+	if !ok {
+		return nil, fmt.Errorf("the case gives no die for %q (%dd%d)", label, count, sides)
+	}
+	if len(v) != count {
+		return nil, fmt.Errorf("roll %q: the case gives %d values for %dd%d", label, len(v), count, sides)
+	}
+	for _, x := range v {
+		if x < 1 || x > sides {
+			return nil, fmt.Errorf("roll %q: %d is not a d%d value", label, x, sides)
+		}
+	}
+	delete(s.rolls, label)
+	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
+}
+
+func inches(t *testing.T, s string) table.Len {
+	t.Helper()
+	neg := strings.HasPrefix(s, "-")
+	n, err := table.ParseInches(strings.TrimPrefix(s, "-"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if neg {
+		n = -n
+	}
+	return n
+}
+
+func (c *ruleCase) game(t *testing.T) *Game {
+	t.Helper()
+	var opts []string
+	if c.full {
+		opts = []string{OptionFullSize}
+	}
+	g := newScenario(t, c.scenario, opts...)
+	g.sc = cloneScenario(g.sc)
+	g.Deployed, g.Turn, g.Phase, g.Act = true, 1, phaseMove1, 1
+	if len(c.sides) > 0 {
+		g.First = c.sides[0]
+	}
+	for _, f := range c.setup {
+		c.apply(t, g, f)
+	}
+	return g
+}
+
+func cloneScenario(s *Scenario) *Scenario { c := *s; return &c }
+
+func (c *ruleCase) mustSq(t *testing.T, g *Game, id string) *Squadron {
+	t.Helper()
+	s := g.sq(id)
+	if s == nil {
+		t.Fatalf("%s: no squadron %s", c.file, id)
+	}
+	return s
+}
+
+func yesNo(s string) bool { return s == "yes" }
+
+func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
+	t.Helper()
+	switch f[0] {
+	case "keep":
+		g.Squadrons = slices.DeleteFunc(g.Squadrons, func(s *Squadron) bool { return !slices.Contains(f[1:], s.ID) })
+	case "place":
+		s := c.mustSq(t, g, f[1])
+		h, _ := strconv.Atoi(f[4])
+		s.Pose = table.Pose{At: table.Point{X: inches(t, f[2]), Y: inches(t, f[3])}, Heading: table.Norm(h)}
+		if len(f) > 5 {
+			s.Formation = f[5]
+		}
+	case "set":
+		c.set(t, c.mustSq(t, g, f[1]), f[2], f[3])
+	case "signals":
+		i := g.sc.SideIndex(f[1])
+		for _, e := range f[2:] {
+			k, w, _ := strings.Cut(e, ":")
+			g.Signals[i] = append(g.Signals[i], SignalEntry{Kind: k, Wing: w})
+		}
+	case "flotsam":
+		h, _ := strconv.Atoi(f[3])
+		g.Flotsam = append(g.Flotsam, Flotsam{Pose: table.Pose{At: table.Point{X: inches(t, f[1]), Y: inches(t, f[2])}, Heading: h}})
+	case "phase":
+		switch f[1] {
+		case "deploy":
+			g.Deployed, g.Turn, g.Phase = false, 0, ""
+		case "start":
+			g.Phase, g.Turn = "", 0
+		case "choose":
+			g.Phase = phaseChoose
+		case "move1":
+			g.Phase = phaseMove1
+		case "move2":
+			g.Phase = phaseMove2
+			if len(c.sides) > 0 {
+				g.First = g.enemy(c.sides[0])
+			}
+		}
+	case "first":
+		g.First = f[1]
+	case "winner":
+		g.Winner = f[1]
+	case "turn":
+		g.Turn, _ = strconv.Atoi(f[1])
+	case "turns":
+		g.sc.Turns, _ = strconv.Atoi(f[1])
+	case "phalanx": // phalanx ID X Y HEADING ORDER(- for none) DEPLOYED(yes|no) PUSHES
+		p := g.phalanx(f[1])
+		if p == nil {
+			t.Fatalf("%s: no phalanx %s", c.file, f[1])
+		}
+		h, _ := strconv.Atoi(f[4])
+		p.Pose = table.Pose{At: table.Point{X: inches(t, f[2]), Y: inches(t, f[3])}, Heading: h}
+		p.Order = strings.Trim(f[5], "-")
+		p.Deployed = yesNo(f[6])
+		p.Pushes, _ = strconv.Atoi(f[7])
+	case "routed":
+		g.phalanx(f[1]).Routed = true
+	case "admiral":
+		g.Admiral[g.sc.SideIndex(f[1])] = true
+	case "defender":
+		g.sc.Defender = f[1]
+	default:
+		t.Fatalf("%s: unknown setup line %v", c.file, f)
+	}
+}
+
+func (c *ruleCase) set(t *testing.T, s *Squadron, field, v string) {
+	t.Helper()
+	n, _ := strconv.Atoi(v)
+	switch field {
+	case "disordered":
+		s.Disordered = yesNo(v)
+	case "halves":
+		s.Halves = n
+	case "quality":
+		s.Quality = n
+	case "morale":
+		s.Morale = n
+	case "ship":
+		s.Ship = n
+	case "melee":
+		s.Melee = strings.Split(v, ",")
+	case "status":
+		s.Status = strings.ReplaceAll(v, "active", "")
+	case "meleeturns":
+		s.MeleeTurns = n
+	case "flanked":
+		s.Flanked, s.Katastrophe = yesNo(v), yesNo(v)
+	case "hold":
+		s.Hold = yesNo(v)
+	case "pursuing":
+		s.Pursuing = v
+	case "moved":
+		s.Moved = yesNo(v)
+	case "failed":
+		s.Failed = yesNo(v)
+	case "strategos":
+		s.Strategos = yesNo(v)
+	case "wing":
+		s.Wing = v
+	case "frontal":
+		s.Frontal = yesNo(v)
+	case "flankattacker":
+		s.FlankAttacker = yesNo(v)
+	case "fled":
+		s.Fled = strings.Split(v, ",")
+	case "racewith":
+		s.RaceWith = v
+	default:
+		t.Fatalf("%s: unknown field %q", c.file, field)
+	}
+}
+
+// TestRuleCases runs every case of testdata/cases, one t.Run each.
+func TestRuleCases(t *testing.T) {
+	files, _ := filepath.Glob("testdata/cases/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no rule cases")
+	}
+	for _, path := range files {
+		c := loadCase(t, path)
+		t.Run(strings.TrimSuffix(c.file, ".txt"), func(t *testing.T) {
+			t.Logf("rule %s: %s", c.rule, c.name)
+			c.run(t)
+		})
+	}
+}
+
+func (c *ruleCase) run(t *testing.T) {
+	g := c.game(t)
+	var lineErrs []adjudicator.LineError
+	orders := map[string][]adjudicator.Order{}
+	for _, side := range c.sides {
+		os, errs := g.Parse(side, c.orders[side])
+		lineErrs = append(lineErrs, errs...)
+		lineErrs = append(lineErrs, g.Validate(side, os)...)
+		orders[side] = os
+	}
+	var events []adjudicator.Event
+	if len(lineErrs) == 0 {
+		r := &scripted{rolls: c.rolls}
+		ev, err := g.Resolve(orders, r)
+		if err != nil {
+			t.Fatalf("resolve: %v", err)
+		}
+		events = ev
+		if len(r.rolls) > 0 {
+			t.Errorf("rolls given but never asked for: %v", r.rolls)
+		}
+	}
+	for _, e := range c.expect {
+		c.check(t, g, e, events, lineErrs)
+	}
+	if t.Failed() {
+		for _, e := range events {
+			t.Logf("event [%s] %s %s", e.Rule, e.Side, e.Text)
+		}
+		for _, e := range lineErrs {
+			t.Logf("error %v", e)
+		}
+	}
+}
+
+func hasEvent(events []adjudicator.Event, side, text string) bool {
+	return slices.ContainsFunc(events, func(e adjudicator.Event) bool { return e.Side == side && strings.Contains(e.Text, text) })
+}
+
+func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator.Event, lineErrs []adjudicator.LineError) {
+	t.Helper()
+	rest := strings.Join(e[1:], " ")
+	switch e[0] {
+	case "error":
+		line, _ := strconv.Atoi(e[1])
+		text := strings.Join(e[2:], " ")
+		if !slices.ContainsFunc(lineErrs, func(le adjudicator.LineError) bool {
+			return le.Line == line && strings.Contains(le.Error(), text)
+		}) {
+			t.Errorf("no error on line %d mentioning %q: %v", line, text, lineErrs)
+		}
+	case "event":
+		if !hasEvent(events, "", rest) {
+			t.Errorf("no public event contains %q", rest)
+		}
+	case "private":
+		if !hasEvent(events, e[1], strings.Join(e[2:], " ")) {
+			t.Errorf("no event private to %s contains %q", e[1], strings.Join(e[2:], " "))
+		}
+	case "no-event":
+		if hasEvent(events, "", rest) {
+			t.Errorf("a public event contains %q", rest)
+		}
+	case "sq":
+		c.checkSq(t, c.mustSq(t, g, e[1]), e[2], e[3:])
+	case "over":
+		if !g.Over || !strings.Contains(g.Result, rest) {
+			t.Errorf("over %v %q, want %q", g.Over, g.Result, rest)
+		}
+	case "phase":
+		if g.Phase != strings.ReplaceAll(e[1], "start", "") {
+			t.Errorf("phase %q, want %q", g.Phase, e[1])
+		}
+	case "first":
+		if g.First != e[1] {
+			t.Errorf("first %q, want %q", g.First, e[1])
+		}
+	case "phalanx":
+		p := g.phalanx(e[1])
+		order := p.Order
+		if order == "" {
+			order = "-"
+		}
+		got := fmt.Sprintf("at %v order %s deployed %t pushes %d routed %t", p.Pose.At, order, p.Deployed, p.Pushes, p.Routed)
+		if !strings.Contains(got, strings.Join(e[2:], " ")) {
+			t.Errorf("phalanx %s: %s, want %q", p.ID, got, strings.Join(e[2:], " "))
+		}
+	case "sealed":
+		if g.Sealed() != yesNo(e[1]) {
+			t.Errorf("sealed %v, want %s", g.Sealed(), e[1])
+		}
+	default:
+		t.Fatalf("unknown expectation %v", e)
+	}
+}
+
+func (c *ruleCase) checkSq(t *testing.T, s *Squadron, field string, v []string) {
+	t.Helper()
+	var got string
+	switch field {
+	case "formation":
+		got = s.Formation
+	case "disordered":
+		got = map[bool]string{true: "yes", false: "no"}[s.Disordered]
+	case "hold":
+		got = map[bool]string{true: "yes", false: "no"}[s.Hold]
+	case "halves":
+		got = fmt.Sprint(s.Halves)
+	case "status":
+		got = s.Status
+		if got == "" {
+			got = "active"
+		}
+	case "melee":
+		got = strings.Join(s.Melee, ",")
+		if got == "" {
+			got = "-"
+		}
+	case "heading":
+		got = fmt.Sprint(s.Pose.Heading)
+	case "at":
+		want := table.Point{X: inches(t, v[0]), Y: inches(t, v[1])}
+		if s.Pose.At != want {
+			t.Errorf("%s at %v, want %v", s.ID, s.Pose.At, want)
+		}
+		return
+	case "pursuing":
+		got = s.Pursuing
+		if got == "" {
+			got = "-"
+		}
+	case "morale":
+		got = fmt.Sprint(s.Morale)
+	case "wing":
+		got = s.Wing
+	case "strategos":
+		got = map[bool]string{true: "yes", false: "no"}[s.Strategos]
+	case "quality":
+		got = fmt.Sprint(s.Quality)
+	case "ship":
+		got = fmt.Sprint(s.Ship)
+	default:
+		t.Fatalf("unknown squadron field %q", field)
+	}
+	if got != strings.Join(v, " ") {
+		t.Errorf("%s %s = %q, want %q", s.ID, field, got, strings.Join(v, " "))
+	}
+}

@@ -1,0 +1,207 @@
+package oinavarcoi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator/table"
+)
+
+// signalAllowance is half the side's squadron count, rounded up (rule Signals.list); none for
+// a meeting-engagement or ambushed fleet (rule Signals.none).
+func (g *Game) signalAllowance(i int) int {
+	if g.sc.NoSignals[i] {
+		return 0
+	}
+	n := 0
+	for _, s := range g.Squadrons {
+		if s.Side == g.side(i) && !s.Freighter {
+			n++
+		}
+	}
+	return (n + 1) / 2
+}
+
+// zone describes side i's deployment zone (rule Deployment.zone): the squadron's centre
+// 10-15" from the centre line on its own half, the whole squadron at least 10" from the side
+// edges.
+func (g *Game) zone(i int) (lo, hi, xlo, xhi table.Len) {
+	r, t := g.data.Rules, g.sc.Table
+	mid := t.Height / 2
+	lo, hi = mid-r.DeployFar, mid-r.DeployNear
+	if g.sc.North[i] {
+		lo, hi = mid+r.DeployNear, mid+r.DeployFar
+	}
+	return lo, hi, r.DeploySide, t.Width - r.DeploySide
+}
+
+func (g *Game) zoneText(i int) string {
+	lo, hi, xlo, xhi := g.zone(i)
+	return fmt.Sprintf("centre at Y %s..%s, the whole squadron within X %s..%s", table.FormatInches(lo), table.FormatInches(hi),
+		table.FormatInches(xlo), table.FormatInches(xhi))
+}
+
+func (g *Game) defaultFacing(i int) table.Deg {
+	if g.sc.North[i] {
+		return 180
+	}
+	return 0
+}
+
+// deployedPose returns where a DEPLOY order puts a squadron, in what formation.
+func (g *Game) deployedPose(s *Squadron, o *Order) (table.Pose, string) {
+	f := s.Formation
+	if o.Formation != "" {
+		f = o.Formation
+	}
+	h := g.defaultFacing(g.sc.SideIndex(s.Side))
+	if o.Facing >= 0 {
+		h = o.Facing
+	}
+	return table.Pose{At: o.At, Heading: h}, f
+}
+
+// validateDeploy checks a side's deployment orders: its own deployable squadrons, once each,
+// inside the zone, in column where the scenario demands it, not overlapping each other, at
+// most one strategos; signals within the allowance, to wings the side has.
+func (g *Game) validateDeploy(side string, orders []*Order) []lineErr {
+	i := g.sc.SideIndex(side)
+	var errs []lineErr
+	seen := map[string]bool{}
+	placed := map[string]table.Polygon{}
+	wing := map[string]string{}
+	strategos := 0
+	for _, s := range g.Squadrons {
+		if s.Side == side {
+			placed[s.ID], wing[s.ID] = g.corners(s), s.Wing
+		}
+	}
+	var own []string
+	for _, s := range g.Squadrons {
+		if s.Side == side && !s.Freighter && s.Status != Beached {
+			own = append(own, s.ID)
+		}
+	}
+	signals := 0
+	for _, o := range orders {
+		switch {
+		case o.Signal != "":
+			signals++
+			if n := g.signalAllowance(i); signals > n {
+				errs = append(errs, lineErr{o, fmt.Sprintf("the %s fleet may write %d signals (half its squadrons, rounded up; none in a meeting engagement or an ambush)", side, n), nil})
+			}
+			continue
+		case !o.Deploy || o.Phalanx != "":
+			errs = append(errs, lineErr{o, "only DEPLOY and SIGNAL lines are due before the battle", []string{"DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]", "SIGNAL KIND WING W"}})
+			continue
+		}
+		s := g.sq(o.Sq)
+		if s == nil || !slices.Contains(own, o.Sq) {
+			errs = append(errs, lineErr{o, fmt.Sprintf("%s is not a squadron of yours that deploys", o.Sq), own})
+			continue
+		}
+		if seen[s.ID] {
+			errs = append(errs, lineErr{o, "one DEPLOY line per squadron", nil})
+			continue
+		}
+		seen[s.ID] = true
+		p, f := g.deployedPose(s, o)
+		if g.sc.KerasOnly[i] && f != Keras {
+			errs = append(errs, lineErr{o, "in this scenario the fleet deploys in columns (EPI-KERAS)", []string{Keras}})
+			continue
+		}
+		pg := g.footprint(s, f).Corners(p)
+		lo, hi, xlo, xhi := g.zone(i)
+		inX := true
+		for _, c := range pg {
+			inX = inX && c.X >= xlo && c.X <= xhi
+		}
+		if p.At.Y < lo || p.At.Y > hi || !inX {
+			errs = append(errs, lineErr{o, "outside the deployment zone: " + g.zoneText(i), nil})
+			continue
+		}
+		placed[s.ID] = pg
+		if o.Wing != "" {
+			wing[s.ID] = o.Wing
+		}
+		if o.Strategos {
+			strategos++
+		}
+	}
+	if strategos > 1 {
+		errs = append(errs, lineErr{orders[len(orders)-1], "one squadron commander only is named strategos", nil})
+	}
+	errs = append(errs, g.overlaps(side, orders, placed)...)
+	for _, o := range orders {
+		if o.Signal != "" && !slices.ContainsFunc(g.Squadrons, func(s *Squadron) bool { return s.Side == side && wing[s.ID] == o.Wing }) {
+			errs = append(errs, lineErr{o, fmt.Sprintf("the %s fleet has no %s wing", side, o.Wing), nil})
+		}
+	}
+	return errs
+}
+
+func (g *Game) overlaps(side string, orders []*Order, placed map[string]table.Polygon) []lineErr {
+	var errs []lineErr
+	for _, o := range orders {
+		pg, ok := placed[o.Sq]
+		if !o.Deploy || !ok {
+			continue
+		}
+		for _, s := range g.Squadrons {
+			if s.Side == side && s.ID != o.Sq && table.Overlap(pg, placed[s.ID]) {
+				errs = append(errs, lineErr{o, fmt.Sprintf("%s would overlap %s", o.Sq, s.ID), nil})
+				break
+			}
+		}
+	}
+	return errs
+}
+
+// deploy places both fleets at once (rule Deployment.secret): the orders were sealed in the
+// log; the positions are revealed together, the signal lists only to their own side.
+func (rs *resolver) deploy(orders map[string][]*Order) {
+	g := rs.g
+	g.Deployed = true
+	for i, side := range g.sc.Sides {
+		var list []SignalEntry
+		for _, o := range orders[side] {
+			if o.Signal != "" {
+				list = append(list, SignalEntry{Kind: o.Signal, Wing: o.Wing})
+				continue
+			}
+			s := g.sq(o.Sq)
+			if s == nil || s.Side != side || !o.Deploy {
+				continue // Validate refuses these
+			}
+			s.Pose, s.Formation = g.deployedPose(s, o)
+			if o.Wing != "" {
+				s.Wing = o.Wing
+			}
+			if o.Strategos {
+				for _, t := range g.Squadrons {
+					t.Strategos = t.Strategos && t.Side != side
+				}
+				s.Strategos = true
+			}
+		}
+		g.Signals[i] = list
+		var kinds []string
+		for _, e := range list {
+			kinds = append(kinds, e.Kind+" to the "+e.Wing+" wing")
+		}
+		if len(list) > 0 {
+			rs.private(side, "Signals.list", "Your signals for the battle: %s", strings.Join(kinds, "; "))
+		}
+		rs.event("Signals.list", "The %s fleet has written %d signals", side, len(list))
+		for _, s := range g.Squadrons {
+			if s.Side == side {
+				strat := ""
+				if s.Strategos {
+					strat = ", strategos"
+				}
+				rs.event("Deployment.secret", "%s (%s) deploys at %v facing %d in %s, %s wing%s", s.ID, s.Name, s.Pose.At, s.Pose.Heading, s.Formation, s.Wing, strat)
+			}
+		}
+	}
+}

@@ -1,0 +1,300 @@
+package oinavarcoi
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/table"
+)
+
+// Step kinds of a squadron's move (rules Formations.*, Turning.wheel).
+const (
+	stMove  = "MOVE"  // straight ahead; Dist 0 means the whole allowance left
+	stBack  = "BACK"  // back water (epi mias, 2")
+	stWheel = "WHEEL" // pivot on the inner front corner
+	stTurn  = "TURN"  // epi keras: in succession; epi pollon: 90 all together; epi mias: change of front
+	stAbout = "ABOUT" // about face
+)
+
+// mstep is one step of a squadron's move.
+type mstep struct {
+	Kind string
+	Deg  table.Deg // signed: positive to the right (starboard)
+	Dist table.Len
+}
+
+func (s mstep) String() string {
+	switch s.Kind {
+	case stWheel, stTurn:
+		d := "R"
+		if s.Deg < 0 {
+			d = "L"
+		}
+		return fmt.Sprintf("%s %s %d", s.Kind, d, max(s.Deg, -s.Deg))
+	case stAbout:
+		return stAbout
+	case stMove:
+		if s.Dist == 0 {
+			return stMove
+		}
+	}
+	return s.Kind + " " + table.FormatInches(s.Dist)
+}
+
+// Order is one understood line.
+type Order struct {
+	line int
+	// one of:
+	Sq      string // a squadron's order
+	Signal  string // SIGNAL KIND WING W
+	Choice  string // FIRST or SECOND (the initiative winner, rule Initiative)
+	Deploy  bool   // DEPLOY SQ ...
+	Phalanx string // PHALANX ID ORDER (rule Phalanx.orders)
+	PhOrder string
+	// squadron order
+	Steps     []mstep
+	Formation string // change to this formation (costs the whole move)
+	Reform    string // REFORM FORMATION (an unformed squadron spends the turn stationary)
+	Hold      bool
+	Attack    string // DIEKPLOUS or PERIPLOUS
+	Target    string
+	Sail      string // freighters: DOWNWIND, LEFT, RIGHT
+	// SIGNAL
+	Wing string
+	// DEPLOY
+	At        table.Point
+	Facing    table.Deg // -1: the default
+	Strategos bool
+}
+
+// Line returns the order's line in the text.
+func (o *Order) Line() int { return o.line }
+
+func (o *Order) String() string {
+	switch {
+	case o.Choice != "":
+		return "MOVE " + o.Choice
+	case o.Phalanx != "":
+		return "PHALANX " + o.Phalanx + " " + o.PhOrder
+	case o.Signal != "":
+		return fmt.Sprintf("SIGNAL %s WING %s", o.Signal, o.Wing)
+	case o.Deploy:
+		s := fmt.Sprintf("DEPLOY %s AT %s", o.Sq, o.At)
+		if o.Facing >= 0 {
+			s += fmt.Sprintf(" FACING %d", o.Facing)
+		}
+		if o.Formation != "" {
+			s += " " + o.Formation
+		}
+		if o.Wing != "" {
+			s += " WING " + o.Wing
+		}
+		if o.Strategos {
+			s += " STRATEGOS"
+		}
+		return s
+	}
+	parts := []string{o.Sq}
+	switch {
+	case o.Hold:
+		parts = append(parts, "HOLD")
+	case o.Reform != "":
+		parts = append(parts, "REFORM", o.Reform)
+	case o.Formation != "":
+		parts = append(parts, o.Formation)
+	case o.Sail != "":
+		parts = append(parts, "SAIL", o.Sail)
+	}
+	for _, s := range o.Steps {
+		parts = append(parts, s.String())
+	}
+	if o.Attack != "" {
+		parts = append(parts, o.Attack, o.Target)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Signal kinds (rule Signals.kinds).
+var SignalKinds = []string{"TURN-RIGHT", "TURN-LEFT", "DEPLOY-RIGHT", "DEPLOY-LEFT", "ENGAGE"}
+
+// Wings a fleet is grouped into (rule Deployment.zone).
+var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
+
+// ParseOrders reads order text: one order per line, words case-insensitive, "#" starts a
+// comment, END stops reading. The grammar is the rulebook's words:
+//
+//	SQ MOVE [D] | SQ WHEEL L|R DEG [MOVE [D]] | SQ TURN L|R DEG MOVE D ... | SQ BACK 2 | SQ ABOUT
+//	SQ EPI-MIAS|EPI-POLLON|EPI-KERAS|KYKLOS | SQ REFORM FORMATION | SQ HOLD
+//	SQ [steps] DIEKPLOUS|PERIPLOUS ENEMY | FR SAIL DOWNWIND|LEFT|RIGHT
+//	SIGNAL KIND WING W | MOVE FIRST|SECOND
+//	DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]
+func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
+	var out []adjudicator.Order
+	var errs []adjudicator.LineError
+	for i, raw := range strings.Split(text, "\n") {
+		line := raw
+		if j := strings.IndexByte(line, '#'); j >= 0 {
+			line = line[:j]
+		}
+		f := strings.Fields(strings.ToUpper(line))
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == "END" {
+			break
+		}
+		o, err := parseLine(i+1, f)
+		if err != nil {
+			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw),
+				Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err), Legal: []string{grammar}})
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, errs
+}
+
+const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | PHALANX ID MOVE|REDRESS|DEPLOY"
+
+func validID(s string) bool {
+	if s == "" || len(s) > 24 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+var keywords = []string{"PHALANX", "SIGNAL", "DEPLOY", "MOVE", "END", "WING", "AT", "FACING", "HOLD", "REFORM", "SAIL",
+	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND"}
+
+func parseLine(n int, f []string) (*Order, error) {
+	switch f[0] {
+	case "SIGNAL":
+		if len(f) != 4 || !slices.Contains(SignalKinds, f[1]) || f[2] != "WING" || !slices.Contains(Wings, f[3]) {
+			return nil, fmt.Errorf("want SIGNAL %s WING %s", strings.Join(SignalKinds, "|"), strings.Join(Wings, "|"))
+		}
+		return &Order{line: n, Signal: f[1], Wing: f[3]}, nil
+	case "MOVE":
+		if len(f) != 2 || (f[1] != "FIRST" && f[1] != "SECOND") {
+			return nil, fmt.Errorf("want MOVE FIRST or MOVE SECOND (the initiative winner's choice)")
+		}
+		return &Order{line: n, Choice: f[1]}, nil
+	case "DEPLOY":
+		return parseDeploy(n, f)
+	case "PHALANX":
+		if len(f) != 3 || !validID(f[1]) || !slices.Contains([]string{PhMove, PhRedress, PhDeploy}, f[2]) {
+			return nil, fmt.Errorf("want PHALANX ID MOVE|REDRESS|DEPLOY")
+		}
+		return &Order{line: n, Phalanx: f[1], PhOrder: f[2]}, nil
+	}
+	if !validID(f[0]) || slices.Contains(keywords, f[0]) {
+		return nil, fmt.Errorf("%q is not a squadron", f[0])
+	}
+	o := &Order{line: n, Sq: f[0]}
+	rest := f[1:]
+	if len(rest) == 0 {
+		return nil, fmt.Errorf("%s does what? (MOVE, WHEEL, HOLD ...)", o.Sq)
+	}
+	switch {
+	case rest[0] == "HOLD" && len(rest) == 1:
+		o.Hold = true
+		return o, nil
+	case rest[0] == "REFORM" && len(rest) == 2 && slices.Contains(Formations, rest[1]):
+		o.Reform = rest[1]
+		return o, nil
+	case slices.Contains(Formations, rest[0]):
+		o.Formation = rest[0]
+		return o, parseSteps(o, rest[1:])
+	case rest[0] == "SAIL" && len(rest) == 2 && slices.Contains([]string{"DOWNWIND", "LEFT", "RIGHT"}, rest[1]):
+		o.Sail = rest[1]
+		return o, nil
+	}
+	return o, parseSteps(o, rest)
+}
+
+func parseSteps(o *Order, rest []string) error {
+	for len(rest) > 0 {
+		w := rest[0]
+		switch w {
+		case stMove, stBack:
+			s := mstep{Kind: w}
+			rest = rest[1:]
+			if len(rest) > 0 && (rest[0][0] >= '0' && rest[0][0] <= '9' || rest[0][0] == '.') {
+				d, err := table.ParseInches(rest[0])
+				if err != nil || d == 0 || d > 100*table.Inch {
+					return fmt.Errorf("%q is not a distance in inches", rest[0])
+				}
+				s.Dist, rest = d, rest[1:]
+			} else if w == stBack {
+				return fmt.Errorf("BACK needs a distance: BACK 2")
+			}
+			o.Steps = append(o.Steps, s)
+		case stWheel, stTurn:
+			if len(rest) < 3 || (rest[1] != "L" && rest[1] != "R") {
+				return fmt.Errorf("want %s L|R DEGREES", w)
+			}
+			d, err := strconv.Atoi(rest[2])
+			if err != nil || d < 1 || d > 180 {
+				return fmt.Errorf("%q is not a number of degrees 1..180", rest[2])
+			}
+			if rest[1] == "L" {
+				d = -d
+			}
+			o.Steps = append(o.Steps, mstep{Kind: w, Deg: d})
+			rest = rest[3:]
+		case stAbout:
+			o.Steps = append(o.Steps, mstep{Kind: stAbout})
+			rest = rest[1:]
+		case "DIEKPLOUS", "PERIPLOUS":
+			if len(rest) != 2 || !validID(rest[1]) {
+				return fmt.Errorf("want %s ENEMY-SQUADRON at the end of the line", w)
+			}
+			o.Attack, o.Target = w, rest[1]
+			rest = nil
+		default:
+			return fmt.Errorf("%q is not a step (MOVE, WHEEL, TURN, BACK, ABOUT, DIEKPLOUS, PERIPLOUS)", w)
+		}
+	}
+	return nil
+}
+
+func parseDeploy(n int, f []string) (*Order, error) {
+	if len(f) < 4 || !validID(f[1]) || slices.Contains(keywords, f[1]) || f[2] != "AT" {
+		return nil, fmt.Errorf("want DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]")
+	}
+	o := &Order{line: n, Sq: f[1], Deploy: true, Facing: -1}
+	xs, ys, ok := strings.Cut(f[3], ",")
+	x, err1 := table.ParseInches(xs)
+	y, err2 := table.ParseInches(ys)
+	if !ok || err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("%q is not a position X,Y in inches (30,12)", f[3])
+	}
+	o.At = table.Point{X: x, Y: y}
+	rest := f[4:]
+	for len(rest) > 0 {
+		switch {
+		case rest[0] == "FACING" && len(rest) > 1 && o.Facing < 0:
+			d, err := strconv.Atoi(rest[1])
+			if err != nil || d < 0 || d > 359 {
+				return nil, fmt.Errorf("%q is not a heading 0..359", rest[1])
+			}
+			o.Facing, rest = d, rest[2:]
+		case slices.Contains(Formations, rest[0]) && o.Formation == "":
+			o.Formation, rest = rest[0], rest[1:]
+		case rest[0] == "WING" && len(rest) > 1 && slices.Contains(Wings, rest[1]) && o.Wing == "":
+			o.Wing, rest = rest[1], rest[2:]
+		case rest[0] == "STRATEGOS" && !o.Strategos:
+			o.Strategos, rest = true, rest[1:]
+		default:
+			return nil, fmt.Errorf("%q: want FACING DEG, a formation, WING %s or STRATEGOS", rest[0], strings.Join(Wings, "|"))
+		}
+	}
+	return o, nil
+}

@@ -1,0 +1,327 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"github.com/fogleman/gg"
+
+	"navarch/adjudicator/oinavarcoi"
+	"navarch/adjudicator/table"
+)
+
+// OiNavarcoi is an Oi Navarcoi! map as one side sees it: the scaled sea with a ruler grid in
+// inches (for DEPLOY positions), the table edges marked friendly, neutral or enemy for the
+// viewer, the cape and the beaches, flotsam, each squadron as its stands in formation with its
+// bow marked and its state (Disordered, Unformed, routing, pursuing), freighters, the
+// phalanxes on land, and the wind.
+type OiNavarcoi struct {
+	View oinavarcoi.View
+	Game string
+	ppi  float64 // pixels per inch
+}
+
+// NewOiNavarcoi prepares the picture of a view.
+func NewOiNavarcoi(v oinavarcoi.View, game string) *OiNavarcoi {
+	return &OiNavarcoi{View: v, Game: game, ppi: 12}
+}
+
+const oiPad = 26.0 // room for the ruler's figures
+
+// pt returns the board pixel of a table point (the table's origin is its south-west corner).
+func (p *OiNavarcoi) pt(q table.Point) (float64, float64) {
+	return oiPad + float64(q.X)/100*p.ppi, oiPad + float64(p.View.Height-q.Y)/100*p.ppi
+}
+
+// Board implements Picture.
+func (p *OiNavarcoi) Board() Rect {
+	return Rect{W: float64(p.View.Width)/100*p.ppi + 2*oiPad, H: float64(p.View.Height)/100*p.ppi + 2*oiPad}
+}
+
+// Title implements Picture.
+func (p *OiNavarcoi) Title() string {
+	return fmt.Sprintf("navarch %s · %s · turn %d", p.Game, p.View.Title, p.View.Turn)
+}
+
+// Status implements Picture.
+func (p *OiNavarcoi) Status() []string {
+	view := "referee's view"
+	if p.View.Side != "" {
+		view = p.View.Side + "'s view"
+	}
+	return []string{view, fmt.Sprintf("wind from %d°", p.View.Wind), "grid every 6\""}
+}
+
+// WindFrom implements Compass.
+func (p *OiNavarcoi) WindFrom() (float64, string) { return float64(p.View.Wind), "wind" }
+
+var (
+	oiSea      = color.RGBA{127, 167, 209, 255}
+	oiGrid     = color.RGBA{104, 146, 192, 255}
+	oiRuler    = color.RGBA{44, 74, 112, 255}
+	oiLand     = color.RGBA{216, 201, 163, 255}
+	oiFlotsam  = color.RGBA{120, 86, 50, 150}
+	oiSides    = [2]color.RGBA{{52, 101, 200, 255}, {196, 48, 40, 255}}
+	oiRouting  = [2]color.RGBA{{160, 180, 225, 255}, {230, 165, 160, 255}}
+	oiFreight  = color.RGBA{176, 132, 60, 255}
+	oiMove     = color.RGBA{20, 30, 90, 255}
+	oiEdgeCols = map[string]color.RGBA{"friendly": {46, 160, 67, 255}, "neutral": {150, 150, 150, 255}, "enemy": {200, 30, 30, 255}}
+)
+
+// Legend implements Picture.
+func (p *OiNavarcoi) Legend() []LegendItem {
+	v := p.View
+	return []LegendItem{
+		{Color: oiSides[0], Text: v.Sides[0]}, {Color: oiSides[1], Text: v.Sides[1]},
+		{Color: color.White, Mark: "D", Text: "Disordered"}, {Color: color.White, Mark: "U", Text: "Unformed"},
+		{Color: oiRouting[0], Mark: "R", Text: "routing"}, {Color: color.White, Mark: "P", Text: "pursuing"},
+		{Color: color.White, Mark: "*", Text: "strategos"}, {Color: color.White, Mark: "M", Text: "in melee"},
+		{Color: oiFlotsam, Text: "flotsam"}, {Color: oiMove, Mark: "o", Text: "last moves (from the ring)"}, {Color: oiLand, Text: "land, beach, cape"}, {Color: oiFreight, Text: "freighter"},
+		{Color: oiEdgeCols["friendly"], Text: "edge friendly to you"}, {Color: oiEdgeCols["neutral"], Text: "edge neutral"},
+		{Color: oiEdgeCols["enemy"], Text: "edge enemy to you"},
+	}
+}
+
+// Panels implements Picture.
+func (p *OiNavarcoi) Panels() []string {
+	out := []string{"Positions are X,Y in inches from the south-west corner; the thick side of a squadron is its bow."}
+	if p.View.Side != "" {
+		s := "none"
+		if len(p.View.Signals) > 0 {
+			s = strings.Join(p.View.Signals, "; ")
+		}
+		out = append(out, "Your signals left: "+s)
+	}
+	return out
+}
+
+// Draw implements Picture.
+func (p *OiNavarcoi) Draw(dc *gg.Context, r Rect, f *Fonts) {
+	p.drawSea(dc, f)
+	p.drawLand(dc, f)
+	p.drawEdges(dc)
+	for _, fl := range p.View.Flotsam {
+		p.poly(dc, fl)
+		dc.SetColor(oiFlotsam)
+		dc.Fill()
+	}
+	for _, ph := range p.View.Phalanxes {
+		p.drawPhalanx(dc, f, ph)
+	}
+	p.drawMoves(dc)
+	for _, s := range p.View.Squadrons {
+		p.drawSquadron(dc, f, s)
+	}
+}
+
+// drawMoves draws what the last step moved: a dashed line from each squadron's old centre,
+// marked with a ring, to its new one.
+func (p *OiNavarcoi) drawMoves(dc *gg.Context) {
+	dc.SetColor(oiMove)
+	dc.SetLineWidth(2)
+	for _, m := range p.View.Moves {
+		x0, y0 := p.pt(m.From)
+		x1, y1 := p.pt(m.To)
+		dc.SetDash(6, 4)
+		dc.DrawLine(x0, y0, x1, y1)
+		dc.Stroke()
+		dc.SetDash()
+		dc.DrawCircle(x0, y0, 4)
+		dc.Stroke()
+	}
+}
+
+func (p *OiNavarcoi) poly(dc *gg.Context, pg table.Polygon) {
+	for i, q := range pg {
+		x, y := p.pt(q)
+		if i == 0 {
+			dc.MoveTo(x, y)
+		} else {
+			dc.LineTo(x, y)
+		}
+	}
+	dc.ClosePath()
+}
+
+func (p *OiNavarcoi) drawSea(dc *gg.Context, f *Fonts) {
+	v := p.View
+	x0, y0 := p.pt(table.Point{})
+	x1, y1 := p.pt(table.Point{X: v.Width, Y: v.Height})
+	dc.SetColor(oiSea)
+	dc.DrawRectangle(x0, y1, x1-x0, y0-y1)
+	dc.Fill()
+	dc.SetFontFace(f.Small)
+	dc.SetLineWidth(0.6)
+	for in := table.Len(0); in <= v.Width/100; in += 6 {
+		x, _ := p.pt(table.Point{X: in * 100})
+		dc.SetColor(oiGrid)
+		dc.DrawLine(x, y1, x, y0)
+		dc.Stroke()
+		dc.SetColor(oiRuler)
+		dc.DrawStringAnchored(fmt.Sprint(in), x, y0+oiPad/2, 0.5, 0.5)
+	}
+	for in := table.Len(0); in <= v.Height/100; in += 6 {
+		_, y := p.pt(table.Point{Y: in * 100})
+		dc.SetColor(oiGrid)
+		dc.DrawLine(x0, y, x1, y)
+		dc.Stroke()
+		dc.SetColor(oiRuler)
+		dc.DrawStringAnchored(fmt.Sprint(in), oiPad/2, y, 0.5, 0.5)
+	}
+}
+
+// drawEdges marks the table edges friendly, neutral or enemy for the viewer.
+func (p *OiNavarcoi) drawEdges(dc *gg.Context) {
+	v := p.View
+	x0, y0 := p.pt(table.Point{})
+	x1, y1 := p.pt(table.Point{X: v.Width, Y: v.Height})
+	lines := [4][4]float64{{x0, y1, x1, y1}, {x1, y1, x1, y0}, {x0, y0, x1, y0}, {x0, y1, x0, y0}}
+	for i, st := range v.Edges {
+		c, ok := oiEdgeCols[st]
+		if !ok {
+			continue
+		}
+		dc.SetColor(c)
+		dc.SetLineWidth(5)
+		l := lines[i]
+		dc.DrawLine(l[0], l[1], l[2], l[3])
+		dc.Stroke()
+	}
+}
+
+func (p *OiNavarcoi) drawLand(dc *gg.Context, f *Fonts) {
+	dc.SetFontFace(f.Small)
+	lands := append([]oinavarcoi.ViewLand{}, p.View.Beaches...)
+	if len(p.View.Cape) > 0 {
+		lands = append(lands, oinavarcoi.ViewLand{Area: p.View.Cape})
+	}
+	for _, l := range lands {
+		p.poly(dc, l.Area)
+		dc.SetColor(oiLand)
+		dc.FillPreserve()
+		dc.SetRGB255(150, 130, 90)
+		dc.SetLineWidth(1)
+		dc.Stroke()
+		cx, cy := p.centre(l.Area)
+		label := "cape"
+		if l.Side != "" {
+			label = l.Side + " beach"
+		}
+		dc.SetRGB255(90, 70, 40)
+		dc.DrawStringAnchored(label, cx, cy, 0.5, 0.5)
+	}
+}
+
+func (p *OiNavarcoi) centre(pg table.Polygon) (float64, float64) {
+	var sx, sy float64
+	for _, q := range pg {
+		x, y := p.pt(q)
+		sx, sy = sx+x, sy+y
+	}
+	return sx / float64(len(pg)), sy / float64(len(pg))
+}
+
+func (p *OiNavarcoi) sideIndex(side string) int {
+	if side == p.View.Sides[1] {
+		return 1
+	}
+	return 0
+}
+
+// drawSquadron draws the footprint, the stands inside it, the bow, the ID and the markers.
+func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *Fonts, s oinavarcoi.ViewSquadron) {
+	i := p.sideIndex(s.Side)
+	fill := oiSides[i]
+	switch {
+	case s.Freighter:
+		fill = oiFreight
+	case s.Status == oinavarcoi.Routing:
+		fill = oiRouting[i]
+	}
+	p.poly(dc, s.Corners)
+	dc.SetColor(fill)
+	dc.FillPreserve()
+	dc.SetRGB(0.1, 0.1, 0.1)
+	dc.SetLineWidth(1)
+	dc.Stroke()
+	c := s.Corners // bow-port, bow-starboard, stern-starboard, stern-port
+	if len(c) == 4 && s.Formation != oinavarcoi.Unformed {
+		dc.SetRGB(1, 1, 1)
+		dc.SetLineWidth(0.8)
+		for k := 1; k < s.Across; k++ { // lines between stands side by side
+			a := lerp(c[0], c[1], k, s.Across)
+			b := lerp(c[3], c[2], k, s.Across)
+			p.line(dc, a, b)
+		}
+		for k := 1; k < s.Deep; k++ { // lines between ranks
+			a := lerp(c[0], c[3], k, s.Deep)
+			b := lerp(c[1], c[2], k, s.Deep)
+			p.line(dc, a, b)
+		}
+	}
+	if len(c) == 4 { // the bow
+		dc.SetRGB(1, 1, 1)
+		dc.SetLineWidth(3)
+		p.line(dc, c[0], c[1])
+	}
+	cx, cy := p.centre(s.Corners)
+	var marks []string
+	for _, m := range []struct {
+		on   bool
+		mark string
+	}{{s.Strategos, "*"}, {s.Disordered && s.Formation != oinavarcoi.Unformed, "D"}, {s.Formation == oinavarcoi.Unformed && !s.Freighter, "U"},
+		{s.Status == oinavarcoi.Routing, "R"}, {s.Pursuing != "", "P"}, {s.InMelee, "M"}} {
+		if m.on {
+			marks = append(marks, m.mark)
+		}
+	}
+	label := s.ID
+	if len(marks) > 0 {
+		label += " " + strings.Join(marks, "")
+	}
+	dc.SetFontFace(f.Small)
+	w, h := dc.MeasureString(label)
+	dc.SetRGBA(1, 1, 1, 0.85)
+	dc.DrawRoundedRectangle(cx-w/2-2, cy-h/2-3, w+4, h+5, 3)
+	dc.Fill()
+	dc.SetRGB(0.05, 0.05, 0.05)
+	dc.DrawStringAnchored(label, cx, cy, 0.5, 0.5)
+}
+
+func (p *OiNavarcoi) drawPhalanx(dc *gg.Context, f *Fonts, ph oinavarcoi.ViewPhalanx) {
+	i := p.sideIndex(ph.Side)
+	p.poly(dc, ph.Corners)
+	if ph.Routed {
+		dc.SetColor(oiRouting[i])
+	} else {
+		dc.SetColor(oiSides[i])
+	}
+	dc.FillPreserve()
+	dc.SetRGB(0.1, 0.1, 0.1)
+	dc.SetLineWidth(1)
+	dc.Stroke()
+	cx, cy := p.centre(ph.Corners)
+	label := ph.ID
+	if ph.Pushes > 0 {
+		label += fmt.Sprintf(" pushed %d", ph.Pushes)
+	}
+	if ph.Routed {
+		label += " R"
+	}
+	dc.SetFontFace(f.Small)
+	dc.SetRGB(0.05, 0.05, 0.05)
+	dc.DrawStringAnchored(label, cx, cy-10, 0.5, 0.5)
+}
+
+func (p *OiNavarcoi) line(dc *gg.Context, a, b table.Point) {
+	x0, y0 := p.pt(a)
+	x1, y1 := p.pt(b)
+	dc.DrawLine(x0, y0, x1, y1)
+	dc.Stroke()
+}
+
+// lerp returns the point k/n of the way from a to b.
+func lerp(a, b table.Point, k, n int) table.Point {
+	return table.Point{X: a.X + (b.X-a.X)*int64(k)/int64(n), Y: a.Y + (b.Y-a.Y)*int64(k)/int64(n)}
+}

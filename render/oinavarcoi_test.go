@@ -1,0 +1,87 @@
+package render
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"image"
+	"image/png"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
+	"navarch/adjudicator/oinavarcoi"
+	"navarch/adjudicator/table"
+	"navarch/ident"
+)
+
+// oiPlayed returns an Oi Navarcoi! game of scenario id after n steps of bot play.
+func oiPlayed(t testing.TB, id string, n int) *oinavarcoi.Game {
+	t.Helper()
+	gm, err := oinavarcoi.Ruleset.New(adjudicator.Config{Scenario: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gm.(*oinavarcoi.Game)
+	for i := 0; i < n && g.Next().Kind != adjudicator.Over; i++ {
+		st := g.Next()
+		orders := map[string][]adjudicator.Order{}
+		for _, side := range st.Sides {
+			orders[side], _ = g.Parse(side, g.BotOrders(side))
+		}
+		key := sha256.Sum256([]byte(fmt.Sprint(id, i)))
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash(key))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// TestOiNavarcoiLooks draws every scenario from both sides after some play and checks pixels
+// in known places: a squadron's side colour at its centre's neighbourhood, the viewer's
+// friendly edge green and the enemy edge red; `-out DIR` writes the maps to look at.
+func TestOiNavarcoiLooks(t *testing.T) {
+	for _, sc := range oinavarcoi.Ruleset.Scenarios() {
+		g := oiPlayed(t, sc.ID, 4)
+		for _, side := range sc.Sides {
+			v := g.View(side)
+			pic := NewOiNavarcoi(v, "test")
+			data, err := PNG(pic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			save(t, fmt.Sprintf("oinavarcoi-%s-%s.png", sc.ID, side), data)
+			img, err := png.Decode(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			board := image.Pt(margin, titleH)
+			for _, s := range v.Squadrons {
+				if s.Status != "" || s.Freighter {
+					continue
+				}
+				c := s.Corners // 1/12 of the way from the stern-starboard corner to the bow-port one: inside the end stand, off its lines, the bow line and the label
+				q := c[2]
+				q.X += (c[0].X - c[2].X) / 12
+				q.Y += (c[0].Y - c[2].Y) / 12
+				x, y := pic.pt(q)
+				got := img.At(board.X+int(x), board.Y+int(y))
+				if !near(got, oiSides[pic.sideIndex(s.Side)], 24) {
+					t.Errorf("%s/%s: %s at %v shows %v", sc.ID, side, s.ID, q, got)
+				}
+			}
+			for i, want := range v.Edges {
+				x0, y0 := pic.pt(oinavarcoiEdgeMid(v, i))
+				got := img.At(board.X+int(x0), board.Y+int(y0))
+				if !near(got, oiEdgeCols[want], 24) {
+					t.Errorf("%s/%s: the %d edge (%s) shows %v", sc.ID, side, i, want, got)
+				}
+			}
+		}
+	}
+}
+
+// oinavarcoiEdgeMid returns the middle of table edge i (north, east, south, west).
+func oinavarcoiEdgeMid(v oinavarcoi.View, i int) table.Point {
+	return [4]table.Point{{X: v.Width / 2, Y: v.Height}, {X: v.Width, Y: v.Height / 2}, {X: v.Width / 2}, {Y: v.Height / 2}}[i]
+}
