@@ -1,4 +1,4 @@
-package render
+package oinavarcoimap
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"navarch/adjudicator/oinavarcoi"
 	"navarch/adjudicator/table"
+	"navarch/render"
 )
 
 // OiNavarcoi is an Oi Navarcoi! map as one side sees it: the scaled sea with a ruler grid in
@@ -34,17 +35,17 @@ func (p *OiNavarcoi) pt(q table.Point) (float64, float64) {
 	return oiPad + float64(q.X)/100*p.ppi, oiPad + float64(p.View.Height-q.Y)/100*p.ppi
 }
 
-// Board implements Picture.
-func (p *OiNavarcoi) Board() Rect {
-	return Rect{W: float64(p.View.Width)/100*p.ppi + 2*oiPad, H: float64(p.View.Height)/100*p.ppi + 2*oiPad}
+// Board implements render.Picture.
+func (p *OiNavarcoi) Board() render.Rect {
+	return render.Rect{W: float64(p.View.Width)/100*p.ppi + 2*oiPad, H: float64(p.View.Height)/100*p.ppi + 2*oiPad}
 }
 
-// Title implements Picture.
+// Title implements render.Picture.
 func (p *OiNavarcoi) Title() string {
 	return fmt.Sprintf("navarch %s · %s · turn %d", p.Game, p.View.Title, p.View.Turn)
 }
 
-// Status implements Picture.
+// Status implements render.Picture.
 func (p *OiNavarcoi) Status() []string {
 	view := "referee's view"
 	if p.View.Side != "" {
@@ -53,7 +54,7 @@ func (p *OiNavarcoi) Status() []string {
 	return []string{view, fmt.Sprintf("wind from %d°", p.View.Wind), "grid every 6\""}
 }
 
-// WindFrom implements Compass.
+// WindFrom implements render.Compass.
 func (p *OiNavarcoi) WindFrom() (float64, string) { return float64(p.View.Wind), "wind" }
 
 var (
@@ -69,10 +70,10 @@ var (
 	oiEdgeCols = map[string]color.RGBA{"friendly": {46, 160, 67, 255}, "neutral": {150, 150, 150, 255}, "enemy": {200, 30, 30, 255}}
 )
 
-// Legend implements Picture.
-func (p *OiNavarcoi) Legend() []LegendItem {
+// Legend implements render.Picture.
+func (p *OiNavarcoi) Legend() []render.LegendItem {
 	v := p.View
-	return []LegendItem{
+	return []render.LegendItem{
 		{Color: oiSides[0], Text: v.Sides[0]}, {Color: oiSides[1], Text: v.Sides[1]},
 		{Color: color.White, Mark: "D", Text: "Disordered"}, {Color: color.White, Mark: "U", Text: "Unformed"},
 		{Color: oiRouting[0], Mark: "R", Text: "routing"}, {Color: color.White, Mark: "P", Text: "pursuing"},
@@ -83,7 +84,7 @@ func (p *OiNavarcoi) Legend() []LegendItem {
 	}
 }
 
-// Panels implements Picture.
+// Panels implements render.Picture.
 func (p *OiNavarcoi) Panels() []string {
 	out := []string{"Positions are X,Y in inches from the south-west corner; the thick side of a squadron is its bow."}
 	if p.View.Side != "" {
@@ -96,8 +97,8 @@ func (p *OiNavarcoi) Panels() []string {
 	return out
 }
 
-// Draw implements Picture.
-func (p *OiNavarcoi) Draw(dc *gg.Context, r Rect, f *Fonts) {
+// Draw implements render.Picture.
+func (p *OiNavarcoi) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawSea(dc, f)
 	p.drawLand(dc, f)
 	p.drawEdges(dc)
@@ -144,7 +145,7 @@ func (p *OiNavarcoi) poly(dc *gg.Context, pg table.Polygon) {
 	dc.ClosePath()
 }
 
-func (p *OiNavarcoi) drawSea(dc *gg.Context, f *Fonts) {
+func (p *OiNavarcoi) drawSea(dc *gg.Context, f *render.Fonts) {
 	v := p.View
 	x0, y0 := p.pt(table.Point{})
 	x1, y1 := p.pt(table.Point{X: v.Width, Y: v.Height})
@@ -190,7 +191,7 @@ func (p *OiNavarcoi) drawEdges(dc *gg.Context) {
 	}
 }
 
-func (p *OiNavarcoi) drawLand(dc *gg.Context, f *Fonts) {
+func (p *OiNavarcoi) drawLand(dc *gg.Context, f *render.Fonts) {
 	dc.SetFontFace(f.Small)
 	lands := append([]oinavarcoi.ViewLand{}, p.View.Beaches...)
 	if len(p.View.Cape) > 0 {
@@ -230,7 +231,7 @@ func (p *OiNavarcoi) sideIndex(side string) int {
 }
 
 // drawSquadron draws the footprint, the stands inside it, the bow, the ID and the markers.
-func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *Fonts, s oinavarcoi.ViewSquadron) {
+func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *render.Fonts, s oinavarcoi.ViewSquadron) {
 	i := p.sideIndex(s.Side)
 	fill := oiSides[i]
 	switch {
@@ -289,7 +290,7 @@ func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *Fonts, s oinavarcoi.ViewSqu
 	dc.DrawStringAnchored(label, cx, cy, 0.5, 0.5)
 }
 
-func (p *OiNavarcoi) drawPhalanx(dc *gg.Context, f *Fonts, ph oinavarcoi.ViewPhalanx) {
+func (p *OiNavarcoi) drawPhalanx(dc *gg.Context, f *render.Fonts, ph oinavarcoi.ViewPhalanx) {
 	i := p.sideIndex(ph.Side)
 	p.poly(dc, ph.Corners)
 	if ph.Routed {

@@ -1,8 +1,9 @@
-package render
+package oinavarcoimap
 
 import (
 	"bytes"
 	"image/png"
+	"navarch/render"
 	"testing"
 )
 
@@ -12,13 +13,13 @@ func BenchmarkRenderOiNavarcoi(b *testing.B) {
 	v := oiPlayed(b, "knidos", 14).View("persia")
 	b.Run("map", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := PNG(NewOiNavarcoi(v, "bench")); err != nil {
+			if _, err := render.PNG(NewOiNavarcoi(v, "bench")); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	b.Run("encode-floor", func(b *testing.B) {
-		img := Image(NewOiNavarcoi(v, "bench"))
+	b.Run("render.Encode-floor", func(b *testing.B) {
+		img := render.Image(NewOiNavarcoi(v, "bench"))
 		var buf bytes.Buffer
 		for b.Loop() {
 			buf.Reset()

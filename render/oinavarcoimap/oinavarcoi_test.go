@@ -1,11 +1,15 @@
-package render
+package oinavarcoimap
 
 import (
 	"bytes"
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"navarch/adjudicator"
@@ -13,6 +17,7 @@ import (
 	"navarch/adjudicator/oinavarcoi"
 	"navarch/adjudicator/table"
 	"navarch/ident"
+	"navarch/render"
 )
 
 // oiPlayed returns an Oi Navarcoi! game of scenario id after n steps of bot play.
@@ -46,7 +51,7 @@ func TestOiNavarcoiLooks(t *testing.T) {
 		for _, side := range sc.Sides {
 			v := g.View(side)
 			pic := NewOiNavarcoi(v, "test")
-			data, err := PNG(pic)
+			data, err := render.PNG(pic)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +60,7 @@ func TestOiNavarcoiLooks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			board := image.Pt(margin, titleH)
+			board := image.Pt(render.Margin, render.TitleH)
 			for _, s := range v.Squadrons {
 				if s.Status != "" || s.Freighter {
 					continue
@@ -84,4 +89,22 @@ func TestOiNavarcoiLooks(t *testing.T) {
 // oinavarcoiEdgeMid returns the middle of table edge i (north, east, south, west).
 func oinavarcoiEdgeMid(v oinavarcoi.View, i int) table.Point {
 	return [4]table.Point{{X: v.Width / 2, Y: v.Height}, {X: v.Width, Y: v.Height / 2}, {X: v.Width / 2}, {Y: v.Height / 2}}[i]
+}
+
+var out = flag.String("out", "", "write the test maps into this directory, to look at them")
+
+func save(t testing.TB, name string, data []byte) {
+	t.Helper()
+	if *out != "" {
+		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func near(a, b color.Color, tol int) bool {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := func(x, y uint32) bool { return int(x>>8)-int(y>>8) <= tol && int(y>>8)-int(x>>8) <= tol }
+	return d(r1, r2) && d(g1, g2) && d(b1, b2)
 }

@@ -1,0 +1,5 @@
+package oinavarcoi
+
+// Version implements adjudicator.Ruleset: the version of this engine, written into every
+// game's genesis record; replay refuses a log made by another.
+func (ruleset) Version() string { return "0.1.0" }
