@@ -231,6 +231,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		return ps[0].events, nil
 	}
 	p := &phase{g: g, r: r}
+	g.Last = nil
 	div, _ := cardDivision(g.Card)
 	var own []*Order
 	for _, o := range orders[g.division(div).Side] {

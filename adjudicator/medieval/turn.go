@@ -116,7 +116,9 @@ func (p *phase) endOfTurn() error {
 			continue
 		}
 		polys, _ := g.obstacles([]*Ship{s})
+		from := s.Pose
 		s.Pose, _ = s.Base.Slide(s.Pose, table.Downwind(g.Wind), s.Base.Length, polys)
+		p.traceMove(s, from, s.Pose)
 		p.event("Fires.4", "the burning %s drifts downwind to %v", s.ID, s.Pose)
 		for _, o := range g.Ships {
 			if o == s || !g.onTable(o) || o.Burning || o.Status == Burnt || !table.Contact(s.Corners(), o.Corners()) {
