@@ -225,3 +225,55 @@ func TestNotMedieval(t *testing.T) {
 		t.Error("a nil game drew")
 	}
 }
+
+// TestSameForBothSides: the rules hide nothing, so both sides' maps show the same board
+// (only the title strip names the view); compared before quantizing, whose palette depends
+// on the whole image.
+func TestSameForBothSides(t *testing.T) {
+	g := playUntil(t, "sluys-1340", 400, hasTrace(medieval.TraceFire))
+	a, b := render.Image(New(g, "m1", "english", false)), render.Image(New(g, "m1", "french", false))
+	if a.Bounds() != b.Bounds() {
+		t.Fatalf("sizes differ: %v, %v", a.Bounds(), b.Bounds())
+	}
+	for y := render.TitleH; y < a.Bounds().Dy(); y++ {
+		for x := 0; x < a.Bounds().Dx(); x++ {
+			if !near(a.At(x, y), b.At(x, y), 0) {
+				t.Fatalf("the maps differ at %d,%d", x, y)
+			}
+		}
+	}
+}
+
+// TestWindow: a crop is its full width, starts on a whole inch, and stays on the table.
+func TestWindow(t *testing.T) {
+	const in = table.Inch
+	for _, c := range []struct{ mid, w, size, lo, hi table.Len }{
+		{36 * in, 40 * in, 72 * in, 16 * in, 56 * in},
+		{2 * in, 40 * in, 72 * in, 0, 40 * in},
+		{71 * in, 40 * in, 72 * in, 32 * in, 72 * in},
+		{36*in + 50, 40 * in, 72 * in, 16 * in, 56 * in},
+		{10 * in, 40 * in, 30 * in, 0, 30 * in},
+	} {
+		if lo, hi := window(c.mid, c.w, c.size); lo != c.lo || hi != c.hi {
+			t.Errorf("window(%d, %d, %d) = %d-%d, want %d-%d", c.mid, c.w, c.size, lo, hi, c.lo, c.hi)
+		}
+	}
+}
+
+// TestLookLate writes maps of a game at its first fire aboard, or at its end if none broke
+// out, to look at (-out DIR).
+func TestLookLate(t *testing.T) {
+	if *out == "" {
+		t.Skip("-out DIR writes the maps")
+	}
+	g := playUntil(t, "winchelsea-1350", 2000, func(g *medieval.Game) bool {
+		for _, s := range g.Ships {
+			if s.Burning && g.Next().Kind == adjudicator.NeedOrders {
+				return true
+			}
+		}
+		return false
+	})
+	pngOf(t, g, "", true, "late-full.png")
+	pngOf(t, g, "english", false, "late-crop.png")
+}
