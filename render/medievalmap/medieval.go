@@ -497,6 +497,9 @@ func (p *Picture) drawTraces(dc *gg.Context, f *render.Fonts) {
 		}
 		ax, ay := p.At(s.Pose.At)
 		bx, by := p.At(o.Pose.At)
+		if k := enter(p.corners(o), ax, ay, bx, by); k > 0 { // end at her edge, the head in view
+			bx, by = ax+(bx-ax)*k, ay+(by-ay)*k
+		}
 		var col color.Color
 		switch t.Kind {
 		case medieval.TraceFire:
@@ -553,6 +556,27 @@ func (p *Picture) drawMove(dc *gg.Context, t medieval.Trace) {
 	if ax != bx || ay != by {
 		arrowHead(dc, ax, ay, bx, by, colMove)
 	}
+}
+
+// enter is where the segment from (ax, ay) to (bx, by) enters the convex base c, as a fraction
+// of the segment (Cyrus-Beck); 0 if it starts inside or never enters.
+func enter(c [4][2]float64, ax, ay, bx, by float64) float64 {
+	cx, cy := (c[0][0]+c[2][0])/2, (c[0][1]+c[2][1])/2
+	dx, dy := bx-ax, by-ay
+	t := 0.0
+	for i := range 4 {
+		e0, e1 := c[i], c[(i+1)%4]
+		nx, ny := e1[1]-e0[1], e0[0]-e1[0] // a normal of the edge
+		if nx*(cx-e0[0])+ny*(cy-e0[1]) > 0 {
+			nx, ny = -nx, -ny // outward
+		}
+		den := nx*dx + ny*dy
+		num := nx*(ax-e0[0]) + ny*(ay-e0[1])
+		if den < 0 { // entering across this edge
+			t = max(t, -num/den)
+		}
+	}
+	return t
 }
 
 // arrowHead draws a filled arrowhead at (bx, by) pointing away from (ax, ay).
