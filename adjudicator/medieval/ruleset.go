@@ -253,7 +253,9 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	if err != nil {
 		return nil, err
 	}
-	p.drawNext()
+	if err := p.drawNext(); err != nil {
+		return nil, err
+	}
 	return p.events, nil
 }
 

@@ -10,13 +10,13 @@ import (
 	"navarch/adjudicator/table"
 )
 
-// lowDice rolls every die as 2: no hits, no 0s.
+// lowDice rolls every die as 2 (1 on a one-sided die): no hits, no 0s.
 type lowDice struct{}
 
 func (lowDice) Roll(label string, sides, count int) (*dice.Roll, error) {
 	v := make([]int, count)
 	for i := range v {
-		v[i] = 2
+		v[i] = min(2, sides)
 	}
 	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
 }
