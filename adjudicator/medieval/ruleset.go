@@ -384,6 +384,8 @@ Sail/Fight:  LION MOVE 3 | LION MOVE 1.5 TURN S30 MOVE 1.5 | LION TURN P30 MOVE 
 Command and Control:  LION RELOAD PORT | LION PASS COMBAT TO BEAR | LION DOUSE | LION CUT EAGLE
 LION NOGRAPPLE (or GRAPPLE), on any card: whether she wishes to grapple an enemy she touches.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
+Orders ahead: lines for ships whose card is not turned are held and used when it is, each
+ship's first line of that card's kind first (so two MOVE lines serve her two Sail/Fight cards).
 `
 
 // EnemiesInRange lists, for each of side's ships still fighting, the enemies within 20"
