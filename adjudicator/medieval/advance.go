@@ -29,7 +29,8 @@ func lineKind(o *Order) string {
 // Applicable implements adjudicator.AdvanceOrders (docs/DESIGN.md 3.4): of the orders side
 // holds, those for the ships of the Division whose card is turned, each ship's first line
 // that fits the card (a Sail/Fight line on a Sail/Fight card, a Command and Control line on
-// a Command and Control card, a HOLD or GRAPPLE line on either). A player can so order a
+// a Command and Control card, a HOLD or GRAPPLE line on either); lines for ships out of the
+// battle are passed over, so they never hold the others up. A player can so order a
 // Division's two Sail/Fight phases and its Command and Control phase in one mail, a line each
 // in the order they are to be used.
 func (g *Game) Applicable(side string, held []adjudicator.Order) []adjudicator.Order {
@@ -49,7 +50,7 @@ func (g *Game) Applicable(side string, held []adjudicator.Order) []adjudicator.O
 			continue
 		}
 		s := g.ship(o.Ship)
-		if s == nil || s.Side != side || s.Division != div || slices.Contains(seen, o.Ship) {
+		if s == nil || s.Side != side || s.Division != div || (!s.Active() && s.Status != Leaving) || slices.Contains(seen, o.Ship) {
 			continue
 		}
 		if k := lineKind(o); k == eitherLine || k == want {

@@ -35,6 +35,14 @@ func TestAdvanceOrders(t *testing.T) {
 	if got, want := lines(g.Applicable("english", held)), "HUNT MOVE 1\n"; got != want {
 		t.Errorf("on E-VAN's Sail/Fight card: %q, want %q", got, want)
 	}
+	g.Card = "E-MAIN/SF2"
+	g.ship("THOMAS").Status = Sunk
+	if got, want := lines(g.Applicable("english", held)), "EDWARD HOLD\n"; got != want {
+		t.Errorf("THOMAS sunk: %q, want %q", got, want)
+	}
+	if got, want := lines(g.Later("english", held)), "HUNT MOVE 1\n"; got != want {
+		t.Errorf("THOMAS sunk, held for later: %q, want %q", got, want)
+	}
 	g.Card = ""
 	if got := g.Applicable("english", held); len(got) != 0 {
 		t.Errorf("no card turned: %v", got)
