@@ -277,3 +277,20 @@ func TestLookLate(t *testing.T) {
 	pngOf(t, g, "", true, "late-full.png")
 	pngOf(t, g, "english", false, "late-crop.png")
 }
+
+// TestTracks: a broadside's track is a dot beside its beam for each level of Gunnery, black
+// when loaded and white when not (THOMAS: Gunnery PNY, one dot a side; her port beam faces
+// north).
+func TestTracks(t *testing.T) {
+	g := twoShips(t)
+	port := in(12, 24.75+4.0/fullScale) // 4 px off the middle of her port beam
+	img, p := pngOf(t, g, "english", true, "tracks-loaded.png")
+	if got := pixel(img, p, port); !near(got, colInk, 8) {
+		t.Errorf("the loaded port broadside's dot: %v, want %v", got, colInk)
+	}
+	g.Ships[0].Loaded[0] = medieval.NNE
+	img, p = pngOf(t, g, "english", true, "tracks-empty.png")
+	if got := pixel(img, p, port); !near(got, color.White, 8) {
+		t.Errorf("the empty port broadside's dot: %v, want white", got)
+	}
+}
