@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fogleman/gg"
@@ -223,7 +224,7 @@ func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawBands(dc)
 	for _, s := range p.Game.Ships {
 		if s.OnTable() {
-			p.drawShip(dc, f, s)
+			p.drawShip(dc, s)
 		}
 	}
 	p.drawLinks(dc)
@@ -369,12 +370,12 @@ func (p *Picture) drawLinks(dc *gg.Context) {
 			ax, ay := p.At(s.Pose.At)
 			bx, by := p.At(o.Pose.At)
 			switch {
-			case contains(s.Grappled, o.ID):
+			case slices.Contains(s.Grappled, o.ID):
 				dc.SetColor(colGrapple)
 				dc.SetLineWidth(4)
 				dc.DrawLine(ax, ay, bx, by)
 				dc.Stroke()
-			case contains(s.Lashed, o.ID):
+			case slices.Contains(s.Lashed, o.ID):
 				dc.SetColor(colLash)
 				dc.SetLineWidth(3)
 				dc.SetDash(4, 3)
@@ -384,15 +385,6 @@ func (p *Picture) drawLinks(dc *gg.Context) {
 			}
 		}
 	}
-}
-
-func contains(list []string, id string) bool {
-	for _, x := range list {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // fill is the colour of a ship's base: her side's, grey once she has struck, dark once burnt.
@@ -408,7 +400,7 @@ func (p *Picture) fill(s *medieval.Ship) color.Color {
 
 // drawShip draws the base, the bow, the active or flagship outline, the broadside pips and
 // the fire marker.
-func (p *Picture) drawShip(dc *gg.Context, f *render.Fonts, s *medieval.Ship) {
+func (p *Picture) drawShip(dc *gg.Context, s *medieval.Ship) {
 	c := p.corners(s)
 	p.poly(dc, c[0], c[1], c[2], c[3])
 	dc.SetColor(p.fill(s))
@@ -707,7 +699,8 @@ func (p *Picture) Legend() []render.LegendItem {
 		render.LegendItem{Color: colShot, Text: "broadside fired"},
 		render.LegendItem{Color: colMissile, Text: "missiles shot"},
 		render.LegendItem{Color: colBoard, Text: "boarding attack"},
-		render.LegendItem{Color: colStruck, Text: "surrendered"})
+		render.LegendItem{Color: colStruck, Text: "surrendered"},
+		render.LegendItem{Color: colBurnt, Text: "burnt hulk (drifts)"})
 }
 
 // over is c as it looks over the sea.
