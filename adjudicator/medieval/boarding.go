@@ -76,6 +76,7 @@ func (p *phase) boarding(div string, fights map[string][]string) error {
 		if a.from.Division != div {
 			role = ""
 		}
+		p.traceShot(TraceBoard, a.from, a.to, n)
 		p.event("Boarding.2", "%s (%s%dd10, Combat %v needs %d+) fights %s: %v, %d hit(s)", a.from.ID, role, a.dice, a.from.F.Combat, a.need, a.to.ID, shownAll(vs), n)
 		if n > 0 && !slices.Contains(hitOrder, a.to) {
 			hitOrder = append(hitOrder, a.to)

@@ -165,3 +165,47 @@ func (g *Game) botShots(side string, s *Ship, end table.Pose, before []string, l
 	}
 	return line
 }
+
+// BotAdvanceOrders returns what a player who orders ahead would send now: the bot's orders
+// for the card turned and, for each other Division of side, the Sail/Fight lines the bot
+// would give it if its card were turned now, twice, for its two Sail/Fight cards, and for
+// each of its Divisions a reload for its Command and Control card (botReload); Applicable
+// uses them when their cards come, if they are still legal then.
+func (g *Game) BotAdvanceOrders(side string) string {
+	lines := []string{g.BotOrders(side)}
+	card := g.Card
+	defer func() { g.Card = card }()
+	active, _ := g.ActiveDivision()
+	for _, d := range g.sc.Divisions {
+		if d.Side != side || d.ID == active || !g.divisionCanAct(d.ID) {
+			continue
+		}
+		g.Card = d.ID + "/" + cardSF1
+		text := g.BotOrders(side)
+		lines = append(lines, text, text) // for both its Sail/Fight cards
+
+	}
+	for _, d := range g.sc.Divisions {
+		if d.Side == side {
+			lines = append(lines, g.botReload(d.ID))
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// botReload is a Command and Control line for division div's card: its first ship with a
+// broadside reloads the one furthest below its Gunnery (port when both are full); the
+// Division's other ships then take the no-orders default. "" if no ship has a broadside.
+func (g *Game) botReload(div string) string {
+	for _, s := range g.Ships {
+		if s.Division != div || !s.Active() || (s.F.GunPort == NNE && s.F.GunStarboard == NNE) {
+			continue
+		}
+		side, ok := defaultReload(s)
+		if !ok {
+			side = table.Port
+		}
+		return s.ID + " RELOAD " + broadsideWord(side)
+	}
+	return ""
+}

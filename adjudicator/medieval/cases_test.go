@@ -29,6 +29,7 @@ import (
 //	divisions DIV...                      only these divisions' cards are in the deck
 //	turns N                               the scenario's last turn
 //	card CARD                             the card turned (turn 1)
+//	deck CARD...                          the cards still to draw this turn (canonical order)
 //	endturn N                             no card turned: the step ends turn N and starts N+1
 //	orders SIDE ... end                   order text of SIDE for the step
 //	types ... end                         a ships data file: read it instead (expect data-error
@@ -213,6 +214,8 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		c.mustShip(t, g, f[1]).NoGrapple = true
 	case "cuts":
 		c.mustShip(t, g, f[1]).Cuts, _ = strconv.Atoi(f[2])
+	case "deck":
+		g.Deck = slices.Clone(f[1:])
 	case "divisions":
 		g.sc = cloneScenario(g.sc)
 		g.sc.Divisions = slices.DeleteFunc(slices.Clone(g.sc.Divisions), func(d Division) bool { return !slices.Contains(f[1:], d.ID) })

@@ -133,6 +133,7 @@ func (p *phase) fire(s *Ship, f FireOrder) error {
 			hits++
 		}
 	}
+	p.traceShot(TraceFire, s, t, hits)
 	p.event("Gunnery.8", "%s fires her %s broadside (%v) at %s, %s\" (%s range, %d dice): %v needing %d+: %d hit(s); the track goes back to NNE",
 		s.ID, f.Side, level, t.ID, table.FormatInches(d), name, n, shownAll(vs), need, hits)
 	for k, v := range vs {
@@ -229,9 +230,11 @@ func (p *phase) shoot(s *Ship, target string) error {
 		return err
 	}
 	if v[0] < need {
+		p.traceShot(TraceShoot, s, t, 0)
 		p.event("Missile.2", "%s shoots at %s (Missile %v, needs %d+): %d, no hit", s.ID, t.ID, s.F.Missile, need, shown(v[0]))
 		return nil
 	}
+	p.traceShot(TraceShoot, s, t, 1)
 	p.event("Missile.2", "%s shoots at %s (Missile %v, needs %d+): %d, a hit", s.ID, t.ID, s.F.Missile, need, shown(v[0]))
 	ev, err := p.d10(label+"/effect", "Missile.3", 1)
 	if err != nil {

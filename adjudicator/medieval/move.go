@@ -196,10 +196,12 @@ func (p *phase) move(s *Ship, path table.Path) {
 		return
 	}
 	polys, ships := g.obstacles([]*Ship{s})
+	from := s.Pose
 	poses, blk := s.Base.Follow(s.Pose, path, polys)
 	if len(poses) > 0 {
 		s.Pose = poses[len(poses)-1]
 	}
+	p.traceMove(s, from, poses...)
 	switch {
 	case blk != nil && path[blk.Step].Turn != 0:
 		p.event("Movement.2", "%s moves %s; turning %s would swing her into %s: she stops at %v", s.ID, table.Path(path[:blk.Step]), path[blk.Step], ships[blk.Obstacle].ID, s.Pose)
@@ -226,7 +228,9 @@ func (p *phase) moveRaft(s *Ship, d table.Len) {
 	}
 	var ids []string
 	for _, r := range raft {
+		from := r.Pose
 		r.Pose = r.Pose.Drift(s.Pose.Heading, d)
+		p.traceMove(r, from, r.Pose)
 		ids = append(ids, r.ID)
 	}
 	p.event("Lashing.2", "the lashed vessels %s run %s\" downwind", strings.Join(ids, ", "), table.FormatInches(d))

@@ -231,6 +231,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		return ps[0].events, nil
 	}
 	p := &phase{g: g, r: r}
+	g.Last = nil
 	div, _ := cardDivision(g.Card)
 	var own []*Order
 	for _, o := range orders[g.division(div).Side] {
@@ -252,7 +253,9 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	if err != nil {
 		return nil, err
 	}
-	p.drawNext()
+	if err := p.drawNext(); err != nil {
+		return nil, err
+	}
 	return p.events, nil
 }
 
@@ -381,6 +384,8 @@ Sail/Fight:  LION MOVE 3 | LION MOVE 1.5 TURN S30 MOVE 1.5 | LION TURN P30 MOVE 
 Command and Control:  LION RELOAD PORT | LION PASS COMBAT TO BEAR | LION DOUSE | LION CUT EAGLE
 LION NOGRAPPLE (or GRAPPLE), on any card: whether she wishes to grapple an enemy she touches.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
+Orders ahead: lines for ships whose card is not turned are held and used when it is, each
+ship's first line of that card's kind first (so two MOVE lines serve her two Sail/Fight cards).
 `
 
 // EnemiesInRange lists, for each of side's ships still fighting, the enemies within 20"

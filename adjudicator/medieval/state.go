@@ -73,6 +73,7 @@ type Game struct {
 	Ships  []*Ship
 	Over   bool
 	Result string
+	Last   []Trace // what the last card's phase did, for the map (Trace)
 }
 
 // newGame sets up scenario sc: every ship at its place with its type's factors, broadsides
@@ -143,6 +144,9 @@ func (g *Game) Encode() []byte {
 		fmt.Fprintf(&b, "ship %s %d %d %d %v loaded=%v/%v status=%s fire=%t/%d/%d grappled=%s lashed=%s cuts=%d nograpple=%t\n",
 			s.ID, s.Pose.At.X, s.Pose.At.Y, s.Pose.Heading, s.F, s.Loaded[0], s.Loaded[1], s.Status,
 			s.Burning, s.FireTries, s.FireTurns, strings.Join(s.Grappled, ","), strings.Join(s.Lashed, ","), s.Cuts, s.NoGrapple)
+	}
+	for _, t := range g.Last {
+		fmt.Fprintf(&b, "last %v\n", t)
 	}
 	return []byte(b.String())
 }

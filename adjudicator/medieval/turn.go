@@ -2,6 +2,7 @@ package medieval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"navarch/adjudicator/dice"
@@ -35,9 +36,8 @@ func cardDivision(card string) (string, string) {
 
 func isCommand(card string) bool { _, k := cardDivision(card); return k == cardCC }
 
-// newTurn ends the turn under way (fires, victory) and starts the next: the whole deck is
-// shuffled by the dice, drawing without replacement (DICE.md: Shuffle), and its first card
-// turned.
+// newTurn ends the turn under way (fires, victory) and starts the next: every card goes back
+// into the deck and the first is drawn (drawNext).
 func (g *Game) newTurn(r dice.Roller) ([]*phase, error) {
 	p := &phase{g: g, r: r}
 	if g.Turn > 0 {
@@ -50,33 +50,42 @@ func (g *Game) newTurn(r dice.Roller) ([]*phase, error) {
 	}
 	g.Turn++
 	g.Act = 0
-	deck, err := dice.Shuffle(r, fmt.Sprintf("deck/%d", g.Turn), g.cards())
-	if err != nil {
-		return nil, fmt.Errorf("shuffle: %w", err)
+	g.Deck = g.cards()
+	p.event("Sequence.2", "turn %d: the %d cards are shuffled; each is drawn when the one before it is done", g.Turn, len(g.Deck))
+	if err := p.drawNext(); err != nil {
+		return nil, err
 	}
-	g.Deck = deck
-	p.event("Sequence.2", "turn %d: the deck is shuffled: %s", g.Turn, strings.Join(deck, " "))
-	p.drawNext()
 	return []*phase{p}, nil
 }
 
 // drawNext turns the next card whose Division still has a ship that can act; cards of
-// divisions with none are set aside.
-func (p *phase) drawNext() {
+// divisions with none are set aside. A card is drawn only when it is turned, by a draw
+// without replacement from the cards still in the deck in their canonical order (label
+// deck/TURN/K for the turn's K-th draw from 0, DICE.md: Draw), so no one knows the order of
+// the cards to come, as no one at a table does (rule "Sequence": the cards "will then be
+// drawn in any sequence"); Deck holds the cards still to draw in canonical order, an
+// unordered set.
+func (p *phase) drawNext() error {
 	g := p.g
 	g.Card = ""
 	for len(g.Deck) > 0 {
-		c := g.Deck[0]
-		g.Deck = g.Deck[1:]
+		k := len(g.cards()) - len(g.Deck)
+		i, _, err := dice.Draw(p.r, fmt.Sprintf("deck/%d/%d", g.Turn, k), g.Deck)
+		if err != nil {
+			return fmt.Errorf("draw a card: %w", err)
+		}
+		c := g.Deck[i]
+		g.Deck = slices.Delete(slices.Clone(g.Deck), i, i+1)
 		div, _ := cardDivision(c)
 		if g.divisionCanAct(div) {
 			g.Card = c
 			g.Act++
-			p.event("Sequence.2", "card %s: %s", c, g.cardText(c))
-			return
+			p.event("Sequence.2", "card %s drawn: %s", c, g.cardText(c))
+			return nil
 		}
-		p.event("Sequence.2", "card %s: the division has no ship that can act", c)
+		p.event("Sequence.2", "card %s drawn: the division has no ship that can act", c)
 	}
+	return nil
 }
 
 func (g *Game) divisionCanAct(div string) bool {
@@ -116,7 +125,9 @@ func (p *phase) endOfTurn() error {
 			continue
 		}
 		polys, _ := g.obstacles([]*Ship{s})
+		from := s.Pose
 		s.Pose, _ = s.Base.Slide(s.Pose, table.Downwind(g.Wind), s.Base.Length, polys)
+		p.traceMove(s, from, s.Pose)
 		p.event("Fires.4", "the burning %s drifts downwind to %v", s.ID, s.Pose)
 		for _, o := range g.Ships {
 			if o == s || !g.onTable(o) || o.Burning || o.Status == Burnt || !table.Contact(s.Corners(), o.Corners()) {

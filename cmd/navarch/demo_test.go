@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -59,5 +60,43 @@ func TestDemo(t *testing.T) {
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Errorf("the demo removed a file it did not make: %v", err)
+	}
+}
+
+// TestDemoMedieval runs navarch demo -rules medieval for one turn (the card deck's eighteen
+// activations): the mistake is answered with the ship's own error, every map decodes and is
+// under 300 KB, and the exported logs pass verify and replay.
+func TestDemoMedieval(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := navarch("demo", "-out", dir, "-rules", "medieval", "-turns", "1")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"Medieval naval rules (d10), Sluys, 24 June 1340", "orders with a mistake",
+		"NOSUCH-UNIT is not a ship of yours", "referee → ENDGAME after 1 turns", "bob   ← game over", "$ navarch replay"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the demo's output lacks %q", want)
+		}
+	}
+	if n := strings.Count(out, "\nPASS\n"); n != 2 {
+		t.Errorf("verify and replay: %d PASS lines, want 2", n)
+	}
+	maps, _ := filepath.Glob(filepath.Join(dir, "maps", "*.png"))
+	if len(maps) < 10 {
+		t.Fatalf("%d maps written", len(maps))
+	}
+	for _, m := range maps {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(bytes.NewReader(data)); err != nil || len(data) > 300<<10 {
+			t.Errorf("%s: %d bytes, %v", m, len(data), err)
+		}
+	}
+	for _, log := range []string{"english.log", "french.log"} {
+		if code, out, _ := navarch("verify", "--trust-log-key", filepath.Join(dir, log)); code != 0 {
+			t.Errorf("%s does not verify:\n%s", log, out)
+		}
 	}
 }

@@ -283,6 +283,12 @@ func TestRules(t *testing.T) {
 	if code, out, _ := navarch("rules", "-orders", "lepanto1571"); code != 0 || !strings.Contains(out, "UNIT DISENGAGE") {
 		t.Errorf("rules -orders: exit %d, no order language:\n%s", code, out)
 	}
+	if code, out, e := navarch("rules", "medieval"); code != 0 || !strings.Contains(out, "scenario sluys-1340") || !strings.Contains(out, "scenario winchelsea-1350") {
+		t.Errorf("rules medieval: exit %d\n%s%s", code, out, e)
+	}
+	if code, out, _ := navarch("rules", "-orders", "medieval"); code != 0 || !strings.Contains(out, "LION TURN P30 MOVE 1.5 TURN P30 MOVE 1.5") {
+		t.Errorf("rules -orders medieval: exit %d, no order language:\n%s", code, out)
+	}
 	if code, _, e := navarch("rules", "nosuch"); code != 1 || !strings.Contains(e, `no ruleset "nosuch"`) {
 		t.Errorf("an unknown ruleset: exit %d %s", code, e)
 	}

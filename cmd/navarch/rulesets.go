@@ -7,9 +7,11 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
+	"navarch/adjudicator/medieval"
 	"navarch/play"
 	"navarch/render"
 	"navarch/render/lepantomap"
+	"navarch/render/medievalmap"
 )
 
 // ruleset is one entry of the list: a rule system, its map (nil if it has none) and the
@@ -24,6 +26,7 @@ type ruleset struct {
 // Adding a rule system is adding an entry here; nothing else imports a ruleset.
 var list = []ruleset{
 	{lepanto.Ruleset, lepantomap.Map, "lions-at-sea"},
+	{medieval.Ruleset, medievalmap.Map, "sluys-1340"},
 }
 
 // rulesets are the rule systems of the list.

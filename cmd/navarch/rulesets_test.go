@@ -35,3 +35,14 @@ func TestDemoNeedsABot(t *testing.T) {
 		t.Errorf("lepanto1571: %+v, %v", r, err)
 	}
 }
+
+// TestListMedieval: the ruleset list holds the medieval rules with their map, and the demo
+// offers them (their games have a bot).
+func TestListMedieval(t *testing.T) {
+	if maps["medieval"] == nil {
+		t.Error("the medieval ruleset has no map in the list")
+	}
+	if r, err := demoRuleset(list, "medieval"); err != nil || r.demo != "sluys-1340" {
+		t.Errorf("demo of medieval: %+v, %v", r, err)
+	}
+}

@@ -1,0 +1,92 @@
+package medieval
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator/table"
+)
+
+// Nothing in the rules is hidden from either side (the open table; the deck is shuffled in
+// the open log), so every side sees the whole game: the accessors below serve the map and
+// the reports alike.
+
+// Band is a gunnery range band (rule "Gunnery"): ranges up to To, rolling Dice dice.
+type Band struct {
+	Name string
+	To   table.Len
+	Dice int
+}
+
+// Bands are the gunnery range bands, nearest first (rule "Gunnery": Close 0-4", Long 4"-10",
+// Extreme 10"-20").
+var Bands = []Band{{"close", 4 * table.Inch, 3}, {"long", 10 * table.Inch, 2}, {"extreme", gunReach, 1}}
+
+// ScenarioTitle is the scenario's title.
+func (g *Game) ScenarioTitle() string { return g.sc.Title }
+
+// MaxTurns is the scenario's last turn.
+func (g *Game) MaxTurns() int { return g.sc.Turns }
+
+// Table is the playing area.
+func (g *Game) Table() table.Table { return g.sc.Table }
+
+// Sides are the scenario's sides in its order.
+func (g *Game) Sides() []string { return slices.Clone(g.sc.Sides) }
+
+// Divisions are the scenario's Divisions in its order.
+func (g *Game) Divisions() []Division { return slices.Clone(g.sc.Divisions) }
+
+// MissileRange is the missile range of the rules data (a substitute).
+func (g *Game) MissileRange() table.Len { return g.data.Rules.MissileRange }
+
+// ActiveDivision is the Division whose card is turned and waits for orders ("" if none),
+// and whether the card is a Command and Control card.
+func (g *Game) ActiveDivision() (string, bool) {
+	if g.Card == "" || g.Over {
+		return "", false
+	}
+	div, _ := cardDivision(g.Card)
+	return div, isCommand(g.Card)
+}
+
+// Summary implements adjudicator.Summarizer: for each of side's ships (every ship for the
+// referee, side ""), where she stands, her factors, tracks and markers, and then the enemy
+// ships in range with range, band and arc (issue 17: nobody has to measure a picture).
+func (g *Game) Summary(side string) []string {
+	var out []string
+	for _, s := range g.Ships {
+		if side != "" && s.Side != side {
+			continue
+		}
+		if !s.Active() {
+			out = append(out, fmt.Sprintf("%s %s", s.ID, s.Status))
+			continue
+		}
+		out = append(out, shipLine(s))
+		for _, r := range g.inRange(s) {
+			out = append(out, "  "+r)
+		}
+	}
+	return out
+}
+
+// shipLine is one ship's line of the summary.
+func shipLine(s *Ship) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s %v h%03d %v loaded %v/%v", s.ID, s.Division, s.Pose.At, s.Pose.Heading, s.F, s.Loaded[0], s.Loaded[1])
+	if s.Flagship {
+		b.WriteString(", flagship")
+	}
+	if s.Burning {
+		fmt.Fprintf(&b, ", on fire (%d turns)", s.FireTurns)
+	}
+	if len(s.Grappled) > 0 {
+		b.WriteString(", grappled with " + strings.Join(s.Grappled, " "))
+	}
+	if len(s.Lashed) > 0 {
+		b.WriteString(", lashed to " + strings.Join(s.Lashed, " "))
+	}
+	return b.String()
+}
