@@ -8,10 +8,12 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
 	"navarch/adjudicator/medieval"
+	"navarch/adjudicator/oinavarcoi"
 	"navarch/play"
 	"navarch/render"
 	"navarch/render/lepantomap"
 	"navarch/render/medievalmap"
+	"navarch/render/oinavarcoimap"
 )
 
 // ruleset is one entry of the list: a rule system, its map (nil if it has none) and the
@@ -27,6 +29,7 @@ type ruleset struct {
 var list = []ruleset{
 	{lepanto.Ruleset, lepantomap.Map, "lions-at-sea"},
 	{medieval.Ruleset, medievalmap.Map, "sluys-1340"},
+	{oinavarcoi.Ruleset, oinavarcoimap.Map, "clash"},
 }
 
 // rulesets are the rule systems of the list.

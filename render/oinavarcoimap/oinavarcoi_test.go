@@ -108,3 +108,14 @@ func near(a, b color.Color, tol int) bool {
 	d := func(x, y uint32) bool { return int(x>>8)-int(y>>8) <= tol && int(y>>8)-int(x>>8) <= tol }
 	return d(r1, r2) && d(g1, g2) && d(b1, b2)
 }
+
+// TestMapPicturesOnlyItsGames: the ruleset's map draws its own games and refuses others.
+func TestMapPicturesOnlyItsGames(t *testing.T) {
+	g := oiPlayed(t, "clash", 2)
+	if _, err := render.Game(Map, g, "oin-test", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Map.Picture(nil, "x", "", false); err == nil {
+		t.Error("a game of another ruleset was pictured")
+	}
+}
