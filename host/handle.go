@@ -56,6 +56,7 @@ type actor struct {
 	// operator: the command came from navarch's command line, not by mail.
 	operator bool
 	msg      *mail.Incoming
+	raw      []byte // the mail as it arrived, kept with the game's mail (keepMail)
 	req      mail.Request
 	written  time.Time // when the mail was written (Host.written)
 }
@@ -89,14 +90,10 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 			return h.stranger(tx, in.From, in.MessageID, fmt.Sprintf("There is no game %q here.", req.Game))
 		})
 	}
-	if _, err := store.AddReceived(tx, id, store.ReceivedMail{At: h.cfg.Now().UTC(), From: in.From, Subject: in.Subject,
-		MessageID: in.MessageID, Raw: raw}); err != nil {
-		return err
-	}
-	a := &actor{g: g, id: id, msg: in, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
+	a := &actor{g: g, id: id, msg: in, raw: raw, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
 		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.unauthenticated(tx, in, func() error {
+		return h.refuse(tx, a, func() error {
 			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
 				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
 		})
@@ -107,11 +104,23 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	if ok, err := h.allowActor(tx, a); !ok || err != nil {
 		return err
 	}
+	if err := h.keepMail(tx, a); err != nil {
+		return err
+	}
 	if rerr != nil {
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
 	}
 	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
 	return h.done(tx, a, h.command(tx, a))
+}
+
+// keepMail adds the mail to the game's received mail (DESIGN 5: kept raw for audit): every
+// mail applied, and each refused one within its sender's limit, so that a flood cannot
+// grow the store without bound.
+func (h *Host) keepMail(tx *store.Tx, a *actor) error {
+	_, err := store.AddReceived(tx, a.id, store.ReceivedMail{At: h.cfg.Now().UTC(), From: a.msg.From, Subject: a.msg.Subject,
+		MessageID: a.msg.MessageID, Raw: a.raw})
+	return err
 }
 
 // done saves the game after a request that may have changed it.
@@ -132,7 +141,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
 			return err != nil, err
 		}
-		return true, h.unauthenticated(tx, a.msg, func() error {
+		return true, h.refuse(tx, a, func() error {
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
 					h.orReply()+". Nothing was changed.",
@@ -140,17 +149,17 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		})
 	}
 	if a.p == nil {
-		return true, h.unauthenticated(tx, a.msg, func() error { return h.refuseStranger(tx, a) })
+		return true, h.refuse(tx, a, func() error { return h.refuseStranger(tx, a) })
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
 		return true, err
 	}
 	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
-		if err := h.warnKeyOwners(tx, a); err != nil {
-			return true, err
-		}
-		return true, h.unauthenticated(tx, a.msg, func() error {
+		return true, h.refuse(tx, a, func() error {
+			if err := h.warnKeyOwners(tx, a); err != nil {
+				return err
+			}
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))
 		})

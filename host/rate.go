@@ -45,6 +45,17 @@ func (h *Host) unauthenticated(tx *store.Tx, in *mail.Incoming, answer func() er
 	return answer()
 }
 
+// refuse answers a mail to a game that did not authenticate, and keeps it with the game's
+// mail, within its From address's limit.
+func (h *Host) refuse(tx *store.Tx, a *actor, answer func() error) error {
+	return h.unauthenticated(tx, a.msg, func() error {
+		if err := h.keepMail(tx, a); err != nil {
+			return err
+		}
+		return answer()
+	})
+}
+
 // allowActor counts an authenticated mail against its sender's own limit and says whether it
 // is to be applied. Over the limit it is not: the sender is told so with the first mail
 // over it in the hour, and the later ones are logged.
@@ -63,6 +74,9 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 	case n <= h.cfg.RateLimit:
 		return true, nil
 	case n == h.cfg.RateLimit+1:
+		if err := h.keepMail(tx, a); err != nil {
+			return false, err
+		}
 		next := h.cfg.Now().UTC().Truncate(time.Hour).Add(time.Hour)
 		return false, h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf(
 			"Your mail was not applied: you have sent more than %d mails to game %s within this hour. This mail and any more "+

@@ -106,6 +106,10 @@ func TestForgedFloodLeavesOrders(t *testing.T) {
 	if n := len(f.outbox()); n != RateLimit {
 		t.Errorf("%d answers to a forged flood, want %d", n, RateLimit)
 	}
+	var kept strings.Builder
+	if err := f.h.Mails(&kept, f.tag, 0); err != nil || strings.Count(kept.String(), "bob@example.com") != 1+RateLimit {
+		t.Errorf("the game keeps %d of bob's mails, want his JOIN and %d of the flood: %v", strings.Count(kept.String(), "bob@example.com"), RateLimit, err)
+	}
 	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
 	mails := f.outbox()
 	if find(mails, "bob@example.com", "orders accepted") == nil || find(mails, "alice@example.org", "report") == nil {

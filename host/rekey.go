@@ -21,7 +21,7 @@ func (h *Host) rekey(tx *store.Tx, a *actor) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if err := store.PutSecret(tx, a.id, "key/"+p.ID, []byte(key)); err != nil {
+			if err := store.PutPlayerKey(tx, a.id, p.ID, key); err != nil {
 				return "", err
 			}
 			by, _ := a.by()
