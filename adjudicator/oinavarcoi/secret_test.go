@@ -108,3 +108,24 @@ func TestPhalanxOrdersAreSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryListsEnemiesInReach: every report's summary gives each squadron of the side and
+// the enemies in its reach, with distance and front, flank or rear.
+func TestSummaryListsEnemiesInReach(t *testing.T) {
+	g := newScenario(t, "clash")
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "athens"
+	g.Squadrons = []*Squadron{g.sq("A3"), g.sq("S1")}
+	g.sq("A3").Pose.At.X, g.sq("A3").Pose.At.Y, g.sq("A3").Pose.Heading = 4500, 3000, 270
+	g.sq("A3").Formation = Keras
+	g.sq("S1").Pose.At.X, g.sq("S1").Pose.At.Y = 3000, 3000
+	var _ adjudicator.Summarizer = g
+	sum := strings.Join(g.Summary("athens"), "\n")
+	for _, want := range []string{"A3 (Acharnian squadron), RIGHT wing: EPI-KERAS, 4 stands", "enemy S1 (EPI-MIAS) at 5\": would strike its FLANK (port)"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if got := g.Summary("sparta"); len(got) == 0 || !strings.HasPrefix(got[0], "S1 ") {
+		t.Errorf("sparta's summary does not start with its own squadron: %q", got)
+	}
+}
