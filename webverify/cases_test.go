@@ -1,0 +1,499 @@
+package webverify
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ident"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
+)
+
+// logCase is one log given to both verifiers with the same options. The block edits below
+// are those of gamelog/tamper_test.go and gamelog/attack_test.go (copied: test helpers of
+// another package cannot be imported), so that every tamper case there is checked here.
+type logCase struct {
+	Name  string   `json:"name"`
+	Log   []byte   `json:"log"`
+	Key   string   `json:"key"` // hex, or empty
+	Trust bool     `json:"trust"`
+	Mails []string `json:"mails"` // texts holding checkpoint blocks (verify --checkpoint)
+	// MustFail is set for tamper cases: navarch verify itself must fail them, or the case
+	// was built wrong.
+	MustFail bool `json:"-"`
+}
+
+// game is an honest scripted game and the installation key that signed it.
+type game struct {
+	data []byte
+	key  ed25519.PrivateKey
+	file *gamelog.File
+}
+
+func (g game) pubHex() string { return hex.EncodeToString(g.key.Public().(ed25519.PublicKey)) }
+
+// newGame plays a scripted game (ledgertest) in a real bbolt store and exports it for view v,
+// as gamelog/verify_test.go does.
+func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
+	t.Helper()
+	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key ed25519.PrivateKey
+	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatalf("honest export does not parse: %v", err)
+	}
+	return game{data: data, key: key, file: f}
+}
+
+// blocks splits an export into header, record blocks and trailer; unseal blocks are left
+// out (their sealed records are then withheld), so that block i+1 is record i.
+func blocks(data []byte) []string {
+	var out []string
+	for _, b := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n") {
+		if !strings.HasPrefix(b, "unseal ") {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
+
+// find returns the block index of the first record of type typ containing all parts.
+func find(t *testing.T, b []string, typ string, parts ...string) int {
+	t.Helper()
+	for i, blk := range b {
+		if !strings.HasPrefix(blk, "type "+typ+"\n") {
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(blk, p)
+		}
+		if ok {
+			return i
+		}
+	}
+	t.Fatalf("no %s record with %v", typ, parts)
+	return 0
+}
+
+var indexLine = regexp.MustCompile(`(?m)^index \d+$`)
+
+// rechain renumbers every record by position and re-signs the trailer with the game's key,
+// as an operator who edits the stored log and re-exports it would.
+func rechain(t *testing.T, g game, b []string) []byte {
+	t.Helper()
+	var entries []gamelog.Entry
+	for i, blk := range b[1 : len(b)-1] {
+		raw := indexLine.ReplaceAllString(blk, fmt.Sprintf("index %d", i)) + "\n"
+		rec, err := gamelog.Parse([]byte(raw))
+		if err != nil {
+			t.Fatalf("rechain record %d: %v", i, err)
+		}
+		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
+	}
+	return write(t, g, "full", entries)
+}
+
+func write(t *testing.T, g game, view string, entries []gamelog.Entry) []byte {
+	t.Helper()
+	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
+	var id ident.GameID
+	copy(id[:], entries[0].Record.Bytes("game"))
+	f.Sign(id, g.key)
+	var out bytes.Buffer
+	if err := gamelog.WriteFile(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// resign re-signs every checkpoint record over the rebuilt chain.
+func resign(t *testing.T, g game, data []byte) []byte {
+	t.Helper()
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id ident.GameID
+	copy(id[:], f.Entries[0].Record.Bytes("game"))
+	var entries []gamelog.Entry
+	var heads []ident.Hash
+	var head ident.Hash
+	for i, e := range f.Entries {
+		if e.Record.Type == gamelog.TypeCheckpoint {
+			c := gamelog.Checkpoint{Game: id, Size: e.Record.Uint("size")}
+			c.Head = heads[c.Size-1]
+			c.Sign(g.key)
+			rec, err := gamelog.Parse(fmt.Appendf(nil, "type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e = gamelog.Entry{Index: e.Index, Leaf: gamelog.Leaf(rec.Raw), Record: &rec}
+		}
+		head = gamelog.NextHead(e.Index, head, e.Leaf)
+		heads = append(heads, head)
+		entries = append(entries, e)
+	}
+	return write(t, g, f.View, entries)
+}
+
+func clone(b []string) []string { return append([]string(nil), b...) }
+
+func insertAt(b []string, i int, blk string) []string {
+	return append(append(append([]string(nil), b[:i]...), blk), b[i:]...)
+}
+
+func commit(nonce ident.Hash, text string) string {
+	c := gamelog.OrdersCommitment(nonce, []byte(text))
+	return hex.EncodeToString(c[:])
+}
+
+// textOf returns an orders-text block's order text and nonce.
+func textOf(blk string) (string, string) {
+	var lines []string
+	for _, l := range regexp.MustCompile(`(?m)^line (.*)$`).FindAllStringSubmatch(blk, -1) {
+		lines = append(lines, l[1])
+	}
+	return string(gamelog.OrdersText(lines)), regexp.MustCompile(`(?m)^nonce (\w+)$`).FindStringSubmatch(blk)[1]
+}
+
+// rewire makes the close at block ci use the orders records at uses, with the given texts
+// (and nonces) and entropies, and logs the E they give; the texts follow the close.
+func rewire(t *testing.T, b []string, ci int, uses []int, texts [][2]string, entropy [][]byte) []string {
+	t.Helper()
+	ta := regexp.MustCompile(`(?m)^turn (\d+)\nactivation (\d+)$`).FindStringSubmatch(b[ci])
+	var turn, act uint32
+	fmt.Sscan(ta[1], &turn)
+	fmt.Sscan(ta[2], &act)
+	var inputs []dice.Input
+	blk := fmt.Sprintf("type close\nindex 0\nturn %d\nactivation %d", turn, act)
+	for i, u := range uses {
+		blk += fmt.Sprintf("\nuse %d", u)
+		inputs = append(inputs, dice.Input{Player: "alice", OrdersHash: gamelog.OrdersHash([]byte(texts[i][0])), Entropy: entropy[i]})
+	}
+	e := dice.InputsHash(turn, act, inputs)
+	b[ci] = blk + "\ninputs-hash " + hex.EncodeToString(e[:])
+	for i, u := range uses {
+		tb := fmt.Sprintf("type orders-text\nindex 0\norders %d\nnonce %s", u, texts[i][1])
+		for _, l := range strings.Split(strings.TrimSuffix(texts[i][0], "\n"), "\n") {
+			if l != "" {
+				tb += "\nline " + l
+			}
+		}
+		if strings.HasPrefix(b[ci+1+i], "type orders-text\n") {
+			b[ci+1+i] = tb
+		} else {
+			b = insertAt(b, ci+1+i, tb)
+		}
+	}
+	return b
+}
+
+// checkpoints returns the checkpoint records of a parsed log.
+func checkpoints(g game) []gamelog.Checkpoint {
+	var id ident.GameID
+	copy(id[:], g.file.Entries[0].Record.Bytes("game"))
+	var out []gamelog.Checkpoint
+	for _, e := range g.file.Entries {
+		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
+			out = append(out, gamelog.CheckpointFromRecord(id, e.Record))
+		}
+	}
+	return out
+}
+
+// quoted is a checkpoint block as a reply quotes it, with CRLF line ends.
+func quoted(c gamelog.Checkpoint) string {
+	return "Subject: T2\r\n\r\n> " + strings.ReplaceAll(strings.TrimSuffix(c.Block(), "\n"), "\n", "\r\n> ") + "\r\n"
+}
+
+// honestCases: every view of the scripted games, with and without the game's end, and the
+// ways to give (or not give) the key.
+func honestCases(t *testing.T) []logCase {
+	full := ledgertest.Small
+	full.End = true
+	var out []logCase
+	for _, c := range []struct {
+		name string
+		sc   ledgertest.Script
+		view ledger.View
+	}{
+		{"honest full view, game over", full, ledger.View{Full: true}},
+		{"honest public view, game over", full, ledger.View{}},
+		{"honest venice view, game over", full, ledger.View{Side: "venice"}},
+		{"honest ottoman view, game over", full, ledger.View{Side: "ottoman"}},
+		{"honest full view, turn 3 pending", ledgertest.Small, ledger.View{Full: true}},
+		{"honest public view, turn 3 pending", ledgertest.Small, ledger.View{}},
+		{"honest venice view, turn 3 pending", ledgertest.Small, ledger.View{Side: "venice"}},
+		{"honest ottoman view, turn 3 pending", ledgertest.Small, ledger.View{Side: "ottoman"}},
+		{"honest draws only", ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true}},
+		{"honest many rolls, all revealed", ledgertest.Script{Seed: "many", Turns: 4, Activations: 3, Rolls: 8, Reveal: -1, End: true}, ledger.View{}},
+	} {
+		g := newGame(t, c.sc, c.view)
+		cks := checkpoints(g)
+		out = append(out, logCase{Name: c.name, Log: g.data, Key: g.pubHex(), Mails: []string{quoted(cks[len(cks)-1])}})
+	}
+	g := newGame(t, ledgertest.Small, ledger.View{})
+	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
+	out = append(out,
+		logCase{Name: "no key pinned", Log: g.data, MustFail: true},
+		logCase{Name: "log's own key trusted", Log: g.data, Trust: true},
+		logCase{Name: "another key pinned", Log: g.data, Key: hex.EncodeToString(other), MustFail: true},
+	)
+	return out
+}
+
+// exampleCases: the README's example log (docs/example, v1) with its key and checkpoint mail.
+func exampleCases(t *testing.T) []logCase {
+	read := func(name string) []byte {
+		b, err := os.ReadFile("../docs/example/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	log, key, mail := read("game.log"), strings.TrimSpace(string(read("verifier.key"))), string(read("report.eml"))
+	edited := bytes.Replace(log, []byte("text roll 0 resolved"), []byte("text roll 0 resolvd"), 1)
+	return []logCase{
+		{Name: "docs/example/game.log with key and checkpoint", Log: log, Key: key, Mails: []string{mail}},
+		{Name: "docs/example/game.log, log's key trusted", Log: log, Trust: true},
+		{Name: "docs/example/game.log edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true},
+	}
+}
+
+// tamperCases are the cases of gamelog/tamper_test.go.
+func tamperCases(t *testing.T) []logCase {
+	sc := ledgertest.Small
+	sc.End = true
+	g := newGame(t, sc, ledger.View{Full: true})
+	b := blocks(g.data)
+	roll := find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")
+	pair := find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")
+	reveal := find(t, b, "reveal", "turn 2")
+	ckpt := find(t, b, "checkpoint", "size "+fmt.Sprint(reveal))
+	event := find(t, b, "event", "turn 1")
+	text := find(t, b, "orders-text", "line VEN-1 MOVE")
+	edit := func(i int, old, new string) []string {
+		c := clone(b)
+		if !strings.Contains(c[i], old) {
+			t.Fatalf("record %d has no %q", i-1, old)
+		}
+		c[i] = strings.Replace(c[i], old, new, 1)
+		return c
+	}
+	values := regexp.MustCompile(`values (\d)`).FindStringSubmatch(b[roll])[1]
+	other := map[string]string{"1": "2", "2": "3", "3": "4", "4": "5", "5": "6", "6": "1"}[values]
+	shownFix := func(c []string) []string {
+		c[roll] = regexp.MustCompile(`(?m)^shown \d$`).ReplaceAllString(c[roll], "shown "+map[string]string{"1": "2", "2": "3", "3": "3", "4": "4", "5": "4", "6": "5"}[other])
+		return c
+	}
+	remove := func(i int) []string { return append(clone(b[:i]), b[i+1:]...) }
+	swap := func(i, j int) []string {
+		c := clone(b)
+		c[i], c[j] = c[j], c[i]
+		return c
+	}
+	sig := regexp.MustCompile(`signature ([0-9a-f])`).FindStringSubmatch(b[ckpt])[1]
+	flipped := map[bool]string{true: "1", false: "0"}[sig == "0"]
+	rv := clone(b)
+	rv[reveal] = regexp.MustCompile(`(?m)^(seed [0-9a-f]{63})([0-9a-f])$`).ReplaceAllStringFunc(rv[reveal], func(s string) string {
+		if strings.HasSuffix(s, "0") {
+			return s[:len(s)-1] + "1"
+		}
+		return s[:len(s)-1] + "0"
+	})
+	data := map[string][]byte{
+		"roll value changed":                      join(shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll value changed, chain rebuilt":       rechain(t, g, shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll label changed":                      join(edit(roll, "label fire/", "label fyre/")),
+		"record inserted":                         join(insertAt(b, event, b[event])),
+		"roll inserted, chain rebuilt":            rechain(t, g, insertAt(b, roll, b[roll])),
+		"event inserted, chain rebuilt":           rechain(t, g, insertAt(b, event, b[event])),
+		"record removed":                          join(remove(event)),
+		"roll removed, chain rebuilt":             rechain(t, g, remove(pair)),
+		"records swapped":                         join(swap(pair, roll)),
+		"rolls swapped, chain rebuilt":            rechain(t, g, swap(pair, roll)),
+		"reveal does not hash to the commitment":  join(rv),
+		"bad checkpoint signature":                join(edit(ckpt, "signature "+sig, "signature "+flipped)),
+		"orders text changed":                     join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
+		"garbled line":                            join(edit(event, "\ntext ", "\ntxet ")),
+		"non-canonical number":                    join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
+		"trailer count wrong":                     []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)),
+		"unseal blocks dropped (sealed withheld)": join(b),
+	}
+	var out []logCase
+	for name, d := range data {
+		out = append(out, logCase{Name: "tamper: " + name, Log: d, Key: g.pubHex(), MustFail: name != "unseal blocks dropped (sealed withheld)"})
+	}
+	// Truncation: cut anywhere, the file does not parse.
+	for _, cut := range []int{0, 1, 20, len(g.data) / 3, len(g.data) / 2, len(g.data) - 2, len(g.data) - 1} {
+		out = append(out, logCase{Name: fmt.Sprintf("tamper: file cut at byte %d", cut), Log: g.data[:cut], Key: g.pubHex(), MustFail: true})
+	}
+	out = append(out, truncatedCase(t), privateCase(t))
+	return append(out, equivocationCases(t)...)
+}
+
+// truncatedCase: cut at a record boundary, given a fresh trailer, the log is shorter than
+// the checkpoint kept from mail.
+func truncatedCase(t *testing.T) logCase {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	b := blocks(g.data)
+	cks := checkpoints(g)
+	last := cks[len(cks)-1]
+	cut := int(last.Size)
+	return logCase{Name: "tamper: cut and re-signed, checkpoint from mail", Log: rechain(t, g, append(b[:cut:cut], b[len(b)-1])),
+		Key: g.pubHex(), Mails: []string{last.Block()}, MustFail: true}
+}
+
+// privateCase: a side's private block that does not open its commit.
+func privateCase(t *testing.T) logCase {
+	own := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	p := own.file.Private[0]
+	line := fmt.Sprintf("private %d %x %x", p.Commit, p.Nonce[:], p.Data)
+	bad := bytes.Replace(own.data, []byte(line), fmt.Appendf(nil, "private %d %x %x", p.Commit, p.Nonce[:], append(p.Data, 'X')), 1)
+	return logCase{Name: "tamper: forged private block", Log: bad, Trust: true, MustFail: true}
+}
+
+// equivocationCases are those of TestEquivocation: a rewritten, re-signed log passes alone
+// and fails against a kept checkpoint; two signed heads for one size; a second in-log
+// checkpoint for a size.
+func equivocationCases(t *testing.T) []logCase {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	kept := checkpoints(g)
+	b := blocks(g.data)
+	event := find(t, b, "event", "turn 1")
+	b[event] = strings.Replace(b[event], "\ntext ", "\ntext rewritten: ", 1)
+	forged := resign(t, g, rechain(t, g, b))
+	ff, err := gamelog.ParseFile(forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id ident.GameID
+	copy(id[:], ff.Entries[0].Record.Bytes("game"))
+	var other gamelog.Checkpoint
+	for _, e := range ff.Entries {
+		if e.Record.Type == gamelog.TypeCheckpoint && e.Record.Uint("size") == kept[len(kept)-1].Size {
+			other = gamelog.CheckpointFromRecord(id, e.Record)
+		}
+	}
+	c := kept[1]
+	c.Head[0] ^= 1
+	c.Sign(g.key)
+	b2 := blocks(g.data)
+	blk := fmt.Sprintf("type checkpoint\nindex 0\nsize %d\nhead %x\nsignature %x", c.Size, c.Head[:], c.Signature)
+	b2 = append(b2[:len(b2)-1:len(b2)-1], blk, b2[len(b2)-1])
+	return []logCase{
+		{Name: "forgery re-signed, alone", Log: forged, Key: g.pubHex()},
+		{Name: "tamper: forgery against a kept checkpoint", Log: forged, Key: g.pubHex(), Mails: []string{quoted(kept[len(kept)-1])}, MustFail: true},
+		{Name: "tamper: two signed heads for one size", Log: g.data, Key: g.pubHex(), Mails: []string{kept[len(kept)-1].Block(), other.Block()}, MustFail: true},
+		{Name: "tamper: second in-log checkpoint for a size", Log: rechain(t, g, b2), Key: g.pubHex(), MustFail: true},
+	}
+}
+
+// attackCases are those of gamelog/attack_test.go. The browser page takes no sent mail
+// (verify --sent), so the attacks that only a player's own mail exposes are checked to pass
+// in both verifiers, as the attack tests require of navarch verify without --sent.
+func attackCases(t *testing.T) []logCase {
+	sc := ledgertest.Small
+	g := newGame(t, sc, ledger.View{Full: true})
+	b := blocks(g.data)
+	orders := find(t, b, "orders", "turn 3\nactivation 2\n")
+	closeAt := find(t, b, "close", "turn 3\nactivation 2\n")
+	text := find(t, b, "orders-text", fmt.Sprintf("orders %d\n", orders-1))
+	forgedText := "VEN-2 MOVE 1507 1408\n"
+	nonce := sha256.Sum256([]byte("the operator's nonce"))
+	var out []logCase
+	add := func(name string, blocks []string, mustFail bool) {
+		out = append(out, logCase{Name: "attack: " + name, Log: resign(t, g, rechain(t, g, blocks)), Key: g.pubHex(), MustFail: mustFail})
+	}
+
+	c := clone(b)
+	extra := fmt.Sprintf("type orders\nindex %d\nturn 3\nactivation 2\nplayer alice\ncommitment %s\nentropy %x\nreceived none", orders,
+		commit(nonce, forgedText), "ground 4711")
+	c = insertAt(c, orders+1, extra)
+	c = rewire(t, c, closeAt+1, []int{orders}, [][2]string{{forgedText, hex.EncodeToString(nonce[:])}}, [][]byte{[]byte("ground 4711")})
+	add("extra orders record with the operator's entropy (needs --sent)", c, false)
+
+	c = clone(b)
+	c[orders] = regexp.MustCompile(`(?m)^entropy .*$`).ReplaceAllString(c[orders], "entropy "+hex.EncodeToString([]byte("ground 99")))
+	lines, n := textOf(c[text])
+	c = rewire(t, c, closeAt, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("ground 99")})
+	add("the player's orders with the operator's entropy (needs --sent)", c, false)
+
+	c = clone(b)
+	newer := strings.Replace(c[orders], fmt.Sprintf("index %d\n", orders-1), fmt.Sprintf("index %d\n", orders), 1)
+	c = insertAt(c, orders+1, newer)
+	c = rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
+	add("a close that skips the latest orders", c, true)
+
+	c = clone(b)
+	c[orders] = strings.Replace(c[orders], "\nreceived ", "\ndefault yes\nreceived ", 1)
+	add("a default with entropy", c, true)
+
+	// Orders slipped into a draw.
+	gd := newGame(t, ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
+	bd := blocks(gd.data)
+	cd := find(t, bd, "close", "turn 2\nactivation 0\n")
+	dn := sha256.Sum256([]byte("n"))
+	forged := fmt.Sprintf("type orders\nindex %d\nturn 2\nactivation 0\nplayer alice\ncommitment %s\nentropy 01\nreceived none", cd-1, commit(dn, ""))
+	c = insertAt(clone(bd), cd, forged)
+	c = rewire(t, c, cd+1, []int{cd - 1}, [][2]string{{"", hex.EncodeToString(dn[:])}}, [][]byte{{1}})
+	out = append(out, logCase{Name: "attack: orders in a draw", Log: resign(t, gd, rechain(t, gd, c)), Key: gd.pubHex(), MustFail: true})
+
+	// Chosen join entropy: consistent, passes without bob's sent JOIN.
+	gj := newGame(t, ledgertest.Script{Seed: "join", Turns: 2, Activations: 1, Rolls: 1, Reveal: 0}, ledger.View{Full: true})
+	bj := blocks(gj.data)
+	jn, st := find(t, bj, "join", "player bob"), find(t, bj, "start")
+	c = clone(bj)
+	c[jn] = regexp.MustCompile(`(?m)^entropy.*$`).ReplaceAllString(c[jn], "entropy "+hex.EncodeToString([]byte("chosen")))
+	var id ident.GameID
+	copy(id[:], gj.file.Entries[0].Record.Bytes("game"))
+	s, _ := dice.StartHash(id, gj.file.Entries[0].Record.Hash32("commitment"), []dice.Join{
+		{Player: "alice", Entropy: []byte("alice's own noise")}, {Player: "bob", Entropy: []byte("chosen")}})
+	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(c[st], "start-hash "+hex.EncodeToString(s[:]))
+	out = append(out, logCase{Name: "attack: chosen join entropy (needs --sent)", Log: resign(t, gj, rechain(t, gj, c)), Key: gj.pubHex()})
+	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(bj[st], "start-hash "+strings.Repeat("ab", 32))
+	out = append(out, logCase{Name: "attack: start hash that does not recompute", Log: resign(t, gj, rechain(t, gj, c)), Key: gj.pubHex(), MustFail: true})
+
+	// A copy cut right after a checkpoint, with that checkpoint's signature as its trailer.
+	gv := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	bv := blocks(gv.data)
+	ck := find(t, bv, "checkpoint", "")
+	size := regexp.MustCompile(`(?m)^size (\d+)$`).FindStringSubmatch(bv[ck])[1]
+	head := regexp.MustCompile(`(?m)^head (\w+)$`).FindStringSubmatch(bv[ck])[1]
+	sig := regexp.MustCompile(`(?m)^signature (\w+)$`).FindStringSubmatch(bv[ck])[1]
+	var k int
+	fmt.Sscan(size, &k)
+	cut := append(clone(bv[:k+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
+	out = append(out, logCase{Name: "attack: cut after a checkpoint", Log: join(cut), Key: gv.pubHex(), MustFail: true})
+	return out
+}
