@@ -100,9 +100,12 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	cases = append(cases, exampleCases(t)...)
 	cases = append(cases, tamperCases(t)...)
 	cases = append(cases, attackCases(t)...)
+	cases = append(cases, mutationCases(t, 60)...)
 	slices.SortStableFunc(cases, func(a, b logCase) int { return strings.Compare(a.Name, b.Name) })
 
+	start := time.Now()
 	res := runPage(t, cases)
+	t.Logf("%d logs checked in the page in %v", len(cases), time.Since(start).Round(time.Millisecond))
 	if res.Error != "" {
 		t.Fatalf("the page failed: %s", res.Error)
 	}
