@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,7 +69,24 @@ func mutate(t *testing.T, g game, rng *rand.Rand) ([]byte, string) {
 	pick := recs[1+rng.IntN(len(recs)-1)]
 	lines := strings.Split(b[pick], "\n")
 	var what string
-	switch k := rng.IntN(7); k {
+	switch k := rng.IntN(9); k {
+	case 7, 8: // a value replaced by another value of the same key elsewhere in the log
+		j := 2 + rng.IntN(len(lines)-2)
+		key, val, _ := strings.Cut(lines[j], " ")
+		var others []string
+		for _, blk := range b {
+			for _, l := range strings.Split(blk, "\n") {
+				if k, v, _ := strings.Cut(l, " "); k == key && v != val && !slices.Contains(others, v) {
+					others = append(others, v)
+				}
+			}
+		}
+		if len(others) == 0 {
+			return mutate(t, g, rng)
+		}
+		o := others[rng.IntN(len(others))]
+		lines[j] = strings.TrimSuffix(key+" "+o, " ")
+		what = fmt.Sprintf("%q of block %d now %q", key, pick, o)
 	case 0, 1: // a number one up or down
 		var nums []int
 		for j, l := range lines {
