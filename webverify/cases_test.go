@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	gm "github.com/wneessen/go-mail"
+
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
 	"navarch/ident"
@@ -29,6 +31,10 @@ type logCase struct {
 	Key   string   `json:"key"` // hex, or empty
 	Trust bool     `json:"trust"`
 	Mails []string `json:"mails"` // texts holding checkpoint blocks (verify --checkpoint)
+	// KeyMail is a genesis mail the page reads the key from (it stands for Key there);
+	// GoMails are the mails' text as navarch verify decodes them, when Mails are MIME.
+	KeyMail string   `json:"keyMail"`
+	GoMails []string `json:"-"`
 	// MustFail is set for tamper cases: navarch verify itself must fail them, or the case
 	// was built wrong.
 	MustFail bool `json:"-"`
@@ -283,8 +289,20 @@ func exampleCases(t *testing.T) []logCase {
 	}
 	log, key, mail := read("game.log"), strings.TrimSpace(string(read("verifier.key"))), string(read("report.eml"))
 	edited := bytes.Replace(log, []byte("text roll 0 resolved"), []byte("text roll 0 resolvd"), 1)
+	cks, err := gamelog.ParseBlocks([]byte(mail))
+	if err != nil || len(cks) != 1 {
+		t.Fatalf("example checkpoint: %v", err)
+	}
+	// A genesis mail as the daemon sends it (go-mail: multipart/alternative, quoted-printable,
+	// which folds the long signature line): the page takes the key and checkpoint from it.
+	text := "Welcome.\n\n  verifier key  " + key + "\n\nKeep this checkpoint:\n\n" + cks[0].Block() + "\n-- \nnavarch\n"
+	genesis := composed(t, text)
+	if !strings.Contains(genesis, "=\r\n") {
+		t.Fatal("the composed mail has no soft line break: it tests nothing")
+	}
 	return []logCase{
 		{Name: "docs/example/game.log with key and checkpoint", Log: log, Key: key, Mails: []string{mail}},
+		{Name: "docs/example/game.log with a MIME genesis mail", Log: log, Key: key, KeyMail: genesis, Mails: []string{genesis}, GoMails: []string{text}},
 		{Name: "docs/example/game.log, log's key trusted", Log: log, Trust: true},
 		{Name: "docs/example/game.log edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true},
 	}
@@ -496,4 +514,24 @@ func attackCases(t *testing.T) []logCase {
 	cut := append(clone(bv[:k+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
 	out = append(out, logCase{Name: "attack: cut after a checkpoint", Log: join(cut), Key: gv.pubHex(), MustFail: true})
 	return out
+}
+
+// composed is a mail as the daemon composes it (mail.SMTP.compose uses go-mail): text and an
+// HTML alternative, quoted-printable.
+func composed(t *testing.T, text string) string {
+	m := gm.NewMsg(gm.WithNoDefaultUserAgent())
+	if err := m.From("navarch@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.To("alice@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	m.Subject("[navarch] welcome")
+	m.SetBodyString(gm.TypeTextPlain, text)
+	m.AddAlternativeString(gm.TypeTextHTML, "<p>"+strings.ReplaceAll(text, "\n", "<br>")+"</p>")
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

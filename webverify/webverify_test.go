@@ -158,7 +158,11 @@ func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
 	if c.Key != "" {
 		opts.Key, _ = hex.DecodeString(c.Key)
 	}
-	for _, m := range c.Mails {
+	mails := c.Mails
+	if c.GoMails != nil {
+		mails = c.GoMails
+	}
+	for _, m := range mails {
 		cs, err := gamelog.ParseBlocks([]byte(m))
 		if err != nil {
 			t.Fatal(err)
