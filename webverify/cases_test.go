@@ -423,6 +423,10 @@ func equivocationCases(t *testing.T) []logCase {
 			other = gamelog.CheckpointFromRecord(id, e.Record)
 		}
 	}
+	badSig := kept[0]
+	badSig.Signature = append([]byte(nil), badSig.Signature...)
+	badSig.Signature[5] ^= 1
+	another := newGame(t, ledgertest.Script{Seed: "another", Turns: 1, Activations: 1, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
 	c := kept[1]
 	c.Head[0] ^= 1
 	c.Sign(g.key)
@@ -434,6 +438,10 @@ func equivocationCases(t *testing.T) []logCase {
 		{Name: "tamper: forgery against a kept checkpoint", Log: forged, Key: g.pubHex(), Mails: []string{quoted(kept[len(kept)-1])}, MustFail: true},
 		{Name: "tamper: two signed heads for one size", Log: g.data, Key: g.pubHex(), Mails: []string{kept[len(kept)-1].Block(), other.Block()}, MustFail: true},
 		{Name: "tamper: second in-log checkpoint for a size", Log: rechain(t, g, b2), Key: g.pubHex(), MustFail: true},
+		{Name: "tamper: two signed heads for one size, the forged one first", Log: g.data, Key: g.pubHex(), Mails: []string{other.Block(), kept[len(kept)-1].Block()}, MustFail: true},
+		{Name: "tamper: a kept checkpoint with a bad signature", Log: g.data, Key: g.pubHex(), Mails: []string{badSig.Block()}, MustFail: true},
+		{Name: "tamper: a checkpoint of another game", Log: g.data, Key: g.pubHex(), Mails: []string{checkpoints(another)[0].Block()}, MustFail: true},
+		{Name: "every kept checkpoint, in the log's order", Log: g.data, Key: g.pubHex(), Mails: blocksOf(kept)},
 	}
 }
 
@@ -534,4 +542,12 @@ func composed(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+func blocksOf(cs []gamelog.Checkpoint) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Block())
+	}
+	return out
 }
