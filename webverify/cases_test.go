@@ -33,7 +33,9 @@ type logCase struct {
 	Mails []string `json:"mails"` // texts holding checkpoint blocks (verify --checkpoint)
 	// KeyMail is a genesis mail the page reads the key from (it stands for Key there);
 	// GoMails are the mails' text as navarch verify decodes them, when Mails are MIME.
-	KeyMail string   `json:"keyMail"`
+	KeyMail string `json:"keyMail"`
+	// Orders are the auditor's orders or receipts (verify --orders).
+	Orders  []string `json:"orders"`
 	GoMails []string `json:"-"`
 	// MustFail is set for tamper cases: navarch verify itself must fail them, or the case
 	// was built wrong.
@@ -269,6 +271,17 @@ func honestCases(t *testing.T) []logCase {
 		out = append(out, logCase{Name: c.name, Log: g.data, Key: g.pubHex(), Mails: []string{quoted(cks[len(cks)-1])}})
 	}
 	g := newGame(t, ledgertest.Small, ledger.View{})
+	// The auditor's own orders (TestOrdersSelfCheck): VEN-1's are public in every turn,
+	// VEN-2's secret in turn 1; found in the public view, or not at all.
+	mine := "> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n"
+	receipt := "Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n"
+	for _, view := range []ledger.View{{}, {Side: "venice"}, {Full: true}} {
+		gv := newGame(t, full, view)
+		out = append(out, logCase{Name: "own orders found, view " + view.Name(), Log: gv.data, Key: gv.pubHex(), Orders: []string{mine, receipt}})
+	}
+	out = append(out,
+		logCase{Name: "own orders found, v1 example", Log: exampleLog(t), Trust: true, Orders: []string{receipt}},
+		logCase{Name: "orders never sent", Log: g.data, Key: g.pubHex(), Orders: []string{receipt, "VEN-2 RETREAT"}, MustFail: true})
 	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
 	out = append(out,
 		logCase{Name: "no key pinned", Log: g.data, MustFail: true},
@@ -550,4 +563,12 @@ func blocksOf(cs []gamelog.Checkpoint) []string {
 		out = append(out, c.Block())
 	}
 	return out
+}
+
+func exampleLog(t *testing.T) []byte {
+	b, err := os.ReadFile("../docs/example/game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -45,8 +45,13 @@ type pageReport struct {
 		Counts []int `json:"counts"`
 		Total  int   `json:"total"`
 	} `json:"dice"`
-	Notes []string `json:"notes"`
-	Error string   `json:"error"`
+	Notes  []string `json:"notes"`
+	Orders []struct {
+		Hash    string   `json:"hash"`
+		Records []uint64 `json:"records"`
+		UsedBy  []uint64 `json:"usedBy"`
+	} `json:"orders"`
+	Error string `json:"error"`
 }
 
 type pageResults struct {
@@ -169,6 +174,9 @@ func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
 		}
 		opts.Checkpoints = append(opts.Checkpoints, cs...)
 	}
+	for _, o := range c.Orders {
+		opts.Orders = append(opts.Orders, gamelog.CanonicalOrders(o))
+	}
 	rep := gamelog.Verify(f, opts)
 	if rep.Failure != nil {
 		return rep, rep.Failure.Index, rep.Failure.Error()
@@ -211,6 +219,15 @@ func compare(t *testing.T, c logCase, page pageReport, dice []string) {
 		}
 		if want := dieLine(d); dice[i] != want {
 			t.Errorf("die line differs:\npage:   %s\nverify: %s", dice[i], want)
+		}
+	}
+	if len(page.Orders) != len(rep.Orders) {
+		t.Fatalf("page found %d of the orders, verify %d", len(page.Orders), len(rep.Orders))
+	}
+	for i, o := range rep.Orders {
+		p := page.Orders[i]
+		if p.Hash != hex.EncodeToString(o.Hash[:]) || !slices.Equal(p.Records, o.Records) || !slices.Equal(p.UsedBy, o.UsedBy) {
+			t.Errorf("orders %d: page %+v, verify %x in %v used by %v", i, p, o.Hash[:], o.Records, o.UsedBy)
 		}
 	}
 	if !slices.Equal(page.Notes, rep.Notes) {
