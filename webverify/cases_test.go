@@ -35,7 +35,10 @@ type logCase struct {
 	// GoMails are the mails' text as navarch verify decodes them, when Mails are MIME.
 	KeyMail string `json:"keyMail"`
 	// Orders are the auditor's orders or receipts (verify --orders).
-	Orders  []string `json:"orders"`
+	Orders []string `json:"orders"`
+	// Sent is a player's own sent mail (verify --sent: .eml texts or an mbox), Player his id.
+	Sent    []string `json:"sent"`
+	Player  string   `json:"player"`
 	GoMails []string `json:"-"`
 	// MustFail is set for tamper cases: navarch verify itself must fail them, or the case
 	// was built wrong.
@@ -471,9 +474,17 @@ func attackCases(t *testing.T) []logCase {
 	forgedText := "VEN-2 MOVE 1507 1408\n"
 	nonce := sha256.Sum256([]byte("the operator's nonce"))
 	var out []logCase
+	sent := alicesMail(t, sc)
 	add := func(name string, blocks []string, mustFail bool) {
-		out = append(out, logCase{Name: "attack: " + name, Log: resign(t, g, rechain(t, g, blocks)), Key: g.pubHex(), MustFail: mustFail})
+		data := resign(t, g, rechain(t, g, blocks))
+		out = append(out, logCase{Name: "attack: " + name, Log: data, Key: g.pubHex(), MustFail: mustFail},
+			logCase{Name: "attack with alice's sent mail: " + name, Log: data, Key: g.pubHex(), Sent: sent, Player: "alice", MustFail: true})
 	}
+	out = append(out,
+		logCase{Name: "honest, with alice's sent mail", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "alice"},
+		logCase{Name: "honest, with alice's sent mail as an mbox", Log: g.data, Key: g.pubHex(), Sent: []string{mbox(sent)}, Player: "alice"},
+		logCase{Name: "honest, with alice's sent mail but one", Log: g.data, Key: g.pubHex(), Sent: sent[:len(sent)-1], Player: "alice", MustFail: true},
+		logCase{Name: "sent mail of a player not in the game", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "carol", MustFail: true})
 
 	c := clone(b)
 	extra := fmt.Sprintf("type orders\nindex %d\nturn 3\nactivation 2\nplayer alice\ncommitment %s\nentropy %x\nreceived none", orders,
@@ -519,7 +530,11 @@ func attackCases(t *testing.T) []logCase {
 	s, _ := dice.StartHash(id, gj.file.Entries[0].Record.Hash32("commitment"), []dice.Join{
 		{Player: "alice", Entropy: []byte("alice's own noise")}, {Player: "bob", Entropy: []byte("chosen")}})
 	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(c[st], "start-hash "+hex.EncodeToString(s[:]))
-	out = append(out, logCase{Name: "attack: chosen join entropy (needs --sent)", Log: resign(t, gj, rechain(t, gj, c)), Key: gj.pubHex()})
+	chosen := resign(t, gj, rechain(t, gj, c))
+	bobs := []string{sentMail(t, "bob@example.com", "bob-join@example.com", "join")}
+	out = append(out, logCase{Name: "attack: chosen join entropy (needs --sent)", Log: chosen, Key: gj.pubHex()},
+		logCase{Name: "attack with bob's sent mail: chosen join entropy", Log: chosen, Key: gj.pubHex(), Sent: bobs, Player: "bob", MustFail: true},
+		logCase{Name: "honest, with bob's sent mail", Log: gj.data, Key: gj.pubHex(), Sent: bobs, Player: "bob"})
 	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(bj[st], "start-hash "+strings.Repeat("ab", 32))
 	out = append(out, logCase{Name: "attack: start hash that does not recompute", Log: resign(t, gj, rechain(t, gj, c)), Key: gj.pubHex(), MustFail: true})
 
@@ -571,4 +586,49 @@ func exampleLog(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// sentMail is a mail a player sent, as his mail program would write it (go-mail: text and
+// HTML, quoted-printable).
+func sentMail(t *testing.T, from, id, text string) string {
+	m := gm.NewMsg(gm.WithNoDefaultUserAgent())
+	if err := m.From(from); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.To("navarch@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	m.Subject("[navarch small] orders")
+	m.SetMessageIDWithValue(id)
+	m.SetBodyString(gm.TypeTextPlain, text)
+	m.AddAlternativeString(gm.TypeTextHTML, "<p>"+strings.ReplaceAll(text, "\n", "<br>")+"</p>")
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(b.String(), "\r\n", "\n")
+}
+
+// alicesMail is what alice sent in the scripted games (ledgertest): her JOIN and one order
+// mail per activation with its ENTROPY line, quoting the daemon's prompt below her orders.
+func alicesMail(t *testing.T, sc ledgertest.Script) []string {
+	out := []string{sentMail(t, "alice@example.org", "alice-join@example.org", "JOIN alice's own noise\n-- \nAlice")}
+	for tn := 1; tn <= sc.Turns; tn++ {
+		for a := 1; a <= sc.Activations; a++ {
+			out = append(out, sentMail(t, "alice@example.org", fmt.Sprintf("%d.%d@alice.example", tn, a),
+				fmt.Sprintf("ENTROPY t%da%d\nVEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n\nOn Monday navarch wrote:\n> Your orders, please.\n", tn, a, a, a)))
+		}
+	}
+	return out
+}
+
+// mbox packs mails into one mbox file, as a mail program exports a folder.
+func mbox(mails []string) string {
+	var b strings.Builder
+	for _, m := range mails {
+		b.WriteString("From alice@example.org Mon Nov 30 12:00:00 2026\n")
+		b.WriteString(strings.ReplaceAll(m, "\nFrom ", "\n>From "))
+		b.WriteString("\n")
+	}
+	return b.String()
 }
