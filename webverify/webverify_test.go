@@ -1,6 +1,7 @@
 package webverify
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -23,7 +24,8 @@ import (
 	"navarch/mail"
 )
 
-const chromium = "/usr/bin/chromium"
+// chromium is Debian's package's browser; NAVARCH_CHROMIUM names another.
+var chromium = cmp.Or(os.Getenv("NAVARCH_CHROMIUM"), "/usr/bin/chromium")
 
 // pageReport is what the page reports of one log (NV.check in verify.html).
 type pageReport struct {
@@ -102,7 +104,7 @@ func edCases() []edCase {
 func TestPageAgreesWithVerify(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("NAVARCH_BROWSER") == "1" {
-			t.Fatalf("NAVARCH_BROWSER=1 but %s is missing: apt-get install chromium", chromium)
+			t.Fatalf("NAVARCH_BROWSER=1 but %s is missing (apt-get install chromium): %v", chromium, err)
 		}
 		t.Skipf("%s not installed (apt-get install chromium); set NAVARCH_BROWSER=1 to require it", chromium)
 	}
