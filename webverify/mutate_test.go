@@ -18,7 +18,7 @@ import (
 // record's content edited. Most are rebuilt into a consistent chain with re-signed
 // checkpoints and trailer, as an operator holding the key would, so that the failure (if
 // any) comes from the log's structure, which is where two implementations can differ.
-func mutationCases(t *testing.T, perLog int) []logCase {
+func mutationCases(t *testing.T, perLog int, more ...game) []logCase {
 	full := ledgertest.Small
 	full.End = true
 	var out []logCase
@@ -37,6 +37,13 @@ func mutationCases(t *testing.T, perLog int) []logCase {
 		for i := 0; i < perLog; i++ {
 			data, what := mutate(t, g, rng)
 			out = append(out, logCase{Name: fmt.Sprintf("mutation %s %d: %s", c.view.Name(), i, what), Log: data, Key: g.pubHex()})
+		}
+	}
+	for gi, g := range more {
+		rng := rand.New(rand.NewPCG(uint64(50+gi), 16))
+		for i := 0; i < perLog; i++ {
+			data, what := mutate(t, g, rng)
+			out = append(out, logCase{Name: fmt.Sprintf("mutation lepanto %s %d: %s", g.file.View, i, what), Log: data, Key: g.pubHex()})
 		}
 	}
 	// The v1 example log: its key is not ours, so its checkpoints stay as signed and the

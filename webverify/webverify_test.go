@@ -111,13 +111,15 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	var cases []logCase
 	cases = append(cases, honestCases(t)...)
 	cases = append(cases, exampleCases(t)...)
+	real, sources := realGameCases(t)
+	cases = append(cases, real...)
 	cases = append(cases, tamperCases(t)...)
 	cases = append(cases, attackCases(t)...)
 	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
 	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
 		mutations = n
 	}
-	cases = append(cases, mutationCases(t, mutations)...)
+	cases = append(cases, mutationCases(t, mutations, sources...)...)
 	slices.SortStableFunc(cases, func(a, b logCase) int { return strings.Compare(a.Name, b.Name) })
 
 	start := time.Now()
