@@ -37,8 +37,10 @@ type logCase struct {
 	// Orders are the auditor's orders or receipts (verify --orders).
 	Orders []string `json:"orders"`
 	// Sent is a player's own sent mail (verify --sent: .eml texts or an mbox), Player his id.
-	Sent    []string `json:"sent"`
-	Player  string   `json:"player"`
+	Sent   []string `json:"sent"`
+	Player string   `json:"player"`
+	// JSEd makes the page check signatures with its own Ed25519, not WebCrypto's.
+	JSEd    bool     `json:"jsEd"`
 	GoMails []string `json:"-"`
 	// MustFail is set for tamper cases: navarch verify itself must fail them, or the case
 	// was built wrong.
