@@ -76,7 +76,13 @@ func mutate(t *testing.T, g game, rng *rand.Rand) ([]byte, string) {
 	pick := recs[1+rng.IntN(len(recs)-1)]
 	lines := strings.Split(b[pick], "\n")
 	var what string
-	switch k := rng.IntN(9); k {
+	switch k := rng.IntN(10); k {
+	case 9: // a byte changed anywhere (the parsers' agreement on bad bytes: CR, NUL, bad UTF-8, …)
+		data := []byte(string(g.data))
+		i := rng.IntN(len(data))
+		c := []byte{0, '\r', 0xff, 0xc3, ' ', '\n', 'x', '0', '>', '\t'}[rng.IntN(10)]
+		data[i] = c
+		return data, fmt.Sprintf("byte %d now %#x", i, c)
 	case 7, 8: // a value replaced by another value of the same key elsewhere in the log
 		j := 2 + rng.IntN(len(lines)-2)
 		key, val, _ := strings.Cut(lines[j], " ")
