@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -296,20 +297,40 @@ func honestCases(t *testing.T) []logCase {
 	return out
 }
 
-// exampleCases: the README's example log (docs/example, v1) with its key and checkpoint mail.
+// exampleCases: the README's example logs (docs/example, and the v1 one where it has its own
+// directory) with their key and checkpoint mail.
 func exampleCases(t *testing.T) []logCase {
+	var out []logCase
+	for _, dir := range []string{"docs/example", "docs/example/v1"} {
+		out = append(out, exampleDir(t, dir)...)
+	}
+	if len(out) == 0 {
+		t.Fatal("no example log in docs/example")
+	}
+	return out
+}
+
+// exampleDir: the example log of a directory (game.log, verifier.key, report.eml, and where
+// they are there referee.log and alice-sent.mbox), as the README has it verified.
+func exampleDir(t *testing.T, dir string) []logCase {
 	read := func(name string) []byte {
-		b, err := os.ReadFile("../docs/example/" + name)
-		if err != nil {
+		b, err := os.ReadFile("../" + dir + "/" + name)
+		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 		return b
 	}
 	log, key, mail := read("game.log"), strings.TrimSpace(string(read("verifier.key"))), string(read("report.eml"))
-	edited := bytes.Replace(log, []byte("text roll 0 resolved"), []byte("text roll 0 resolvd"), 1)
+	if log == nil {
+		return nil
+	}
+	// An edit anywhere: a letter of the first event's text changed.
+	edited := bytes.Clone(log)
+	at := bytes.Index(edited, []byte("\ntext ")) + len("\ntext ")
+	edited[at] ^= 0x20
 	cks, err := gamelog.ParseBlocks([]byte(mail))
 	if err != nil || len(cks) != 1 {
-		t.Fatalf("example checkpoint: %v", err)
+		t.Fatalf("%s: example checkpoint: %v", dir, err)
 	}
 	// A genesis mail as the daemon sends it (go-mail: multipart/alternative, quoted-printable,
 	// which folds the long signature line): the page takes the key and checkpoint from it.
@@ -318,12 +339,20 @@ func exampleCases(t *testing.T) []logCase {
 	if !strings.Contains(genesis, "=\r\n") {
 		t.Fatal("the composed mail has no soft line break: it tests nothing")
 	}
-	return []logCase{
-		{Name: "docs/example/game.log with key and checkpoint", Log: log, Key: key, Mails: []string{mail}},
-		{Name: "docs/example/game.log with a MIME genesis mail", Log: log, Key: key, KeyMail: genesis, Mails: []string{genesis}, GoMails: []string{text}},
-		{Name: "docs/example/game.log, log's key trusted", Log: log, Trust: true},
-		{Name: "docs/example/game.log edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true},
+	name := dir + "/game.log"
+	out := []logCase{
+		{Name: name + " with key and checkpoint", Log: log, Key: key, Mails: []string{mail}},
+		{Name: name + " with a MIME genesis mail", Log: log, Key: key, KeyMail: genesis, Mails: []string{genesis}, GoMails: []string{text}},
+		{Name: name + ", log's key trusted", Log: log, Trust: true},
+		{Name: name + " edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true},
 	}
+	if ref := read("referee.log"); ref != nil {
+		out = append(out, logCase{Name: dir + "/referee.log with key and checkpoint", Log: ref, Key: key, Mails: []string{mail}})
+	}
+	if sent := read("alice-sent.mbox"); sent != nil {
+		out = append(out, logCase{Name: name + " with alice's sent mail", Log: log, Key: key, Mails: []string{mail}, Sent: []string{string(sent)}, Player: "alice"})
+	}
+	return out
 }
 
 // tamperCases are the cases of gamelog/tamper_test.go.
@@ -487,6 +516,14 @@ func attackCases(t *testing.T) []logCase {
 		logCase{Name: "honest, with alice's sent mail as an mbox", Log: g.data, Key: g.pubHex(), Sent: []string{mbox(sent)}, Player: "alice"},
 		logCase{Name: "honest, with alice's sent mail but one", Log: g.data, Key: g.pubHex(), Sent: sent[:len(sent)-1], Player: "alice", MustFail: true},
 		logCase{Name: "sent mail of a player not in the game", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "carol", MustFail: true})
+	// Since verify finds whose sent mail it is without --player, the page must too; a verify
+	// from before that ignores sent mail without --player, and these cases are left out.
+	bobsJoin := sentMail(t, "bob@example.com", "bob-join@example.com", "JOIN")
+	unnamed := logCase{Name: "honest, with alice's sent mail and no player named", Log: g.data, Key: g.pubHex(), Sent: sent}
+	if rep, _, _ := goVerdict(t, unnamed); rep != nil && slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "your sent mail is") }) {
+		out = append(out, unnamed,
+			logCase{Name: "sent mail of two players and no player named", Log: g.data, Key: g.pubHex(), Sent: append(slices.Clone(sent), bobsJoin), MustFail: true})
+	}
 
 	c := clone(b)
 	extra := fmt.Sprintf("type orders\nindex %d\nturn 3\nactivation 2\nplayer alice\ncommitment %s\nentropy %x\nreceived none", orders,
@@ -582,12 +619,15 @@ func blocksOf(cs []gamelog.Checkpoint) []string {
 	return out
 }
 
+// exampleLog is the v1 example log (docs/example/v1, or docs/example before it moved there).
 func exampleLog(t *testing.T) []byte {
-	b, err := os.ReadFile("../docs/example/game.log")
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"../docs/example/v1/game.log", "../docs/example/game.log"} {
+		if b, err := os.ReadFile(name); err == nil && bytes.HasPrefix(b, []byte("navarch/v1 ")) {
+			return b
+		}
 	}
-	return b
+	t.Fatal("no v1 example log")
+	return nil
 }
 
 // sentMail is a mail a player sent, as his mail program would write it (go-mail: text and

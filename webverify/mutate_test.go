@@ -1,6 +1,7 @@
 package webverify
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -49,7 +50,16 @@ func mutationCases(t *testing.T, perLog int, more ...game) []logCase {
 	// The v1 example log: its key is not ours, so its checkpoints stay as signed and the
 	// unsigned v1 trailer is recomputed; an edit fails where it is checked or at the next
 	// checkpoint.
-	ex := exampleCases(t)[0]
+	var ex logCase
+	for _, c := range exampleCases(t) {
+		if bytes.HasPrefix(c.Log, []byte("navarch/v1 ")) && c.Key != "" {
+			ex = c
+			break
+		}
+	}
+	if ex.Log == nil {
+		t.Fatal("no v1 example log")
+	}
 	f, err := gamelog.ParseFile(ex.Log)
 	if err != nil {
 		t.Fatal(err)
