@@ -209,3 +209,18 @@ func rewire(t *testing.T, b []string, ci int, uses []int, texts [][2]string, ent
 	}
 	return b
 }
+
+// TestSealedTextOutOfPlaceFails: a sealed orders text says which close it belongs to (its
+// turn and activation are the close's); one that claims another fails, even where the view
+// cannot open it.
+func TestSealedTextOutOfPlaceFails(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{Side: "ottoman"})
+	b := blocks(g.data)
+	i := find(t, b, "sealed", "turn 1\nactivation 2\n", "what orders-text")
+	c := clone(b)
+	c[i] = strings.Replace(c[i], "turn 1\nactivation 2\n", "turn 1\nactivation 1\n", 1)
+	idx, why := failure(t, resign(t, g, rechain(t, c)), gamelog.VerifyOptions{Key: g.pub()})
+	if idx != int64(i-1) || !strings.Contains(why, "outside that activation's close") {
+		t.Errorf("failure at record %d: %s; want the sealed text %d", idx, why, i-1)
+	}
+}

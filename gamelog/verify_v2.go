@@ -49,6 +49,9 @@ func (v *verifier) checkSealed(e *Entry) error {
 		if err := v.checkPlace(e); err != nil {
 			return err
 		}
+	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
+		// An orders text has no turn of its own: its seal carries the close's.
+		return v.fail(e, "a sealed orders text of turn %s activation %s outside that activation's close", r.Get("turn"), r.Get("activation"))
 	}
 	if e.Inner == nil {
 		v.rep.Withheld++

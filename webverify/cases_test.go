@@ -1,0 +1,676 @@
+package webverify
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	gm "github.com/wneessen/go-mail"
+
+	"navarch/adjudicator/dice"
+	"navarch/gamelog"
+	"navarch/ident"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
+)
+
+// logCase is one log given to both verifiers with the same options. The block edits below
+// are those of gamelog/tamper_test.go and gamelog/attack_test.go (copied: test helpers of
+// another package cannot be imported), so that every tamper case there is checked here.
+type logCase struct {
+	Name  string   `json:"name"`
+	Log   []byte   `json:"log"`
+	Key   string   `json:"key"` // hex, or empty
+	Trust bool     `json:"trust"`
+	Mails []string `json:"mails"` // texts holding checkpoint blocks (verify --checkpoint)
+	// KeyMail is a genesis mail the page reads the key from (it stands for Key there);
+	// GoMails are the mails' text as navarch verify decodes them, when Mails are MIME.
+	KeyMail string `json:"keyMail"`
+	// Orders are the auditor's orders or receipts (verify --orders).
+	Orders []string `json:"orders"`
+	// Sent is a player's own sent mail (verify --sent: .eml texts or an mbox), Player his id.
+	Sent   []string `json:"sent"`
+	Player string   `json:"player"`
+	// JSEd makes the page check signatures with its own Ed25519, not WebCrypto's.
+	JSEd    bool     `json:"jsEd"`
+	GoMails []string `json:"-"`
+	// MustFail is set for tamper cases: navarch verify itself must fail them, or the case
+	// was built wrong.
+	MustFail bool `json:"-"`
+}
+
+// game is an honest scripted game and the installation key that signed it.
+type game struct {
+	data []byte
+	key  ed25519.PrivateKey
+	file *gamelog.File
+}
+
+func (g game) pubHex() string { return hex.EncodeToString(g.key.Public().(ed25519.PublicKey)) }
+
+// newGame plays a scripted game (ledgertest) in a real bbolt store and exports it for view v,
+// as gamelog/verify_test.go does.
+func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
+	t.Helper()
+	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key ed25519.PrivateKey
+	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatalf("honest export does not parse: %v", err)
+	}
+	return game{data: data, key: key, file: f}
+}
+
+// blocks splits an export into header, record blocks and trailer; unseal blocks are left
+// out (their sealed records are then withheld), so that block i+1 is record i.
+func blocks(data []byte) []string {
+	var out []string
+	for _, b := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n") {
+		if !strings.HasPrefix(b, "unseal ") {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
+
+// find returns the block index of the first record of type typ containing all parts.
+func find(t *testing.T, b []string, typ string, parts ...string) int {
+	t.Helper()
+	for i, blk := range b {
+		if !strings.HasPrefix(blk, "type "+typ+"\n") {
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(blk, p)
+		}
+		if ok {
+			return i
+		}
+	}
+	t.Fatalf("no %s record with %v", typ, parts)
+	return 0
+}
+
+var indexLine = regexp.MustCompile(`(?m)^index \d+$`)
+
+// rechain renumbers every record by position and re-signs the trailer with the game's key,
+// as an operator who edits the stored log and re-exports it would.
+func rechain(t *testing.T, g game, b []string) []byte {
+	t.Helper()
+	var entries []gamelog.Entry
+	for i, blk := range b[1 : len(b)-1] {
+		raw := indexLine.ReplaceAllString(blk, fmt.Sprintf("index %d", i)) + "\n"
+		rec, err := gamelog.Parse([]byte(raw))
+		if err != nil {
+			t.Fatalf("rechain record %d: %v", i, err)
+		}
+		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
+	}
+	return write(t, g, "full", entries)
+}
+
+func write(t *testing.T, g game, view string, entries []gamelog.Entry) []byte {
+	t.Helper()
+	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
+	var id ident.GameID
+	copy(id[:], entries[0].Record.Bytes("game"))
+	f.Sign(id, g.key)
+	var out bytes.Buffer
+	if err := gamelog.WriteFile(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// resign re-signs every checkpoint record over the rebuilt chain.
+func resign(t *testing.T, g game, data []byte) []byte {
+	t.Helper()
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id ident.GameID
+	copy(id[:], f.Entries[0].Record.Bytes("game"))
+	var entries []gamelog.Entry
+	var heads []ident.Hash
+	var head ident.Hash
+	for i, e := range f.Entries {
+		if e.Record.Type == gamelog.TypeCheckpoint {
+			c := gamelog.Checkpoint{Game: id, Size: e.Record.Uint("size")}
+			c.Head = heads[c.Size-1]
+			c.Sign(g.key)
+			rec, err := gamelog.Parse(fmt.Appendf(nil, "type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e = gamelog.Entry{Index: e.Index, Leaf: gamelog.Leaf(rec.Raw), Record: &rec}
+		}
+		head = gamelog.NextHead(e.Index, head, e.Leaf)
+		heads = append(heads, head)
+		entries = append(entries, e)
+	}
+	return write(t, g, f.View, entries)
+}
+
+func clone(b []string) []string { return append([]string(nil), b...) }
+
+func insertAt(b []string, i int, blk string) []string {
+	return append(append(append([]string(nil), b[:i]...), blk), b[i:]...)
+}
+
+func commit(nonce ident.Hash, text string) string {
+	c := gamelog.OrdersCommitment(nonce, []byte(text))
+	return hex.EncodeToString(c[:])
+}
+
+// textOf returns an orders-text block's order text and nonce.
+func textOf(blk string) (string, string) {
+	var lines []string
+	for _, l := range regexp.MustCompile(`(?m)^line (.*)$`).FindAllStringSubmatch(blk, -1) {
+		lines = append(lines, l[1])
+	}
+	return string(gamelog.OrdersText(lines)), regexp.MustCompile(`(?m)^nonce (\w+)$`).FindStringSubmatch(blk)[1]
+}
+
+// rewire makes the close at block ci use the orders records at uses, with the given texts
+// (and nonces) and entropies, and logs the E they give; the texts follow the close.
+func rewire(t *testing.T, b []string, ci int, uses []int, texts [][2]string, entropy [][]byte) []string {
+	t.Helper()
+	ta := regexp.MustCompile(`(?m)^turn (\d+)\nactivation (\d+)$`).FindStringSubmatch(b[ci])
+	var turn, act uint32
+	fmt.Sscan(ta[1], &turn)
+	fmt.Sscan(ta[2], &act)
+	var inputs []dice.Input
+	blk := fmt.Sprintf("type close\nindex 0\nturn %d\nactivation %d", turn, act)
+	for i, u := range uses {
+		blk += fmt.Sprintf("\nuse %d", u)
+		inputs = append(inputs, dice.Input{Player: "alice", OrdersHash: gamelog.OrdersHash([]byte(texts[i][0])), Entropy: entropy[i]})
+	}
+	e := dice.InputsHash(turn, act, inputs)
+	b[ci] = blk + "\ninputs-hash " + hex.EncodeToString(e[:])
+	for i, u := range uses {
+		tb := fmt.Sprintf("type orders-text\nindex 0\norders %d\nnonce %s", u, texts[i][1])
+		for _, l := range strings.Split(strings.TrimSuffix(texts[i][0], "\n"), "\n") {
+			if l != "" {
+				tb += "\nline " + l
+			}
+		}
+		if strings.HasPrefix(b[ci+1+i], "type orders-text\n") {
+			b[ci+1+i] = tb
+		} else {
+			b = insertAt(b, ci+1+i, tb)
+		}
+	}
+	return b
+}
+
+// checkpoints returns the checkpoint records of a parsed log.
+func checkpoints(g game) []gamelog.Checkpoint {
+	var id ident.GameID
+	copy(id[:], g.file.Entries[0].Record.Bytes("game"))
+	var out []gamelog.Checkpoint
+	for _, e := range g.file.Entries {
+		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
+			out = append(out, gamelog.CheckpointFromRecord(id, e.Record))
+		}
+	}
+	return out
+}
+
+// quoted is a checkpoint block as a reply quotes it, with CRLF line ends.
+func quoted(c gamelog.Checkpoint) string {
+	return "Subject: T2\r\n\r\n> " + strings.ReplaceAll(strings.TrimSuffix(c.Block(), "\n"), "\n", "\r\n> ") + "\r\n"
+}
+
+// honestCases: every view of the scripted games, with and without the game's end, and the
+// ways to give (or not give) the key.
+func honestCases(t *testing.T) []logCase {
+	full := ledgertest.Small
+	full.End = true
+	var out []logCase
+	for _, c := range []struct {
+		name string
+		sc   ledgertest.Script
+		view ledger.View
+	}{
+		{"honest full view, game over", full, ledger.View{Full: true}},
+		{"honest public view, game over", full, ledger.View{}},
+		{"honest venice view, game over", full, ledger.View{Side: "venice"}},
+		{"honest ottoman view, game over", full, ledger.View{Side: "ottoman"}},
+		{"honest full view, turn 3 pending", ledgertest.Small, ledger.View{Full: true}},
+		{"honest public view, turn 3 pending", ledgertest.Small, ledger.View{}},
+		{"honest venice view, turn 3 pending", ledgertest.Small, ledger.View{Side: "venice"}},
+		{"honest ottoman view, turn 3 pending", ledgertest.Small, ledger.View{Side: "ottoman"}},
+		{"honest draws only", ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true}},
+		{"honest many rolls, all revealed", ledgertest.Script{Seed: "many", Turns: 4, Activations: 3, Rolls: 8, Reveal: -1, End: true}, ledger.View{}},
+	} {
+		g := newGame(t, c.sc, c.view)
+		cks := checkpoints(g)
+		out = append(out, logCase{Name: c.name, Log: g.data, Key: g.pubHex(), Mails: []string{quoted(cks[len(cks)-1])}})
+	}
+	g := newGame(t, ledgertest.Small, ledger.View{})
+	// The auditor's own orders (TestOrdersSelfCheck): VEN-1's are public in every turn,
+	// VEN-2's secret in turn 1; found in the public view, or not at all.
+	mine := "> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n"
+	receipt := "Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n"
+	for _, view := range []ledger.View{{}, {Side: "venice"}, {Full: true}} {
+		gv := newGame(t, full, view)
+		out = append(out, logCase{Name: "own orders found, view " + view.Name(), Log: gv.data, Key: gv.pubHex(), Orders: []string{mine, receipt}})
+	}
+	out = append(out,
+		logCase{Name: "own orders found, v1 example", Log: exampleLog(t), Trust: true, Orders: []string{receipt}},
+		logCase{Name: "orders never sent", Log: g.data, Key: g.pubHex(), Orders: []string{receipt, "VEN-2 RETREAT"}, MustFail: true})
+	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
+	out = append(out,
+		logCase{Name: "no key pinned", Log: g.data, MustFail: true},
+		logCase{Name: "log's own key trusted", Log: g.data, Trust: true},
+		logCase{Name: "another key pinned", Log: g.data, Key: hex.EncodeToString(other), MustFail: true},
+	)
+	return out
+}
+
+// exampleCases: the README's example logs (docs/example, and the v1 one where it has its own
+// directory) with their key and checkpoint mail.
+func exampleCases(t *testing.T) []logCase {
+	var out []logCase
+	for _, dir := range []string{"docs/example", "docs/example/v1"} {
+		out = append(out, exampleDir(t, dir)...)
+	}
+	if len(out) == 0 {
+		t.Fatal("no example log in docs/example")
+	}
+	return out
+}
+
+// exampleDir: the example log of a directory (game.log, verifier.key, report.eml, and where
+// they are there referee.log and alice-sent.mbox), as the README has it verified.
+func exampleDir(t *testing.T, dir string) []logCase {
+	read := func(name string) []byte {
+		b, err := os.ReadFile("../" + dir + "/" + name)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return b
+	}
+	log, key, mail := read("game.log"), strings.TrimSpace(string(read("verifier.key"))), string(read("report.eml"))
+	if log == nil {
+		return nil
+	}
+	// An edit anywhere: a letter of the first event's text changed.
+	edited := bytes.Clone(log)
+	at := bytes.Index(edited, []byte("\ntext ")) + len("\ntext ")
+	edited[at] ^= 0x20
+	cks, err := gamelog.ParseBlocks([]byte(mail))
+	if err != nil || len(cks) != 1 {
+		t.Fatalf("%s: example checkpoint: %v", dir, err)
+	}
+	// A genesis mail as the daemon sends it (go-mail: multipart/alternative, quoted-printable,
+	// which folds the long signature line): the page takes the key and checkpoint from it.
+	text := "Welcome.\n\n  verifier key  " + key + "\n\nKeep this checkpoint:\n\n" + cks[0].Block() + "\n-- \nnavarch\n"
+	genesis := composed(t, text)
+	if !strings.Contains(genesis, "=\r\n") {
+		t.Fatal("the composed mail has no soft line break: it tests nothing")
+	}
+	name := dir + "/game.log"
+	out := []logCase{
+		{Name: name + " with key and checkpoint", Log: log, Key: key, Mails: []string{mail}},
+		{Name: name + " with a MIME genesis mail", Log: log, Key: key, KeyMail: genesis, Mails: []string{genesis}, GoMails: []string{text}},
+		{Name: name + ", log's key trusted", Log: log, Trust: true},
+		{Name: name + " edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true},
+	}
+	if ref := read("referee.log"); ref != nil {
+		out = append(out, logCase{Name: dir + "/referee.log with key and checkpoint", Log: ref, Key: key, Mails: []string{mail}})
+	}
+	if sent := read("alice-sent.mbox"); sent != nil {
+		out = append(out, logCase{Name: name + " with alice's sent mail", Log: log, Key: key, Mails: []string{mail}, Sent: []string{string(sent)}, Player: "alice"})
+	}
+	return out
+}
+
+// tamperCases are the cases of gamelog/tamper_test.go.
+func tamperCases(t *testing.T) []logCase {
+	sc := ledgertest.Small
+	sc.End = true
+	g := newGame(t, sc, ledger.View{Full: true})
+	b := blocks(g.data)
+	roll := find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")
+	pair := find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")
+	reveal := find(t, b, "reveal", "turn 2")
+	ckpt := find(t, b, "checkpoint", "size "+fmt.Sprint(reveal))
+	event := find(t, b, "event", "turn 1")
+	text := find(t, b, "orders-text", "line VEN-1 MOVE")
+	edit := func(i int, old, new string) []string {
+		c := clone(b)
+		if !strings.Contains(c[i], old) {
+			t.Fatalf("record %d has no %q", i-1, old)
+		}
+		c[i] = strings.Replace(c[i], old, new, 1)
+		return c
+	}
+	values := regexp.MustCompile(`values (\d)`).FindStringSubmatch(b[roll])[1]
+	other := map[string]string{"1": "2", "2": "3", "3": "4", "4": "5", "5": "6", "6": "1"}[values]
+	shownFix := func(c []string) []string {
+		c[roll] = regexp.MustCompile(`(?m)^shown \d$`).ReplaceAllString(c[roll], "shown "+map[string]string{"1": "2", "2": "3", "3": "3", "4": "4", "5": "4", "6": "5"}[other])
+		return c
+	}
+	remove := func(i int) []string { return append(clone(b[:i]), b[i+1:]...) }
+	swap := func(i, j int) []string {
+		c := clone(b)
+		c[i], c[j] = c[j], c[i]
+		return c
+	}
+	sig := regexp.MustCompile(`signature ([0-9a-f])`).FindStringSubmatch(b[ckpt])[1]
+	flipped := map[bool]string{true: "1", false: "0"}[sig == "0"]
+	rv := clone(b)
+	rv[reveal] = regexp.MustCompile(`(?m)^(seed [0-9a-f]{63})([0-9a-f])$`).ReplaceAllStringFunc(rv[reveal], func(s string) string {
+		if strings.HasSuffix(s, "0") {
+			return s[:len(s)-1] + "1"
+		}
+		return s[:len(s)-1] + "0"
+	})
+	data := map[string][]byte{
+		"roll value changed":                      join(shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll value changed, chain rebuilt":       rechain(t, g, shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll label changed":                      join(edit(roll, "label fire/", "label fyre/")),
+		"record inserted":                         join(insertAt(b, event, b[event])),
+		"roll inserted, chain rebuilt":            rechain(t, g, insertAt(b, roll, b[roll])),
+		"event inserted, chain rebuilt":           rechain(t, g, insertAt(b, event, b[event])),
+		"record removed":                          join(remove(event)),
+		"roll removed, chain rebuilt":             rechain(t, g, remove(pair)),
+		"records swapped":                         join(swap(pair, roll)),
+		"rolls swapped, chain rebuilt":            rechain(t, g, swap(pair, roll)),
+		"reveal does not hash to the commitment":  join(rv),
+		"bad checkpoint signature":                join(edit(ckpt, "signature "+sig, "signature "+flipped)),
+		"orders text changed":                     join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
+		"garbled line":                            join(edit(event, "\ntext ", "\ntxet ")),
+		"non-canonical number":                    join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
+		"trailer count wrong":                     []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)),
+		"unseal blocks dropped (sealed withheld)": join(b),
+	}
+	var out []logCase
+	for name, d := range data {
+		out = append(out, logCase{Name: "tamper: " + name, Log: d, Key: g.pubHex(), MustFail: name != "unseal blocks dropped (sealed withheld)"})
+	}
+	// Truncation: cut anywhere, the file does not parse.
+	for _, cut := range []int{0, 1, 20, len(g.data) / 3, len(g.data) / 2, len(g.data) - 2, len(g.data) - 1} {
+		out = append(out, logCase{Name: fmt.Sprintf("tamper: file cut at byte %d", cut), Log: g.data[:cut], Key: g.pubHex(), MustFail: true})
+	}
+	out = append(out, truncatedCase(t), privateCase(t))
+	return append(out, equivocationCases(t)...)
+}
+
+// truncatedCase: cut at a record boundary, given a fresh trailer, the log is shorter than
+// the checkpoint kept from mail.
+func truncatedCase(t *testing.T) logCase {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	b := blocks(g.data)
+	cks := checkpoints(g)
+	last := cks[len(cks)-1]
+	cut := int(last.Size)
+	return logCase{Name: "tamper: cut and re-signed, checkpoint from mail", Log: rechain(t, g, append(b[:cut:cut], b[len(b)-1])),
+		Key: g.pubHex(), Mails: []string{last.Block()}, MustFail: true}
+}
+
+// privateCase: a side's private block that does not open its commit.
+func privateCase(t *testing.T) logCase {
+	own := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	p := own.file.Private[0]
+	line := fmt.Sprintf("private %d %x %x", p.Commit, p.Nonce[:], p.Data)
+	bad := bytes.Replace(own.data, []byte(line), fmt.Appendf(nil, "private %d %x %x", p.Commit, p.Nonce[:], append(p.Data, 'X')), 1)
+	return logCase{Name: "tamper: forged private block", Log: bad, Trust: true, MustFail: true}
+}
+
+// equivocationCases are those of TestEquivocation: a rewritten, re-signed log passes alone
+// and fails against a kept checkpoint; two signed heads for one size; a second in-log
+// checkpoint for a size.
+func equivocationCases(t *testing.T) []logCase {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	kept := checkpoints(g)
+	b := blocks(g.data)
+	event := find(t, b, "event", "turn 1")
+	b[event] = strings.Replace(b[event], "\ntext ", "\ntext rewritten: ", 1)
+	forged := resign(t, g, rechain(t, g, b))
+	ff, err := gamelog.ParseFile(forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id ident.GameID
+	copy(id[:], ff.Entries[0].Record.Bytes("game"))
+	var other gamelog.Checkpoint
+	for _, e := range ff.Entries {
+		if e.Record.Type == gamelog.TypeCheckpoint && e.Record.Uint("size") == kept[len(kept)-1].Size {
+			other = gamelog.CheckpointFromRecord(id, e.Record)
+		}
+	}
+	badSig := kept[0]
+	badSig.Signature = append([]byte(nil), badSig.Signature...)
+	badSig.Signature[5] ^= 1
+	another := newGame(t, ledgertest.Script{Seed: "another", Turns: 1, Activations: 1, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
+	c := kept[1]
+	c.Head[0] ^= 1
+	c.Sign(g.key)
+	b2 := blocks(g.data)
+	blk := fmt.Sprintf("type checkpoint\nindex 0\nsize %d\nhead %x\nsignature %x", c.Size, c.Head[:], c.Signature)
+	b2 = append(b2[:len(b2)-1:len(b2)-1], blk, b2[len(b2)-1])
+	return []logCase{
+		{Name: "forgery re-signed, alone", Log: forged, Key: g.pubHex()},
+		{Name: "tamper: forgery against a kept checkpoint", Log: forged, Key: g.pubHex(), Mails: []string{quoted(kept[len(kept)-1])}, MustFail: true},
+		{Name: "tamper: two signed heads for one size", Log: g.data, Key: g.pubHex(), Mails: []string{kept[len(kept)-1].Block(), other.Block()}, MustFail: true},
+		{Name: "tamper: second in-log checkpoint for a size", Log: rechain(t, g, b2), Key: g.pubHex(), MustFail: true},
+		{Name: "tamper: two signed heads for one size, the forged one first", Log: g.data, Key: g.pubHex(), Mails: []string{other.Block(), kept[len(kept)-1].Block()}, MustFail: true},
+		{Name: "tamper: a kept checkpoint with a bad signature", Log: g.data, Key: g.pubHex(), Mails: []string{badSig.Block()}, MustFail: true},
+		{Name: "tamper: a checkpoint of another game", Log: g.data, Key: g.pubHex(), Mails: []string{checkpoints(another)[0].Block()}, MustFail: true},
+		{Name: "every kept checkpoint, in the log's order", Log: g.data, Key: g.pubHex(), Mails: blocksOf(kept)},
+	}
+}
+
+// attackCases are those of gamelog/attack_test.go. The browser page takes no sent mail
+// (verify --sent), so the attacks that only a player's own mail exposes are checked to pass
+// in both verifiers, as the attack tests require of navarch verify without --sent.
+func attackCases(t *testing.T) []logCase {
+	sc := ledgertest.Small
+	g := newGame(t, sc, ledger.View{Full: true})
+	b := blocks(g.data)
+	orders := find(t, b, "orders", "turn 3\nactivation 2\n")
+	closeAt := find(t, b, "close", "turn 3\nactivation 2\n")
+	text := find(t, b, "orders-text", fmt.Sprintf("orders %d\n", orders-1))
+	forgedText := "VEN-2 MOVE 1507 1408\n"
+	nonce := sha256.Sum256([]byte("the operator's nonce"))
+	var out []logCase
+	sent := alicesMail(t, sc)
+	add := func(name string, blocks []string, mustFail bool) {
+		data := resign(t, g, rechain(t, g, blocks))
+		out = append(out, logCase{Name: "attack: " + name, Log: data, Key: g.pubHex(), MustFail: mustFail},
+			logCase{Name: "attack with alice's sent mail: " + name, Log: data, Key: g.pubHex(), Sent: sent, Player: "alice", MustFail: true})
+	}
+	out = append(out,
+		logCase{Name: "honest, with alice's sent mail", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "alice"},
+		logCase{Name: "honest, with alice's sent mail as an mbox", Log: g.data, Key: g.pubHex(), Sent: []string{mbox(sent)}, Player: "alice"},
+		logCase{Name: "honest, with alice's sent mail but one", Log: g.data, Key: g.pubHex(), Sent: sent[:len(sent)-1], Player: "alice", MustFail: true},
+		logCase{Name: "sent mail of a player not in the game", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "carol", MustFail: true})
+	// Since verify finds whose sent mail it is without --player, the page must too; a verify
+	// from before that ignores sent mail without --player, and these cases are left out.
+	bobsJoin := sentMail(t, "bob@example.com", "bob-join@example.com", "JOIN")
+	unnamed := logCase{Name: "honest, with alice's sent mail and no player named", Log: g.data, Key: g.pubHex(), Sent: sent}
+	if rep, _, _ := goVerdict(t, unnamed); rep != nil && slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "your sent mail is") }) {
+		out = append(out, unnamed,
+			logCase{Name: "sent mail of two players and no player named", Log: g.data, Key: g.pubHex(), Sent: append(slices.Clone(sent), bobsJoin), MustFail: true})
+	}
+
+	c := clone(b)
+	extra := fmt.Sprintf("type orders\nindex %d\nturn 3\nactivation 2\nplayer alice\ncommitment %s\nentropy %x\nreceived none", orders,
+		commit(nonce, forgedText), "ground 4711")
+	c = insertAt(c, orders+1, extra)
+	c = rewire(t, c, closeAt+1, []int{orders}, [][2]string{{forgedText, hex.EncodeToString(nonce[:])}}, [][]byte{[]byte("ground 4711")})
+	add("extra orders record with the operator's entropy (needs --sent)", c, false)
+
+	c = clone(b)
+	c[orders] = regexp.MustCompile(`(?m)^entropy .*$`).ReplaceAllString(c[orders], "entropy "+hex.EncodeToString([]byte("ground 99")))
+	lines, n := textOf(c[text])
+	c = rewire(t, c, closeAt, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("ground 99")})
+	add("the player's orders with the operator's entropy (needs --sent)", c, false)
+
+	c = clone(b)
+	newer := strings.Replace(c[orders], fmt.Sprintf("index %d\n", orders-1), fmt.Sprintf("index %d\n", orders), 1)
+	c = insertAt(c, orders+1, newer)
+	c = rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
+	add("a close that skips the latest orders", c, true)
+
+	c = clone(b)
+	c[orders] = strings.Replace(c[orders], "\nreceived ", "\ndefault yes\nreceived ", 1)
+	add("a default with entropy", c, true)
+
+	// Orders slipped into a draw.
+	gd := newGame(t, ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
+	bd := blocks(gd.data)
+	cd := find(t, bd, "close", "turn 2\nactivation 0\n")
+	dn := sha256.Sum256([]byte("n"))
+	forged := fmt.Sprintf("type orders\nindex %d\nturn 2\nactivation 0\nplayer alice\ncommitment %s\nentropy 01\nreceived none", cd-1, commit(dn, ""))
+	c = insertAt(clone(bd), cd, forged)
+	c = rewire(t, c, cd+1, []int{cd - 1}, [][2]string{{"", hex.EncodeToString(dn[:])}}, [][]byte{{1}})
+	out = append(out, logCase{Name: "attack: orders in a draw", Log: resign(t, gd, rechain(t, gd, c)), Key: gd.pubHex(), MustFail: true})
+
+	// Chosen join entropy: consistent, passes without bob's sent JOIN.
+	gj := newGame(t, ledgertest.Script{Seed: "join", Turns: 2, Activations: 1, Rolls: 1, Reveal: 0}, ledger.View{Full: true})
+	bj := blocks(gj.data)
+	jn, st := find(t, bj, "join", "player bob"), find(t, bj, "start")
+	c = clone(bj)
+	c[jn] = regexp.MustCompile(`(?m)^entropy.*$`).ReplaceAllString(c[jn], "entropy "+hex.EncodeToString([]byte("chosen")))
+	var id ident.GameID
+	copy(id[:], gj.file.Entries[0].Record.Bytes("game"))
+	s, _ := dice.StartHash(id, gj.file.Entries[0].Record.Hash32("commitment"), []dice.Join{
+		{Player: "alice", Entropy: []byte("alice's own noise")}, {Player: "bob", Entropy: []byte("chosen")}})
+	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(c[st], "start-hash "+hex.EncodeToString(s[:]))
+	chosen := resign(t, gj, rechain(t, gj, c))
+	bobs := []string{sentMail(t, "bob@example.com", "bob-join@example.com", "join")}
+	out = append(out, logCase{Name: "attack: chosen join entropy (needs --sent)", Log: chosen, Key: gj.pubHex()},
+		logCase{Name: "attack with bob's sent mail: chosen join entropy", Log: chosen, Key: gj.pubHex(), Sent: bobs, Player: "bob", MustFail: true},
+		logCase{Name: "honest, with bob's sent mail", Log: gj.data, Key: gj.pubHex(), Sent: bobs, Player: "bob"})
+	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(bj[st], "start-hash "+strings.Repeat("ab", 32))
+	out = append(out, logCase{Name: "attack: start hash that does not recompute", Log: resign(t, gj, rechain(t, gj, c)), Key: gj.pubHex(), MustFail: true})
+
+	// A copy cut right after a checkpoint, with that checkpoint's signature as its trailer.
+	gv := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	bv := blocks(gv.data)
+	ck := find(t, bv, "checkpoint", "")
+	size := regexp.MustCompile(`(?m)^size (\d+)$`).FindStringSubmatch(bv[ck])[1]
+	head := regexp.MustCompile(`(?m)^head (\w+)$`).FindStringSubmatch(bv[ck])[1]
+	sig := regexp.MustCompile(`(?m)^signature (\w+)$`).FindStringSubmatch(bv[ck])[1]
+	var k int
+	fmt.Sscan(size, &k)
+	cut := append(clone(bv[:k+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
+	out = append(out, logCase{Name: "attack: cut after a checkpoint", Log: join(cut), Key: gv.pubHex(), MustFail: true})
+	return out
+}
+
+// composed is a mail as the daemon composes it (mail.SMTP.compose uses go-mail): text and an
+// HTML alternative, quoted-printable.
+func composed(t *testing.T, text string) string {
+	m := gm.NewMsg(gm.WithNoDefaultUserAgent())
+	if err := m.From("navarch@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.To("alice@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	m.Subject("[navarch] welcome")
+	m.SetBodyString(gm.TypeTextPlain, text)
+	m.AddAlternativeString(gm.TypeTextHTML, "<p>"+strings.ReplaceAll(text, "\n", "<br>")+"</p>")
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func blocksOf(cs []gamelog.Checkpoint) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Block())
+	}
+	return out
+}
+
+// exampleLog is the v1 example log (docs/example/v1, or docs/example before it moved there).
+func exampleLog(t *testing.T) []byte {
+	for _, name := range []string{"../docs/example/v1/game.log", "../docs/example/game.log"} {
+		if b, err := os.ReadFile(name); err == nil && bytes.HasPrefix(b, []byte("navarch/v1 ")) {
+			return b
+		}
+	}
+	t.Fatal("no v1 example log")
+	return nil
+}
+
+// sentMail is a mail a player sent, as his mail program would write it (go-mail: text and
+// HTML, quoted-printable).
+func sentMail(t *testing.T, from, id, text string) string {
+	m := gm.NewMsg(gm.WithNoDefaultUserAgent())
+	if err := m.From(from); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.To("navarch@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	m.Subject("[navarch small] orders")
+	m.SetMessageIDWithValue(id)
+	m.SetBodyString(gm.TypeTextPlain, text)
+	m.AddAlternativeString(gm.TypeTextHTML, "<p>"+strings.ReplaceAll(text, "\n", "<br>")+"</p>")
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(b.String(), "\r\n", "\n")
+}
+
+// alicesMail is what alice sent in the scripted games (ledgertest): her JOIN and one order
+// mail per activation with its ENTROPY line, quoting the daemon's prompt below her orders.
+func alicesMail(t *testing.T, sc ledgertest.Script) []string {
+	out := []string{sentMail(t, "alice@example.org", "alice-join@example.org", "JOIN alice's own noise\n-- \nAlice")}
+	for tn := 1; tn <= sc.Turns; tn++ {
+		for a := 1; a <= sc.Activations; a++ {
+			out = append(out, sentMail(t, "alice@example.org", fmt.Sprintf("%d.%d@alice.example", tn, a),
+				fmt.Sprintf("ENTROPY t%da%d\nVEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n\nOn Monday navarch wrote:\n> Your orders, please.\n", tn, a, a, a)))
+		}
+	}
+	return out
+}
+
+// mbox packs mails into one mbox file, as a mail program exports a folder.
+func mbox(mails []string) string {
+	var b strings.Builder
+	for _, m := range mails {
+		b.WriteString("From alice@example.org Mon Nov 30 12:00:00 2026\n")
+		b.WriteString(strings.ReplaceAll(m, "\nFrom ", "\n>From "))
+		b.WriteString("\n")
+	}
+	return b.String()
+}

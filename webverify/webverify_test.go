@@ -1,0 +1,451 @@
+package webverify
+
+import (
+	"cmp"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"navarch/gamelog"
+	"navarch/ledger/ledgertest"
+	"navarch/mail"
+)
+
+// chromium is Debian's package's browser; NAVARCH_CHROMIUM names another.
+var chromium = cmp.Or(os.Getenv("NAVARCH_CHROMIUM"), "/usr/bin/chromium")
+
+// pageReport is what the page reports of one log (NV.check in verify.html).
+type pageReport struct {
+	Parsed  bool `json:"parsed"`
+	Failure *struct {
+		Index  int64  `json:"index"`
+		Type   string `json:"type"`
+		Reason string `json:"reason"`
+	} `json:"failure"`
+	Records      int       `json:"records"`
+	Redacted     int       `json:"redacted"`
+	Withheld     int       `json:"withheld"`
+	Rolls        int       `json:"rolls"`
+	RollsChecked int       `json:"rollsChecked"`
+	Checkpoints  int       `json:"checkpoints"`
+	External     int       `json:"external"`
+	Pending      []uint32  `json:"pending"`
+	Draws        int       `json:"draws"`
+	Dice         []pageDie `json:"dice"`
+	DrawDice     []pageDie `json:"drawDice"`
+	Notes        []string  `json:"notes"`
+	Orders       []struct {
+		Hash    string   `json:"hash"`
+		Records []uint64 `json:"records"`
+		UsedBy  []uint64 `json:"usedBy"`
+	} `json:"orders"`
+	Unsent []struct {
+		Index  uint64 `json:"index"`
+		Reason string `json:"reason"`
+	} `json:"unsent"`
+	Error string `json:"error"`
+}
+
+type pageDie struct {
+	Sides  int   `json:"sides"`
+	Counts []int `json:"counts"`
+	Total  int   `json:"total"`
+}
+
+type pageResults struct {
+	Vectors struct{ V1, V2 string } `json:"vectors"`
+	Results []struct {
+		Name string     `json:"name"`
+		Rep  pageReport `json:"rep"`
+		Dice []string   `json:"dice"`
+	} `json:"results"`
+	Ed               []bool `json:"ed"`
+	WebCryptoEd25519 *bool  `json:"webCryptoEd25519"`
+	Error            string `json:"error"`
+}
+
+// edCase is a signature the page's own (BigInt) Ed25519 must judge as Go's crypto/ed25519
+// does, for browsers whose WebCrypto lacks Ed25519.
+type edCase struct {
+	Pub  string `json:"pub"`
+	Msg  string `json:"msg"`
+	Sig  string `json:"sig"`
+	Want bool   `json:"want"`
+}
+
+func edCases() []edCase {
+	key := ed25519.NewKeyFromSeed(make([]byte, 32))
+	pub := key.Public().(ed25519.PublicKey)
+	var out []edCase
+	for i, msg := range []string{"", "navarch", strings.Repeat("x", 300)} {
+		sig := ed25519.Sign(key, []byte(msg))
+		out = append(out, edCase{hex.EncodeToString(pub), hex.EncodeToString([]byte(msg)), hex.EncodeToString(sig), true})
+		bad := append([]byte(nil), sig...)
+		bad[i*9] ^= 4
+		out = append(out, edCase{hex.EncodeToString(pub), hex.EncodeToString([]byte(msg)), hex.EncodeToString(bad), ed25519.Verify(pub, []byte(msg), bad)})
+	}
+	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("ed"))
+	sig := ed25519.Sign(key, []byte("navarch"))
+	return append(out, edCase{hex.EncodeToString(other), hex.EncodeToString([]byte("navarch")), hex.EncodeToString(sig), false})
+}
+
+// TestPageAgreesWithVerify runs verify.html in headless Chromium on every log of the Go
+// verifier's tests (honest views, tamper and attack cases, the README's example) and on the
+// golden vectors, and requires the verdicts of gamelog.Verify: pass or fail, and the record
+// the failure names; for a log that passes, the same counts and dice.
+func TestPageAgreesWithVerify(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("NAVARCH_BROWSER") == "1" {
+			t.Fatalf("NAVARCH_BROWSER=1 but %s is missing (apt-get install chromium): %v", chromium, err)
+		}
+		t.Skipf("%s not installed (apt-get install chromium); set NAVARCH_BROWSER=1 to require it", chromium)
+	}
+	var cases []logCase
+	cases = append(cases, honestCases(t)...)
+	cases = append(cases, exampleCases(t)...)
+	real, sources := realGameCases(t)
+	cases = append(cases, real...)
+	cases = append(cases, tamperCases(t)...)
+	cases = append(cases, attackCases(t)...)
+	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
+	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
+		mutations = n
+	}
+	cases = append(cases, mutationCases(t, mutations, sources...)...)
+	// The page's own Ed25519 (for browsers without WebCrypto's) on every signature of a few.
+	for _, c := range slices.Clone(cases) {
+		if c.Name == "honest full view, game over" || c.Name == "tamper: bad checkpoint signature" ||
+			c.Name == "attack: cut after a checkpoint" || c.Name == "tamper: forgery against a kept checkpoint" {
+			c.Name += " (the page's own Ed25519)"
+			c.JSEd = true
+			cases = append(cases, c)
+		}
+	}
+	slices.SortStableFunc(cases, func(a, b logCase) int { return strings.Compare(a.Name, b.Name) })
+
+	start := time.Now()
+	res := runPage(t, cases, 50*time.Second+time.Duration(len(cases))*50*time.Millisecond)
+	webEd := "never asked"
+	if res.WebCryptoEd25519 != nil {
+		webEd = fmt.Sprint(*res.WebCryptoEd25519)
+	}
+	t.Logf("%d logs checked in the page in %v; WebCrypto's Ed25519 used: %s", len(cases), time.Since(start).Round(time.Millisecond), webEd)
+	if res.Error != "" {
+		t.Fatalf("the page failed: %s", res.Error)
+	}
+	t.Run("golden vectors", func(t *testing.T) {
+		for file, got := range map[string]string{"../adjudicator/dice/testdata/vectors.golden": res.Vectors.V1, "../gamelog/testdata/vectors_v2.golden": res.Vectors.V2} {
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("the page's derivations differ from %s:\npage:\n%s\ngolden:\n%s", file, got, want)
+			}
+		}
+	})
+	t.Run("ed25519 without WebCrypto", func(t *testing.T) {
+		want := edCases()
+		if len(res.Ed) != len(want) {
+			t.Fatalf("%d Ed25519 answers for %d cases", len(res.Ed), len(want))
+		}
+		for i, c := range want {
+			if res.Ed[i] != c.Want {
+				t.Errorf("case %d: page says %v, crypto/ed25519 %v", i, res.Ed[i], c.Want)
+			}
+		}
+	})
+	if len(res.Results) != len(cases) {
+		t.Fatalf("the page answered %d of %d logs", len(res.Results), len(cases))
+	}
+	for i, c := range cases {
+		t.Run(c.Name, func(t *testing.T) { compare(t, c, res.Results[i].Rep, res.Results[i].Dice) })
+	}
+}
+
+// goVerdict verifies a case with the Go verifier (navarch verify's gamelog.Verify); a parse
+// error names its record as navarch verify prints it ("record N ..."), or none (-1).
+func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
+	t.Helper()
+	f, err := gamelog.ParseFile(c.Log)
+	if err != nil {
+		var n int64 = -1
+		fmt.Sscanf(err.Error(), "record %d", &n)
+		return nil, n, err.Error()
+	}
+	opts := gamelog.VerifyOptions{TrustLogKey: c.Trust}
+	if c.Key != "" {
+		opts.Key, _ = hex.DecodeString(c.Key)
+	}
+	mails := c.Mails
+	if c.GoMails != nil {
+		mails = c.GoMails
+	}
+	for _, m := range mails {
+		cs, err := gamelog.ParseBlocks([]byte(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Checkpoints = append(opts.Checkpoints, cs...)
+	}
+	for _, o := range c.Orders {
+		opts.Orders = append(opts.Orders, gamelog.CanonicalOrders(o))
+	}
+	opts.Player = c.Player
+	for _, raw := range c.Sent {
+		opts.Sent = append(opts.Sent, sentMails(t, raw)...)
+	}
+	rep := gamelog.Verify(f, opts)
+	if rep.Failure != nil {
+		return rep, rep.Failure.Index, rep.Failure.Error()
+	}
+	return rep, 0, ""
+}
+
+func compare(t *testing.T, c logCase, page pageReport, dice []string) {
+	rep, idx, why := goVerdict(t, c)
+	goFails := why != ""
+	if c.MustFail && !goFails {
+		t.Fatalf("navarch verify passes a case built to fail (the case is wrong)")
+	}
+	if page.Error != "" {
+		t.Fatalf("the page threw: %s", page.Error)
+	}
+	if (page.Failure != nil) != goFails {
+		t.Fatalf("verdicts differ: navarch verify %s; page %s", verdict(goFails, idx, why), pageVerdict(page))
+	}
+	if goFails {
+		if page.Failure.Index != idx {
+			t.Errorf("failing record differs: navarch verify %s; page %s", verdict(true, idx, why), pageVerdict(page))
+		}
+		if rep != nil && len(page.Unsent) != len(rep.Unsent) {
+			t.Errorf("records not accounted for by the sent mail: page %v, verify %v", page.Unsent, rep.Unsent)
+		}
+		return
+	}
+	got := fmt.Sprintf("records %d, withheld %d, rolls %d, checked %d, checkpoints %d+%d, pending %v",
+		page.Records, page.Redacted+page.Withheld, page.Rolls, page.RollsChecked, page.Checkpoints, page.External, page.Pending)
+	want := fmt.Sprintf("records %d, withheld %d, rolls %d, checked %d, checkpoints %d+%d, pending %v",
+		rep.Records, rep.Redacted+rep.Withheld, rep.Rolls, rep.RollsChecked, rep.Checkpoints, rep.External, rep.Pending)
+	if got != want {
+		t.Errorf("counts differ:\npage:   %s\nverify: %s", got, want)
+	}
+	compareDice(t, rep, page, dice)
+	if len(page.Orders) != len(rep.Orders) {
+		t.Fatalf("page found %d of the orders, verify %d", len(page.Orders), len(rep.Orders))
+	}
+	for i, o := range rep.Orders {
+		p := page.Orders[i]
+		if p.Hash != hex.EncodeToString(o.Hash[:]) || !slices.Equal(p.Records, o.Records) || !slices.Equal(p.UsedBy, o.UsedBy) {
+			t.Errorf("orders %d: page %+v, verify %x in %v used by %v", i, p, o.Hash[:], o.Records, o.UsedBy)
+		}
+	}
+	if len(page.Unsent) != len(rep.Unsent) {
+		t.Errorf("unsent: page %v, verify %v", page.Unsent, rep.Unsent)
+	}
+	if !slices.Equal(page.Notes, rep.Notes) {
+		t.Errorf("notes: page %q, verify %q", page.Notes, rep.Notes)
+	}
+}
+
+// dieLine is navarch verify's line for a die (cmd/navarch printDie, which package main keeps
+// to itself).
+func dieLine(d gamelog.DieStats) string {
+	var b strings.Builder
+	chi, dof := d.ChiSquare()
+	fmt.Fprintf(&b, "d%-4d        n=%d", d.Sides, d.Total)
+	if d.Sides <= 20 {
+		for v, c := range d.Counts {
+			fmt.Fprintf(&b, " %d:%d", v+1, c)
+		}
+	}
+	switch {
+	case dof > 0 && d.Total >= 5*d.Sides:
+		fmt.Fprintf(&b, "  chi²=%.2f (%d dof; a fair die exceeds %.2f one time in 1000)", chi, dof, gamelog.Critical999(dof))
+	case dof > 0:
+		fmt.Fprintf(&b, "  (too few rolls for a chi² test: it wants %d)", 5*d.Sides)
+	}
+	return b.String()
+}
+
+func verdict(fails bool, idx int64, why string) string {
+	if !fails {
+		return "PASS"
+	}
+	return fmt.Sprintf("FAIL at record %d: %s", idx, why)
+}
+
+func pageVerdict(p pageReport) string {
+	if p.Failure == nil {
+		return "PASS"
+	}
+	return fmt.Sprintf("FAIL at record %d (%s): %s", p.Failure.Index, p.Failure.Type, p.Failure.Reason)
+}
+
+// runPage serves verify.html and the cases on loopback, opens the page in headless Chromium
+// with ?selftest, and returns what the page posts back.
+func runPage(t *testing.T, cases []logCase, timeout time.Duration) pageResults {
+	t.Helper()
+	page, err := os.ReadFile("verify.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := make(chan []byte, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /verify.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(page)
+	})
+	mux.HandleFunc("GET /cases", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(struct {
+			Cases []logCase `json:"cases"`
+			Ed    []edCase  `json:"ed"`
+		}{cases, edCases()})
+	})
+	mux.HandleFunc("POST /results", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		select {
+		case results <- b:
+		default:
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+		"--user-data-dir="+t.TempDir(), srv.URL+"/verify.html?selftest")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	var werr error
+	go func() { werr = cmd.Wait(); close(exited) }()
+	defer func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // chromium and its helpers, which it started
+		<-exited
+	}()
+	select {
+	case b := <-results:
+		var res pageResults
+		if err := json.Unmarshal(b, &res); err != nil {
+			t.Fatalf("page results: %v", err)
+		}
+		return res
+	case <-exited:
+		t.Fatalf("chromium exited before the page answered: %v\n%s", werr, tail(stderr.String()))
+	case <-ctx.Done():
+		t.Fatalf("the page did not answer in %v\n%s", timeout, tail(stderr.String()))
+	}
+	return pageResults{}
+}
+
+// tail is the end of chromium's chatter, which is mostly about the missing D-Bus.
+func tail(s string) string {
+	if len(s) > 3000 {
+		return "…" + s[len(s)-3000:]
+	}
+	return s
+}
+
+// sentMails reads a file of sent mail as navarch verify --sent does (cmd/navarch readSent,
+// which package main keeps to itself): mbox split, then each mail read by the daemon's own
+// mail.Parse and mail.ReadRequest.
+func sentMails(t *testing.T, file string) []gamelog.SentMail {
+	t.Helper()
+	raws := []string{file}
+	if strings.HasPrefix(file, "From ") {
+		raws = nil
+		for _, part := range strings.Split(file, "\nFrom ") {
+			_, body, _ := strings.Cut(part, "\n")
+			if body = strings.ReplaceAll(body, "\n>From ", "\nFrom "); strings.TrimSpace(body) != "" {
+				raws = append(raws, body)
+			}
+		}
+	}
+	var out []gamelog.SentMail
+	for _, raw := range raws {
+		in, err := mail.Parse([]byte(raw), mail.Options{MaxSize: 1 << 26})
+		if in == nil || in.MessageID == "" {
+			t.Fatalf("sent mail: %v", err)
+		}
+		req, _ := mail.ReadRequest(in.Subject, in.Text)
+		out = append(out, gamelog.SentMail{MessageID: in.MessageID, Entropy: []byte(req.Entropy), Join: req.Command == mail.CmdJoin})
+	}
+	return out
+}
+
+// compareDice requires verify's per-die table of the page. navarch verify leaves cup and deck
+// draws out of it since issue 16.4 (Report.Draws); a verify from before counted them among
+// the dice, and then the page's draws are added back for the comparison.
+func compareDice(t *testing.T, rep *gamelog.Report, page pageReport, lines []string) {
+	t.Helper()
+	pageDice, merged := page.Dice, map[int]bool{}
+	if f := reflect.ValueOf(rep).Elem().FieldByName("Draws"); f.IsValid() {
+		if int(f.Int()) != page.Draws {
+			t.Errorf("draws: page %d, verify %d", page.Draws, f.Int())
+		}
+	} else {
+		byDie := map[int]pageDie{}
+		for _, d := range page.Dice {
+			byDie[d.Sides] = d
+		}
+		for _, d := range page.DrawDice {
+			m, ok := byDie[d.Sides]
+			if !ok {
+				m = pageDie{Sides: d.Sides, Counts: make([]int, d.Sides)}
+			}
+			m.Counts = slices.Clone(m.Counts)
+			for i, c := range d.Counts {
+				m.Counts[i] += c
+			}
+			m.Total += d.Total
+			byDie[d.Sides], merged[d.Sides] = m, true
+		}
+		pageDice = nil
+		for _, d := range byDie {
+			pageDice = append(pageDice, d)
+		}
+		slices.SortFunc(pageDice, func(a, b pageDie) int { return a.Sides - b.Sides })
+	}
+	if len(pageDice) != len(rep.Dice) {
+		t.Fatalf("page has %d dice, verify %d", len(pageDice), len(rep.Dice))
+	}
+	for i, d := range rep.Dice {
+		p := pageDice[i]
+		if p.Sides != d.Sides || p.Total != d.Total || !slices.Equal(p.Counts, d.Counts) {
+			t.Errorf("d%d: page %v (n=%d), verify %v (n=%d)", d.Sides, p.Counts, p.Total, d.Counts, d.Total)
+		}
+	}
+	j := 0
+	for _, d := range rep.Dice {
+		if merged[d.Sides] {
+			continue
+		}
+		for j < len(page.Dice) && page.Dice[j].Sides != d.Sides {
+			j++
+		}
+		if want := dieLine(d); j == len(lines) || lines[j] != want {
+			t.Errorf("die line of d%d differs from verify's %q", d.Sides, want)
+		}
+	}
+}
