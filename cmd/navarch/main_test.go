@@ -17,6 +17,7 @@ import (
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/store"
+	"navarch/webverify"
 )
 
 func navarch(args ...string) (int, string, string) {
@@ -323,5 +324,18 @@ func TestPrintDie(t *testing.T) {
 	}
 	if !strings.Contains(enough.String(), "chi²=0.00 (5 dof") {
 		t.Errorf("30 even rolls of a d6: %q", enough.String())
+	}
+}
+
+// TestWebverifyCommand: navarch webverify writes the browser verifier, byte for byte the
+// embedded page.
+func TestWebverifyCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "verify.html")
+	if code, out, errs := navarch("webverify", "-o", file); code != 0 || !strings.Contains(out, "wrote") {
+		t.Fatalf("webverify: exit %d %s%s", code, out, errs)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil || !bytes.Equal(data, webverify.Page) || !bytes.Contains(data, []byte("<html")) {
+		t.Errorf("the written page is not the embedded one (%v)", err)
 	}
 }
