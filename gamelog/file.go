@@ -29,6 +29,11 @@ type Entry struct {
 	Inner  *Record // v2: the record a sealed record withholds, where this view may see it
 	Nonce  ident.Hash
 	Line   int // line of the export file where the entry starts (parsed files only)
+
+	// sealed is SealedHash(sealedNonce, sealedFor.Raw), computed by the parser; the verifier
+	// uses it while Inner and Nonce are still those.
+	sealed, sealedNonce ident.Hash
+	sealedFor           *Record
 }
 
 // Private is a side's own hidden set-up, exported only in that side's copy, so that the side
@@ -151,9 +156,12 @@ type block struct {
 	start, end int // its bytes, with the final newline and without the empty line after it
 	line       int // the file line where it starts
 	kind       blockKind
-	rec        Record // the record (a record block) or the unsealed record (an unseal block)
-	err        error  // rec's parse error
-	leaf       ident.Hash
+	rec        Record     // the record (a record block) or the unsealed record (an unseal block)
+	err        error      // rec's parse error
+	leaf       ident.Hash // a record block's leaf
+	sealed     ident.Hash // an unseal block's SealedHash of its record, if sealedOK
+	nonce      ident.Hash // the nonce it was computed with
+	sealedOK   bool
 }
 
 type blockKind uint8
@@ -243,6 +251,7 @@ func parseRun(data []byte, str string, blocks []block) {
 		case blockUnseal:
 			nl := strings.IndexByte(str[b.start:b.end], '\n')
 			start = b.start + nl + 1
+			b.sealed, b.nonce, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
 		default:
 			continue
 		}
@@ -261,6 +270,17 @@ func parseRun(data []byte, str string, blocks []block) {
 }
 
 var leafPrefix = []byte{0}
+
+// unsealHash computes, ahead of its turn, the commitment an unseal block's record opens
+// with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
+// such nonce (then the block fails in its turn).
+func unsealHash(line string, inner []byte) (h, nonce ident.Hash, ok bool) {
+	i := strings.LastIndexByte(line, ' ')
+	if i < 0 || decodeFixed(nonce[:], line[i+1:]) != nil {
+		return h, nonce, false
+	}
+	return SealedHash(nonce, inner), nonce, true
+}
 
 // takeBlock adds block b (bytes raw, text s) to f, in file order; it reports whether b
 // is the trailer.
@@ -356,6 +376,9 @@ func (f *File) parseUnseal(rest string, b *block) error {
 		return fmt.Errorf("%w: record %d unsealed: index %d, type %s", ErrSyntax, n-1, inner.Index, inner.Type)
 	}
 	e.Inner = inner
+	if b.sealedOK && b.kind == blockUnseal {
+		e.sealed, e.sealedNonce, e.sealedFor = b.sealed, b.nonce, inner
+	}
 	return nil
 }
 
