@@ -119,9 +119,7 @@ func decodeFixed(dst []byte, v string) error {
 		return fmt.Errorf("%w: %v", ErrSyntax, err)
 	}
 	for i := range dst { // checkHex has checked every digit
-		hi, _ := unhex(v[2*i])
-		lo, _ := unhex(v[2*i+1])
-		dst[i] = hi<<4 | lo
+		dst[i] = (hexDigit[v[2*i]]-1)<<4 | (hexDigit[v[2*i+1]] - 1)
 	}
 	return nil
 }

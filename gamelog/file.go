@@ -30,10 +30,14 @@ type Entry struct {
 	Nonce  ident.Hash
 	Line   int // line of the export file where the entry starts (parsed files only)
 
-	// sealed is SealedHash(sealedNonce, sealedFor.Raw), computed by the parser; the verifier
-	// uses it while Inner and Nonce are still those.
-	sealed, sealedNonce ident.Hash
-	sealedFor           *Record
+	// seal is the parser's SealedHash of Inner; the verifier uses it while Inner and Nonce
+	// are still those it was computed for.
+	seal *sealCache
+}
+
+type sealCache struct {
+	hash, nonce ident.Hash
+	inner       *Record
 }
 
 // Private is a side's own hidden set-up, exported only in that side's copy, so that the side
@@ -55,6 +59,8 @@ type File struct {
 	// Signature (v2) is the installation's Ed25519 signature of the trailer (ExportCheckpoint):
 	// a file cut short cannot carry a trailer that verifies.
 	Signature []byte
+
+	seals []sealCache // an arena for the entries' seal caches
 }
 
 // Sign fills the trailer of a v2 file: count and head from its entries, signed with key.
@@ -131,23 +137,124 @@ func ParseFile(data []byte) (*File, error) {
 	if err := f.parseHeader(header); err != nil {
 		return nil, err
 	}
-	blocks := splitBlocks(str, len(header))
-	parseBlocks(data, str, blocks)
-	f.Entries = make([]Entry, 0, countRecords(blocks))
-	for i := range blocks {
-		b := &blocks[i]
-		trailer, err := f.takeBlock(b, data[b.start:b.end], str[b.start:b.end])
-		if err != nil {
-			return nil, err
-		}
-		if trailer {
-			if b.end+1 < len(str) {
-				return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, b.line+1)
+	runs := scanBlocks(data, str, len(header))
+	n := 0
+	for _, run := range runs {
+		n += countRecords(run)
+	}
+	f.Entries = make([]Entry, 0, n)
+	for _, run := range runs {
+		for i := range run {
+			b := &run[i]
+			trailer, err := f.takeBlock(b, data[b.start:b.end], str[b.start:b.end])
+			if err != nil {
+				return nil, err
 			}
-			return f, nil
+			if trailer {
+				if b.end+1 < len(str) {
+					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, b.line+1)
+				}
+				return f, nil
+			}
 		}
 	}
 	return nil, fmt.Errorf("%w: truncated: no end-of-log line after %d records", ErrSyntax, len(f.Entries))
+}
+
+// scanBlocks finds and parses the blocks after the header (which ends at byte header), in
+// runs that follow each other in file order. A long file is cut into one stretch per core,
+// each worker taking the blocks that start in its stretch. Where an empty line is followed
+// by another (which no export has), the blocks are found one by one from the start, as the
+// format's reading defines them.
+func scanBlocks(data []byte, str string, header int) [][]block {
+	workers := runtime.GOMAXPROCS(0)
+	if len(str) < 256<<10 || workers < 2 {
+		return [][]block{parsedBlocks(data, str, header)}
+	}
+	per := (len(str)-header)/workers + 1
+	runs := make([]chunkRun, workers)
+	var wg sync.WaitGroup
+	for w := range runs {
+		a := header + w*per
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs[w] = scanChunk(data, str, a, min(a+per, len(str)))
+		}()
+	}
+	wg.Wait()
+	out := make([][]block, 0, len(runs))
+	newlines := 0 // before the current run's stretch
+	for _, r := range runs {
+		if r.triple {
+			return [][]block{parsedBlocks(data, str, header)}
+		}
+		for i := range r.blocks {
+			r.blocks[i].line += newlines
+		}
+		newlines += r.newlines
+		out = append(out, r.blocks)
+	}
+	return out
+}
+
+func parsedBlocks(data []byte, str string, header int) []block {
+	blocks := splitBlocks(str, header)
+	parseRun(data, str, blocks)
+	return blocks
+}
+
+// chunkRun is what a worker found in its stretch [a, b) of the file: the blocks that start
+// right after an empty line in it (line: 1 + the newlines from a to the block), and the
+// stretch's newlines.
+type chunkRun struct {
+	blocks   []block
+	newlines int
+	triple   bool // an empty line followed by another: the stretch's blocks are not to be trusted
+}
+
+func scanChunk(data []byte, str string, a, b int) chunkRun {
+	if a >= b {
+		return chunkRun{}
+	}
+	r := chunkRun{newlines: strings.Count(str[a:b], "\n")}
+	i := strings.Index(str[a:], "\n\n")
+	if i < 0 || a+i >= b {
+		return r
+	}
+	p := a + i // an empty line ends at p+1; the block starts at p+2
+	line := 1 + strings.Count(str[a:p+2], "\n")
+	r.blocks = make([]block, 0, (b-a)/96+16)
+	for p < b && p+2 < len(str) {
+		start := p + 2
+		if str[start] == '\n' {
+			r.triple = true
+			return r
+		}
+		next := strings.Index(str[start:], "\n\n")
+		end := len(str)
+		if next >= 0 {
+			end = start + next + 1
+		}
+		r.blocks = append(r.blocks, block{start: start, end: end, line: line, kind: kindOf(str[start:end])})
+		if next < 0 {
+			break
+		}
+		line += strings.Count(str[start:end], "\n") + 1
+		p = start + next
+	}
+	parseRun(data, str, r.blocks)
+	return r
+}
+
+func kindOf(s string) blockKind {
+	switch {
+	case strings.HasPrefix(s, "type ") || strings.HasPrefix(s, "type\n"):
+		return blockRecord
+	case strings.HasPrefix(s, "unseal ") || strings.HasPrefix(s, "unseal\n"):
+		return blockUnseal
+	}
+	return blockOther
 }
 
 // block is one block of an export file, by its bytes' place; the records in it are parsed
@@ -158,10 +265,8 @@ type block struct {
 	kind       blockKind
 	rec        Record     // the record (a record block) or the unsealed record (an unseal block)
 	err        error      // rec's parse error
+	sealedOK   bool       // an unseal block whose leaf field holds the SealedHash of its record
 	leaf       ident.Hash // a record block's leaf
-	sealed     ident.Hash // an unseal block's SealedHash of its record, if sealedOK
-	nonce      ident.Hash // the nonce it was computed with
-	sealedOK   bool
 }
 
 type blockKind uint8
@@ -187,12 +292,7 @@ func splitBlocks(str string, header int) []block {
 			end = len(str) - 1 - pos
 		}
 		b := block{start: pos, end: pos + end + 1, line: line}
-		switch w := str[pos:b.end]; {
-		case strings.HasPrefix(w, "type ") || strings.HasPrefix(w, "type\n"):
-			b.kind = blockRecord
-		case strings.HasPrefix(w, "unseal ") || strings.HasPrefix(w, "unseal\n"):
-			b.kind = blockUnseal
-		}
+		b.kind = kindOf(str[pos:b.end])
 		out = append(out, b)
 		if strings.HasPrefix(str[pos:b.end], "end-of-log") {
 			break // the trailer, or a bad block: either ends the file's reading
@@ -213,35 +313,14 @@ func countRecords(blocks []block) int {
 	return n
 }
 
-// parseBlocks parses the record of every record and unseal block and hashes each record
-// block's leaf, spread over the cores in runs of blocks of about equal bytes. Each worker
-// keeps its own arena of fields.
-func parseBlocks(data []byte, str string, blocks []block) {
-	workers := runtime.GOMAXPROCS(0)
-	if len(str) < 256<<10 || workers < 2 {
-		parseRun(data, str, blocks)
+// parseRun parses the record of every record and unseal block of blocks and hashes each
+// record block's leaf (and each unseal block's commitment), with one arena of fields.
+func parseRun(data []byte, str string, blocks []block) {
+	if len(blocks) == 0 {
 		return
 	}
-	var wg sync.WaitGroup
-	per := len(str)/workers + 1
-	lo := 0
-	for w := 0; w < workers && lo < len(blocks); w++ {
-		hi := lo
-		for hi < len(blocks) && (blocks[hi].start < (w+1)*per || w == workers-1) {
-			hi++
-		}
-		wg.Add(1)
-		go func(run []block) {
-			defer wg.Done()
-			parseRun(data, str, run)
-		}(blocks[lo:hi])
-		lo = hi
-	}
-	wg.Wait()
-}
-
-func parseRun(data []byte, str string, blocks []block) {
-	var arena []Field
+	// One arena for the run's fields: every field is a line, so its lines bound them.
+	arena := make([]Field, 0, strings.Count(str[blocks[0].start:blocks[len(blocks)-1].end], "\n"))
 	h := sha256.New()
 	for i := range blocks {
 		b := &blocks[i]
@@ -251,7 +330,7 @@ func parseRun(data []byte, str string, blocks []block) {
 		case blockUnseal:
 			nl := strings.IndexByte(str[b.start:b.end], '\n')
 			start = b.start + nl + 1
-			b.sealed, b.nonce, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
+			b.leaf, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
 		default:
 			continue
 		}
@@ -274,12 +353,13 @@ var leafPrefix = []byte{0}
 // unsealHash computes, ahead of its turn, the commitment an unseal block's record opens
 // with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
 // such nonce (then the block fails in its turn).
-func unsealHash(line string, inner []byte) (h, nonce ident.Hash, ok bool) {
+func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
 	i := strings.LastIndexByte(line, ' ')
+	var nonce ident.Hash
 	if i < 0 || decodeFixed(nonce[:], line[i+1:]) != nil {
-		return h, nonce, false
+		return h, false
 	}
-	return SealedHash(nonce, inner), nonce, true
+	return SealedHash(nonce, inner), true
 }
 
 // takeBlock adds block b (bytes raw, text s) to f, in file order; it reports whether b
@@ -376,8 +456,12 @@ func (f *File) parseUnseal(rest string, b *block) error {
 		return fmt.Errorf("%w: record %d unsealed: index %d, type %s", ErrSyntax, n-1, inner.Index, inner.Type)
 	}
 	e.Inner = inner
-	if b.sealedOK && b.kind == blockUnseal {
-		e.sealed, e.sealedNonce, e.sealedFor = b.sealed, b.nonce, inner
+	if b.sealedOK && b.kind == blockUnseal { // computed with the nonce just decoded
+		if len(f.seals) == cap(f.seals) {
+			f.seals = make([]sealCache, 0, 4096)
+		}
+		f.seals = append(f.seals, sealCache{hash: b.leaf, nonce: e.Nonce, inner: inner})
+		e.seal = &f.seals[len(f.seals)-1]
 	}
 	return nil
 }

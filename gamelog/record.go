@@ -331,12 +331,20 @@ func checkHex(v string, n int) error {
 		return fmt.Errorf("odd hex length")
 	}
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if hexDigit[v[i]] == 0 {
 			return fmt.Errorf("%q is not lowercase hex", clip(v))
 		}
 	}
 	return nil
 }
+
+// hexDigit[c] is 1 + the value of lowercase hex digit c, 0 for any other byte.
+var hexDigit = func() (t [256]byte) {
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i) + 1
+	}
+	return t
+}()
 
 // CheckToken reports whether v is a token: 1-200 printable ASCII bytes without a space.
 func CheckToken(v string) error {

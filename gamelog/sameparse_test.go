@@ -100,8 +100,10 @@ func TestParseFileLongAsBefore(t *testing.T) {
 	sameParse(t, "long game", g.data)
 	b := blocks(g.data)
 	for _, i := range []int{len(b) / 3, len(b) / 2, len(b) - 5} {
-		c := slices.Clone(b)
-		c[i] += "\nbad line"
-		sameParse(t, fmt.Sprintf("long game, record %d bad", i), join(c))
+		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx"} {
+			c := slices.Clone(b)
+			c[i] += bad
+			sameParse(t, fmt.Sprintf("long game, record %d followed by %q", i, bad), join(c))
+		}
 	}
 }

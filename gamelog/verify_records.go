@@ -83,6 +83,7 @@ type verifier struct {
 	labels  map[string]bool // the labels of the current close (cleared for each close)
 	values  []int           // an arena for the rolls' values
 	shown   rollReadings
+	inner   Entry // the entry of the unsealed record being checked
 }
 
 type commitRec struct {

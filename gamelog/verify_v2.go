@@ -62,8 +62,10 @@ func (v *verifier) checkSealed(e *Entry) error {
 
 func (v *verifier) checkUnsealed(e *Entry) error {
 	r, in := e.Record, e.Inner
-	h := e.sealed
-	if e.sealedFor != in || e.sealedNonce != e.Nonce { // not computed by the parser, or changed since
+	var h ident.Hash
+	if c := e.seal; c != nil && c.inner == in && c.nonce == e.Nonce {
+		h = c.hash
+	} else { // not computed by the parser, or changed since
 		h = SealedHash(e.Nonce, in.Raw)
 	}
 	if h != r.Hash32("commitment") {
@@ -78,7 +80,10 @@ func (v *verifier) checkUnsealed(e *Entry) error {
 	if in.Type != TypeOrdersText && (in.Get("turn") != r.Get("turn") || in.Get("activation") != r.Get("activation")) {
 		return v.fail(e, "the unsealed record's turn or activation differs from its seal")
 	}
-	return v.checkRecord(&Entry{Index: e.Index, Leaf: e.Leaf, Record: in, Line: e.Line})
+	// One Entry serves every unsealed record: checkRecord keeps no pointer to an event, state
+	// or orders-text entry (the only types a sealed record withholds).
+	v.inner = Entry{Index: e.Index, Leaf: e.Leaf, Record: in, Line: e.Line}
+	return v.checkRecord(&v.inner)
 }
 
 // checkOrdersV2: an orders record belongs to the open activation and to a player it asks
