@@ -30,6 +30,7 @@ fuzz-smoke:
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./gamelog
 	go test -run '^$$' -fuzz '^FuzzParseBlocks$$' -fuzztime $(FUZZTIME) ./gamelog
 	go test -run '^$$' -fuzz '^FuzzVerifyFile$$' -fuzztime $(FUZZTIME) ./gamelog
+	go test -run '^$$' -fuzz '^FuzzParseFileAsBefore$$' -fuzztime $(FUZZTIME) ./gamelog
 	go test -run '^$$' -fuzz '^FuzzParseOrders$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
 	go test -run '^$$' -fuzz '^FuzzLoadTables$$' -fuzztime $(FUZZTIME) ./adjudicator/lepanto
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./mail

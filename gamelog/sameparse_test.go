@@ -107,3 +107,15 @@ func TestParseFileLongAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseFileAsBefore: for any input, ParseFile gives what the parser it replaced gave,
+// to the error message.
+func FuzzParseFileAsBefore(f *testing.F) {
+	g := newGame(f, ledgertest.Script{Seed: "fuzz", Turns: 1, Activations: 1, Rolls: 2, Reveal: 1}, ledger.View{Full: true})
+	f.Add(g.data)
+	f.Add([]byte("navarch/v1 log full\n\nredacted 0 " + fmt.Sprintf("%064x", 7) + "\n\nend-of-log 1 " + fmt.Sprintf("%064x", 1) + "\n"))
+	f.Add([]byte("navarch/v2 log full\n\n\ntype\n\nend-of-log\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameParse(t, "input", data)
+	})
+}
