@@ -104,7 +104,7 @@ func verify(f *File, opts VerifyOptions, serial bool) (*Report, bool) {
 		rollsOK = v.workers.finish()
 	}
 	if v.hc != nil {
-		v.hc.stop.Store(true)
+		v.hc.finish()
 	}
 	if err != nil {
 		var fl *Failure

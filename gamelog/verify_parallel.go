@@ -26,13 +26,25 @@ type headChain struct {
 	cond  *sync.Cond
 	done  int
 	stop  atomic.Bool
+	ended sync.WaitGroup
 }
 
 func startHeads(entries []Entry) *headChain {
 	c := &headChain{heads: make([]ident.Hash, len(entries))}
 	c.cond = sync.NewCond(&c.mu)
-	go c.compute(entries)
+	c.ended.Add(1)
+	go func() {
+		defer c.ended.Done()
+		c.compute(entries)
+	}()
 	return c
+}
+
+// finish stops the computation and waits for it, so that nothing reads the entries after
+// Verify returns.
+func (c *headChain) finish() {
+	c.stop.Store(true)
+	c.ended.Wait()
 }
 
 func (c *headChain) compute(entries []Entry) {
