@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/ed25519"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -119,8 +118,10 @@ func decodeFixed(dst []byte, v string) error {
 	if err := checkHex(v, len(dst)); err != nil {
 		return fmt.Errorf("%w: %v", ErrSyntax, err)
 	}
-	_, err := hex.Decode(dst, []byte(v))
-	return err
+	for i := range dst { // checkHex has checked every digit
+		dst[i] = (hexDigit[v[2*i]]-1)<<4 | (hexDigit[v[2*i+1]] - 1)
+	}
+	return nil
 }
 
 // CheckpointFromRecord reads a checkpoint record of game.

@@ -3,10 +3,13 @@ package gamelog
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"navarch/ident"
 )
@@ -26,6 +29,15 @@ type Entry struct {
 	Inner  *Record // v2: the record a sealed record withholds, where this view may see it
 	Nonce  ident.Hash
 	Line   int // line of the export file where the entry starts (parsed files only)
+
+	// seal is the parser's SealedHash of Inner; the verifier uses it while Inner and Nonce
+	// are still those it was computed for.
+	seal *sealCache
+}
+
+type sealCache struct {
+	hash, nonce ident.Hash
+	inner       *Record
 }
 
 // Private is a side's own hidden set-up, exported only in that side's copy, so that the side
@@ -47,6 +59,8 @@ type File struct {
 	// Signature (v2) is the installation's Ed25519 signature of the trailer (ExportCheckpoint):
 	// a file cut short cannot carry a trailer that verifies.
 	Signature []byte
+
+	seals []sealCache // an arena for the entries' seal caches
 }
 
 // Sign fills the trailer of a v2 file: count and head from its entries, signed with key.
@@ -105,6 +119,11 @@ func WriteFile(w io.Writer, f *File) error {
 
 // ParseFile parses an export strictly. Errors name the line and, where there is one, the
 // record.
+//
+// It works in three passes, so that a long log is read at the speed of its hashing: the
+// blocks are found in one scan; the records are parsed and their leaves hashed on every core
+// (each block alone); then the blocks are taken in file order as if parsed one by one, so
+// that the first bad block is the one reported, with the same message.
 func ParseFile(data []byte) (*File, error) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, fmt.Errorf("%w: file is empty or truncated (no final newline)", ErrSyntax)
@@ -113,36 +132,294 @@ func ParseFile(data []byte) (*File, error) {
 		return nil, fmt.Errorf("%w: file has CR characters (line endings must be LF)", ErrSyntax)
 	}
 	f := &File{}
-	header, rest, _ := bytes.Cut(data, []byte("\n\n"))
-	if err := f.parseHeader(string(header)); err != nil {
+	str := string(data) // one copy: every field value is a substring of it
+	header, _, _ := strings.Cut(str, "\n\n")
+	if err := f.parseHeader(header); err != nil {
 		return nil, err
 	}
-	line := 3
-	for len(rest) > 0 {
-		// A block runs to the next empty line; it keeps its final newline, which is part of
-		// a record's stored bytes.
-		end := bytes.Index(rest, []byte("\n\n"))
-		if end < 0 {
-			end = len(rest) - 1
-		}
-		b := rest[:end+1]
-		rest = rest[end+1:]
-		if len(rest) > 0 {
-			rest = rest[1:]
-		}
-		trailer, err := f.parseBlock(b, line)
-		if err != nil {
-			return nil, err
-		}
-		if trailer {
-			if len(rest) > 0 {
-				return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, line+1)
+	runs := scanBlocks(data, str, len(header))
+	n := 0
+	for _, run := range runs {
+		n += countRecords(run)
+	}
+	f.Entries = make([]Entry, 0, n)
+	for _, run := range runs {
+		for i := range run {
+			b := &run[i]
+			trailer, err := f.takeBlock(b, data[b.start:b.end], str[b.start:b.end])
+			if err != nil {
+				return nil, err
 			}
-			return f, nil
+			if trailer {
+				if b.end+1 < len(str) {
+					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, b.line+1)
+				}
+				return f, nil
+			}
 		}
-		line += bytes.Count(b, []byte("\n")) + 1
 	}
 	return nil, fmt.Errorf("%w: truncated: no end-of-log line after %d records", ErrSyntax, len(f.Entries))
+}
+
+// scanBlocks finds and parses the blocks after the header (which ends at byte header), in
+// runs that follow each other in file order. A long file is cut into one stretch per core,
+// each worker taking the blocks that start in its stretch. Where an empty line is followed
+// by another (which no export has), the blocks are found one by one from the start, as the
+// format's reading defines them.
+func scanBlocks(data []byte, str string, header int) [][]block {
+	workers := runtime.GOMAXPROCS(0)
+	if len(str) < 256<<10 || workers < 2 {
+		return [][]block{parsedBlocks(data, str, header)}
+	}
+	per := (len(str)-header)/workers + 1
+	runs := make([]chunkRun, workers)
+	var wg sync.WaitGroup
+	for w := range runs {
+		a := header + w*per
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs[w] = scanChunk(data, str, a, min(a+per, len(str)))
+		}()
+	}
+	wg.Wait()
+	out := make([][]block, 0, len(runs))
+	newlines := 0 // before the current run's stretch
+	for _, r := range runs {
+		if r.triple {
+			return [][]block{parsedBlocks(data, str, header)}
+		}
+		for i := range r.blocks {
+			r.blocks[i].line += newlines
+		}
+		newlines += r.newlines
+		out = append(out, r.blocks)
+	}
+	return out
+}
+
+func parsedBlocks(data []byte, str string, header int) []block {
+	blocks := splitBlocks(str, header)
+	parseRun(data, str, blocks)
+	return blocks
+}
+
+// chunkRun is what a worker found in its stretch [a, b) of the file: the blocks that start
+// right after an empty line in it (line: 1 + the newlines from a to the block), and the
+// stretch's newlines.
+type chunkRun struct {
+	blocks   []block
+	newlines int
+	triple   bool // an empty line followed by another: the stretch's blocks are not to be trusted
+}
+
+func scanChunk(data []byte, str string, a, b int) chunkRun {
+	if a >= b {
+		return chunkRun{}
+	}
+	r := chunkRun{newlines: strings.Count(str[a:b], "\n")}
+	i := strings.Index(str[a:], "\n\n")
+	if i < 0 || a+i >= b {
+		return r
+	}
+	p := a + i // an empty line ends at p+1; the block starts at p+2
+	line := 1 + strings.Count(str[a:p+2], "\n")
+	r.blocks = make([]block, 0, (b-a)/96+16)
+	for p < b && p+2 < len(str) {
+		start := p + 2
+		if str[start] == '\n' {
+			r.triple = true
+			return r
+		}
+		next := strings.Index(str[start:], "\n\n")
+		end := len(str)
+		if next >= 0 {
+			end = start + next + 1
+		}
+		r.blocks = append(r.blocks, block{start: start, end: end, line: line, kind: kindOf(str[start:end])})
+		if next < 0 {
+			break
+		}
+		line += strings.Count(str[start:end], "\n") + 1
+		p = start + next
+	}
+	parseRun(data, str, r.blocks)
+	return r
+}
+
+func kindOf(s string) blockKind {
+	switch {
+	case strings.HasPrefix(s, "type ") || strings.HasPrefix(s, "type\n"):
+		return blockRecord
+	case strings.HasPrefix(s, "unseal ") || strings.HasPrefix(s, "unseal\n"):
+		return blockUnseal
+	}
+	return blockOther
+}
+
+// block is one block of an export file, by its bytes' place; the records in it are parsed
+// (and hashed) ahead of their turn.
+type block struct {
+	start, end int // its bytes, with the final newline and without the empty line after it
+	line       int // the file line where it starts
+	kind       blockKind
+	rec        Record     // the record (a record block) or the unsealed record (an unseal block)
+	err        error      // rec's parse error
+	sealedOK   bool       // an unseal block whose leaf field holds the SealedHash of its record
+	leaf       ident.Hash // a record block's leaf
+}
+
+type blockKind uint8
+
+const (
+	blockOther  blockKind = iota
+	blockRecord           // starts with "type"
+	blockUnseal           // starts with "unseal"
+)
+
+// splitBlocks finds the blocks after the header (which ends at byte header) up to and with
+// the first that may be the trailer: a block runs to the next empty line and keeps its final
+// newline, which is part of a record's stored bytes.
+func splitBlocks(str string, header int) []block {
+	if header+2 > len(str) {
+		return nil
+	}
+	out := make([]block, 0, strings.Count(str[header:], "\n\n"))
+	pos, line := header+2, 3
+	for pos < len(str) {
+		end := strings.Index(str[pos:], "\n\n")
+		if end < 0 {
+			end = len(str) - 1 - pos
+		}
+		b := block{start: pos, end: pos + end + 1, line: line}
+		b.kind = kindOf(str[pos:b.end])
+		out = append(out, b)
+		if strings.HasPrefix(str[pos:b.end], "end-of-log") {
+			break // the trailer, or a bad block: either ends the file's reading
+		}
+		line += strings.Count(str[pos:b.end], "\n") + 1
+		pos = b.end + 1
+	}
+	return out
+}
+
+func countRecords(blocks []block) int {
+	n := 0
+	for i := range blocks {
+		if blocks[i].kind == blockRecord {
+			n++
+		}
+	}
+	return n
+}
+
+// parseRun parses the record of every record and unseal block of blocks and hashes each
+// record block's leaf (and each unseal block's commitment), with one arena of fields.
+func parseRun(data []byte, str string, blocks []block) {
+	if len(blocks) == 0 {
+		return
+	}
+	// One arena for the run's fields: every field is a line, so its lines bound them.
+	arena := make([]Field, 0, strings.Count(str[blocks[0].start:blocks[len(blocks)-1].end], "\n"))
+	h := sha256.New()
+	for i := range blocks {
+		b := &blocks[i]
+		start := b.start
+		switch b.kind {
+		case blockRecord:
+		case blockUnseal:
+			nl := strings.IndexByte(str[b.start:b.end], '\n')
+			start = b.start + nl + 1
+			b.leaf, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
+		default:
+			continue
+		}
+		s := str[start:b.end]
+		if n := strings.Count(s, "\n"); cap(arena)-len(arena) < n {
+			arena = make([]Field, 0, max(n, 16<<10))
+		}
+		b.rec, b.err = parseRecord(data[start:b.end], s, &arena)
+		if b.err == nil && b.kind == blockRecord {
+			h.Reset()
+			h.Write(leafPrefix)
+			h.Write(b.rec.Raw)
+			h.Sum(b.leaf[:0])
+		}
+	}
+}
+
+var leafPrefix = []byte{0}
+
+// unsealHash computes, ahead of its turn, the commitment an unseal block's record opens
+// with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
+// such nonce (then the block fails in its turn).
+func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
+	i := strings.LastIndexByte(line, ' ')
+	var nonce ident.Hash
+	if i < 0 || decodeFixed(nonce[:], line[i+1:]) != nil {
+		return h, false
+	}
+	return SealedHash(nonce, inner), true
+}
+
+// takeBlock adds block b (bytes raw, text s) to f, in file order; it reports whether b
+// is the trailer.
+func (f *File) takeBlock(b *block, raw []byte, s string) (trailer bool, err error) {
+	first, body, _ := strings.Cut(s, "\n")
+	word, rest, _ := strings.Cut(first, " ")
+	one := func() string { // a one-line block's text; fields() refuses one with more lines
+		if len(first)+1 != len(s) {
+			return first + "\n…"
+		}
+		return first
+	}
+	next := uint64(len(f.Entries))
+	line := b.line
+	switch {
+	case word == "type":
+		if len(f.Private) > 0 {
+			return false, fmt.Errorf("%w: line %d: record after private blocks", ErrSyntax, line)
+		}
+		if b.kind != blockRecord { // "type" alone on its line: parse it as the record it is not
+			b.rec, b.err = Parse(raw)
+		}
+		if b.err != nil {
+			return false, fmt.Errorf("record %d (line %d): %w", next, line, b.err)
+		}
+		if b.rec.Index != next {
+			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, b.rec.Index)
+		}
+		leaf := b.leaf
+		if b.kind != blockRecord {
+			leaf = Leaf(b.rec.Raw)
+		}
+		f.Entries = append(f.Entries, Entry{Index: next, Leaf: leaf, Record: &b.rec, Line: line})
+	case word == "redacted" && f.Format == FormatV1:
+		e, err := parseRedacted(one(), rest, next)
+		if err != nil {
+			return false, fmt.Errorf("record %d (line %d): %w", next, line, err)
+		}
+		e.Line = line
+		f.Entries = append(f.Entries, e)
+	case word == "unseal" && f.Format != FormatV1:
+		if b.kind != blockUnseal {
+			b.rec, b.err = Parse([]byte(body))
+		}
+		if err := f.parseUnseal(rest, b); err != nil {
+			return false, fmt.Errorf("line %d: %w", line, err)
+		}
+	case word == "private":
+		p, err := parsePrivate(one(), rest)
+		if err != nil {
+			return false, fmt.Errorf("line %d: %w", line, err)
+		}
+		f.Private = append(f.Private, p)
+	case word == "end-of-log":
+		return true, f.parseTrailer(one(), rest, line)
+	default:
+		return false, fmt.Errorf("%w: line %d: unknown block %q", ErrSyntax, line, clip(first))
+	}
+	return false, nil
 }
 
 func (f *File) parseHeader(header string) error {
@@ -155,75 +432,37 @@ func (f *File) parseHeader(header string) error {
 	return fmt.Errorf("%w: line 1: not a navarch log (want %q or %q)", ErrSyntax, FileHeader+" <view>", FormatV2+" log <view>")
 }
 
-func (f *File) parseBlock(raw []byte, line int) (trailer bool, err error) {
-	first, body, _ := bytes.Cut(raw, []byte("\n"))
-	word, rest, _ := strings.Cut(string(first), " ")
-	b := string(first)
-	if len(first)+1 != len(raw) {
-		b += "\n…" // a one-line block with more lines: fields() refuses it
-	}
-	next := uint64(len(f.Entries))
-	switch {
-	case word == "type":
-		if len(f.Private) > 0 {
-			return false, fmt.Errorf("%w: line %d: record after private blocks", ErrSyntax, line)
-		}
-		rec, err := Parse(raw)
-		if err != nil {
-			return false, fmt.Errorf("record %d (line %d): %w", next, line, err)
-		}
-		if rec.Index != next {
-			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, rec.Index)
-		}
-		f.Entries = append(f.Entries, Entry{Index: next, Leaf: Leaf(rec.Raw), Record: &rec, Line: line})
-	case word == "redacted" && f.Format == FormatV1:
-		e, err := parseRedacted(b, rest, next)
-		if err != nil {
-			return false, fmt.Errorf("record %d (line %d): %w", next, line, err)
-		}
-		e.Line = line
-		f.Entries = append(f.Entries, e)
-	case word == "unseal" && f.Format != FormatV1:
-		if err := f.parseUnseal(rest, body); err != nil {
-			return false, fmt.Errorf("line %d: %w", line, err)
-		}
-	case word == "private":
-		p, err := parsePrivate(b, rest)
-		if err != nil {
-			return false, fmt.Errorf("line %d: %w", line, err)
-		}
-		f.Private = append(f.Private, p)
-	case word == "end-of-log":
-		return true, f.parseTrailer(b, rest, line)
-	default:
-		return false, fmt.Errorf("%w: line %d: unknown block %q", ErrSyntax, line, clip(string(first)))
-	}
-	return false, nil
-}
-
 // parseUnseal reads "unseal <index> <nonce>" and the record it opens, which must be the
 // sealed record just before it, not yet opened.
-func (f *File) parseUnseal(rest string, body []byte) error {
-	p := strings.Split(rest, " ")
+func (f *File) parseUnseal(rest string, b *block) error {
+	index, nonce, two := strings.Cut(rest, " ")
 	n := len(f.Entries)
-	if len(p) != 2 || n == 0 || p[0] != strconv.FormatUint(uint64(n-1), 10) {
+	var buf [20]byte
+	if !two || strings.Contains(nonce, " ") || n == 0 || index != string(strconv.AppendUint(buf[:0], uint64(n-1), 10)) {
 		return fmt.Errorf("%w: unseal block must name the record just before it", ErrSyntax)
 	}
 	e := &f.Entries[n-1]
 	if e.Record.Type != TypeSealed || e.Inner != nil {
 		return fmt.Errorf("%w: unseal block after record %d, which is not a sealed record", ErrSyntax, n-1)
 	}
-	if err := decodeFixed(e.Nonce[:], p[1]); err != nil {
+	if err := decodeFixed(e.Nonce[:], nonce); err != nil {
 		return err
 	}
-	inner, err := Parse(body)
-	if err != nil {
-		return fmt.Errorf("record %d unsealed: %w", n-1, err)
+	if b.err != nil {
+		return fmt.Errorf("record %d unsealed: %w", n-1, b.err)
 	}
+	inner := &b.rec
 	if inner.Index != uint64(n-1) || inner.Type == TypeSealed {
 		return fmt.Errorf("%w: record %d unsealed: index %d, type %s", ErrSyntax, n-1, inner.Index, inner.Type)
 	}
-	e.Inner = &inner
+	e.Inner = inner
+	if b.sealedOK && b.kind == blockUnseal { // computed with the nonce just decoded
+		if len(f.seals) == cap(f.seals) {
+			f.seals = make([]sealCache, 0, 4096)
+		}
+		f.seals = append(f.seals, sealCache{hash: b.leaf, nonce: e.Nonce, inner: inner})
+		e.seal = &f.seals[len(f.seals)-1]
+	}
 	return nil
 }
 

@@ -75,11 +75,38 @@ func (r *Record) Bytes(key string) []byte {
 	return b
 }
 
-// Hash32 returns a 32-byte hex field decoded.
+// Hash32 returns a 32-byte hex field decoded (zero bytes where it is not 32 bytes of hex;
+// the parser has already checked its syntax).
 func (r *Record) Hash32(key string) [32]byte {
 	var h [32]byte
-	copy(h[:], r.Bytes(key))
+	v := r.Get(key)
+	if len(v) != 64 {
+		copy(h[:], r.Bytes(key))
+		return h
+	}
+	for i := range h {
+		hi, ok1 := unhex(v[2*i])
+		lo, ok2 := unhex(v[2*i+1])
+		if !ok1 || !ok2 {
+			h = [32]byte{}
+			copy(h[:], r.Bytes(key)) // as hex.DecodeString gives it: the bytes before the bad one
+			return h
+		}
+		h[i] = hi<<4 | lo
+	}
 	return h
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // Builder writes a record in canonical form.
@@ -129,75 +156,119 @@ func (b *Builder) Build(index uint64) (Record, error) {
 }
 
 // Parse parses one record strictly: it must be exactly the canonical form of its fields.
-// The returned record keeps raw (not a copy).
+// The returned record keeps raw (not a copy); its field values share one copy of raw as a
+// string.
 func Parse(raw []byte) (Record, error) {
 	if len(raw) > MaxRecordSize {
 		return Record{}, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrSyntax, len(raw), MaxRecordSize)
 	}
-	if !utf8.Valid(raw) {
+	s := string(raw)
+	arena := make([]Field, 0, strings.Count(s, "\n"))
+	return parseRecord(raw, s, &arena)
+}
+
+// parseRecord is Parse of raw, whose bytes s holds as a string, with the fields appended to
+// *arena; the record's Fields are a full slice expression of the arena, so that appending to
+// them never writes into another record's fields. It allocates nothing while the arena has
+// room, so that ParseFile can parse a long log without an allocation per record or field.
+func parseRecord(raw []byte, s string, arena *[]Field) (Record, error) {
+	if len(raw) > MaxRecordSize {
+		return Record{}, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrSyntax, len(raw), MaxRecordSize)
+	}
+	if !utf8.ValidString(s) {
 		return Record{}, fmt.Errorf("%w: record is not UTF-8", ErrSyntax)
 	}
-	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+	if len(s) == 0 || s[len(s)-1] != '\n' {
 		return Record{}, fmt.Errorf("%w: record does not end with a newline", ErrSyntax)
 	}
-	lines := strings.Split(string(raw[:len(raw)-1]), "\n")
-	if len(lines) < 2 {
+	sc := lineScan{rest: s[:len(s)-1], more: true}
+	sc.next()
+	first := sc.line
+	sc.next()
+	if !sc.ok {
 		return Record{}, fmt.Errorf("%w: record has no index line", ErrSyntax)
 	}
-	typ, ok := strings.CutPrefix(lines[0], "type ")
+	typ, ok := strings.CutPrefix(first, "type ")
 	schema, known := schemas[typ]
 	if !ok || !known {
-		return Record{}, fmt.Errorf("%w: line 1: %q is not a known record type line", ErrSyntax, lines[0])
+		return Record{}, fmt.Errorf("%w: line 1: %q is not a known record type line", ErrSyntax, first)
 	}
-	idx, ok := strings.CutPrefix(lines[1], "index ")
+	idx, ok := strings.CutPrefix(sc.line, "index ")
 	if !ok || checkValue(kUint, idx) != nil {
-		return Record{}, fmt.Errorf("%w: line 2: %q is not an index line", ErrSyntax, lines[1])
+		return Record{}, fmt.Errorf("%w: line 2: %q is not an index line", ErrSyntax, sc.line)
 	}
-	rec := Record{Type: typ, Raw: raw}
-	rec.Index, _ = strconv.ParseUint(idx, 10, 64)
-	fields, err := parseFields(schema, lines[2:])
-	if err != nil {
+	rec := Record{Type: typ, Raw: raw, Index: parseUint(idx)}
+	start := len(*arena)
+	sc.next()
+	if err := parseFields(schema, &sc, arena); err != nil {
+		*arena = (*arena)[:start]
 		return Record{}, fmt.Errorf("%s record: %w", typ, err)
 	}
-	rec.Fields = fields
+	rec.Fields = (*arena)[start:len(*arena):len(*arena)]
 	return rec, nil
 }
 
-// parseFields matches lines against schema in order; line numbers in errors count from 1 at
-// the record's "type" line.
-func parseFields(schema []field, lines []string) ([]Field, error) {
-	fields := make([]Field, 0, len(lines))
-	i := 0
-	for _, f := range schema {
-		n := 0
-		for i < len(lines) && lineKey(lines[i]) == f.key {
-			if n > 0 && (f.n == one || f.n == opt) {
-				return nil, fmt.Errorf("%w: line %d: %s repeated", ErrSyntax, i+3, f.key)
-			}
-			val := strings.TrimPrefix(lines[i][len(f.key):], " ")
-			if len(lines[i]) == len(f.key)+1 {
-				return nil, fmt.Errorf("%w: line %d: trailing space", ErrSyntax, i+3)
-			}
-			if err := checkValue(f.kind, val); err != nil {
-				return nil, fmt.Errorf("%w: line %d: %s: %v", ErrSyntax, i+3, f.key, err)
-			}
-			fields = append(fields, Field{f.key, val})
-			n++
-			i++
-		}
-		if n == 0 && (f.n == one || f.n == some) {
-			return nil, fmt.Errorf("%w: line %d: missing %s", ErrSyntax, i+3, f.key)
-		}
-	}
-	if i < len(lines) {
-		return nil, fmt.Errorf("%w: line %d: unexpected %q", ErrSyntax, i+3, clip(lines[i]))
-	}
-	return fields, nil
+// lineScan walks the LF-separated lines of a string as strings.Split would give them,
+// without making the slice.
+type lineScan struct {
+	rest string // the text after the current line
+	more bool   // whether rest holds another line (an LF preceded it)
+	line string // the current line, when ok
+	ok   bool
 }
 
-func lineKey(line string) string {
-	k, _, _ := strings.Cut(line, " ")
-	return k
+func (l *lineScan) next() {
+	if !l.more {
+		l.line, l.ok = "", false
+		return
+	}
+	if i := strings.IndexByte(l.rest, '\n'); i >= 0 {
+		l.line, l.rest = l.rest[:i], l.rest[i+1:]
+	} else {
+		l.line, l.rest, l.more = l.rest, "", false
+	}
+	l.ok = true
+}
+
+// parseFields matches the lines from sc's current one against schema in order, appending the
+// fields to *arena; line numbers in errors count from 1 at the record's "type" line.
+func parseFields(schema []field, sc *lineScan, arena *[]Field) error {
+	i := 0 // lines read after the index line
+	for _, f := range schema {
+		n := 0
+		for sc.ok && hasKey(sc.line, f.key) {
+			line := sc.line
+			if n > 0 && (f.n == one || f.n == opt) {
+				return fmt.Errorf("%w: line %d: %s repeated", ErrSyntax, i+3, f.key)
+			}
+			if len(line) == len(f.key)+1 {
+				return fmt.Errorf("%w: line %d: trailing space", ErrSyntax, i+3)
+			}
+			val := ""
+			if len(line) > len(f.key) {
+				val = line[len(f.key)+1:]
+			}
+			if err := checkValue(f.kind, val); err != nil {
+				return fmt.Errorf("%w: line %d: %s: %v", ErrSyntax, i+3, f.key, err)
+			}
+			*arena = append(*arena, Field{f.key, val})
+			n++
+			i++
+			sc.next()
+		}
+		if n == 0 && (f.n == one || f.n == some) {
+			return fmt.Errorf("%w: line %d: missing %s", ErrSyntax, i+3, f.key)
+		}
+	}
+	if sc.ok {
+		return fmt.Errorf("%w: line %d: unexpected %q", ErrSyntax, i+3, clip(sc.line))
+	}
+	return nil
+}
+
+// hasKey reports whether line's key (the text before its first space) is key.
+func hasKey(line, key string) bool {
+	return len(line) >= len(key) && line[:len(key)] == key && (len(line) == len(key) || line[len(key)] == ' ')
 }
 
 func clip(s string) string {
@@ -260,12 +331,20 @@ func checkHex(v string, n int) error {
 		return fmt.Errorf("odd hex length")
 	}
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if hexDigit[v[i]] == 0 {
 			return fmt.Errorf("%q is not lowercase hex", clip(v))
 		}
 	}
 	return nil
 }
+
+// hexDigit[c] is 1 + the value of lowercase hex digit c, 0 for any other byte.
+var hexDigit = func() (t [256]byte) {
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i) + 1
+	}
+	return t
+}()
 
 // CheckToken reports whether v is a token: 1-200 printable ASCII bytes without a space.
 func CheckToken(v string) error {
@@ -287,12 +366,16 @@ func checkList(v string, emptyOK bool, each func(string) error) error {
 		}
 		return fmt.Errorf("empty list")
 	}
-	for _, p := range strings.Split(v, " ") {
+	for {
+		p, rest, more := strings.Cut(v, " ")
 		if err := each(p); err != nil {
 			return err
 		}
+		if !more {
+			return nil
+		}
+		v = rest
 	}
-	return nil
 }
 
 // CheckText reports whether v may be a text value: valid UTF-8, no control characters, no
@@ -304,10 +387,19 @@ func CheckText(v string) error {
 	if strings.TrimSpace(v) != v {
 		return fmt.Errorf("text %q has edge spaces", clip(v))
 	}
-	for _, r := range v {
-		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+	for i := 0; i < len(v); {
+		if c := v[i]; c < utf8.RuneSelf { // ASCII: the common case, without decoding
+			if c < ' ' || c == 0x7f {
+				return fmt.Errorf("text %q has a control character", clip(v))
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(v[i:])
+		if (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
 			return fmt.Errorf("text %q has a control character", clip(v))
 		}
+		i += size
 	}
 	return nil
 }
@@ -336,7 +428,8 @@ func checkTime(v string) error {
 		return nil
 	}
 	t, err := time.Parse(TimeLayout, v)
-	if err != nil || t.Format(TimeLayout) != v {
+	var buf [len(TimeLayout) + 8]byte
+	if err != nil || string(t.AppendFormat(buf[:0], TimeLayout)) != v {
 		return fmt.Errorf("%q is not a UTC time like %s", clip(v), TimeLayout)
 	}
 	return nil

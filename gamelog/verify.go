@@ -81,9 +81,33 @@ func (r *Report) OK() bool { return r.Failure == nil }
 // structure, every checkpoint, every reveal against the commitment, the start and input
 // hashes, and every roll whose turn seed is revealed. It stops at the first failure.
 func Verify(f *File, opts VerifyOptions) *Report {
+	if rep, ok := verify(f, opts, false); ok {
+		return rep
+	}
+	rep, _ := verify(f, opts, true)
+	return rep
+}
+
+// verify runs one verification; serial derives every roll in its place. The fast mode
+// (serial false) derives the rolls on other goroutines and reports false when a roll did
+// not match: its report is then not the one to give (verify_parallel.go).
+func verify(f *File, opts VerifyOptions, serial bool) (*Report, bool) {
 	v := newVerifier(f, opts)
+	v.serial = serial
+	if !serial {
+		v.workers = startRollWorkers()
+	}
 	rep := v.rep
-	if err := v.run(); err != nil {
+	err := v.run()
+	rollsOK := true
+	if v.workers != nil {
+		v.flushBatch()
+		rollsOK = v.workers.finish()
+	}
+	if v.hc != nil {
+		v.hc.finish()
+	}
+	if err != nil {
 		var fl *Failure
 		if !errors.As(err, &fl) {
 			fl = &Failure{Index: -1, Reason: err.Error()}
@@ -92,7 +116,7 @@ func Verify(f *File, opts VerifyOptions) *Report {
 	}
 	rep.Pending = v.pendingTurns()
 	rep.Dice = v.stats.sorted()
-	return rep
+	return rep, rollsOK
 }
 
 // run checks record by record first, so that a changed record is named by its own check;
@@ -122,16 +146,17 @@ func (v *verifier) run() error {
 }
 
 func (v *verifier) computeHeads() {
-	var head ident.Hash
 	for _, e := range v.f.Entries {
-		head = NextHead(e.Index, head, e.Leaf)
-		v.heads = append(v.heads, head)
 		if e.Record == nil {
 			v.rep.Redacted++
 		}
 	}
 	v.rep.Records = len(v.f.Entries)
+	v.hc = startHeads(v.f.Entries)
 }
+
+// heads returns head_0 … head_{n−1} of the file's entries.
+func (v *verifier) heads(n int) []ident.Hash { return v.hc.upTo(n) }
 
 // checkTrailer compares the end-of-log line with the recomputed chain.
 func (v *verifier) checkTrailer() error {
@@ -147,7 +172,7 @@ func (v *verifier) checkTrailer() error {
 	if v.f.Size != uint64(len(v.f.Entries)) {
 		return &Failure{Index: -1, Reason: fmt.Sprintf("end-of-log says %d records, the file has %d (records removed or inserted)", v.f.Size, len(v.f.Entries))}
 	}
-	if n := len(v.heads); n == 0 || v.f.Head != v.heads[n-1] {
+	if n := len(v.f.Entries); n == 0 || v.f.Head != v.heads(n)[n-1] {
 		return &Failure{Index: -1, Reason: "end-of-log head does not match the recomputed chain (the file was edited after export)"}
 	}
 	return nil

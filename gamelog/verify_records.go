@@ -27,7 +27,8 @@ type closeRec struct {
 	withheld bool // its inputs are withheld from this view
 	uses     []uint64
 	ta       turnAct
-	deriver  *dice.Deriver // nil until the turn's seed is revealed
+	deriver  *dice.Deriver // nil until the turn's seed is revealed (serial mode)
+	batch    *rollBatch    // nil until the turn's seed is revealed (fast mode)
 	seq      uint64
 	label    map[string]bool
 
@@ -44,7 +45,7 @@ type verifier struct {
 	opts VerifyOptions
 	rep  *Report
 
-	heads      []ident.Hash
+	hc         *headChain
 	game       ident.GameID
 	turns      uint64
 	commitment ident.Hash
@@ -73,6 +74,16 @@ type verifier struct {
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
+
+	// serial derives each roll in its place; otherwise workers derive the batches of rolls
+	// (verify_parallel.go), batch being the current activation's, not yet sent.
+	serial  bool
+	workers *rollWorkers
+	batch   *rollBatch
+	labels  map[string]bool // the labels of the current close (cleared for each close)
+	values  []int           // an arena for the rolls' values
+	shown   rollReadings
+	inner   Entry // the entry of the unsealed record being checked
 }
 
 type commitRec struct {
@@ -87,7 +98,37 @@ func newVerifier(f *File, opts VerifyOptions) *verifier {
 		joins: map[string][]byte{}, activations: map[turnAct]bool{}, orders: map[uint64]ordersRec{},
 		closes: map[turnAct]bool{}, uses: map[uint64][]uint64{}, rollTurns: map[uint32]bool{},
 		commits: map[uint64]commitRec{}, stats: dieStats{},
-		acts: map[turnAct][]string{}, current: map[turnAct]map[string]uint64{}}
+		acts: map[turnAct][]string{}, current: map[turnAct]map[string]uint64{}, labels: map[string]bool{}}
+}
+
+// newLabels returns the label set of a new close: the one map, cleared (the previous
+// close's labels are never looked at again).
+func (v *verifier) newLabels() map[string]bool {
+	clear(v.labels)
+	return v.labels
+}
+
+// keyed gives close c its activation key: a Deriver in serial mode, else a batch for the
+// workers (the previous close's batch is complete and is sent).
+func (v *verifier) keyed(c *closeRec, key ident.Hash) {
+	if v.serial {
+		c.deriver = dice.NewDeriver(key)
+		return
+	}
+	size := 16
+	if v.batch != nil {
+		size = max(size, len(v.batch.jobs))
+	}
+	v.flushBatch()
+	c.batch = &rollBatch{key: key, jobs: make([]rollJob, 0, size)}
+	v.batch = c.batch
+}
+
+func (v *verifier) flushBatch() {
+	if v.batch != nil && len(v.batch.jobs) > 0 {
+		v.workers.send(v.batch)
+	}
+	v.batch = nil
 }
 
 // afterEnd lists the record types that may follow the end record.
@@ -301,12 +342,12 @@ func (v *verifier) checkClose(e *Entry) error {
 		return v.fail(e, "inputs-hash %s, recomputed E is %x", e.Record.Get("inputs-hash"), eh[:])
 	}
 	v.closes[ta] = true
-	v.cur = &closeRec{ta: ta, label: map[string]bool{}, withheld: withheld}
+	v.cur = &closeRec{ta: ta, label: v.newLabels(), withheld: withheld}
 	for _, u := range e.Record.All("use") {
 		v.cur.uses = append(v.cur.uses, parseUint(u))
 	}
 	if x, ok := v.seeds[ta.t]; ok && !withheld {
-		v.cur.deriver = dice.NewDeriver(dice.ActivationKey(x, v.game, v.start, ta.t, ta.a, eh))
+		v.keyed(v.cur, dice.ActivationKey(x, v.game, v.start, ta.t, ta.a, eh))
 	}
 	return nil
 }
@@ -378,7 +419,7 @@ func (v *verifier) checkCheckpoint(e *Entry) error {
 	if !c.Valid(v.key) {
 		return v.fail(e, "bad checkpoint signature")
 	}
-	if c.Head != v.heads[c.Size-1] {
+	if c.Head != v.heads(int(c.Size))[c.Size-1] {
 		return v.fail(e, "signed head for size %d differs from the recomputed chain: a record in %d..%d was changed, inserted or removed", c.Size, v.goodSize, c.Size-1)
 	}
 	v.goodSize = c.Size

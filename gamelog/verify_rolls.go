@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"navarch/adjudicator/dice"
 )
@@ -26,11 +27,11 @@ func (v *verifier) checkRoll(e *Entry) error {
 		return v.fail(e, "label %q used twice in turn %d activation %d", label, ta.t, ta.a)
 	}
 	count, sides, _ := ParseDice(r.Get("dice"))
-	values, err := parseValues(r.Get("values"), count, sides)
+	values, err := v.parseValues(r.Get("values"), count, sides)
 	if err != nil {
 		return v.fail(e, "%v", err)
 	}
-	if err := checkShown(r, sides, values); err != nil {
+	if err := v.shown.check(r, sides, values); err != nil {
 		return v.fail(e, "%v", err)
 	}
 	if v.cur.deriver != nil {
@@ -41,6 +42,9 @@ func (v *verifier) checkRoll(e *Entry) error {
 		if !slices.Equal(want, values) {
 			return v.fail(e, "values %v, the committed dice give %v: the roll was changed", values, want)
 		}
+		v.rep.RollsChecked++
+	} else if v.cur.batch != nil { // checked by a worker before the report is given
+		v.cur.batch.jobs = append(v.cur.batch.jobs, rollJob{label: label, sides: sides, count: count, values: values})
 		v.rep.RollsChecked++
 	}
 	v.cur.seq++
@@ -55,20 +59,129 @@ func (v *verifier) checkRoll(e *Entry) error {
 	return nil
 }
 
-func parseValues(s string, count, sides int) ([]int, error) {
-	parts := strings.Split(s, " ")
-	if len(parts) != count {
-		return nil, fmt.Errorf("%d values for %dd%d", len(parts), count, sides)
+// parseValues reads count raw values of a d(sides) into the verifier's arena: the slice
+// it returns is never written again.
+func (v *verifier) parseValues(s string, count, sides int) ([]int, error) {
+	if n := strings.Count(s, " ") + 1; n != count {
+		return nil, fmt.Errorf("%d values for %dd%d", n, count, sides)
 	}
-	out := make([]int, count)
-	for i, p := range parts {
+	if cap(v.values)-len(v.values) < count {
+		v.values = make([]int, 0, max(count, 16<<10))
+	}
+	start := len(v.values)
+	for p, rest, more := "", s, true; more; {
+		p, rest, more = strings.Cut(rest, " ")
 		n := parseUint(p)
 		if n < 1 || n > uint64(sides) {
+			v.values = v.values[:start]
 			return nil, fmt.Errorf("value %s outside 1..%d", p, sides)
 		}
-		out[i] = int(n)
+		v.values = append(v.values, int(n))
 	}
-	return out, nil
+	return v.values[start:len(v.values):len(v.values)], nil
+}
+
+// rollReadings checks the optional reading of a roll's raw values (as, items, shown) as
+// dice.MapValue gives it, keeping the readings of each plain die type so that a roll costs
+// no allocation.
+type rollReadings struct {
+	faces        map[reading][]string
+	items, words []string
+}
+
+type reading struct {
+	as    string
+	sides int
+}
+
+// check returns checkShown's answer: nil when the record shows what MapValue reads.
+func (rr *rollReadings) check(r *Record, sides int, values []int) error {
+	if rr.matches(r, sides, values) {
+		return nil
+	}
+	return checkShown(r, sides, values) // the error, as it has always been worded
+}
+
+// matches reports whether the record's reading is right, as checkShown would find it; false
+// sends the roll to checkShown.
+func (rr *rollReadings) matches(r *Record, sides int, values []int) bool {
+	as := r.Get("as")
+	if r.Has("items") && as != dice.AsDraw {
+		return false
+	}
+	if !r.Has("shown") {
+		return as == ""
+	}
+	rr.words = fieldsInto(rr.words[:0], r.Get("shown"))
+	if len(rr.words) != len(values) {
+		return false
+	}
+	var faces []string
+	if as == dice.AsDraw {
+		rr.items = fieldsInto(rr.items[:0], r.Get("items"))
+		if len(rr.items) != sides {
+			return false
+		}
+		faces = rr.items
+	} else if faces = rr.faces[reading{as, sides}]; faces == nil {
+		if faces = readings(as, sides); faces == nil {
+			return false
+		}
+		if rr.faces == nil {
+			rr.faces = map[reading][]string{}
+		}
+		rr.faces[reading{as, sides}] = faces
+	}
+	for i, val := range values {
+		if faces[val-1] != rr.words[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// readings returns MapValue's reading of every face of a plain d(sides), or nil for a die too
+// wide to list or a reading MapValue refuses.
+func readings(as string, sides int) []string {
+	if sides > 1000 {
+		return nil
+	}
+	out := make([]string, sides)
+	for v := 1; v <= sides; v++ {
+		m, err := dice.MapValue(as, sides, nil, v)
+		if err != nil {
+			return nil
+		}
+		out[v-1] = m
+	}
+	return out
+}
+
+// fieldsInto appends strings.Fields(s) to dst, without allocating for ASCII text.
+func fieldsInto(dst []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst, strings.Fields(s)...)
+		}
+	}
+	for i := 0; i < len(s); {
+		for i < len(s) && asciiSpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !asciiSpace(s[j]) {
+			j++
+		}
+		if j > i {
+			dst = append(dst, s[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // checkShown checks the optional reading of the raw values (as, items, shown).
@@ -132,10 +245,10 @@ func (v *verifier) checkExternal() error {
 			return &Failure{Index: -1, Reason: fmt.Sprintf("EQUIVOCATION: two validly signed checkpoints for size %d with heads %x and %x", c.Size, o.Head[:], c.Head[:])}
 		}
 		seen[c.Size] = c
-		if c.Size == 0 || c.Size > uint64(len(v.heads)) {
-			return &Failure{Index: -1, Reason: fmt.Sprintf("a signed checkpoint covers %d records, the log has %d: records were removed", c.Size, len(v.heads))}
+		if c.Size == 0 || c.Size > uint64(len(v.f.Entries)) {
+			return &Failure{Index: -1, Reason: fmt.Sprintf("a signed checkpoint covers %d records, the log has %d: records were removed", c.Size, len(v.f.Entries))}
 		}
-		if v.heads[c.Size-1] != c.Head {
+		if v.heads(int(c.Size))[c.Size-1] != c.Head {
 			e := &v.f.Entries[c.Size-1]
 			return v.fail(e, "EQUIVOCATION: the signed checkpoint of size %d from mail disagrees with this log: a record up to %d was changed", c.Size, c.Size-1)
 		}

@@ -65,7 +65,13 @@ func (v *verifier) checkSealed(e *Entry) error {
 
 func (v *verifier) checkUnsealed(e *Entry) error {
 	r, in := e.Record, e.Inner
-	if SealedHash(e.Nonce, in.Raw) != r.Hash32("commitment") {
+	var h ident.Hash
+	if c := e.seal; c != nil && c.inner == in && c.nonce == e.Nonce {
+		h = c.hash
+	} else { // not computed by the parser, or changed since
+		h = SealedHash(e.Nonce, in.Raw)
+	}
+	if h != r.Hash32("commitment") {
 		return v.fail(e, "the unsealed record does not open the commitment (it was changed)")
 	}
 	if in.Type != r.Get("what") {
@@ -77,7 +83,10 @@ func (v *verifier) checkUnsealed(e *Entry) error {
 	if in.Type != TypeOrdersText && (in.Get("turn") != r.Get("turn") || in.Get("activation") != r.Get("activation")) {
 		return v.fail(e, "the unsealed record's turn or activation differs from its seal")
 	}
-	return v.checkRecord(&Entry{Index: e.Index, Leaf: e.Leaf, Record: in, Line: e.Line})
+	// One Entry serves every unsealed record: checkRecord keeps no pointer to an event, state
+	// or orders-text entry (the only types a sealed record withholds).
+	v.inner = Entry{Index: e.Index, Leaf: e.Leaf, Record: in, Line: e.Line}
+	return v.checkRecord(&v.inner)
 }
 
 // checkOrdersV2: an orders record belongs to the open activation and to a player it asks
@@ -133,7 +142,7 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 	if len(sides) != len(want) || !containsAll(sides, want) {
 		return v.fail(e, "uses orders of sides %v; turn %d activation %d asked %v (one record each)", sides, ta.t, ta.a, want)
 	}
-	cur := &closeRec{ta: ta, label: map[string]bool{}, uses: nil}
+	cur := &closeRec{ta: ta, label: v.newLabels(), uses: nil}
 	for _, u := range e.Record.All("use") {
 		cur.uses = append(cur.uses, parseUint(u))
 		v.uses[parseUint(u)] = append(v.uses[parseUint(u)], e.Index)
@@ -216,7 +225,7 @@ func (v *verifier) finishTexts(at *Entry) error {
 		return v.fail(ce, "inputs-hash %x, recomputed E is %x", c.claimedE[:], eh[:])
 	}
 	if x, ok := v.seeds[c.ta.t]; ok {
-		c.deriver = dice.NewDeriver(dice.ActivationKey(x, v.game, v.start, c.ta.t, c.ta.a, eh))
+		v.keyed(c, dice.ActivationKey(x, v.game, v.start, c.ta.t, c.ta.a, eh))
 	}
 	_ = at
 	return nil

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"strings"
 	"testing"
+	"time"
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
@@ -69,4 +70,28 @@ func copyState(dst, src *Game) {
 	}
 	dst.Turn, dst.Drawn, dst.Cup, dst.SetUp = src.Turn, src.Drawn, append([]string(nil), src.Cup...), src.SetUp
 	dst.Wait, dst.WaitSides, dst.WaitGroup = src.Wait, append([]string(nil), src.WaitSides...), src.WaitGroup
+}
+
+// BenchmarkEncode encodes the full battle's state (13.1, 162 units, after the first turns)
+// and, in the same loop, hashes the encoding with SHA-256 as adjudicator.StateHash does: the
+// floor under any encoder whose bytes must be hashed. It reports both and their ratio.
+func BenchmarkEncode(b *testing.B) {
+	g := scenarioGame(b, "battle-of-lepanto")
+	for _, u := range g.Units[:40] { // a state with marks set, as in play
+		u.Fired, u.Engaged, u.Return = true, []string{g.Units[41].ID}, 3
+	}
+	var enc, hash time.Duration
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		out := g.Encode()
+		t1 := time.Now()
+		_ = sha256.Sum256(out)
+		enc, hash, n = enc+t1.Sub(t0), hash+time.Since(t1), n+1
+	}
+	b.ReportMetric(float64(enc.Nanoseconds())/float64(n), "encode-ns")
+	b.ReportMetric(float64(hash.Nanoseconds())/float64(n), "sha256-ns")
+	b.ReportMetric(float64(enc)/float64(hash), "encode/sha256")
+	b.ReportMetric(float64(len(g.Encode())), "bytes")
 }

@@ -1,7 +1,6 @@
 package lepanto
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,41 +140,103 @@ func (g *Game) leadersAboard(u *Unit) []*Leader {
 	return out
 }
 
-// Encode returns the canonical state: one line per fact, in canonical order.
+// Encode returns the canonical state: one line per fact, in canonical order. Its bytes are
+// hashed into every state record of a game's log (adjudicator.StateHash), so they never
+// change: TestEncodeGolden pins them over a played full battle. It appends to one buffer
+// without fmt (issue 14: fmt was half the cost of an activation).
 func (g *Game) Encode() []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "lepanto1571 %s\noptions %s\nturn %d\nact %d\ncup %s\ndrawn %t\nwind %s\nwait %s %s %s\nover %t %s\nsetup %t\n",
-		g.sc.ID, strings.Join(g.options, " "), g.Turn, g.Act, strings.Join(g.Cup, " "), g.Drawn, g.Wind,
-		g.Wait, strings.Join(g.WaitSides, ","), g.WaitGroup, g.Over, g.Result, g.SetUp)
+	b := make([]byte, 0, 512+128*len(g.Units)+64*(len(g.Leaders)+len(g.Groups)+len(g.Wings)))
+	b = append(b, "lepanto1571 "...)
+	b = append(b, g.sc.ID...)
+	b = appendJoin(append(b, "\noptions "...), g.options, " ")
+	b = strconv.AppendInt(append(b, "\nturn "...), int64(g.Turn), 10)
+	b = strconv.AppendInt(append(b, "\nact "...), int64(g.Act), 10)
+	b = appendJoin(append(b, "\ncup "...), g.Cup, " ")
+	b = strconv.AppendBool(append(b, "\ndrawn "...), g.Drawn)
+	b = append(append(b, "\nwind "...), g.Wind...)
+	b = append(append(b, "\nwait "...), g.Wait...)
+	b = appendJoin(append(b, ' '), g.WaitSides, ",")
+	b = append(append(b, ' '), g.WaitGroup...)
+	b = strconv.AppendBool(append(b, "\nover "...), g.Over)
+	b = append(append(b, ' '), g.Result...)
+	b = strconv.AppendBool(append(b, "\nsetup "...), g.SetUp)
+	b = append(b, '\n')
 	if g.Drawer != "" || len(g.LeadersStay) > 0 { // standing choices: written once made
-		fmt.Fprintf(&b, "drawer %s\nleaders-stay %s\n", g.Drawer, strings.Join(g.LeadersStay, ","))
+		b = append(append(b, "drawer "...), g.Drawer...)
+		b = appendJoin(append(b, "\nleaders-stay "...), g.LeadersStay, ",")
+		b = append(b, '\n')
 	}
 	for _, gr := range g.Groups {
-		fmt.Fprintf(&b, "group %s acted=%t", gr.ID, gr.Acted)
+		b = append(append(b, "group "...), gr.ID...)
+		b = strconv.AppendBool(append(b, " acted="...), gr.Acted)
 		if gr.CaptainOn != "" {
-			fmt.Fprintf(&b, " captain-on=%s", gr.CaptainOn)
+			b = append(append(b, " captain-on="...), gr.CaptainOn...)
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
 	for _, w := range g.Wings {
-		fmt.Fprintf(&b, "wing %s track=%d lma=%t lf=%t captains=%d\n", w.ID, w.Track, w.LMA, w.LF, w.Captains)
+		b = append(append(b, "wing "...), w.ID...)
+		b = strconv.AppendInt(append(b, " track="...), int64(w.Track), 10)
+		b = strconv.AppendBool(append(b, " lma="...), w.LMA)
+		b = strconv.AppendBool(append(b, " lf="...), w.LF)
+		b = strconv.AppendInt(append(b, " captains="...), int64(w.Captains), 10)
+		b = append(b, '\n')
 	}
 	for _, u := range g.Units {
-		fmt.Fprintf(&b, "unit %s %s %s fired=%t mast=%t fire=%t engaged=%s status=%s return=%d grappled=%d sailing=%t", u.ID, u.Hex, u.Facing,
-			u.Fired, u.MastDown, u.OnFire, strings.Join(u.Engaged, ","), u.Status, u.Return, u.GrappleTurn, u.Sailing)
-		if u.HoldMove || u.HoldRam {
-			fmt.Fprintf(&b, " hold-fire=%t,%t", u.HoldMove, u.HoldRam)
-		}
-		b.WriteByte('\n')
+		b = u.appendEncoding(b)
 	}
 	for _, l := range g.Leaders {
-		fmt.Fprintf(&b, "leader %s %s status=%s hidden=%t", l.ID, l.Unit, l.Status, l.Hidden)
+		b = append(append(b, "leader "...), l.ID...)
+		b = append(append(b, ' '), l.Unit...)
+		b = append(append(b, " status="...), l.Status...)
+		b = strconv.AppendBool(append(b, " hidden="...), l.Hidden)
 		if l.Placed {
-			b.WriteString(" placed")
+			b = append(b, " placed"...)
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
-	return []byte(b.String())
+	return b
+}
+
+// appendEncoding appends u's line of Encode.
+func (u *Unit) appendEncoding(b []byte) []byte {
+	b = append(append(b, "unit "...), u.ID...)
+	b = appendHex(append(b, ' '), u.Hex)
+	b = append(append(b, ' '), u.Facing.String()...)
+	b = strconv.AppendBool(append(b, " fired="...), u.Fired)
+	b = strconv.AppendBool(append(b, " mast="...), u.MastDown)
+	b = strconv.AppendBool(append(b, " fire="...), u.OnFire)
+	b = appendJoin(append(b, " engaged="...), u.Engaged, ",")
+	b = append(append(b, " status="...), u.Status...)
+	b = strconv.AppendInt(append(b, " return="...), int64(u.Return), 10)
+	b = strconv.AppendInt(append(b, " grappled="...), int64(u.GrappleTurn), 10)
+	b = strconv.AppendBool(append(b, " sailing="...), u.Sailing)
+	if u.HoldMove || u.HoldRam {
+		b = strconv.AppendBool(append(b, " hold-fire="...), u.HoldMove)
+		b = strconv.AppendBool(append(b, ','), u.HoldRam)
+	}
+	return append(b, '\n')
+}
+
+// appendHex appends h as Hex.String writes it ("%02d%02d").
+func appendHex(b []byte, h Hex) []byte { return appendPad2(appendPad2(b, h.Col), h.Row) }
+
+// appendPad2 appends n as fmt's %02d does: zero-padded to two characters, sign included.
+func appendPad2(b []byte, n int) []byte {
+	if n >= 0 && n < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(n), 10)
+}
+
+func appendJoin(b []byte, items []string, sep string) []byte {
+	for i, s := range items {
+		if i > 0 {
+			b = append(b, sep...)
+		}
+		b = append(b, s...)
+	}
+	return b
 }
 
 func (g *Game) hasOption(o string) bool { return slices.Contains(g.options, o) }

@@ -1,0 +1,12 @@
+package gamelog
+
+// OldParseFile is the parser as it was before issue 14 (oldparse_test.go), for the tests
+// that compare it with ParseFile.
+var OldParseFile = oldParseFile
+
+// VerifySerial is Verify with every roll derived in its place, on one goroutine: the mode
+// whose report Verify must always give.
+func VerifySerial(f *File, opts VerifyOptions) *Report {
+	rep, _ := verify(f, opts, true)
+	return rep
+}

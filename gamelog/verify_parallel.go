@@ -1,0 +1,159 @@
+package gamelog
+
+import (
+	"crypto/sha256"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"navarch/adjudicator/dice"
+	"navarch/ident"
+)
+
+// Verify spends its time on hashing that does not depend on the order of the checks: the
+// chain of heads, and the rolls of each activation once its key is known. The verifier's
+// fast mode hands both to other goroutines and checks the records in order meanwhile; any
+// failure, of a record or of a roll, sends the whole file through the serial mode, which
+// derives every roll in its place, so that the report (its first failure, its counts) is
+// exactly the serial one.
+
+// headChain computes head_i of every entry on its own goroutine (docs/LOG-FORMAT.md 2,
+// chain of records); upTo waits until the heads asked for exist.
+type headChain struct {
+	heads []ident.Hash
+	mu    sync.Mutex
+	cond  *sync.Cond
+	done  int
+	stop  atomic.Bool
+	ended sync.WaitGroup
+}
+
+func startHeads(entries []Entry) *headChain {
+	c := &headChain{heads: make([]ident.Hash, len(entries))}
+	c.cond = sync.NewCond(&c.mu)
+	c.ended.Add(1)
+	go func() {
+		defer c.ended.Done()
+		c.compute(entries)
+	}()
+	return c
+}
+
+// finish stops the computation and waits for it, so that nothing reads the entries after
+// Verify returns.
+func (c *headChain) finish() {
+	c.stop.Store(true)
+	c.ended.Wait()
+}
+
+func (c *headChain) compute(entries []Entry) {
+	var hh headHasher
+	var head ident.Hash
+	for i := range entries {
+		head = hh.next(entries[i].Index, head, entries[i].Leaf)
+		c.heads[i] = head
+		if i%1024 == 1023 || i == len(entries)-1 {
+			c.mu.Lock()
+			c.done = i + 1
+			c.cond.Broadcast()
+			c.mu.Unlock()
+			if c.stop.Load() {
+				return
+			}
+		}
+	}
+}
+
+// upTo returns head_0 … head_{n−1}, waiting for them.
+func (c *headChain) upTo(n int) []ident.Hash {
+	c.mu.Lock()
+	for c.done < n {
+		c.cond.Wait()
+	}
+	c.mu.Unlock()
+	return c.heads[:n]
+}
+
+// headHasher computes heads without an allocation: its message buffer holds the tag.
+type headHasher struct{ msg []byte }
+
+var headTag = dice.Tag(dice.TagHead)
+
+// next returns H(tag "head" ‖ u64(i) ‖ prev ‖ leaf), as NextHead does.
+func (h *headHasher) next(i uint64, prev, leaf ident.Hash) ident.Hash {
+	if h.msg == nil {
+		h.msg = make([]byte, len(headTag)+8+32+32)
+		copy(h.msg, headTag)
+	}
+	m := h.msg[len(headTag):]
+	for k := 7; k >= 0; k-- {
+		m[k] = byte(i)
+		i >>= 8
+	}
+	copy(m[8:], prev[:])
+	copy(m[40:], leaf[:])
+	return sha256.Sum256(h.msg)
+}
+
+// rollBatch is the rolls of one activation whose key is known, derived by a worker.
+type rollBatch struct {
+	key  ident.Hash
+	jobs []rollJob
+	bad  bool // a roll's values differ from the derivation, or the request is invalid
+}
+
+type rollJob struct {
+	label        string
+	sides, count int
+	values       []int
+}
+
+func (b *rollBatch) derive() {
+	d := dice.NewDeriver(b.key)
+	for _, j := range b.jobs {
+		want, err := d.Derive(j.label, j.sides, j.count)
+		if err != nil || !slices.Equal(want, j.values) {
+			b.bad = true
+			return
+		}
+	}
+}
+
+// rollWorkers derives batches on every core while the records are checked.
+type rollWorkers struct {
+	ch      chan *rollBatch
+	wg      sync.WaitGroup
+	batches []*rollBatch
+}
+
+func startRollWorkers() *rollWorkers {
+	w := &rollWorkers{ch: make(chan *rollBatch, 64)}
+	for range runtime.GOMAXPROCS(0) {
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			for b := range w.ch {
+				b.derive()
+			}
+		}()
+	}
+	return w
+}
+
+func (w *rollWorkers) send(b *rollBatch) {
+	w.batches = append(w.batches, b)
+	w.ch <- b
+}
+
+// finish waits for every batch and reports whether all of them matched.
+func (w *rollWorkers) finish() bool {
+	close(w.ch)
+	w.wg.Wait()
+	for _, b := range w.batches {
+		if b.bad {
+			return false
+		}
+	}
+	return true
+}
