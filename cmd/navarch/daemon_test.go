@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -162,7 +163,14 @@ func daemon(t *testing.T, ts *testServers) (cfg, db, metricsAddr string, logs *s
 			t.Errorf("the daemon: %v", err)
 		}
 	})
-	waitFor(t, 10*time.Second, "the control socket", func() bool { _, err := os.Stat(db + ".sock"); return err == nil })
+	// The socket's file exists from bind(2), before it listens: wait until it answers.
+	waitFor(t, 10*time.Second, "the control socket", func() bool {
+		conn, err := net.Dial("unix", db+".sock")
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	})
 	return cfg, db, metricsAddr, logs
 }
 
@@ -237,11 +245,11 @@ func TestDaemonOperator(t *testing.T) {
 // loopback, count them, and navarch health reports the same figures.
 func TestMetricsScraped(t *testing.T) {
 	ts := startTestServers(t)
-	cfg, _, addr, _ := daemon(t, ts)
+	cfg, _, addr, logs := daemon(t, ts)
 	code, out, errs := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-referee", "ref@example.net",
 		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@refused.example")
 	if code != 0 {
-		t.Fatalf("game new: exit %d\n%s%s", code, out, errs)
+		t.Fatalf("game new: exit %d\n%s%s\nthe daemon:\n%s", code, out, errs, logs)
 	}
 	tag := strings.TrimSuffix(strings.Fields(out)[2], ";")
 	ts.mail(t, "alice@example.org", "Re: [navarch "+tag+"] welcome", "JOIN") // no key: answered with why (with the welcomes and the referee told of the refused one, 5 answers)
