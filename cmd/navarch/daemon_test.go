@@ -236,6 +236,16 @@ func TestDaemonOperator(t *testing.T) {
 	if _, err := png.Decode(bytes.NewReader(data)); err != nil {
 		t.Errorf("the map drawn through the daemon: %v", err)
 	}
+	// Named by its hex id, the game's map is the same picture: titled with the tag.
+	_, show, _ := navarch("game", "show", "-config", cfg, tag)
+	id := strings.Trim(strings.Fields(show)[2], "()")
+	png2 := filepath.Join(t.TempDir(), "map.png")
+	if code, out, e := navarch("render", "-config", cfg, "-side", "christian", "-o", png2, id[:6]); code != 0 {
+		t.Errorf("render by the hex id: exit %d\n%s%s", code, out, e)
+	}
+	if data2, _ := os.ReadFile(png2); !bytes.Equal(data, data2) {
+		t.Errorf("the map by hex id (%s) differs from the map by tag: its title is not the tag", id[:6])
+	}
 	if !strings.Contains(logs.String(), `msg="control command" args="render -config`) {
 		t.Errorf("render was not run by the daemon:\n%s", logs)
 	}
