@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -29,14 +30,15 @@ type testServers struct {
 	user               *imapmemserver.User
 	imapPort, smtpPort int
 	mu                 sync.Mutex
-	sent               []string // the recipients of the mails taken, in order
+	sent               []string            // the recipients of the mails taken, in order
+	raw                map[string][]string // the mails taken, by recipient
 }
 
 const testPassword = "test-secret"
 
 func startTestServers(t *testing.T) *testServers {
 	t.Helper()
-	ts := &testServers{user: imapmemserver.NewUser("navarch@host.example", testPassword)}
+	ts := &testServers{user: imapmemserver.NewUser("navarch@host.example", testPassword), raw: map[string][]string{}}
 	if err := ts.user.Create("INBOX", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +65,20 @@ func startTestServers(t *testing.T) *testServers {
 	t.Cleanup(func() { imapSrv.Close(); smtpSrv.Close() })
 	ts.imapPort, ts.smtpPort = iport, sport
 	return ts
+}
+
+// key is the secret order key in a player's welcome.
+func (ts *testServers) key(t *testing.T, to string) string {
+	t.Helper()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for _, raw := range ts.raw[to] {
+		if m := regexp.MustCompile(`Your secret order key: (\S+)`).FindStringSubmatch(raw); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("no key in the mail to %s", to)
+	return ""
 }
 
 func (ts *testServers) taken() []string {
@@ -101,11 +117,15 @@ func (s *testSession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
 	return nil
 }
 func (s *testSession) Data(r io.Reader) error {
-	if _, err := io.Copy(io.Discard, r); err != nil {
+	raw, err := io.ReadAll(r)
+	if err != nil {
 		return err
 	}
 	s.ts.mu.Lock()
 	s.ts.sent = append(s.ts.sent, s.to...)
+	for _, to := range s.to {
+		s.ts.raw[to] = append(s.ts.raw[to], string(raw))
+	}
 	s.ts.mu.Unlock()
 	return nil
 }
@@ -191,13 +211,14 @@ func waitFor(t *testing.T, within time.Duration, what string, ok func() bool, sa
 // TestDaemonOperator (issue 16.2): while the daemon runs, the database commands run through
 // its control socket, render and backup included, with -config and the game's tag; the
 // welcome mails a command queues leave at once (not at the outbox's 30-second timer); each
-// sent and each refused mail is one log line with game, recipient, kind and Message-ID.
+// sent and each refused mail is one log line with game, recipient, kind and Message-ID; once
+// the players have joined by mail, game list shows whose move it is and the deadline.
 func TestDaemonOperator(t *testing.T) {
 	ts := startTestServers(t)
 	cfg, _, _, logs := daemon(t, ts)
 	start := time.Now()
-	code, out, errs := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-referee", "ref@example.net",
-		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@refused.example")
+	code, out, errs := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-referee", "ref@refused.example",
+		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com")
 	if code != 0 {
 		t.Fatalf("game new through the daemon: exit %d\n%s%s", code, out, errs)
 	}
@@ -209,8 +230,8 @@ func TestDaemonOperator(t *testing.T) {
 	waitFor(t, 5*time.Second, "log line of the refused mail", func() bool { return strings.Contains(logs.String(), "mail refused for good") })
 	for _, want := range []string{
 		fmt.Sprintf(`msg="mail sent" game=%s to=alice@example.org kind=welcome message-id=`, tag),
-		fmt.Sprintf(`msg="mail sent" game=%s to=ref@example.net kind=refwelcome message-id=`, tag),
-		fmt.Sprintf(`msg="mail refused for good" game=%s to=bob@refused.example kind=welcome message-id=`, tag),
+		fmt.Sprintf(`msg="mail sent" game=%s to=bob@example.com kind=welcome message-id=`, tag),
+		fmt.Sprintf(`msg="mail refused for good" game=%s to=ref@refused.example kind=refwelcome message-id=`, tag),
 	} {
 		if n := strings.Count(logs.String(), want); n != 1 {
 			t.Errorf("%d log lines with %q, want 1:\n%s", n, want, logs)
@@ -249,6 +270,16 @@ func TestDaemonOperator(t *testing.T) {
 	if !strings.Contains(logs.String(), `msg="control command" args="render -config`) {
 		t.Errorf("render was not run by the daemon:\n%s", logs)
 	}
+	// Both players join by mail: game list shows the game in play, whose move it is and the
+	// deadline.
+	for _, p := range []string{"alice@example.org", "bob@example.com"} {
+		ts.mail(t, p, "Re: [navarch "+tag+"] welcome", "JOIN\nKEY "+ts.key(t, p))
+	}
+	var list string
+	waitFor(t, 20*time.Second, "the game in play in game list", func() bool {
+		_, list, _ = navarch("game", "list", "-config", cfg)
+		return strings.Contains(list, " playing; T1 A0; to move: christian (alice), ottoman (bob); deadline ")
+	}, func() string { return list })
 }
 
 // TestMetricsScraped (issue 16.3): after a few mails, the daemon's metrics, scraped over
