@@ -10,7 +10,8 @@ import (
 	"navarch/store"
 )
 
-// List describes every game in a line: tag, ruleset, scenario, status, what it waits for.
+// List describes every game in a line (listLine): tag, ruleset, scenario, state, whose move
+// it is, the deadline and who is late.
 func (h *Host) List() ([]string, error) {
 	var out []string
 	err := h.s.View(func(tx *store.Tx) error {
@@ -22,7 +23,7 @@ func (h *Host) List() ([]string, error) {
 			if g == nil {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%-10s %s %s %s %s", g.Tag, g.Ruleset, g.Scenario, g.Status, waiting(g)))
+			out = append(out, listLine(g, h.cfg.Now()))
 		}
 		return nil
 	})

@@ -56,6 +56,12 @@ type Config struct {
 	// Maps are the rulesets' maps by ruleset id (cmd/navarch pairs each ruleset with its
 	// map); a game of a ruleset without one gets its reports without a map.
 	Maps map[string]render.Map
+	// Wake, if set, is the outbox's wake-up call: Serve flushes the outbox when it is
+	// signalled (after each mail handled, and by whoever else queues mail, such as a command
+	// run through the control socket). Serve makes its own when it is nil.
+	Wake chan struct{}
+	// Metrics, if set, is told of each mail received, parked, sent and refused (Serve).
+	Metrics Observer
 }
 
 // Host runs the games of one store.

@@ -69,7 +69,8 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		return err
 	}
 	o := mail.Outgoing{MessageID: fmt.Sprintf("%d.%s@%s", g.Seq, g.Tag, h.cfg.Domain), To: []string{r.to()}, ReplyTo: replyTo,
-		Subject: fmt.Sprintf("[navarch %s] %s", g.Tag, subject), Text: parts.Text, HTML: parts.HTML, Attachments: files}
+		Subject: fmt.Sprintf("[navarch %s] %s", g.Tag, subject), Text: parts.Text, HTML: parts.HTML, Attachments: files,
+		Game: g.Tag, Kind: kind}
 	if g.Root == "" {
 		g.Root = o.MessageID
 	} else {
@@ -117,7 +118,7 @@ func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) err
 	}
 	sum := sha256.Sum256([]byte(to + " " + day))
 	o := mail.Outgoing{MessageID: fmt.Sprintf("s%x.stranger@%s", sum[:12], h.cfg.Domain), To: []string{to},
-		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML}
+		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML, Kind: "stranger"}
 	_, err = store.OutboxAdd(tx, o.Marshal())
 	return err
 }
@@ -173,7 +174,8 @@ func (h *Host) strangerMail(tx *store.Tx, to, inReplyTo, kind string, lines ...s
 		base = fmt.Sprintf("t%d", h.cfg.Now().UnixNano())
 	}
 	o := mail.Outgoing{MessageID: fmt.Sprintf("%s.%s@%s", base, kind, h.cfg.Domain), To: []string{to},
-		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML, InReplyTo: inReplyTo}
+		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML, InReplyTo: inReplyTo,
+		Kind: "notice"}
 	_, err = store.OutboxAdd(tx, o.Marshal())
 	return err
 }

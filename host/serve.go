@@ -108,9 +108,7 @@ func (h *Host) sendOne(ctx context.Context, s Sender, p *prepared) error {
 		return err
 	}
 	refused := err
-	if refused != nil {
-		h.log.Error("outgoing mail refused for good", "message-id", o.MessageID, "to", o.To, "err", refused)
-	}
+	h.logSent(o, refused)
 	err = h.s.Update(func(tx *store.Tx) error {
 		if err := store.OutboxDone(tx, p.e.Seq); err != nil || refused == nil {
 			return err
@@ -128,11 +126,14 @@ func (h *Host) sendOne(ctx context.Context, s Sender, p *prepared) error {
 // after each mail and on a timer with backoff, and deadlines are kept every minute. Each
 // loop recovers from panics (logged, the loop goes on).
 func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
-	wake := make(chan struct{}, 1)
+	wake := h.cfg.Wake
+	if wake == nil {
+		wake = make(chan struct{}, 1)
+	}
 	if in.Mailbox == "" {
 		in.Mailbox = "INBOX"
 	}
-	in.Wake, in.Handle, in.Park = wake, h.Handle, h.Park
+	in.Wake, in.Handle, in.Park = wake, h.observed(h.Handle), h.observedPark(h.Park)
 	in.Load, in.Save = h.loadCursor(in.Mailbox), h.saveCursor(in.Mailbox)
 	var wg sync.WaitGroup
 	run := func(name string, f func()) {

@@ -16,6 +16,10 @@ type Outgoing struct {
 	References  []string
 	Text, HTML  string
 	Attachments []Attachment
+	// Game and Kind (the game's tag, the template's name) are for the sender's log and
+	// metrics only: no header carries them.
+	Game string `json:",omitempty"`
+	Kind string `json:",omitempty"`
 }
 
 // Attachment is a file sent with a mail (the map PNG, an exported log).

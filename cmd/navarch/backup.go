@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 
 	"navarch/store"
 )
@@ -11,18 +9,20 @@ import (
 var backupCmd = command{
 	name:    "backup",
 	summary: "copy the database consistently (the daemon, which locks it, makes its own)",
-	usage: `navarch backup [-db FILE] BACKUPFILE
+	usage: `navarch backup [-config FILE | -db FILE] BACKUPFILE
 
-Copies the database while no daemon holds it. The running daemon takes its own backups,
+Copies the database consistently; while the daemon runs, the daemon makes the copy (through
+its control socket). The running daemon also takes its own backups,
 every backup_every_hours (default 24) into backup_dir (default: "backups" beside the
 database), keeping the newest backup_keep (default 7).`,
 }
 
-func init() { backupCmd.run = runBackup }
+func init() { backupCmd.runIn = runBackup }
 
-func runBackup(args []string, stdout, stderr io.Writer) int {
+func runBackup(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	fs := backupCmd.flags(stderr)
-	db := fs.String("db", "navarch.db", "the database file")
+	dbPath := c.dbFlags(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -30,17 +30,21 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	s, err := store.Open(*db, slog.New(slog.NewTextHandler(stderr, nil)), store.Options{})
+	db, err := dbPath()
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch backup: %v\n", err)
+		return 2
+	}
+	s, done, code, ok := c.openOr("backup", db, store.Options{})
+	if !ok {
+		return code
+	}
+	defer done()
+	n, err := s.BackupFile(c.path(fs.Arg(0)))
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch backup: %v\n", err)
 		return 1
 	}
-	defer s.Close()
-	n, err := s.BackupFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "navarch backup: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", *db, fs.Arg(0), n)
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", db, fs.Arg(0), n)
 	return 0
 }

@@ -9,7 +9,7 @@ import (
 var checkCmd = command{
 	name:    "check",
 	summary: "check the database: every game's records and hash chain (fsck)",
-	usage:   "navarch check [-db FILE]",
+	usage:   "navarch check [-config FILE | -db FILE]",
 }
 
 func init() { checkCmd.runIn = runCheck }
@@ -17,10 +17,16 @@ func init() { checkCmd.runIn = runCheck }
 func runCheck(c *cli, args []string) int {
 	stdout := c.stdout
 	fs := checkCmd.flags(c.stderr)
-	db := fs.String("db", "navarch.db", "the database file")
+	dbPath := c.dbFlags(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	path, err := dbPath()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "navarch check: %v\n", err)
+		return 2
+	}
+	db := &path
 	s, done, code, ok := c.openOr("check", *db, store.Options{ReadOnly: true})
 	if !ok {
 		return code

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/mail"
 	"os"
 	"path/filepath"
@@ -35,11 +36,14 @@ type fileConfig struct {
 	GameMasters map[string]string `json:"game_masters"`
 	// The daemon's own backups: every so many hours (0: none) into a directory (default:
 	// "backups" beside the database), keeping the newest few.
-	BackupDir        string     `json:"backup_dir"`
-	BackupEveryHours int        `json:"backup_every_hours"`
-	BackupKeep       int        `json:"backup_keep"`
-	IMAP             serverConf `json:"imap"`
-	SMTP             serverConf `json:"smtp"`
+	BackupDir        string `json:"backup_dir"`
+	BackupEveryHours int    `json:"backup_every_hours"`
+	BackupKeep       int    `json:"backup_keep"`
+	// MetricsListen, if set, is the address (host:port) where the daemon serves Prometheus
+	// metrics at /metrics, such as 127.0.0.1:9464; navarch health reads them there too.
+	MetricsListen string     `json:"metrics_listen"`
+	IMAP          serverConf `json:"imap"`
+	SMTP          serverConf `json:"smtp"`
 }
 
 type serverConf struct {
@@ -111,6 +115,11 @@ func (c *fileConfig) check() error {
 	c.GameMasters = gms
 	if c.BackupEveryHours < 0 || c.BackupKeep < 1 {
 		return bad("backup_every_hours", "want 0 (no backups) or more hours, and backup_keep 1 or more")
+	}
+	if c.MetricsListen != "" {
+		if _, port, err := net.SplitHostPort(c.MetricsListen); err != nil || port == "" {
+			return bad("metrics_listen", "want host:port, like 127.0.0.1:9464")
+		}
 	}
 	if err := c.IMAP.check("imap"); err != nil {
 		return err

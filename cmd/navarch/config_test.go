@@ -33,6 +33,8 @@ func TestConfig(t *testing.T) {
 		"game_masters":        strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm at example.org": "gm-secret-key-1"}, "database"`, 1),
 		"game_masters list":   strings.Replace(goodConfig, `"database"`, `"game_masters": ["gm@example.org"], "database"`, 1),
 		"game_masters key":    strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm@example.org": "short"}, "database"`, 1),
+		"metrics_listen":      strings.Replace(goodConfig, `"database"`, `"metrics_listen": "9464", "database"`, 1),
+		"metrics_listen port": strings.Replace(goodConfig, `"database"`, `"metrics_listen": "127.0.0.1:", "database"`, 1),
 	}
 	for field, text := range bad {
 		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}

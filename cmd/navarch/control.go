@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,14 +21,14 @@ import (
 	"navarch/store"
 )
 
-// The control socket lets the database commands (game, parked, check) run while the daemon
+// The control socket lets the database commands (game, parked, check, render, backup) run while the daemon
 // holds the database: a command that finds the file locked sends its command line to the
 // daemon's socket, DATABASE.sock, and the daemon runs it on its open store and sends back
 // what it printed and its exit status. The socket is a file of mode 0600: whoever may
 // connect may already write the database.
 
 // controlled are the commands the daemon runs for the command line.
-var controlled = []string{"game", "parked", "check"}
+var controlled = []string{"game", "parked", "check", "render", "backup"}
 
 // maxRequest bounds a request on the socket (a command line, with its working directory).
 const maxRequest = 1 << 20
@@ -58,6 +59,18 @@ type cli struct {
 type daemonStore struct {
 	path string
 	s    *store.Store
+	wake chan struct{} // the outbox's wake-up call (host.Config.Wake), or nil
+}
+
+// wakeOutbox has the daemon send at once what a command queued (issue 16.2).
+func (ds *daemonStore) wakeOutbox() {
+	if ds.wake == nil {
+		return
+	}
+	select {
+	case ds.wake <- struct{}{}:
+	default: // a wake-up is pending already
+	}
 }
 
 // path resolves a file name given by the caller.
@@ -112,6 +125,23 @@ func (c *cli) openOr(name, path string, opts store.Options) (*store.Store, func(
 		return nil, nil, 1, false
 	}
 	return s, done, 0, true
+}
+
+// dbFlags adds -config and -db to a database command's flags; the function it returns, called
+// after parsing, gives the database file: the configuration's when -config is given, else -db.
+func (c *cli) dbFlags(fs *flag.FlagSet) func() (string, error) {
+	config := fs.String("config", "", "the configuration file, whose database to use")
+	db := fs.String("db", "navarch.db", "the database file (without -config)")
+	return func() (string, error) {
+		if *config == "" {
+			return *db, nil
+		}
+		cfg, err := loadConfig(c.path(*config))
+		if err != nil {
+			return "", err
+		}
+		return cfg.Database, nil
+	}
 }
 
 // host loads the configuration and opens its database (or has the daemon run the command)
@@ -217,5 +247,6 @@ func answer(conn net.Conn, ds *daemonStore, log *slog.Logger) {
 	var out, errb strings.Builder
 	c := &cli{stdout: &out, stderr: &errb, dir: req.Dir, daemon: ds}
 	resp.Code = runIn(c, req.Args)
+	ds.wakeOutbox()
 	resp.Stdout, resp.Stderr = out.String(), errb.String()
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/hex"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
-	"strings"
 
+	"navarch/host"
 	"navarch/ident"
 	"navarch/play"
 	"navarch/render"
@@ -17,18 +14,20 @@ import (
 var renderCmd = command{
 	name:    "render",
 	summary: "draw a game's map as a side sees it, to a PNG file",
-	usage: `navarch render [-db FILE] [-side SIDE] [-full] -o FILE.png GAME
+	usage: `navarch render [-config FILE | -db FILE] [-side SIDE] [-full] -o FILE.png GAME
 
-GAME is the game id (hex; a unique prefix will do). Without -side the map is the
-referee's view, hidden leaders included; -full draws the whole map instead of the
-area around the last activation.`,
+GAME is the game's tag (or its hex id, or a unique prefix of it). Without -side the map is
+the referee's view, hidden leaders included; -full draws the whole map instead of the area
+around the last activation. While the daemon runs, it draws the map for the command line
+(through its control socket).`,
 }
 
-func init() { renderCmd.run = runRender }
+func init() { renderCmd.runIn = runRender }
 
-func runRender(args []string, stdout, stderr io.Writer) int {
+func runRender(c *cli, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	fs := renderCmd.flags(stderr)
-	db := fs.String("db", "navarch.db", "the database file")
+	dbPath := c.dbFlags(fs)
 	side := fs.String("side", "", "the side whose view to draw (default: the referee's)")
 	full := fs.Bool("full", false, "the whole map")
 	out := fs.String("o", "", "the PNG file to write")
@@ -39,16 +38,21 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	s, err := store.Open(*db, slog.New(slog.NewTextHandler(stderr, nil)), store.Options{ReadOnly: true})
+	db, err := dbPath()
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch render: %v\n", err)
-		return 1
+		return 2
 	}
-	defer s.Close()
+	s, done, code, ok := c.openOr("render", db, store.Options{ReadOnly: true})
+	if !ok {
+		return code
+	}
+	defer done()
 	var rep *play.ReplayReport
 	var id ident.GameID
+	var tag string
 	err = s.View(func(tx *store.Tx) error {
-		if id, err = findGame(tx, fs.Arg(0)); err != nil {
+		if id, tag, err = host.ResolveGame(tx, fs.Arg(0)); err != nil {
 			return err
 		}
 		rep, err = play.LoadReport(tx, id, rulesets)
@@ -58,9 +62,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "navarch render: %v\n", err)
 		return 1
 	}
-	data, err := render.Game(maps[rep.Ruleset], rep.Game, hex.EncodeToString(id[:4]), *side, *full)
+	data, err := render.Game(maps[rep.Ruleset], rep.Game, tag, *side, *full)
 	if err == nil {
-		err = os.WriteFile(*out, data, 0o644)
+		err = os.WriteFile(c.path(*out), data, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch render: %v\n", err)
@@ -68,21 +72,4 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(data))
 	return 0
-}
-
-// findGame resolves a game id or a unique prefix of it.
-func findGame(tx *store.Tx, prefix string) (ident.GameID, error) {
-	var found []ident.GameID
-	for _, id := range store.Games(tx) {
-		if strings.HasPrefix(hex.EncodeToString(id[:]), strings.ToLower(prefix)) {
-			found = append(found, id)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return ident.GameID{}, fmt.Errorf("no game %q", prefix)
-	}
-	return ident.GameID{}, fmt.Errorf("%d games start with %q", len(found), prefix)
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os/signal"
 	"syscall"
 
 	"navarch/host"
+	"navarch/metrics"
 	"navarch/store"
 )
 
@@ -19,8 +21,9 @@ var serveCmd = command{
 
 Runs until SIGINT or SIGTERM. The configuration is described in docs/navarch.example.json;
 passwords may come from NAVARCH_IMAP_PASSWORD and NAVARCH_SMTP_PASSWORD. While it runs, the
-database commands (game, parked, check) are run by the daemon for the command line, through
-its control socket DATABASE.sock.`,
+database commands (game, parked, check, render, backup) are run by the daemon for the
+command line, through its control socket DATABASE.sock, and the mail they queue is sent at
+once. With metrics_listen set, it serves Prometheus metrics at http://ADDRESS/metrics.`,
 }
 
 func init() { serveCmd.run = runServe }
@@ -39,19 +42,46 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	s, err := store.Open(cfg.Database, log, store.Options{})
-	if err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := serveDaemon(ctx, cfg, slog.New(slog.NewTextHandler(stderr, nil))); err != nil {
 		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
 		return 1
 	}
+	return 0
+}
+
+// serveDaemon runs the daemon until ctx ends: the host's loops, the control socket, and the
+// metrics when the configuration asks for them.
+func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
+	s, err := store.Open(cfg.Database, log, store.Options{})
+	if err != nil {
+		return err
+	}
 	defer s.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	hc := cfg.host()
 	hc.Heartbeat = heartbeat(cfg.Database, log)
-	h := host.New(s, rulesets, hc, log)
-	if err := serveControl(ctx, cfg.Database+".sock", &daemonStore{path: cfg.Database, s: s}, log); err != nil {
+	hc.Wake = make(chan struct{}, 1) // shared with the control socket: its commands' mail leaves at once
+	var h *host.Host
+	var m *metrics.Metrics
+	var ln net.Listener
+	if cfg.MetricsListen != "" {
+		if ln, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
+			return fmt.Errorf("metrics_listen: %w", err)
+		}
+		m = metrics.New(func() (host.Figures, error) { return h.Figures() }, log)
+		hc.Metrics = m
+	}
+	h = host.New(s, rulesets, hc, log)
+	if m != nil {
+		go func() {
+			if err := m.Serve(ctx, ln); err != nil {
+				log.Error("metrics stopped", "err", err)
+			}
+		}()
+		log.Info("metrics served", "url", "http://"+ln.Addr().String()+"/metrics")
+	}
+	if err := serveControl(ctx, cfg.Database+".sock", &daemonStore{path: cfg.Database, s: s, wake: hc.Wake}, log); err != nil {
 		log.Warn("no control socket: the database commands need the daemon stopped", "err", err)
 	}
 	in := cfg.intake()
@@ -59,5 +89,5 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)
 	h.Serve(ctx, in, cfg.smtp())
 	log.Info("navarch stopped")
-	return 0
+	return nil
 }
