@@ -52,7 +52,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
-		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && len(errs) == 0 && a.req.Command == mail.CmdOrders {
+		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
 			switch {
@@ -64,9 +64,10 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 				later = nil
 			}
 		}
-		if len(errs) == 0 {
-			errs = eng.Validate(a.p.Side, orders)
-		}
+		// Every error in one pass (issue 15.3): the lines that parsed are validated even when
+		// others did not, so a typo hides no illegal line; a line that did not parse is
+		// reported once, by the parser.
+		errs = byLine(append(errs, eng.Validate(a.p.Side, orders)...))
 		if len(errs) > 0 {
 			return h.queue(tx, a.g, a.to(), "errors", fmt.Sprintf("T%d A%d orders not accepted", st.Turn, st.Act), errorsBody(errs), a.msg.MessageID, nil)
 		}
@@ -123,9 +124,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
-	if len(errs) == 0 {
-		errs = notHeld(a, eng, orders)
-	}
+	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass (issue 15.3)
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
 	}
@@ -274,6 +273,13 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		}
 	}
 	return len(g.Step.Orders) == len(g.Step.Sides), nil
+}
+
+// byLine orders errors by the line they are on, keeping the order of errors of one line; an
+// error of no line (Line 0) comes first.
+func byLine(errs []adjudicator.LineError) []adjudicator.LineError {
+	slices.SortStableFunc(errs, func(a, b adjudicator.LineError) int { return a.Line - b.Line })
+	return errs
 }
 
 // errorsBody lists refused lines, their control characters shown visibly (issue 12.9).
