@@ -49,3 +49,45 @@ func TestEveryErrorInOnePass(t *testing.T) {
 		t.Errorf("%d errors by line, want 4:\n%s", n, text)
 	}
 }
+
+// formLines are the pre-filled lines of a request's order form.
+func formLines(t *testing.T, text string) string {
+	t.Helper()
+	_, form, ok := strings.Cut(text, "edited to your orders, and your key:\n\n")
+	form, _, ok2 := strings.Cut(form, "\n\nReply with")
+	if !ok || !ok2 || strings.TrimSpace(form) == "" {
+		t.Fatalf("the request has no order form:\n%s", text)
+	}
+	return form
+}
+
+// TestRequestIsAnOrderForm: a request for a group's orders lists the group's units with hex,
+// facing, allowance and what each may do, says the no-orders default, and carries
+// pre-filled lines that, sent back unchanged, are accepted (issue 15.2).
+func TestRequestIsAnOrderForm(t *testing.T) {
+	f, keys, req := groupRequest(t)
+	who := req.To[0]
+	group := regexp.MustCompile(`group ([A-Z]+) `).FindStringSubmatch(req.Text)[1]
+	units := regexp.MustCompile(`(?m)^  (`+group+`-[A-Z0-9]+) at (\d{4}), facing [A-Z]+, \d+ MP`).FindAllStringSubmatch(req.Text, -1)
+	if len(units) == 0 {
+		t.Fatalf("the request lists no unit of group %s with hex, facing and MP:\n%s", group, req.Text)
+	}
+	for _, want := range []string{"If you send no orders: the group's units hold", "MOVE to "} {
+		if !strings.Contains(req.Text, want) {
+			t.Errorf("the request lacks %q:\n%s", want, req.Text)
+		}
+	}
+	if !strings.Contains(req.HTML, "<b>"+units[0][1]+"</b> at "+units[0][2]) {
+		t.Errorf("the HTML part does not list %s:\n%s", units[0][1], req.HTML)
+	}
+	form := formLines(t, req.Text)
+	for _, u := range units {
+		if !strings.Contains(form, u[1]+" ") {
+			t.Errorf("the form has no line for %s:\n%s", u[1], form)
+		}
+	}
+	f.send(who, "KEY "+keys[who]+"\n"+form)
+	if m := find(f.outbox(), who, "orders accepted"); m == nil {
+		t.Fatalf("the order form sent back unchanged was not accepted")
+	}
+}

@@ -35,10 +35,18 @@ type PlayerLine struct{ ID, Side string }
 
 // Request asks a side for orders (docs/DESIGN.md 3.3).
 type Request struct {
-	What    string   // the step, e.g. "action phase of group BAR (Agostino Barbarigo)"
-	Waiting []string // the sides asked
-	Units   []string // the recipient's units that may act
-	Secret  bool     // hidden set-up: the orders stay in the side's own copy of the log
+	What    string     // the step, e.g. "action phase of group BAR (Agostino Barbarigo)"
+	Waiting []string   // the sides asked
+	Units   []FormUnit // the recipient's units that may act, and what each may do
+	Secret  bool       // hidden set-up: the orders stay in the side's own copy of the log
+	Default string     // what happens if the side sends no orders
+	Lines   string     // pre-filled order lines, legal as they stand, one per line
+}
+
+// FormUnit is a unit that may act, as the order form shows it (issue 15.2).
+type FormUnit struct {
+	ID, Where, Facing, Allowance string
+	May                          []string // what it may legally do now
 }
 
 // Receipt echoes accepted orders (docs/DESIGN.md 4): the orders record's index and hash let the player
