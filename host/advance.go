@@ -97,6 +97,7 @@ func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 			return err
 		}
 	}
+	g.used = nil
 	return nil
 }
 
@@ -126,6 +127,9 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 		next = g.Step.What + " (" + strings.Join(g.Step.Sides, ", ") + ")"
 	}
 	body := templates.Report{Lines: lines, Next: next, Summary: summary(eng, side)}
+	if side != "" {
+		body.Used = g.used[side]
+	}
 	if len(files) > 0 {
 		body.Map = files[0].Name
 	}

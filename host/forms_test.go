@@ -91,3 +91,58 @@ func TestRequestIsAnOrderForm(t *testing.T) {
 		t.Fatalf("the order form sent back unchanged was not accepted")
 	}
 }
+
+// TestReceiptAndReportSayWhatIsHeld: orders for the step with advance orders along are
+// receipted with the advance orders held; when the advance orders are used, the report says
+// so, with the step and the record (issue 15.4).
+func TestReceiptAndReportSayWhatIsHeld(t *testing.T) {
+	f, keys, req := groupRequest(t)
+	alice := "alice@example.org"
+	unit := map[string]string{"CAN": "CAN-CAN1", "BRA": "BRA-OLT1", "QUE": "QUE-GEN"}
+	pending := []mail.Outgoing{*req}
+	var due string
+	for i := 0; i < 40 && due == ""; i++ {
+		var next []mail.Outgoing
+		for _, m := range pending {
+			if !strings.Contains(m.Subject, "orders due") {
+				continue
+			}
+			group := regexp.MustCompile(`group ([A-Z]+) `).FindStringSubmatch(m.Text)
+			if m.To[0] == alice && group != nil && unit[group[1]] != "" {
+				due = unit[group[1]]
+				break
+			}
+			f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
+			next = append(next, f.outbox()...)
+		}
+		pending = next
+	}
+	if due == "" {
+		t.Fatal("alice was never asked for a group other than BAR")
+	}
+	f.send(alice, "KEY "+keys[alice]+"\n"+due+" PASS\nBAR-VEN1 MOVE 0711")
+	mails := f.outbox()
+	r := find(mails, alice, "orders accepted")
+	if r == nil || !strings.Contains(r.Text, "Held as advance orders") || !strings.Contains(r.Text, "BAR-VEN1 MOVE 0711") {
+		t.Fatalf("the receipt does not say the advance orders held: %v\n%v", subjects(mails), r)
+	}
+	used := false
+	for i := 0; i < 60 && !used; i++ {
+		for _, m := range mails {
+			if m.To[0] == alice && strings.Contains(m.Subject, "report") && strings.Contains(m.Text, "your advance orders were used, as record #") {
+				used = strings.Contains(m.Text, "BAR-VEN1 MOVE 0711")
+			}
+		}
+		var next []mail.Outgoing
+		for _, m := range mails {
+			if strings.Contains(m.Subject, "orders due") {
+				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
+				next = append(next, f.outbox()...)
+			}
+		}
+		mails = next
+	}
+	if !used {
+		t.Error("no report said the advance orders were used")
+	}
+}

@@ -60,6 +60,9 @@ type Receipt struct {
 	Orders  string // canonical orders, one per line
 	Check   bool   // CHECK: validated only, not submitted
 	Paused  bool   // the game is paused: the orders wait for it to resume
+	// Held is the side's advance orders held for later steps after this mail, one per line
+	// ("" for none): a receipt says everything held (issue 15.4).
+	Held string
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
@@ -81,6 +84,9 @@ type Report struct {
 	Next    string   // what happens next
 	Summary []string // a short ASCII summary of positions
 	Map     string   // the attached map's file name, if any
+	// Used says which advance orders of the recipient's side were used since the last
+	// report, each with its step and record (issue 15.4).
+	Used []string
 }
 
 // ReportLine is an event or a roll with the log record it is in.
