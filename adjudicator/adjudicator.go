@@ -196,3 +196,10 @@ type FormUnit struct {
 	Allowance string   // its movement allowance, e.g. "4 MP"
 	May       []string // what it may do now: "PASS", "MOVE to 0710 0711", "FIRE at SIR-ALI"
 }
+
+// Worder is implemented by games whose event and roll texts carry the rulebook's result codes:
+// Words rewrites one report line's codes into words for players ("NE" becomes "no effect",
+// issue 15.8). The log keeps the text as resolved; only what a player reads changes.
+type Worder interface {
+	Words(text string) string
+}

@@ -118,6 +118,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	if err != nil || len(lines) == 0 {
 		return err
 	}
+	worded(eng, lines)
 	files, err := h.mapFile(tx, id, eng, g, side, false)
 	if err != nil {
 		return err

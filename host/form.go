@@ -28,3 +28,13 @@ func requestBody(g *game, eng adjudicator.Game, side string) templates.Request {
 	}
 	return req
 }
+
+// worded rewrites the rulebook's result codes in report lines into words when the game can
+// ("no effect", not "NE"; adjudicator.Worder, issue 15.8).
+func worded(eng adjudicator.Game, lines []templates.ReportLine) {
+	if w, ok := eng.(adjudicator.Worder); ok {
+		for i := range lines {
+			lines[i].Text = w.Words(lines[i].Text)
+		}
+	}
+}

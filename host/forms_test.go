@@ -1,6 +1,9 @@
 package host
 
 import (
+	"fmt"
+	"navarch/adjudicator"
+	"navarch/store"
 	"regexp"
 	"strings"
 	"testing"
@@ -144,5 +147,106 @@ func TestReceiptAndReportSayWhatIsHeld(t *testing.T) {
 	}
 	if !used {
 		t.Error("no report said the advance orders were used")
+	}
+}
+
+// botOrders is the order text the ruleset's bot would send now for side.
+func (f *fixture) botOrders(side string) string {
+	f.t.Helper()
+	var text string
+	f.s.View(func(tx *store.Tx) error {
+		eng, err := f.h.engine(tx, f.gameID())
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		text = eng.(adjudicator.Bot).BotOrders(side)
+		return nil
+	})
+	return text
+}
+
+// TestReportsSayNoEffect: played by the bot through the daemon, Lepanto's fire results read
+// as words in the reports: "no effect", never the code "NE" that reads as a direction (5.5.1;
+// issue 15.8).
+func TestReportsSayNoEffect(t *testing.T) {
+	f, keys, req := groupRequest(t)
+	side := map[string]string{"alice@example.org": "christian", "bob@example.com": "ottoman"}
+	code := regexp.MustCompile(`(d6 \d+|speed \d+|\)|-damage): NE\b`)
+	mails, fires, words := []mail.Outgoing{*req}, 0, 0
+	for i := 0; i < 150 && words == 0 && len(mails) > 0; i++ {
+		var next []mail.Outgoing
+		for _, m := range mails {
+			if strings.Contains(m.Subject, "report") {
+				for _, l := range strings.Split(m.Text, "\n") {
+					if strings.Contains(l, "fire: ") {
+						fires++
+					}
+					if strings.Contains(l, "fire: ") && strings.Contains(l, ": no effect") {
+						words++
+					}
+					if code.MatchString(l) {
+						t.Errorf("a report shows the code NE: %s", l)
+					}
+				}
+			}
+		}
+		for _, m := range mails {
+			if strings.Contains(m.Subject, "orders due") {
+				orders := f.botOrders(side[m.To[0]])
+				if orders == "" {
+					orders = "NONE"
+				}
+				f.send(m.To[0], orders+"\nKEY "+keys[m.To[0]])
+				next = append(next, f.outbox()...)
+			}
+		}
+		mails = next
+	}
+	if words == 0 {
+		t.Fatalf("no fire result with no effect was reported (%d fire lines)", fires)
+	}
+}
+
+// TestWrongKeyAnsweredAsWrongKey: a mail with a wrong key is told its key is wrong; one with
+// no key is told it needs one (issue 15.8).
+func TestWrongKeyAnsweredAsWrongKey(t *testing.T) {
+	f, _ := started(t)
+	f.send("alice@example.org", "STATUS\nKEY wrong-wrong")
+	if m := find(f.outbox(), "alice@example.org", ""); m == nil || !strings.Contains(flat(m.Text), "the key on its KEY line is not your key for game "+f.tag) {
+		t.Errorf("a wrong key was not answered as a wrong key: %+v", m)
+	}
+	f.send("alice@example.org", "STATUS")
+	if m := find(f.outbox(), "alice@example.org", ""); m == nil || !strings.Contains(flat(m.Text), "it needs your key") {
+		t.Errorf("a missing key was not answered as a missing key: %+v", m)
+	}
+}
+
+// TestOnlyGameAnswered: a player in exactly one game whose mail names a wrong tag, or none,
+// is answered about that game; a sender in two games is asked to name one (issue 15.8).
+func TestOnlyGameAnswered(t *testing.T) {
+	f, keys := started(t)
+	for i, subject := range []string{"Re: [navarch lep-0000] status", "my orders"} {
+		raw := fmt.Sprintf("From: alice@example.org\r\nTo: navarch@host.example\r\nSubject: %s\r\nMessage-ID: <only%d@example.org>\r\n\r\nSTATUS\r\nKEY %s\r\n",
+			subject, i, keys["alice@example.org"])
+		if err := f.h.Handle([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		m := find(f.outbox(), "alice@example.org", "")
+		if m == nil || !strings.Contains(m.Subject, f.tag) || !strings.Contains(m.Text, "The game waits for:") {
+			t.Errorf("subject %q: not answered about alice's game %s: %+v", subject, f.tag, m)
+		}
+	}
+	other, err := f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"carol", "ottoman", "carol@example.com", "UTC"}}})
+	if err != nil || other == f.tag {
+		t.Fatal(err)
+	}
+	f.outbox()
+	raw := "From: alice@example.org\r\nTo: navarch@host.example\r\nSubject: my orders\r\nMessage-ID: <two@example.org>\r\n\r\nSTATUS\r\nKEY " + keys["alice@example.org"] + "\r\n"
+	if err := f.h.Handle([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	if m := find(f.outbox(), "alice@example.org", ""); m == nil || !strings.Contains(m.Text, "names no game") {
+		t.Errorf("a player of two games was not asked to name one: %+v", m)
 	}
 }
