@@ -51,6 +51,9 @@ func TestEveryErrorInOnePass(t *testing.T) {
 	if n := len(regexp.MustCompile(`(?m)^\s*line \d+`).FindAllString(text, -1)); n != 4 {
 		t.Errorf("%d errors by line, want 4:\n%s", n, text)
 	}
+	if n := strings.Count(text, "legal here:"); n != 4 {
+		t.Errorf("%d errors say what is legal, want 4:\n%s", n, text)
+	}
 }
 
 // formLines are the pre-filled lines of a request's order form.
