@@ -25,7 +25,7 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 	for _, id := range g.ownShips(side, div) {
 		s := g.ship(id)
 		a, pos := g.allowance(s, s.Pose.Heading)
-		fu := adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("heading %03d (%s)", s.Pose.Heading, pos),
+		fu := adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("%03d (%s)", s.Pose.Heading, pos),
 			Allowance: "MOVE up to " + table.FormatInches(a) + `"`}
 		if s.Status == Leaving {
 			fu.May = []string{"leaving the battle: she may only move (with no line she makes for the nearest edge)"}

@@ -59,7 +59,7 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 }
 
 func (g *Game) formUnit(s *Squadron, may []string) adjudicator.FormUnit {
-	return adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("heading %03d", s.Pose.Heading),
+	return adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("%03d", s.Pose.Heading),
 		Allowance: g.stateText(s) + statusText(s), May: may}
 }
 
