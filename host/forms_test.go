@@ -95,6 +95,8 @@ func TestRequestIsAnOrderForm(t *testing.T) {
 	f.send(who, "KEY "+keys[who]+"\n"+form)
 	if m := find(f.outbox(), who, "orders accepted"); m == nil {
 		t.Fatalf("the order form sent back unchanged was not accepted")
+	} else if !strings.Contains(flat(m.Text), "No advance orders are held for your side.") {
+		t.Errorf("the receipt does not say that no advance orders are held (issue 15.4):\n%s", m.Text)
 	}
 }
 

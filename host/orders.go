@@ -58,6 +58,8 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			switch {
 			case len(later) > 0 && len(now) > 0:
 				orders = without(orders, later) // what is neither due nor later is refused below
+			case len(later) > 0 && len(later) == len(orders) && !st.Secret && len(errs) > 0:
+				orders, later = nil, nil // refused for the lines not understood, which may be the step's
 			case len(later) > 0 && len(later) == len(orders) && !st.Secret:
 				return h.hold(tx, a, eng)
 			default:
@@ -93,7 +95,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
 		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
-			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side)}, a.msg.MessageID, nil); err != nil {
+			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng)}, a.msg.MessageID, nil); err != nil {
 		return err
 	}
 	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
@@ -304,6 +306,11 @@ func (g *game) heldNow(side string) string {
 		return r.Text
 	}
 	return ""
+}
+
+func takesAdvance(eng adjudicator.Game) bool {
+	_, ok := eng.(adjudicator.AdvanceOrders)
+	return ok
 }
 
 // errorsBody lists refused lines, their control characters shown visibly (issue 12.9).

@@ -63,6 +63,8 @@ type Receipt struct {
 	// Held is the side's advance orders held for later steps after this mail, one per line
 	// ("" for none): a receipt says everything held (issue 15.4).
 	Held string
+	// Advance: the game takes advance orders, so a receipt says when none are held.
+	Advance bool
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.

@@ -35,7 +35,7 @@ func samples() map[string]Mail {
 				{ID: "BAR-VEN1", Where: "0711", Facing: "N", Allowance: "4 MP (rowing)", May: []string{"PASS", "MOVE to 0710"}}},
 			Default: "the group's units hold: no move, no fire, no repair", Lines: "BAR-LANT PASS\nBAR-VEN1 PASS\n"}),
 		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Entropy: "the wind is fair", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n",
-			Held: "CAN-CAN1 MOVE 0812\n"}),
+			Held: "CAN-CAN1 MOVE 0812\n", Advance: true}),
 		"errors": base(Errors{Lines: []ErrorLine{{Line: 2, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex",
 			Legal: "0609 0610"}}}),
 		"report": base(Report{Lines: []ReportLine{{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true},
