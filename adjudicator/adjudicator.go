@@ -169,3 +169,37 @@ type AdvanceOrders interface {
 	// side's own units that are not due now); orders for no unit of the side are neither.
 	Later(side string, orders []Order) []Order
 }
+
+// OrderFormer is implemented by games that give a side an order form for the step awaited
+// (issue 15.2): the request for orders carries it, so a player can play from the mail.
+type OrderFormer interface {
+	// OrderForm is side's form for the current step; an empty Form when nothing is due
+	// from side.
+	OrderForm(side string) Form
+}
+
+// Form is a side's order form for one step.
+type Form struct {
+	Units []FormUnit // the side's units that may act now, in the game's order
+	// Default says what happens to the side's units if it sends no orders.
+	Default string
+	// Lines are pre-filled order lines, legal now as they stand: sent back unchanged they are
+	// accepted. The player edits them into his orders.
+	Lines []string
+}
+
+// FormUnit is one unit that may act and what it may legally do.
+type FormUnit struct {
+	ID        string
+	Where     string // its position: a hex, or a point on the table
+	Facing    string
+	Allowance string   // its movement allowance, e.g. "4 MP"
+	May       []string // what it may do now: "PASS", "MOVE to 0710 0711", "FIRE at SIR-ALI"
+}
+
+// Worder is implemented by games whose event and roll texts carry the rulebook's result codes:
+// Words rewrites one report line's codes into words for players ("NE" becomes "no effect",
+// issue 15.8). The log keeps the text as resolved; only what a player reads changes.
+type Worder interface {
+	Words(text string) string
+}

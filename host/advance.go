@@ -93,10 +93,11 @@ func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 				return err
 			}
 		}
-		if err := h.next(tx, g, r); err != nil {
+		if err := h.next(tx, g, eng, r); err != nil {
 			return err
 		}
 	}
+	g.used = nil
 	return nil
 }
 
@@ -117,6 +118,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	if err != nil || len(lines) == 0 {
 		return err
 	}
+	worded(eng, lines)
 	files, err := h.mapFile(tx, id, eng, g, side, false)
 	if err != nil {
 		return err
@@ -126,6 +128,9 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 		next = g.Step.What + " (" + strings.Join(g.Step.Sides, ", ") + ")"
 	}
 	body := templates.Report{Lines: lines, Next: next, Summary: summary(eng, side)}
+	if side != "" {
+		body.Used = g.used[side]
+	}
 	if len(files) > 0 {
 		body.Map = files[0].Name
 	}
@@ -165,12 +170,12 @@ func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *g
 }
 
 // next asks a player for the orders the game now waits for from the player's side.
-func (h *Host) next(tx *store.Tx, g *game, r recipient) error {
+func (h *Host) next(tx *store.Tx, g *game, eng adjudicator.Game, r recipient) error {
 	if g.Step == nil || r.p == nil || !slices.Contains(g.Step.Sides, r.p.Side) {
 		return nil
 	}
 	return h.queue(tx, g, r, "request", fmt.Sprintf("T%d A%d orders due", g.Step.Turn, g.Step.Act),
-		templates.Request{What: g.Step.What, Waiting: g.Step.Sides, Secret: g.Step.Secret}, "", nil)
+		requestBody(g, eng, r.p.Side), "", nil)
 }
 
 func summary(eng adjudicator.Game, side string) []string {

@@ -76,14 +76,28 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	if req.Command == mail.CmdNewGame && rerr == nil {
 		return h.newGameByMail(tx, in, raw, req)
 	}
-	if req.Game == "" {
+	var id ident.GameID
+	var g *game
+	if req.Game != "" {
+		var err error
+		if id, g, err = findGame(tx, req.Game); err != nil {
+			return err
+		}
+	}
+	if g == nil { // a sender who plays exactly one game is answered about it (issue 15.8)
+		oid, og, err := onlyGame(tx, in.From)
+		if err != nil {
+			return err
+		}
+		if og != nil {
+			log.Info("mail taken for the sender's only game", "named", req.Game, "game", og.Tag)
+			id, g, req.Game = oid, og, og.Tag
+		}
+	}
+	if g == nil && req.Game == "" {
 		return h.unauthenticated(tx, in, func() error {
 			return h.stranger(tx, in.From, in.MessageID, "Your mail names no game. Put the game's tag in the subject, like [navarch lep-7f3a], or a line GAME lep-7f3a.")
 		})
-	}
-	id, g, err := findGame(tx, req.Game)
-	if err != nil {
-		return err
 	}
 	if g == nil {
 		return h.unauthenticated(tx, in, func() error {
@@ -114,13 +128,33 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	return h.done(tx, a, h.command(tx, a))
 }
 
-// keepMail adds the mail to the game's received mail (DESIGN 5: kept raw for audit): every
+// keepMail adds the mail to the game's received mail (docs/DESIGN.md 5: kept raw for audit): every
 // mail applied, and each refused one within its sender's limit, so that a flood cannot
 // grow the store without bound.
 func (h *Host) keepMail(tx *store.Tx, a *actor) error {
 	_, err := store.AddReceived(tx, a.id, store.ReceivedMail{At: h.cfg.Now().UTC(), From: a.msg.From, Subject: a.msg.Subject,
 		MessageID: a.msg.MessageID, Raw: a.raw})
 	return err
+}
+
+// onlyGame is the game not over in which from is a player, if there is exactly one.
+func onlyGame(tx *store.Tx, from string) (ident.GameID, *game, error) {
+	var id ident.GameID
+	var only *game
+	for _, gid := range store.Games(tx) {
+		g, err := loadGame(tx, gid)
+		if err != nil { // a game that cannot be read might be the sender's too: no guess
+			return ident.GameID{}, nil, nil
+		}
+		if g == nil || g.Status == "over" || g.player(from) == nil {
+			continue
+		}
+		if only != nil {
+			return ident.GameID{}, nil, nil
+		}
+		id, only = gid, g
+	}
+	return id, only, nil
 }
 
 // done saves the game after a request that may have changed it.
@@ -156,12 +190,15 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		return true, err
 	}
 	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
+		why := "Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail" + h.orReply() + "."
+		if a.req.Key != "" { // a wrong key is answered as a wrong key (issue 15.8)
+			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
+		}
 		return true, h.refuse(tx, a, func() error {
 			if err := h.warnKeyOwners(tx, a); err != nil {
 				return err
 			}
-			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
-				"Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail"+h.orReply()+"."))
+			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID, why))
 		})
 	}
 	return false, nil

@@ -212,7 +212,7 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("a stranger using alice's key: %v", subjects(mails))
 	}
 	f.send("alice@example.org", "JOIN\nKEY wrong")
-	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "needs your key") {
+	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(flat(m.Text), "is not your key") {
 		t.Errorf("wrong key not answered")
 	}
 	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <same@example.org>\r\n\r\nJOIN\r\nKEY %s\r\n", f.tag, key)

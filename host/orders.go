@@ -52,21 +52,24 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
-		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && len(errs) == 0 && a.req.Command == mail.CmdOrders {
+		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
 			switch {
 			case len(later) > 0 && len(now) > 0:
 				orders = without(orders, later) // what is neither due nor later is refused below
+			case len(later) > 0 && len(later) == len(orders) && !st.Secret && len(errs) > 0:
+				orders, later = nil, nil // refused for the lines not understood, which may be the step's
 			case len(later) > 0 && len(later) == len(orders) && !st.Secret:
 				return h.hold(tx, a, eng)
 			default:
 				later = nil
 			}
 		}
-		if len(errs) == 0 {
-			errs = eng.Validate(a.p.Side, orders)
-		}
+		// Every error in one pass (issue 15.3): the lines that parsed are validated even when
+		// others did not, so a typo hides no illegal line; a line that did not parse is
+		// reported once, by the parser.
+		errs = byLine(append(errs, eng.Validate(a.p.Side, orders)...))
 		if len(errs) > 0 {
 			return h.queue(tx, a.g, a.to(), "errors", fmt.Sprintf("T%d A%d orders not accepted", st.Turn, st.Act), errorsBody(errs), a.msg.MessageID, nil)
 		}
@@ -85,15 +88,15 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
-	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
-		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
-			Paused: a.g.paused()}, a.msg.MessageID, nil); err != nil {
-		return err
-	}
 	if len(later) > 0 { // before the step resolves: a step that follows may use them
 		if err := h.holdLater(tx, a, adjudicator.Canonical(later)); err != nil {
 			return err
 		}
+	}
+	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
+		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
+			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng)}, a.msg.MessageID, nil); err != nil {
+		return err
 	}
 	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
 		return nil
@@ -123,9 +126,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
-	if len(errs) == 0 {
-		errs = notHeld(a, eng, orders)
-	}
+	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass (issue 15.3)
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
 	}
@@ -134,7 +135,13 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, "the advance orders held now")...)
 	}
 	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
-	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text)
+	lines := []string{"Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text}
+	if s := a.g.Step; s != nil { // everything held for the side (issue 15.4)
+		if cur, ok := s.Orders[a.p.Side]; ok {
+			lines = append(lines, fmt.Sprintf("Your orders for the step open now (T%d A%d, %s) stand too, as record #%d:", s.Turn, s.Act, s.What, cur.Index), cur.Text)
+		}
+	}
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 }
 
 // notHeld refuses, by line, the advance orders that belong to no later activation of the
@@ -265,6 +272,8 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 			return false, err
 		}
 		g.Step.Orders[side] = received{Player: player, Index: i, Text: adjudicator.Canonical(use), Entropy: held.Entropy, Time: held.Time, MsgID: held.MsgID}
+		g.noteUsed(side, fmt.Sprintf("T%d A%d, %s: your advance orders were used, as record #%d:\n%s", g.Step.Turn, g.Step.Act, g.Step.What, i,
+			strings.TrimSuffix(adjudicator.Canonical(use), "\n")))
 		if rest := without(parsed, use); len(rest) > 0 {
 			left := held
 			left.Text = adjudicator.Canonical(rest)
@@ -274,6 +283,34 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		}
 	}
 	return len(g.Step.Orders) == len(g.Step.Sides), nil
+}
+
+// byLine orders errors by the line they are on, keeping the order of errors of one line; an
+// error of no line (Line 0) comes first.
+func byLine(errs []adjudicator.LineError) []adjudicator.LineError {
+	slices.SortStableFunc(errs, func(a, b adjudicator.LineError) int { return a.Line - b.Line })
+	return errs
+}
+
+// noteUsed keeps, for side's next report, that held advance orders were used.
+func (g *game) noteUsed(side, note string) {
+	if g.used == nil {
+		g.used = map[string][]string{}
+	}
+	g.used[side] = append(g.used[side], note)
+}
+
+// heldNow is what side has held as advance orders ("" for none), for receipts (issue 15.4).
+func (g *game) heldNow(side string) string {
+	if r, ok := g.Held[side]; ok {
+		return r.Text
+	}
+	return ""
+}
+
+func takesAdvance(eng adjudicator.Game) bool {
+	_, ok := eng.(adjudicator.AdvanceOrders)
+	return ok
 }
 
 // errorsBody lists refused lines, their control characters shown visibly (issue 12.9).

@@ -117,7 +117,7 @@ func TestRekey(t *testing.T) {
 		t.Errorf("the new key is the old one, or was not announced, or was told to others")
 	}
 	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
-	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "needs your key") {
+	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(flat(m.Text), "is not your key") {
 		t.Errorf("the old key still counts: %+v", m)
 	}
 	f.send("bob@example.com", "NONE\nKEY "+key)

@@ -35,10 +35,18 @@ type PlayerLine struct{ ID, Side string }
 
 // Request asks a side for orders (docs/DESIGN.md 3.3).
 type Request struct {
-	What    string   // the step, e.g. "action phase of group BAR (Agostino Barbarigo)"
-	Waiting []string // the sides asked
-	Units   []string // the recipient's units that may act
-	Secret  bool     // hidden set-up: the orders stay in the side's own copy of the log
+	What    string     // the step, e.g. "action phase of group BAR (Agostino Barbarigo)"
+	Waiting []string   // the sides asked
+	Units   []FormUnit // the recipient's units that may act, and what each may do
+	Secret  bool       // hidden set-up: the orders stay in the side's own copy of the log
+	Default string     // what happens if the side sends no orders
+	Lines   string     // pre-filled order lines, legal as they stand, one per line
+}
+
+// FormUnit is a unit that may act, as the order form shows it (issue 15.2).
+type FormUnit struct {
+	ID, Where, Facing, Allowance string
+	May                          []string // what it may legally do now
 }
 
 // Receipt echoes accepted orders (docs/DESIGN.md 4): the orders record's index and hash let the player
@@ -52,6 +60,11 @@ type Receipt struct {
 	Orders  string // canonical orders, one per line
 	Check   bool   // CHECK: validated only, not submitted
 	Paused  bool   // the game is paused: the orders wait for it to resume
+	// Held is the side's advance orders held for later steps after this mail, one per line
+	// ("" for none): a receipt says everything held (issue 15.4).
+	Held string
+	// Advance: the game takes advance orders, so a receipt says when none are held.
+	Advance bool
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
@@ -73,6 +86,9 @@ type Report struct {
 	Next    string   // what happens next
 	Summary []string // a short ASCII summary of positions
 	Map     string   // the attached map's file name, if any
+	// Used says which advance orders of the recipient's side were used since the last
+	// report, each with its step and record (issue 15.4).
+	Used []string
 }
 
 // ReportLine is an event or a roll with the log record it is in.

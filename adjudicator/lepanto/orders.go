@@ -146,13 +146,20 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 		}
 		o, err := parseLine(i+1, f)
 		if err != nil {
-			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw), Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err)})
+			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw), Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err),
+				Legal: []string{grammar}})
 			continue
 		}
 		orders = append(orders, o)
 	}
 	return orders, errs
 }
+
+// grammar is the order language in one line, the legal forms a line not understood is
+// answered with (issue 15.3; HELP gives it in full).
+const grammar = "UNIT MOVE STEP... [RAM|GRAPPLE TARGET] [FIRE TARGET] [REPAIR] | UNIT PASS | UNIT STACK UNIT... MOVE STEP... | " +
+	"UNIT DISENGAGE STEP... | LEADER TO UNIT | LEADER ON UNIT [HIDDEN] | ACTIVATE GROUP | BOARD UNIT [UNIT] | " +
+	"HOLD FIRE|REACT UNIT|GROUP | LEADERS STAY|ASK | CAPTAIN GROUP ON UNIT"
 
 func parseLine(n int, f []string) (adjudicator.Order, error) {
 	if o, err := parseStanding(n, f); o != nil || err != nil {

@@ -3,6 +3,7 @@ package medieval
 import (
 	"crypto/sha256"
 	"fmt"
+	"navarch/adjudicator/adjtest"
 	"strings"
 	"testing"
 
@@ -32,6 +33,7 @@ func selfPlay(t *testing.T, id string, seed byte) ([]played, *Game) {
 		p := played{orders: map[string]string{}}
 		orders := map[string][]adjudicator.Order{}
 		for _, side := range st.Sides {
+			adjtest.CheckForm(t, g, side)
 			text := g.BotOrders(side)
 			os, errs := g.Parse(side, text)
 			errs = append(errs, g.Validate(side, os)...)

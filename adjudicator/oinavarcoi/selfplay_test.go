@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"navarch/adjudicator/adjtest"
 	"strings"
 	"testing"
 
@@ -36,6 +37,7 @@ func playBots(t *testing.T, id string, seed byte, opts ...string) ([]byte, *Game
 		st := g.Next()
 		orders := map[string][]adjudicator.Order{}
 		for _, side := range st.Sides {
+			adjtest.CheckForm(t, g, side)
 			text := g.BotOrders(side)
 			os, perr := g.Parse(side, text)
 			verr := g.Validate(side, os)

@@ -1,0 +1,72 @@
+package oinavarcoi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator"
+)
+
+// OrderForm lists side's squadrons that may act in the step awaited, with pose, formation,
+// the moves open to each (the candidate lines that pass Validate alone) and the enemies within
+// reach, and pre-filled lines that state the no-orders default: at deployment each squadron
+// where the scenario places it (rule Deployment.secret); the initiative winner MOVE FIRST
+// (rule Initiative); in movement each squadron HOLD (rule Movement.each). Every line passes
+// Validate.
+func (g *Game) OrderForm(side string) adjudicator.Form {
+	st := g.Next()
+	if st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, side) {
+		return adjudicator.Form{}
+	}
+	f := adjudicator.Form{Default: st.Default}
+	switch {
+	case !g.Deployed:
+		for _, s := range g.Squadrons {
+			if s.Side == side && !s.Freighter && s.Status != Beached {
+				f.Units = append(f.Units, g.formUnit(s, []string{"DEPLOY " + s.ID + " AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]"}))
+				if line := fmt.Sprintf("DEPLOY %s AT %v FACING %d %s", s.ID, s.Pose.At, s.Pose.Heading, s.Formation); g.legalLines(side, append(slices.Clone(f.Lines), line)) {
+					f.Lines = append(f.Lines, line) // a place the deployment's checks refuse is left to the default
+				}
+			}
+		}
+	case g.Phase == phaseChoose:
+		if side == g.Winner {
+			f.Lines = append(f.Lines, "MOVE FIRST")
+		}
+		for _, p := range g.Phalanxes {
+			if p.Side == side && !p.Routed {
+				f.Units = append(f.Units, adjudicator.FormUnit{ID: "PHALANX " + p.ID, May: []string{"PHALANX " + p.ID + " MOVE|REDRESS|DEPLOY"}})
+			}
+		}
+	default:
+		for _, id := range g.movable(side) {
+			s := g.sq(id)
+			var may []string
+			for _, line := range g.botLines(s) {
+				if !slices.Contains(may, line) && g.legalLines(side, []string{line}) {
+					may = append(may, line)
+				}
+			}
+			f.Units = append(f.Units, g.formUnit(s, append(may, g.enemiesInReach(s)...)))
+			f.Lines = append(f.Lines, id+" HOLD")
+		}
+	}
+	if !g.legalLines(side, f.Lines) {
+		f.Lines = nil
+	}
+	return f
+}
+
+func (g *Game) formUnit(s *Squadron, may []string) adjudicator.FormUnit {
+	return adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("%03d", s.Pose.Heading),
+		Allowance: g.stateText(s) + statusText(s), May: may}
+}
+
+// legalLines reports whether lines, sent as they stand, pass Parse and Validate.
+func (g *Game) legalLines(side string, lines []string) bool {
+	orders, errs := g.Parse(side, strings.Join(lines, "\n"))
+	return len(errs) == 0 && len(g.Validate(side, orders)) == 0
+}
+
+var _ adjudicator.OrderFormer = (*Game)(nil)
