@@ -72,7 +72,7 @@ func TestRefusedMailHoldsNoAdvanceOrders(t *testing.T) {
 		later = map[bool]string{true: "CAN-CAN1", false: "MEH-EUB1"}[who == "alice@example.org"]
 	}
 	f.send(who, "KEY "+keys[who]+"\n"+due+" MOVE 0101\n"+later+" PASS") // 0101 is out of reach
-	if m := find(f.outbox(), who, "not accepted"); m == nil {
+	if m := find(f.outbox(), who, "refused"); m == nil {
 		t.Fatalf("orders with an illegal move were not refused")
 	}
 	f.s.View(func(tx *store.Tx) error {

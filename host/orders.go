@@ -68,7 +68,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			errs = eng.Validate(a.p.Side, orders)
 		}
 		if len(errs) > 0 {
-			return h.queue(tx, a.g, a.to(), "errors", fmt.Sprintf("T%d A%d orders not accepted", st.Turn, st.Act), errorsBody(errs), a.msg.MessageID, nil)
+			return h.queue(tx, a.g, a.to(), "errors", refusedSubject("orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 		}
 	}
 	canonical := adjudicator.Canonical(orders)
@@ -85,7 +85,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
-	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
+	if err := h.queue(tx, a.g, a.to(), "receipt", "orders accepted",
 		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
 			Paused: a.g.paused()}, a.msg.MessageID, nil); err != nil {
 		return err
@@ -127,7 +127,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		errs = notHeld(a, eng, orders)
 	}
 	if len(errs) > 0 {
-		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
+		return h.queue(tx, a.g, a.to(), "errors", refusedSubject("advance orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 	}
 	text := adjudicator.Canonical(orders)
 	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {

@@ -227,7 +227,7 @@ func TestE2E(t *testing.T) {
 		if k == 0 {
 			send(t, first, to[first], subject, auth[first]+"NOSUCH-UNIT MOVE 0101")
 			line := map[bool]string{true: "line 1", false: "line 2"}[auth[first] == ""]
-			if e := boxes[first].waitFor("orders not accepted"); !strings.Contains(e.Text, line) {
+			if e := boxes[first].waitFor("orders refused"); !strings.Contains(e.Text, line) {
 				t.Errorf("the errors do not name the line:\n%s", e.Text)
 			}
 		}
