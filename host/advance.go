@@ -177,12 +177,13 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	return nil
 }
 
-// subject says what a mail is (issue 15.6): "your move: action phase of group BAR, orders due
-// Tue 1 Dec 18:00 UTC · report: BAR-VEN1 moves 0611→0711 (+3 more) · turn 2 over".
+// subject says what a mail is (issue 15.6), numbered as the map's title: "your move: T3 A12
+// action phase of group BAR, orders due Tue 1 Dec 18:00 UTC · report: BAR-VEN1 moves
+// 0611→0711 (+3 more) · turn 2 over".
 func subject(g *game, lines []templates.ReportLine, end *templates.TurnEnd, req *templates.Request) string {
 	var parts []string
 	if req != nil {
-		s := "your move: " + shortWhat(req.What)
+		s := fmt.Sprintf("your move: T%d A%d %s", g.Step.Turn, g.Step.Act, shortWhat(req.What))
 		if !g.Step.Deadline.IsZero() {
 			s += ", orders due " + g.Step.Deadline.UTC().Format("Mon 2 Jan 15:04 MST")
 		}
