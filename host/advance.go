@@ -260,7 +260,7 @@ func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *g
 }
 
 // gameEnd is the last mail: the result, the final map, the positions and the victory-point
-// breakdown (issue 15.7), and the whole log.
+// breakdown as the ruleset's Summarizer gives them (issue 15.7), and the whole log.
 func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, r recipient, c *gamelog.Checkpoint) error {
 	verifier, err := verifierKey(tx, id)
 	if err != nil {
