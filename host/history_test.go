@@ -94,3 +94,27 @@ func TestDigestCommand(t *testing.T) {
 		t.Errorf("a referee's DIGEST: %+v", m)
 	}
 }
+
+// TestNoticeSubject: a notice's subject says what it is, in one clipped line without
+// control characters (issue 15.6).
+func TestNoticeSubject(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"You have joined the game.", "Waiting for: bob."}, "notice: You have joined the game."},
+		{[]string{"", "Held:\nBAR-VEN1 MOVE 0711"}, "notice: Held:"},
+		{[]string{"a\x1b[31m\u202eb"}, "notice: a [31m b"},
+		{[]string{strings.Repeat("word ", 20)}, "notice: " + strings.TrimSpace(strings.Repeat("word ", 12)) + "…"},
+		{nil, "notice"},
+	} {
+		if got := noticeSubject(c.lines); got != c.want {
+			t.Errorf("noticeSubject(%q) = %q, want %q", c.lines, got, c.want)
+		}
+	}
+	f, keys := started(t)
+	f.send("bob@example.com", "HELP\nKEY "+keys["bob@example.com"])
+	if m := find(f.outbox(), "bob@example.com", "notice: Lepanto 1571 orders"); m == nil {
+		t.Error("HELP's answer does not say it is the order words")
+	}
+}
