@@ -66,26 +66,35 @@ document.body.appendChild(d); });</script></body></html>`, filepath.Base(page), 
 
 var widthsRE = regexp.MustCompile(`widths (\d+) (\d+)`)
 
-// browserPages are the mails TestMailsInBrowser looks at: a request, and a report with the
-// turn's end and the next request (issue 15.5), with a checkpoint as long as a real one.
+// browserPages are the mails TestMailsInBrowser looks at: a request, a report with the
+// turn's end and the next request (issue 15.5), and a welcome with its order help, each with
+// a checkpoint as long as a real one.
 func browserPages() map[string]Mail {
 	s := samples()
 	sig := strings.Repeat("5be1c2d3e4f5a6b7", 8) // an Ed25519 signature: 128 hex digits
 	out := map[string]Mail{}
-	for _, kind := range []string{"request", "report"} {
+	for _, kind := range []string{"request", "report", "welcome"} {
 		m := s[kind]
 		m.Checkpoint = "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e5a1b2c3d4e5f60718293a4b5\nsize 214\nhead " +
 			strings.Repeat("4a9bc910", 8) + "\nsignature " + sig + "\n-----END NAVARCH CHECKPOINT-----\n"
-		if r, ok := m.Body.(Report); ok {
-			r.TurnEnd.Checkpoint = m.Checkpoint
-			m.Body = r
+		switch b := m.Body.(type) {
+		case Report:
+			b.TurnEnd.Checkpoint = m.Checkpoint
+			m.Body = b
+		case Welcome: // the order help, with lines as long as a ruleset's
+			b.Help = "Lepanto 1571 orders: one line per unit, in the order the units act (13.2); a stack's units may share a line.\n" +
+				"  BAR-VEN1 MOVE 0610 0710 FIRE SIR-EGY1            move two hexes, then fire at a target in arc (5.1, 5.5)\n" +
+				"  BAR-VEN1 RAM SIR-EGY1|GRAPPLE SIR-EGY1|PASS|REPAIR|SAIL ON|SAIL OFF|TURN NE|BACK 0609"
+			b.Checkpoint = m.Checkpoint
+			m.Body = b
 		}
 		out[kind] = m
 	}
 	return out
 }
 
-// TestMailsInBrowser (issue 15.5): the HTML parts of a request and a report, in headless
+// TestMailsInBrowser (issue 15.5): the HTML parts of a request, a report and a welcome (the
+// order help), in headless
 // Chromium at phone (390 px, in a frame) and desktop (1280 px) width, never run off the screen; the
 // phone screenshots are kept in testdata/*.phone.png (go test -update rewrites them; look at
 // them after a change to the HTML).
@@ -127,6 +136,9 @@ func TestMailsInBrowser(t *testing.T) {
 			if inner != w || scroll > inner {
 				t.Errorf("%s at %d px: the mail is %d px wide in a %d px frame: something runs off the screen", kind, w, scroll, inner)
 			}
+		}
+		if kind == "welcome" {
+			continue // checked for width only: the phone screenshots are a request's and a report's
 		}
 		harness := filepath.Join(dir, kind+"-shot.html")
 		if err := os.WriteFile(harness, []byte(frame(page, phoneWidth, shotHeight)), 0o644); err != nil {
