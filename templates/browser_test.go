@@ -94,10 +94,10 @@ func browserPages() map[string]Mail {
 }
 
 // TestMailsInBrowser (issue 15.5): the HTML parts of a request, a report and a welcome (the
-// order help), in headless
-// Chromium at phone (390 px, in a frame) and desktop (1280 px) width, never run off the screen; the
-// phone screenshots are kept in testdata/*.phone.png (go test -update rewrites them; look at
-// them after a change to the HTML).
+// order help), in headless Chromium at phone (390 px, in a frame) and desktop (1280 px)
+// width, never run off the screen; the phone screenshots of the request and the report are
+// kept in testdata/*.phone.png (go test -update rewrites them; look at them after a change to
+// the HTML).
 func TestMailsInBrowser(t *testing.T) {
 	bin := chromium(t)
 	mapPNG, err := os.ReadFile("../docs/example/map.png")
