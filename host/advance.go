@@ -10,7 +10,6 @@ import (
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"
-	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
 	"navarch/templates"
@@ -82,18 +81,13 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 	}
 }
 
-// reports mails each player and referee what happened, the turn-end seed, and what comes next.
+// reports mails each player and referee what happened, the turn-end seed, and what comes
+// next, as one mail per recipient (issue 15.6): the report carries the turn's end and the
+// request for the recipient's orders. A player who asked for a digest (DIGEST ON) gets mail
+// only when his orders are needed or the game is over, with everything since his last one.
 func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
 	for _, r := range h.recipients(g) {
-		if err := h.report(tx, id, g, eng, start, r); err != nil {
-			return err
-		}
-		if ckpt != nil {
-			if err := h.turnEnd(tx, id, g, r, ckpt); err != nil {
-				return err
-			}
-		}
-		if err := h.next(tx, g, eng, r); err != nil {
+		if err := h.report(tx, id, g, eng, start, r, ckpt); err != nil {
 			return err
 		}
 	}
@@ -112,29 +106,131 @@ func (h *Host) recipients(g *game) []recipient {
 	return out
 }
 
-func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, r recipient) error {
-	side := r.side()
-	lines, err := reportLines(tx, id, start, side)
-	if err != nil || len(lines) == 0 {
-		return err
+// asked reports whether the step now open waits for r's orders.
+func asked(g *game, r recipient) bool {
+	return g.Step != nil && r.p != nil && slices.Contains(g.Step.Sides, r.p.Side)
+}
+
+// report mails r one mail: what happened since record start (or, for a digest, since r's
+// last mail), the turn's end if ckpt is set, and the request if r's orders are due.
+func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, r recipient, ckpt *gamelog.Checkpoint) error {
+	over := g.Status == "over"
+	digest := r.p != nil && r.p.Digest
+	if digest && !asked(g, r) && !over {
+		return nil // held for the player's next mail
 	}
-	worded(eng, lines)
-	files, err := h.mapFile(tx, id, eng, g, side, false)
+	if digest && r.p.Reported > 0 && r.p.Reported < start {
+		start = r.p.Reported
+	}
+	n, err := store.Len(tx, id)
 	if err != nil {
 		return err
 	}
-	next := "the game is over"
-	if g.Step != nil {
-		next = g.Step.What + " (" + strings.Join(g.Step.Sides, ", ") + ")"
+	if r.p != nil {
+		r.p.Reported = n
 	}
-	body := templates.Report{Lines: lines, Next: next, Summary: summary(eng, side)}
-	if side != "" {
-		body.Used = g.used[side]
+	side := r.side()
+	lines, err := reportLines(tx, id, start, side)
+	if err != nil {
+		return err
 	}
-	if len(files) > 0 {
-		body.Map = files[0].Name
+	var end *templates.TurnEnd
+	if ckpt != nil && !over && !digest {
+		if end, err = h.turnEndBody(tx, id, g, r, ckpt); err != nil {
+			return err
+		}
 	}
-	return h.queue(tx, g, r, "report", fmt.Sprintf("T%d report", stepTurn(g, eng)), body, "", files)
+	var req *templates.Request
+	if asked(g, r) {
+		rb := requestBody(g, eng, r.p.Side)
+		req = &rb
+	}
+	if len(lines) > 0 {
+		worded(eng, lines)
+		files, err := h.mapFile(tx, id, eng, g, side, false)
+		if err != nil {
+			return err
+		}
+		next := "the game is over"
+		if g.Step != nil {
+			next = g.Step.What + " (" + strings.Join(g.Step.Sides, ", ") + ")"
+		}
+		body := templates.Report{Lines: lines, Next: next, Summary: summary(eng, side), TurnEnd: end, Request: req}
+		if side != "" {
+			body.Used = g.used[side]
+		}
+		if len(files) > 0 {
+			body.Map = files[0].Name
+		}
+		if err := h.queue(tx, g, r, "report", subject(g, lines, end, req), body, "", files); err != nil {
+			return err
+		}
+	} else {
+		if end != nil {
+			if err := h.queue(tx, g, r, "turnend", turnOver, *end, "", nil); err != nil {
+				return err
+			}
+		}
+		if req != nil {
+			if err := h.queue(tx, g, r, "request", subject(g, nil, nil, req), *req, "", nil); err != nil {
+				return err
+			}
+		}
+	}
+	if over && ckpt != nil {
+		return h.gameEnd(tx, id, g, eng, r, ckpt)
+	}
+	return nil
+}
+
+// subject says what a mail is (issue 15.6), numbered as the map's title: "your move: T3 A12
+// action phase of group BAR, orders due Tue 1 Dec 18:00 UTC · report: BAR-VEN1 moves
+// 0611→0711 (+3 more) · turn 2 over".
+func subject(g *game, lines []templates.ReportLine, end *templates.TurnEnd, req *templates.Request) string {
+	var parts []string
+	if req != nil {
+		s := fmt.Sprintf("your move: T%d A%d %s", g.Step.Turn, g.Step.Act, shortWhat(req.What))
+		if !g.Step.Deadline.IsZero() {
+			s += ", orders due " + g.Step.Deadline.UTC().Format("Mon 2 Jan 15:04 MST")
+		}
+		parts = append(parts, s)
+	}
+	if len(lines) > 0 {
+		parts = append(parts, "report: "+headline(lines))
+	}
+	if end != nil {
+		parts = append(parts, fmt.Sprintf("turn %d over", end.Turn))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// shortWhat is a step's description without its parenthesis: "action phase of group BAR".
+func shortWhat(what string) string {
+	if i := strings.Index(what, " ("); i > 0 {
+		return what[:i]
+	}
+	return what
+}
+
+// headline is a report's first event, clipped, and how many more there are.
+func headline(lines []templates.ReportLine) string {
+	var events []string
+	for _, l := range lines {
+		if !l.Roll {
+			events = append(events, l.Text)
+		}
+	}
+	if len(events) == 0 {
+		return fmt.Sprintf("%d rolls", len(lines))
+	}
+	s := events[0]
+	if r := []rune(s); len(r) > 48 {
+		s = strings.TrimSpace(string(r[:47])) + "…"
+	}
+	if len(events) > 1 {
+		s += fmt.Sprintf(" (+%d more)", len(events)-1)
+	}
+	return s
 }
 
 func stepTurn(g *game, eng adjudicator.Game) uint32 {
@@ -144,38 +240,55 @@ func stepTurn(g *game, eng adjudicator.Game) uint32 {
 	return eng.Next().Turn
 }
 
-func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *gamelog.Checkpoint) error {
+// turnEndBody is the turn's end as r is told it: the revealed seed and the checkpoint.
+func (h *Host) turnEndBody(tx *store.Tx, id ident.GameID, g *game, r recipient, c *gamelog.Checkpoint) (*templates.TurnEnd, error) {
 	turn, seed, err := lastReveal(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	verifier, err := verifierKey(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &templates.TurnEnd{Turn: turn, Seed: seed, Checkpoint: c.Block(), Verifier: verifier, LogFile: logFile(g, r)}, nil
+}
+
+// turnOver is the subject of a turn's end mailed alone.
+const turnOver = "turn over: seed revealed"
+
+// turnEnd mails r the turn's end alone: the revealed seed and the checkpoint.
+func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *gamelog.Checkpoint) error {
+	end, err := h.turnEndBody(tx, id, g, r, c)
 	if err != nil {
 		return err
 	}
+	return h.queue(tx, g, r, "turnend", turnOver, *end, "", nil)
+}
+
+// gameEnd is the last mail: the result, the final map, the positions and the victory-point
+// breakdown as the ruleset's Summarizer gives them (issue 15.7), and the whole log.
+func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, r recipient, c *gamelog.Checkpoint) error {
 	verifier, err := verifierKey(tx, id)
 	if err != nil {
 		return err
 	}
-	if g.Status == "over" {
-		att, err := export(tx, g, id, r.side(), r.p == nil)
-		if err != nil {
-			return err
-		}
-		result := ""
-		if rec, err := lastOf(tx, id, gamelog.TypeEnd); err == nil && rec != nil {
-			result = rec.Get("result")
-		}
-		return h.queue(tx, g, r, "gameend", "game over", templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name,
-			Verifier: verifier}, "", []mail.Attachment{att})
+	att, err := export(tx, g, id, r.side(), r.p == nil)
+	if err != nil {
+		return err
 	}
-	return h.queue(tx, g, r, "turnend", "turn over: seed revealed", templates.TurnEnd{Turn: turn, Seed: seed, Checkpoint: c.Block(),
-		Verifier: verifier, LogFile: logFile(g, r)}, "", nil)
-}
-
-// next asks a player for the orders the game now waits for from the player's side.
-func (h *Host) next(tx *store.Tx, g *game, eng adjudicator.Game, r recipient) error {
-	if g.Step == nil || r.p == nil || !slices.Contains(g.Step.Sides, r.p.Side) {
-		return nil
+	result := ""
+	if rec, err := lastOf(tx, id, gamelog.TypeEnd); err == nil && rec != nil {
+		result = rec.Get("result")
 	}
-	return h.queue(tx, g, r, "request", fmt.Sprintf("T%d A%d orders due", g.Step.Turn, g.Step.Act),
-		requestBody(g, eng, r.p.Side), "", nil)
+	files, err := h.mapFile(tx, id, eng, g, r.side(), false)
+	if err != nil {
+		return err
+	}
+	body := templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name, Verifier: verifier, Summary: summary(eng, r.side())}
+	if len(files) > 0 {
+		body.Map = files[0].Name
+	}
+	return h.queue(tx, g, r, "gameend", "game over: "+result, body, "", append(files, att))
 }
 
 func summary(eng adjudicator.Game, side string) []string {
@@ -196,4 +309,12 @@ func lastReveal(tx *store.Tx, id ident.GameID) (uint32, string, error) {
 		return 0, "", err
 	}
 	return uint32(r.Uint("turn")), r.Get("seed"), nil
+}
+
+// refusedSubject is the subject of refused orders: "orders refused: 3 errors".
+func refusedSubject(what string, errs []adjudicator.LineError) string {
+	if len(errs) == 1 {
+		return what + " refused: 1 error"
+	}
+	return fmt.Sprintf("%s refused: %d errors", what, len(errs))
 }

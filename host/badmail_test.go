@@ -119,7 +119,7 @@ func TestOpponentUsingYourKeyIsReported(t *testing.T) {
 func TestAdvanceOrdersForOthersUnitsRefused(t *testing.T) {
 	f, keys, _, other, askedUnit, otherUnit := afterSetUp(t)
 	f.corpus("advance-not-mine.eml", map[string]string{"FROM": other, "TAG": f.tag, "KEY": keys[other], "MINE": otherUnit, "THEIRS": askedUnit})
-	m := find(f.outbox(), other, "not accepted")
+	m := find(f.outbox(), other, "refused")
 	if m == nil {
 		t.Fatal("advance orders for units not the player's were held")
 	}
@@ -180,7 +180,7 @@ func TestStaleOrdersRefused(t *testing.T) {
 func TestControlCharactersShownVisibly(t *testing.T) {
 	f, keys := started(t)
 	f.corpus("control-chars.eml", map[string]string{"TAG": f.tag, "KEY": keys["alice@example.org"], "FROM": "alice@example.org"})
-	m := find(f.outbox(), "alice@example.org", "not accepted")
+	m := find(f.outbox(), "alice@example.org", "refused")
 	if m == nil {
 		t.Fatal("the bad line was not answered")
 	}

@@ -39,7 +39,7 @@ func TestEveryErrorInOnePass(t *testing.T) {
 	enemy := map[bool]string{true: "SIR-ALI", false: "BAR-VEN1"}[who == "alice@example.org"]
 	f.send(who, "KEY "+keys[who]+"\n"+unit+" MOOVE 0711\n"+unit+" MOVE 0101\n"+enemy+" PASS\nNOSUCH-1 PASS")
 	mails := f.outbox()
-	if len(mails) != 1 || !strings.Contains(mails[0].Subject, "not accepted") {
+	if len(mails) != 1 || !strings.Contains(mails[0].Subject, "refused") {
 		t.Fatalf("want one refusal, got %v", subjects(mails))
 	}
 	text := mails[0].Text

@@ -250,6 +250,10 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.sendLog(tx, a)
 	case mail.CmdStatus:
 		return h.status(tx, a)
+	case mail.CmdHistory:
+		return h.history(tx, a)
+	case mail.CmdDigest:
+		return h.digest(tx, a)
 	case mail.CmdAbsent:
 		return h.absent(tx, a)
 	case mail.CmdResign:
@@ -312,8 +316,10 @@ func (h *Host) help(tx *store.Tx, a *actor) error {
 var mailCommands = []string{"",
 	"Mail commands, one per mail, with your KEY line (players): JOIN; your orders, or NONE for",
 	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
-	"map); LOG for the public log so far; ABSENT FROM TO (dates) holds deadlines while you are",
-	"away; RESIGN CONFIRM ends the game, your side losing; HELP. Referees, with the referee's KEY:",
+	"map); LOG for the public log so far; HISTORY for the game so far in words; DIGEST ON for",
+	"one mail only when your orders are needed, with everything since (DIGEST OFF: every",
+	"report); ABSENT FROM TO (dates) holds deadlines while you are away;",
+	"RESIGN CONFIRM ends the game, your side losing; HELP. Referees, with the referee's KEY:",
 	"PAUSE [HOURS] (until RESUME), RESUME, EXTEND [HOURS], PROCEED (without the orders still",
 	"missing), REPLACE PLAYER ADDRESS [ZONE], REKEY PLAYER (a new key, mailed to the player),",
 	"ENDGAME [RESULT]."}

@@ -140,6 +140,10 @@ type player struct {
 	// AbsentFrom and AbsentTo bound a declared absence (ABSENT).
 	AbsentFrom time.Time `json:"absent_from,omitzero"`
 	AbsentTo   time.Time `json:"absent_to,omitzero"`
+	// Digest (DIGEST ON): mail the player only when his orders are needed or the game ends,
+	// with everything since Reported, the log's size at his last report.
+	Digest   bool   `json:"digest,omitempty"`
+	Reported uint64 `json:"reported,omitempty"`
 }
 
 // step is the step waiting for orders.

@@ -153,7 +153,7 @@ func TestWholeCycle(t *testing.T) {
 	}
 	// A mistake, answered by line; then the correction.
 	f.send(asked, "KEY "+keys[asked]+"\n\nNOSUCH-UNIT MOVE 0101")
-	errMail := find(f.outbox(), asked, "not accepted")
+	errMail := find(f.outbox(), asked, "refused")
 	if errMail == nil || !strings.Contains(errMail.Text, "line 3") {
 		t.Fatalf("no error by line: %+v", errMail)
 	}

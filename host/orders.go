@@ -71,7 +71,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		// reported once, by the parser.
 		errs = byLine(append(errs, eng.Validate(a.p.Side, orders)...))
 		if len(errs) > 0 {
-			return h.queue(tx, a.g, a.to(), "errors", fmt.Sprintf("T%d A%d orders not accepted", st.Turn, st.Act), errorsBody(errs), a.msg.MessageID, nil)
+			return h.queue(tx, a.g, a.to(), "errors", refusedSubject("orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 		}
 	}
 	canonical := adjudicator.Canonical(orders)
@@ -93,7 +93,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			return err
 		}
 	}
-	if err := h.queue(tx, a.g, a.to(), "receipt", fmt.Sprintf("T%d A%d orders accepted", st.Turn, st.Act),
+	if err := h.queue(tx, a.g, a.to(), "receipt", "orders accepted",
 		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
 			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng)}, a.msg.MessageID, nil); err != nil {
 		return err
@@ -128,7 +128,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
 	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass (issue 15.3)
 	if len(errs) > 0 {
-		return h.queue(tx, a.g, a.to(), "errors", "advance orders not accepted", errorsBody(errs), a.msg.MessageID, nil)
+		return h.queue(tx, a.g, a.to(), "errors", refusedSubject("advance orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 	}
 	text := adjudicator.Canonical(orders)
 	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {

@@ -87,7 +87,33 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 
 // notice answers a mail in a few lines.
 func (h *Host) notice(tx *store.Tx, g *game, r recipient, inReplyTo string, lines ...string) error {
-	return h.queue(tx, g, r, "notice", "notice", templates.Notice{Lines: visibleLines(lines)}, inReplyTo, nil)
+	lines = visibleLines(lines)
+	return h.queue(tx, g, r, "notice", noticeSubject(lines), templates.Notice{Lines: lines}, inReplyTo, nil)
+}
+
+// noticeSubject says what a notice is (issue 15.6): "notice: " and its first line's first
+// words, "notice: You have joined the game.".
+func noticeSubject(lines []string) string {
+	first := ""
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			first, _, _ = strings.Cut(l, "\n")
+			break
+		}
+	}
+	first = strings.Map(func(r rune) rune {
+		if hidden(r) || r == '\t' {
+			return ' '
+		}
+		return r
+	}, first)
+	if r := []rune(first); len(r) > 60 {
+		first = strings.TrimSpace(string(r[:59])) + "…"
+	}
+	if first == "" {
+		return "notice"
+	}
+	return "notice: " + first
 }
 
 // stranger answers a mail that no game of ours can take: it names no game we know, or a

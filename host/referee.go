@@ -274,8 +274,12 @@ func (h *Host) finish(tx *store.Tx, a *actor, result string) error {
 		return err
 	}
 	a.g.Status, a.g.Step = "over", nil
+	eng, err := h.engine(tx, a.id)
+	if err != nil {
+		return err
+	}
 	for _, r := range h.recipients(a.g) {
-		if err := h.turnEnd(tx, a.id, a.g, r, &c); err != nil {
+		if err := h.gameEnd(tx, a.id, a.g, eng, r, &c); err != nil {
 			return err
 		}
 	}

@@ -204,7 +204,7 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 		}
 	}
 	send(asked, "KEY "+keys[asked]+"\nNOSUCH MOVE 0101")
-	waitFor("the errors", func(ms []*mail.Incoming) bool { return has(ms, asked, "not accepted") != nil })
+	waitFor("the errors", func(ms []*mail.Incoming) bool { return has(ms, asked, "refused") != nil })
 	send(asked, "KEY "+keys[asked]+"\nNONE")
 	ms = waitFor("the receipt and the reports", func(ms []*mail.Incoming) bool {
 		return has(ms, asked, "accepted") != nil && has(ms, "alice@example.org", "report") != nil && has(ms, "bob@example.com", "report") != nil

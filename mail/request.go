@@ -26,9 +26,11 @@ const (
 	CmdRekey   = "REKEY"   // the referee has a player mailed a new key
 	CmdNewGame = "NEWGAME" // a game master creates a game; the lines after it describe it
 	CmdNone    = "NONE"    // no orders for the step awaited: the rules' default applies
+	CmdHistory = "HISTORY" // the game so far, turn by turn, in words
+	CmdDigest  = "DIGEST"  // DIGEST ON: mail only when orders are needed; DIGEST OFF: every report
 )
 
-var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone,
+var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone, CmdHistory, CmdDigest,
 	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
 
 // RefereeCommands are accepted from the referee only.

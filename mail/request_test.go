@@ -27,6 +27,8 @@ func TestReadRequest(t *testing.T) {
 		"GAME Lep-1 t1 a2\nSTATUS":     {Command: CmdStatus, Game: "lep-1", At: "T1 A2"}, // the step meant (issue 12.8)
 		"ABSENT 2026-12-01 2026-12-05": {Command: CmdAbsent, Args: []string{"2026-12-01", "2026-12-05"}},
 		"EXTEND 24\n# the referee":     {Command: CmdExtend, Args: []string{"24"}},
+		"history\nKEY k":               {Command: CmdHistory, Key: "k"},
+		"DIGEST on":                    {Command: CmdDigest, Args: []string{"on"}},
 	} {
 		got, err := ReadRequest("", text)
 		if err != nil || got.Command != want.Command || got.Entropy != want.Entropy || got.Game != want.Game ||

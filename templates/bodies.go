@@ -89,6 +89,10 @@ type Report struct {
 	// Used says which advance orders of the recipient's side were used since the last
 	// report, each with its step and record (issue 15.4).
 	Used []string
+	// TurnEnd and Request, if set, ride in the same mail after the report (issue 15.6): the
+	// turn's seed revealed, and the request for the recipient's next orders.
+	TurnEnd *TurnEnd
+	Request *Request
 }
 
 // ReportLine is an event or a roll with the log record it is in.
@@ -140,8 +144,21 @@ type TurnEnd struct {
 type GameEnd struct {
 	Result     string
 	Checkpoint string
-	Export     string // the attached export's file name
-	Verifier   string // the verifier key, hex, for the verify command
+	Export     string   // the attached export's file name
+	Verifier   string   // the verifier key, hex, for the verify command
+	Map        string   // the final map's file name, if any
+	Summary    []string // the ruleset's summary for the recipient: positions, victory points
+}
+
+// History is the game so far, turn by turn, in words (HISTORY, issue 15.7).
+type History struct {
+	Turns []HistoryTurn
+}
+
+// HistoryTurn is one game turn's events as the recipient may see them.
+type HistoryTurn struct {
+	Turn   uint64
+	Events []string
 }
 
 // Notice is a short answer: a JOIN acknowledged, HELP, a mail that could not be read or was

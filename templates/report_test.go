@@ -6,6 +6,7 @@ import (
 	"navarch/gamelog"
 )
 
+// TestReportLines: each event comes before the rolls logged for it (issue 15.5).
 func TestReportLines(t *testing.T) {
 	raw := []string{
 		"type roll\nindex 40\nturn 2\nactivation 1\nseq 0\nlabel fire/BAR-VEN1>SIR-EGY1\ndice 1d6\nvalues 4\nrule 5.5\nresult fire value 0 (FV 4, - HV 4): 1\n",
@@ -23,9 +24,9 @@ func TestReportLines(t *testing.T) {
 	}
 	got := ReportLines(recs, 2, 1)
 	want := []ReportLine{
+		{Index: 42, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1"},
 		{Index: 40, Rule: "5.5", Roll: true, Text: "fire/BAR-VEN1>SIR-EGY1 1d6 = 4: fire value 0 (FV 4, - HV 4): 1"},
 		{Index: 41, Rule: "2.1", Roll: true, Text: "draw 1d3 = 2 (read as B)"},
-		{Index: 42, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d lines: %+v", len(got), got)

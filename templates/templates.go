@@ -16,7 +16,7 @@ var files embed.FS
 
 // Kinds lists every kind of mail; each has mail/KIND.txt.tmpl and mail/KIND.html.tmpl.
 var Kinds = []string{"welcome", "refwelcome", "request", "receipt", "errors", "report", "reminder", "late", "nmr",
-	"announcement", "turnend", "gameend", "notice"}
+	"announcement", "turnend", "gameend", "history", "notice"}
 
 // Mail is what every mail's template sees: who it is for and where the game stands. Body is
 // the kind's own data.
@@ -36,6 +36,9 @@ type Mail struct {
 	// every mail that names a log head carries it (LOG-FORMAT 5).
 	Checkpoint string
 	Body       any
+	// Part: the mail is rendered inside another one (a report's request): no greeting, no
+	// info block, no page head.
+	Part bool
 }
 
 // Parts are a mail's text and HTML bodies.
@@ -46,6 +49,13 @@ var funcs = map[string]any{
 	"lines": func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") },
 	"join":  strings.Join,
 	"wrap":  wrap,
+	"part":  part,
+}
+
+// part is m with another body, to be rendered inside m's own mail.
+func part(m Mail, body any) Mail {
+	m.Body, m.Part = body, true
+	return m
 }
 
 // wrapAt is the width of plain-text mail (RFC 3676 suggests under 78).

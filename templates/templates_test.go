@@ -38,18 +38,23 @@ func samples() map[string]Mail {
 			Held: "CAN-CAN1 MOVE 0812\n", Advance: true}),
 		"errors": base(Errors{Lines: []ErrorLine{{Line: 2, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex",
 			Legal: "0609 0610"}}}),
-		"report": base(Report{Lines: []ReportLine{{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true},
-			{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"}},
+		"report": base(Report{Lines: []ReportLine{{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"},
+			{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true}},
 			Next: "a draw from the cup", Summary: []string{"BAR-VEN1 0610 NE", "SIR-EGY1 0609 S mast down"}, Map: "t3a12-christian.png",
-			Used: []string{"T3 A11, action phase of group CAN (Antonio da Canal): your advance orders were used, as record #198:\nCAN-CAN1 MOVE 0812"}}),
+			Used:    []string{"T3 A11, action phase of group CAN (Antonio da Canal): your advance orders were used, as record #198:\nCAN-CAN1 MOVE 0812"},
+			TurnEnd: &TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"},
+			Request: &Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"}}}),
 		"reminder": base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
 		"late":     base(Late{What: "the action phase of group BAR"}),
 		"nmr":      base(NMR{Side: "ottoman", Policy: "its units hold"}),
 		"announcement": base(Announcement{By: "the referee (ref@example.net)", Text: []string{"The deadline for the action phase of group BAR is extended by 24 hours."},
 			Deadline: deadline.Add(24 * time.Hour), What: "the action phase of group BAR"}),
 		"turnend": base(TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"}),
-		"gameend": base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e"}),
-		"notice":  base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
+		"gameend": base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e",
+			Map: "lep-7f3a-christian.png", Summary: []string{"BAR-VEN1 0610 NE", "victory points: christian 40, ottoman 12"}}),
+		"history": base(History{Turns: []HistoryTurn{{Turn: 0, Events: []string{"Set-up: christian hides a leader."}},
+			{Turn: 1, Events: []string{"BAR-VEN1 moves 0611→0711.", "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1 hit, and a sentence long enough that it has to be wrapped at the width of plain-text mail."}}}}),
+		"notice": base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
 	}
 }
 
@@ -183,5 +188,28 @@ func TestWrap(t *testing.T) {
 		if len(line) > wrapAt {
 			t.Errorf("a wrapped line of %d characters: %q", len(line), line)
 		}
+	}
+}
+
+// TestReportCarriesRequest (issue 15.6): a report with the turn's end and the next request is
+// one mail with one greeting, one info block and one HTML page.
+func TestReportCarriesRequest(t *testing.T) {
+	p, err := Render("report", samples()["report"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		part, s string
+		n       int
+	}{
+		{p.Text, "Dear alice", 1}, {p.Text, "-----BEGIN NAVARCH INFO-----", 1}, {p.Text, "Orders are due by", 1},
+		{p.Text, "seed X_2  d442457884edd4e9", 1}, {p.HTML, "<html>", 1}, {p.HTML, "</html>", 1}, {p.HTML, "Orders are due by", 1},
+	} {
+		if got := strings.Count(c.part, c.s); got != c.n {
+			t.Errorf("%q %d times, want %d:\n%s", c.s, got, c.n, c.part)
+		}
+	}
+	if strings.Index(p.Text, "Artillery fire") > strings.Index(p.Text, "roll #201") {
+		t.Errorf("the roll comes before its event:\n%s", p.Text)
 	}
 }

@@ -140,25 +140,34 @@ func (d *demo) read(m delivered) (bool, error) {
 			d.say("%-5s   answers to her reply address %s, without KEY lines", p.id, p.replyTo)
 		}
 		return false, d.send(p, "JOIN")
-	case strings.HasSuffix(kind, "orders due"):
-		return false, d.answer(p, kind)
-	case strings.HasSuffix(kind, "orders not accepted"):
+	case strings.Contains(kind, "refused"):
 		d.say("        %s", firstError(in.Text))
 		return false, d.answer(p, kind)
-	case strings.HasSuffix(kind, "report"):
-		return false, d.saveMaps(m.raw, p, kind)
-	case strings.HasSuffix(kind, "turn over: seed revealed"):
+	case strings.HasPrefix(kind, "game over"):
+		d.lastMail[p.id] = m.file
+		return true, nil
+	}
+	// A report may carry the turn's end and the request for orders (issue 15.6).
+	if strings.Contains(kind, "report") {
+		if err := d.saveMaps(m.raw, p, kind); err != nil {
+			return false, err
+		}
+	}
+	if strings.Contains(kind, "turn over") || demoTurnOverRE.MatchString(kind) {
 		p.turns++
 		if p == d.first && p.turns == d.turns {
 			d.say("referee → ENDGAME after %d turns", d.turns)
 			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played\nKEY "+d.refereeKey)
 		}
-	case strings.HasSuffix(kind, "game over"):
-		d.lastMail[p.id] = m.file
-		return true, nil
+	}
+	if strings.HasPrefix(kind, "your move") {
+		return false, d.answer(p, kind)
 	}
 	return false, nil
 }
+
+// demoTurnOverRE finds a turn's end riding in a report's subject: "· turn 2 over".
+var demoTurnOverRE = regexp.MustCompile(`· turn \d+ over`)
 
 // answer sends the bot's orders; the first real orders of the game go out with a mistake.
 func (d *demo) answer(p *demoPlayer, kind string) error {

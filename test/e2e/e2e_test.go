@@ -94,8 +94,10 @@ func (m *mailbox) fetch() []received {
 	return out
 }
 
-// waitFor reads the mailbox until a mail of this game whose subject ends with s arrives,
-// and takes it; other mail read on the way is kept for later calls.
+// waitFor reads the mailbox until a mail of this game whose subject holds s arrives, and
+// takes that part of it: a report carries the next request (issue 15.6), so one mail
+// answers a wait for "report" and another for "orders due". Other mail read on the way is
+// kept for later calls.
 func (m *mailbox) waitFor(s string) received {
 	m.t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -107,7 +109,8 @@ func (m *mailbox) waitFor(s string) received {
 	return received{}
 }
 
-// take reads new mail and returns the first kept mail whose subject ends with s, or nil.
+// take reads new mail and returns the first kept mail whose subject holds s, or nil; the
+// mail stays kept with s cut from its subject, for a wait for another of its parts.
 func (m *mailbox) take(s string) *received {
 	m.t.Helper()
 	for _, in := range m.fetch() {
@@ -116,8 +119,8 @@ func (m *mailbox) take(s string) *received {
 		}
 	}
 	for i, in := range m.kept {
-		if strings.HasSuffix(in.Subject, s) {
-			m.kept = append(m.kept[:i], m.kept[i+1:]...)
+		if strings.Contains(in.Subject, s) {
+			m.kept[i].Subject = strings.Replace(in.Subject, s, "\x00", 1)
 			return &in
 		}
 	}
@@ -227,7 +230,7 @@ func TestE2E(t *testing.T) {
 		if k == 0 {
 			send(t, first, to[first], subject, auth[first]+"NOSUCH-UNIT MOVE 0101")
 			line := map[bool]string{true: "line 1", false: "line 2"}[auth[first] == ""]
-			if e := boxes[first].waitFor("orders not accepted"); !strings.Contains(e.Text, line) {
+			if e := boxes[first].waitFor("orders refused"); !strings.Contains(e.Text, line) {
 				t.Errorf("the errors do not name the line:\n%s", e.Text)
 			}
 		}

@@ -1,0 +1,57 @@
+package host
+
+import (
+	"strings"
+
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/mail"
+	"navarch/store"
+	"navarch/templates"
+)
+
+// history answers HISTORY (issue 15.7): the game so far, turn by turn, in words, from the
+// log as the sender's side sees it (ledger.Read; the referee sees it whole). Events are
+// told in log order; rolls are left to the reports and the log.
+func (h *Host) history(tx *store.Tx, a *actor) error {
+	var body templates.History
+	err := ledger.Read(tx, a.id, viewOf(a.side()), 0, func(r *gamelog.Record) error {
+		if r.Type != gamelog.TypeEvent {
+			return nil
+		}
+		t := r.Uint("turn")
+		if n := len(body.Turns); n == 0 || body.Turns[n-1].Turn != t {
+			body.Turns = append(body.Turns, templates.HistoryTurn{Turn: t})
+		}
+		last := &body.Turns[len(body.Turns)-1]
+		last.Events = append(last.Events, strings.Join(r.All("text"), " "))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return h.queue(tx, a.g, a.to(), "history", "history: the game so far", body, a.msg.MessageID, nil)
+}
+
+// digest answers DIGEST ON and DIGEST OFF (issue 15.6): with a digest the player is mailed
+// only when his orders are needed or the game ends, each mail with everything since his last.
+func (h *Host) digest(tx *store.Tx, a *actor) error {
+	if a.p == nil {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees get every report; DIGEST is for players.")
+	}
+	switch strings.ToUpper(strings.Join(a.req.Args, " ")) {
+	case "ON":
+		if !a.p.Digest {
+			n, err := store.Len(tx, a.id)
+			if err != nil {
+				return err
+			}
+			a.p.Digest, a.p.Reported = true, n
+		}
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Digest on: you are mailed when your orders are needed or the game ends, each mail with everything since your last. DIGEST OFF undoes it.")
+	case "OFF":
+		a.p.Digest = false
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Digest off: you are mailed every report again.")
+	}
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Write "+mail.CmdDigest+" ON or "+mail.CmdDigest+" OFF.")
+}
