@@ -117,6 +117,13 @@ type Summarizer interface {
 	Summary(side string) []string
 }
 
+// Checker is implemented by games that can say, without dice, what orders would do before
+// they count (CHECK by mail): where each unit would end and what it would then have in reach.
+// Check must not change the game; orders have passed Parse and Validate.
+type Checker interface {
+	Check(side string, orders []Order) []string
+}
+
 // Bot is implemented by games that can play a side by script: BotOrders is the order text a
 // simple player of side would send now ("" for none). navarch demo plays only rulesets whose
 // games have a bot.

@@ -76,7 +76,11 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	canonical := adjudicator.Canonical(orders)
 	if a.req.Command == mail.CmdCheck {
-		return h.queue(tx, a.g, a.to(), "receipt", "orders checked", templates.Receipt{Orders: canonical, Check: true}, a.msg.MessageID, nil)
+		body := templates.Receipt{Orders: canonical, Check: true}
+		if c, ok := eng.(adjudicator.Checker); ok && len(orders) > 0 {
+			body.Preview = c.Check(a.p.Side, orders)
+		}
+		return h.queue(tx, a.g, a.to(), "receipt", "orders checked", body, a.msg.MessageID, nil)
 	}
 	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
@@ -135,7 +139,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, "the advance orders held now")...)
 	}
 	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
-	lines := []string{"Your orders are held as advance orders; each group's lines are used when its marker is drawn, if they are still legal then. They replace any advance orders you sent before:", text}
+	lines := []string{"Your orders are held as advance orders; each line is used when the step it belongs to comes (its group's marker drawn, its division's card turned, its phase reached), if it is still legal then. They replace any advance orders you sent before:", text}
 	if s := a.g.Step; s != nil { // everything held for the side (issue 15.4)
 		if cur, ok := s.Orders[a.p.Side]; ok {
 			lines = append(lines, fmt.Sprintf("Your orders for the step open now (T%d A%d, %s) stand too, as record #%d:", s.Turn, s.Act, s.What, cur.Index), cur.Text)
