@@ -62,7 +62,7 @@ type Receipt struct {
 	// Preview is what the orders would do, for a CHECK where the ruleset can say so
 	// (adjudicator.Checker): where each unit would end and what it would have in reach.
 	Preview []string
-	Paused  bool   // the game is paused: the orders wait for it to resume
+	Paused  bool // the game is paused: the orders wait for it to resume
 	// Held is the side's advance orders held for later steps after this mail, one per line
 	// ("" for none): a receipt says everything held (issue 15.4).
 	Held string
