@@ -10,9 +10,11 @@ import (
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"
+	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
 	"navarch/templates"
+	"navarch/webverify"
 )
 
 // advance runs the game on through steps that need no orders, then asks for orders.
@@ -288,7 +290,8 @@ func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 	if len(files) > 0 {
 		body.Map = files[0].Name
 	}
-	return h.queue(tx, g, r, "gameend", "game over: "+result, body, "", append(files, att))
+	page := mail.Attachment{Name: "navarch-verify.html", ContentType: "text/html", Data: webverify.Page}
+	return h.queue(tx, g, r, "gameend", "game over: "+result, body, "", append(files, att, page))
 }
 
 func summary(eng adjudicator.Game, side string) []string {

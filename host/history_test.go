@@ -28,7 +28,7 @@ func TestHistoryAndGameEnd(t *testing.T) {
 	}
 	f.send("bob@example.com", "RESIGN CONFIRM\nKEY "+keys["bob@example.com"])
 	m := find(f.outbox(), "alice@example.org", "game over")
-	if m == nil || len(m.Attachments) != 2 || m.Attachments[0].ContentType != "image/png" || !strings.HasSuffix(m.Attachments[1].Name, ".log") {
+	if m == nil || len(m.Attachments) != 3 || m.Attachments[0].ContentType != "image/png" || m.Attachments[2].Name != "navarch-verify.html" || !strings.HasSuffix(m.Attachments[1].Name, ".log") {
 		t.Fatalf("the game-over mail lacks its final map or log: %+v", m)
 	}
 	if !strings.Contains(m.Text, "The final state of play:\n  BAR-") || !strings.Contains(m.HTML, `src="cid:`+m.Attachments[0].Name) {

@@ -62,7 +62,7 @@ func TestRefereeCommands(t *testing.T) {
 	}
 	f.ref("ENDGAME the players agreed a draw")
 	mails = f.outbox()
-	if m := find(mails, "alice@example.org", "game over"); m == nil || len(m.Attachments) != 2 || m.Attachments[0].ContentType != "image/png" || !strings.Contains(m.Text, "agreed a draw") {
+	if m := find(mails, "alice@example.org", "game over"); m == nil || len(m.Attachments) != 3 || m.Attachments[0].ContentType != "image/png" || m.Attachments[2].Name != "navarch-verify.html" || !strings.Contains(m.Text, "agreed a draw") {
 		t.Errorf("end by the referee: %v", subjects(mails))
 	}
 	f.checkLog()

@@ -26,7 +26,7 @@ func TestResign(t *testing.T) {
 	mails := f.outbox()
 	for _, who := range []string{"alice@example.org", "bob@example.com", "ref@example.net"} {
 		m := find(mails, who, "game over")
-		if m == nil || !strings.Contains(m.Text, "bob (ottoman) resigned; christian wins") || len(m.Attachments) != 2 || m.Attachments[0].ContentType != "image/png" {
+		if m == nil || !strings.Contains(m.Text, "bob (ottoman) resigned; christian wins") || len(m.Attachments) != 3 || m.Attachments[0].ContentType != "image/png" || m.Attachments[2].Name != "navarch-verify.html" {
 			t.Errorf("%s: no game-over mail with the result and the log in %v", who, subjects(mails))
 		}
 	}
