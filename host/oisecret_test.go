@@ -1,0 +1,83 @@
+package host
+
+import (
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/oinavarcoi"
+	"navarch/ledger/ledgertest"
+	"navarch/mail"
+	"navarch/store"
+)
+
+// TestOiNavarcoiSignalsStaySecretByMail: Oi Navarcoi!'s pre-battle signal list, written with
+// the secret deployment, reaches its own side's mail and no mail of the other side, nor the
+// other side's copy of the log (issue 18), through the whole host.
+func TestOiNavarcoiSignalsStaySecretByMail(t *testing.T) {
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{oinavarcoi.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	if f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "oinavarcoi", Scenario: "clash", Players: []PlayerSpec{
+		{"alice", "athens", "alice@example.org", "UTC"}, {"bob", "sparta", "bob@example.com", "UTC"}}}); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for _, m := range f.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	var all []mail.Outgoing
+	for _, m := range f.outbox() {
+		if !strings.Contains(m.Subject, "orders due") {
+			continue
+		}
+		orders := formLines(t, m.Text)
+		if m.To[0] == "alice@example.org" {
+			orders += "\nSIGNAL TURN-LEFT WING LEFT"
+		}
+		f.send(m.To[0], orders+"\nKEY "+keys[m.To[0]])
+		all = append(all, f.outbox()...)
+	}
+	f.send("bob@example.com", "LOG\nKEY "+keys["bob@example.com"])
+	all = append(all, f.outbox()...)
+	var alices int
+	var bobsLog bool
+	for _, m := range all {
+		for _, a := range m.Attachments {
+			bobsLog = bobsLog || m.To[0] == "bob@example.com" && strings.HasSuffix(a.Name, ".log") && strings.Contains(string(a.Data), "type sealed")
+		}
+		text := m.Text + m.HTML
+		for _, a := range m.Attachments {
+			text += string(a.Data)
+		}
+		switch m.To[0] {
+		case "bob@example.com":
+			if strings.Contains(text, "TURN-LEFT") {
+				t.Errorf("a mail to sparta's player tells athens' signal list: %s", m.Subject)
+			}
+		case "alice@example.org":
+			if strings.Contains(text, "TURN-LEFT") {
+				alices++
+			}
+		}
+	}
+	if !bobsLog {
+		t.Error("sparta's player got no copy of the log with the sealed deployment to search")
+	}
+	if alices == 0 {
+		t.Error("no mail tells athens its own signal list back: the search proves nothing")
+	}
+}
