@@ -1,4 +1,4 @@
-// Package medieval holds the medieval d10 naval ruleset (shared/rules/medieval-d10.txt) on
+// Package medieval holds the medieval d10 naval ruleset (its rulebook and readings: docs/MEDIEVAL.md) on
 // the open table of package table: ship data, scenarios, the card deck, orders and the rules.
 //
 // The rulebook has no numbered sections; rule cases cite a heading of the text and the

@@ -1,5 +1,5 @@
 // Package oinavarcoi is the Oi Navarcoi! ruleset: ancient trireme squadrons on an open table,
-// 2d6 tests and the average die, played by mail (shared/rules/oi-navarcoi.txt).
+// 2d6 tests and the average die, played by mail (its rulebook and readings: docs/OINAVARCOI.md).
 //
 // The rulebook has no numbered sections; this package names them HEADING.TOPIC
 // (testdata/sections.txt lists them with the text they cover) and every event cites one.
