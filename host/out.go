@@ -39,17 +39,15 @@ func (r recipient) to() string {
 // game is one thread: every mail refers to the game's first one (docs/DESIGN.md 4).
 func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, body any, inReplyTo string, files []mail.Attachment) error {
 	id := h.gameID(g)
-	n, err := store.Len(tx, id)
+	// Every mail that names the log's head carries it signed (docs/LOG-FORMAT.md 5; issue 10,
+	// finding 7): each saved mail pins the log, not only the mails at a turn's end.
+	c, err := ledger.SignedHead(tx, id)
 	if err != nil {
 		return err
 	}
-	head, err := store.HeadAt(tx, id, n)
-	if err != nil {
-		return err
-	}
-	m := templates.Mail{Game: g.Tag, Title: g.Title, LogSize: n, LogHead: fmt.Sprintf("%x", head[:8]), Body: body}
-	if m.Checkpoint, err = headCheckpoint(tx, id, n, head); err != nil {
-		return err
+	m := templates.Mail{Game: g.Tag, Title: g.Title, LogSize: c.Size, LogHead: fmt.Sprintf("%x", c.Head[:8]), Body: body}
+	if c.Size > 0 {
+		m.Checkpoint = c.Block()
 	}
 	if g.Step != nil {
 		m.Turn, m.Act, m.Deadline = int(g.Step.Turn), int(g.Step.Act), g.Step.Deadline
