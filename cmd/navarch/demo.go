@@ -70,7 +70,7 @@ var (
 	demoKeyRE      = regexp.MustCompile(`Your secret order key: (\S+)`)
 	demoRefKeyRE   = regexp.MustCompile(`Your secret referee key: (\S+)`)
 	demoVerifierRE = regexp.MustCompile(`verifier key +([0-9a-f]{64})`)
-	demoTurnRE     = regexp.MustCompile(`^T(\d+) `)
+	demoTurnRE     = regexp.MustCompile(`\bT(\d+) A\d+\b|\bturn (\d+), activation`)
 	demoReplyToRE  = regexp.MustCompile(`(?m)^Reply-To: <?([^<>\s]+)>?\r?$`)
 )
 

@@ -316,9 +316,12 @@ func (d *demo) saveMaps(raw []byte, p *demoPlayer, kind string) error {
 	if err != nil {
 		return err
 	}
-	turn := "0"
-	if m := demoTurnRE.FindStringSubmatch(kind); m != nil {
-		turn = m[1]
+	turn := "0" // from the subject ("your move: T3 A12 ...") or the mail's info block ("turn 3, activation 12")
+	for _, s := range []string{kind, string(raw)} {
+		if m := demoTurnRE.FindStringSubmatch(s); m != nil {
+			turn = m[1] + m[2]
+			break
+		}
 	}
 	for i := 0; ; i++ {
 		part, err := r.NextPart()
