@@ -38,6 +38,7 @@ import (
 //	expect wait KIND | expect cup ITEM... | expect wind FROM | expect over TEXT
 //	expect leader ID UNIT|killed|lost [hidden] | expect wing ID TRACK [lma] [lf]
 //	expect private SIDE TEXT          an event only SIDE sees contains TEXT
+//	expect summary SIDE TEXT          a line of SIDE's summary (Summary) contains TEXT
 //
 // Every roll given must be asked for, and every roll asked for must be given.
 type ruleCase struct {
@@ -302,6 +303,11 @@ func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicat
 		l := g.leader(e[1])
 		if l.Unit != e[2] && l.Status != e[2] || l.Hidden != slices.Contains(e, "hidden") {
 			return fmt.Sprintf("leader aboard %s, status %q, hidden %t", l.Unit, l.Status, l.Hidden)
+		}
+	case "summary":
+		text := strings.Join(e[2:], " ")
+		if side := e[1]; !slices.ContainsFunc(g.Summary(side), func(l string) bool { return strings.Contains(l, text) }) {
+			return fmt.Sprintf("summary of %s:\n%s", side, strings.Join(g.Summary(side), "\n"))
 		}
 	case "private":
 		text := strings.Join(e[2:], " ")

@@ -38,33 +38,10 @@ func (rs *resolver) reentry(b *board, u *Unit) (Hex, Dir, bool) {
 	return Hex{}, 0, false
 }
 
-// victory counts the Christian player's victory points at the end of the game (10.1).
+// victory ends the game with the Christian player's victory points (10.1).
 func (rs *resolver) victory() {
 	g := rs.g
-	vp := 0
-	for _, gr := range g.Groups {
-		w := g.wing(gr.Wing)
-		switch {
-		case gr.Side == "christian" && !w.LMA && !w.LF:
-			vp += 10
-		case gr.Side == "christian" && w.LF:
-			vp -= 8
-		case gr.Side == "ottoman" && w.LF:
-			vp += 10
-		case gr.Side == "ottoman" && w.LMA:
-			vp += 5
-		}
-	}
-	for _, u := range g.Units {
-		lost := u.Status == "sunk" || u.Status == "surrendered"
-		vp += sign(u.Side) * map[bool]int{true: 5, false: 0}[lost && u.Single()]
-		vp += sign(u.Side) * map[bool]int{true: 2, false: 0}[!u.InPlay() && !(lost && u.Single())]
-	}
-	for _, l := range g.Leaders {
-		if l.Status == "killed" || l.Status == "captured" {
-			vp += sign(l.Side) * 5
-		}
-	}
+	vp, _ := g.VictoryPoints()
 	g.Over = true
 	switch {
 	case vp < 0:
@@ -77,10 +54,69 @@ func (rs *resolver) victory() {
 	rs.event("10.1", "The game ends: %s", g.Result)
 }
 
-// sign is +1 for an Ottoman loss (the Christian player gains) and -1 for a Christian one.
-func sign(side string) int {
-	if side == "ottoman" {
-		return 1
+// VPLine is one line of 10.1's count: Count items at Each victory points.
+type VPLine struct {
+	What  string
+	Count int
+	Each  int
+}
+
+// VictoryPoints counts the Christian player's victory points as 10.1 would if the game ended
+// now, and the lines of that count in the rule's order (lines that count nothing left out).
+// Everything it reads is public: the wings' tracks, the units out of play and the leaders
+// lost are in both sides' views.
+func (g *Game) VictoryPoints() (int, []VPLine) {
+	lines := []VPLine{
+		{"Christian groups with no damage", 0, 10},
+		{"Ottoman groups at LMA", 0, 5},
+		{"Ottoman groups at LF", 0, 10},
+		{"Ottoman leaders and single ships lost", 0, 5},
+		{"Ottoman counters out of play", 0, 2},
+		{"Christian groups at LF", 0, -8},
+		{"Christian leaders and single ships lost", 0, -5},
+		{"Christian counters out of play", 0, -2},
 	}
-	return -1
+	for _, gr := range g.Groups {
+		w := g.wing(gr.Wing)
+		switch {
+		case gr.Side == "christian" && !w.LMA && !w.LF:
+			lines[0].Count++
+		case gr.Side == "christian" && w.LF:
+			lines[5].Count++
+		case gr.Side == "ottoman" && w.LF:
+			lines[2].Count++
+		case gr.Side == "ottoman" && w.LMA:
+			lines[1].Count++
+		}
+	}
+	// o is the offset of the Ottoman lines (3, 4) from the Christian ones (6, 7).
+	o := func(side string) int {
+		if side == "ottoman" {
+			return 0
+		}
+		return 3
+	}
+	for _, u := range g.Units {
+		lost := u.Status == "sunk" || u.Status == "surrendered"
+		switch {
+		case lost && u.Single():
+			lines[3+o(u.Side)].Count++
+		case !u.InPlay():
+			lines[4+o(u.Side)].Count++
+		}
+	}
+	for _, l := range g.Leaders {
+		if l.Status == "killed" || l.Status == "captured" {
+			lines[3+o(l.Side)].Count++
+		}
+	}
+	vp := 0
+	var out []VPLine
+	for _, l := range lines {
+		if l.Count > 0 {
+			vp += l.Count * l.Each
+			out = append(out, l)
+		}
+	}
+	return vp, out
 }

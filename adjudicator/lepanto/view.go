@@ -109,5 +109,29 @@ func (v View) Summary() []string {
 	return out
 }
 
-// Summary is the position summary of side's view (for reports).
-func (g *Game) Summary(side string) []string { return g.View(side).Summary() }
+// Summary is the position summary of side's view (for reports), and the victory points as
+// they stand (10.1), line by line.
+func (g *Game) Summary(side string) []string {
+	return append(g.View(side).Summary(), g.vpSummary()...)
+}
+
+// vpSummary words VictoryPoints for a player: the total, what it would mean, and each line.
+func (g *Game) vpSummary() []string {
+	vp, lines := g.VictoryPoints()
+	verdict := "a draw (0 to 20)"
+	switch {
+	case vp < 0:
+		verdict = "an Ottoman victory (below 0)"
+	case vp > 20:
+		verdict = "a Christian victory (21 or more)"
+	}
+	when := "if the game ended now"
+	if g.Over {
+		when = "at the end"
+	}
+	out := []string{fmt.Sprintf("Christian victory points (10.1) %s: %d, %s", when, vp, verdict)}
+	for _, l := range lines {
+		out = append(out, fmt.Sprintf("  %+d × %d %s", l.Each, l.Count, l.What))
+	}
+	return out
+}
