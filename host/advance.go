@@ -174,7 +174,15 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 			}
 		}
 		if req != nil {
-			if err := h.queue(tx, g, r, "request", subject(g, nil, nil, req), *req, "", nil); err != nil {
+			// A request that no report carries still shows the board to play from.
+			files, err := h.mapFile(tx, id, eng, g, side, false)
+			if err != nil {
+				return err
+			}
+			if len(files) > 0 {
+				req.Map = files[0].Name
+			}
+			if err := h.queue(tx, g, r, "request", subject(g, nil, nil, req), *req, "", files); err != nil {
 				return err
 			}
 		}

@@ -41,6 +41,9 @@ type Request struct {
 	Secret  bool       // hidden set-up: the orders stay in the side's own copy of the log
 	Default string     // what happens if the side sends no orders
 	Lines   string     // pre-filled order lines, legal as they stand, one per line
+	// Map is the attached map's file name, for a request that no report carries (a report
+	// carries its own map).
+	Map string
 }
 
 // FormUnit is a unit that may act, as the order form shows it (issue 15.2).

@@ -111,11 +111,18 @@ func TestMailsInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		html := p.HTML
-		if r, ok := m.Body.(Report); ok {
-			if err := os.WriteFile(filepath.Join(dir, r.Map), mapPNG, 0o644); err != nil {
+		attached := ""
+		switch b := m.Body.(type) {
+		case Report:
+			attached = b.Map
+		case Request:
+			attached = b.Map
+		}
+		if attached != "" {
+			if err := os.WriteFile(filepath.Join(dir, attached), mapPNG, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			html = strings.ReplaceAll(html, "cid:"+r.Map, r.Map)
+			html = strings.ReplaceAll(html, "cid:"+attached, attached)
 		}
 		page := filepath.Join(dir, kind+".html")
 		if err := os.WriteFile(page, []byte(html), 0o644); err != nil {

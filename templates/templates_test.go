@@ -33,7 +33,7 @@ func samples() map[string]Mail {
 		"request": base(Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"},
 			Units: []FormUnit{{ID: "BAR-LANT", Where: "0611", Facing: "N", Allowance: "4 MP (rowing)", May: []string{"PASS", "MOVE to 0610 0510", "FIRE at SIR-EGY1"}},
 				{ID: "BAR-VEN1", Where: "0711", Facing: "N", Allowance: "4 MP (rowing)", May: []string{"PASS", "MOVE to 0710"}}},
-			Default: "the group's units hold: no move, no fire, no repair", Lines: "BAR-LANT PASS\nBAR-VEN1 PASS\n"}),
+			Default: "the group's units hold: no move, no fire, no repair", Lines: "BAR-LANT PASS\nBAR-VEN1 PASS\n", Map: "t3a12-christian.png"}),
 		"receipt": base(Receipt{Record: 57, Hash: "855d8e29", Entropy: "the wind is fair", Orders: "BAR-VEN1 MOVE 0610 FIRE SIR-EGY1\nBAR-VEN2 PASS\n",
 			Held: "CAN-CAN1 MOVE 0812\n", Advance: true}),
 		"errors": base(Errors{Lines: []ErrorLine{{Line: 2, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex",
