@@ -87,6 +87,7 @@ func newGame(d *Data, sc *Scenario, full bool) *Game {
 		g.Phalanxes = append(g.Phalanxes, &Phalanx{ID: def.ID, Side: def.Side, Wing: def.Wing,
 			Hoplites: def.Hoplites, Euzonoi: def.Euzonoi, Pose: def.Pose, Deployed: true})
 	}
+	g.fitDefaults()
 	return g
 }
 
