@@ -12,7 +12,8 @@ import (
 // the moves open to each (the candidate lines that pass Validate alone) and the enemies within
 // reach, and pre-filled lines that state the no-orders default: at deployment each squadron
 // where the scenario places it (rule Deployment.secret); the initiative winner MOVE FIRST
-// (rule Initiative); in movement each squadron HOLD (rule Movement.each). Every line passes
+// (rule Initiative); in movement each squadron HOLD (rule Movement.each); and the side's
+// standing OMEN and NAVARCH orders in force, which the Default also states. Every line passes
 // Validate.
 func (g *Game) OrderForm(side string) adjudicator.Form {
 	st := g.Next()
@@ -52,9 +53,11 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 			f.Lines = append(f.Lines, id+" HOLD")
 		}
 	}
+	f.Lines = append(f.Lines, g.standingLines(side)...)
 	if !g.legalLines(side, f.Lines) {
 		f.Lines = nil
 	}
+	f.Default += "; " + g.standingText(g.sc.SideIndex(side))
 	return f
 }
 

@@ -127,3 +127,22 @@ func TestDeploymentForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFormStandingOrders: the order form pre-fills the side's standing orders in force (only
+// its squadrons still on the table) and its Default says them; the lines pass as they stand.
+func TestFormStandingOrders(t *testing.T) {
+	g := newScenario(t, "clash")
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "athens"
+	g.OmenPrefer[0] = []string{"A3", "A1"}
+	g.sq("A1").Status = Sunk
+	f := adjtest.CheckForm(t, g, "athens")
+	if !slices.Contains(f.Lines, "OMEN A3") || slices.ContainsFunc(f.Lines, func(l string) bool { return strings.HasPrefix(l, "NAVARCH") }) {
+		t.Errorf("form lines %q", f.Lines)
+	}
+	if !strings.Contains(f.Default, "OMEN A3 A1") || !strings.Contains(f.Default, "NAVARCH DEFAULT") {
+		t.Errorf("form default %q", f.Default)
+	}
+	if h := g.Help("athens"); !strings.Contains(h, "standing orders: OMEN A3 A1") || !strings.Contains(h, "NAVARCH SQ2 SQ1") {
+		t.Errorf("help does not show the standing orders: %s", h)
+	}
+}
