@@ -52,7 +52,8 @@ func (g *Game) inZone(i int, p table.Pose, pg table.Polygon) bool {
 // (outside its zone or the table, or overlapping a squadron of its side placed before it:
 // full-size play doubles the footprints) to the nearest legal place of its zone, in its
 // scenario formation, on whole inches; if some squadron finds none, the side's squadrons are
-// packed instead, each at the first legal place from the zone's south-west; a column placed
+// packed instead, each at the first legal place from the centre line outwards and from the
+// west, so that the first squadrons of the fleet list form the front; a column placed
 // so keeps its lead ship 10" (deploy-near) off the centre line, and one that fits nowhere
 // facing the enemy is laid across the table (facing 90, then 270). Beached
 // squadrons that overlap are spread along their beach line. (SUBSTITUTE: the data files give
@@ -89,7 +90,8 @@ func (g *Game) fitDefaults() {
 }
 
 // fitSide places squadrons one after the other among fixed: each where it stands if that is
-// legal (not when packing), else at the nearest legal place (packing: the first, by Y then X),
+// legal (not when packing), else at the nearest legal place (packing: the first from the
+// centre line outwards, then from the west),
 // facing its heading turned by turn if it is a column (turn 0: as it stands). It reports false
 // if some squadron has no legal place.
 func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack bool, turn table.Deg) ([]table.Pose, bool) {
@@ -113,7 +115,17 @@ func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack
 		}
 		p, ok := s.Pose, !pack && turn == 0 && legal(s.Pose)
 		bestD := int64(-1)
-		for y := (lo + table.Inch - 1) / table.Inch * table.Inch; !ok && y <= hi; y += table.Inch {
+		var ys []table.Len // whole inches, from the centre line outwards
+		for y := (lo + table.Inch - 1) / table.Inch * table.Inch; y <= hi; y += table.Inch {
+			ys = append(ys, y)
+		}
+		if !g.sc.North[i] {
+			slices.Reverse(ys)
+		}
+		for _, y := range ys {
+			if ok {
+				break
+			}
 			for x := xlo; x <= xhi; x += table.Inch {
 				c := table.Pose{At: table.Point{X: x, Y: y}, Heading: h}
 				dx, dy := int64(x-s.Pose.At.X), int64(y-s.Pose.At.Y)
