@@ -394,8 +394,8 @@ func (sc *Scenario) check() error {
 	var has [2]bool
 	for _, s := range sc.Squadrons {
 		i := sc.SideIndex(s.Side)
-		if i < 0 || seen[s.ID] || !validID(s.ID) || s.Pose.Valid() != nil {
-			return fmt.Errorf("squadron %q: unknown side, bad or repeated id, or bad position", s.ID)
+		if i < 0 || seen[s.ID] || !validID(s.ID) || slices.Contains(keywords, s.ID) || s.Pose.Valid() != nil {
+			return fmt.Errorf("squadron %q: unknown side, bad or repeated id (or an order word), or bad position", s.ID)
 		}
 		seen[s.ID] = true
 		has[i] = has[i] || !s.Freighter

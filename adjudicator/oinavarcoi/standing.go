@@ -31,13 +31,14 @@ func splitStanding(os []*Order) (standing, rest []*Order) {
 	return standing, rest
 }
 
-// validateStanding: one OMEN and one NAVARCH line a mail, naming the side's own war squadrons
-// still on the table.
+// validateStanding: one OMEN and one NAVARCH line a mail, naming the side's own war
+// squadrons. One that has left the table since is let pass (the event skips it), so that
+// standing orders held with advance orders do not make them fail.
 func (g *Game) validateStanding(side string, os []*Order) []lineErr {
 	var errs []lineErr
 	var own []string
 	for _, s := range g.Squadrons {
-		if s.Side == side && !s.Freighter && s.OnTable() {
+		if s.Side == side && !s.Freighter {
 			own = append(own, s.ID)
 		}
 	}
@@ -50,7 +51,7 @@ func (g *Game) validateStanding(side string, os []*Order) []lineErr {
 		seen[o.Standing] = true
 		for _, id := range o.Prefer {
 			if !slices.Contains(own, id) {
-				errs = append(errs, lineErr{o, fmt.Sprintf("%s is not a war squadron of yours on the table", id), own})
+				errs = append(errs, lineErr{o, fmt.Sprintf("%s is not a war squadron of yours", id), own})
 				break
 			}
 		}
