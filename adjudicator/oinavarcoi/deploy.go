@@ -116,7 +116,7 @@ func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack
 		p, ok := s.Pose, !pack && turn == 0 && legal(s.Pose)
 		bestD := int64(-1)
 		var ys []table.Len // whole inches, from the centre line outwards
-		for y := (lo + table.Inch - 1) / table.Inch * table.Inch; y <= hi; y += table.Inch {
+		for y := (lo + table.Inch - 1) / table.Inch * table.Inch; y <= hi; y += gridStep(hi - lo) {
 			ys = append(ys, y)
 		}
 		if !g.sc.North[i] {
@@ -126,7 +126,7 @@ func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack
 			if ok {
 				break
 			}
-			for x := xlo; x <= xhi; x += table.Inch {
+			for x := xlo; x <= xhi; x += gridStep(xhi - xlo) {
 				c := table.Pose{At: table.Point{X: x, Y: y}, Heading: h}
 				dx, dy := int64(x-s.Pose.At.X), int64(y-s.Pose.At.Y)
 				d := dx*dx + dy*dy
@@ -145,6 +145,14 @@ func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack
 		placed = append(placed, base.Corners(p))
 	}
 	return out, true
+}
+
+// gridStep is the step of the places fitSide tries across a span: an inch, or on a wide zone
+// (a referee's table up to 1000") whole inches making at most 64 steps, so a fleet's places
+// are found in bounded time.
+func gridStep(span table.Len) table.Len {
+	n := span / table.Inch / 64
+	return (n + 1) * table.Inch
 }
 
 // fitBeached returns a beached squadron's place if it overlaps nothing placed, else the
