@@ -91,9 +91,8 @@ func (g *Game) fitDefaults() {
 
 // fitSide places squadrons one after the other among fixed: each where it stands if that is
 // legal (not when packing), else at the nearest legal place (packing: the first from the
-// centre line outwards, then from the west),
-// facing its heading turned by turn if it is a column (turn 0: as it stands). It reports false
-// if some squadron has no legal place.
+// centre line outwards, then from the west), facing its heading turned by turn if it is a
+// column (turn 0: as it stands). It reports false if some squadron has no legal place.
 func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack bool, turn table.Deg) ([]table.Pose, bool) {
 	placed := slices.Clone(fixed)
 	var out []table.Pose
