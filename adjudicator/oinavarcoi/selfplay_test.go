@@ -84,7 +84,8 @@ func TestBotsPlayEveryScenario(t *testing.T) {
 // in the scenario's formation and facing (a column that fits nowhere else lies across the
 // table); sent back unchanged the lines are accepted
 // (adjtest.CheckForm) and place the squadrons where they already stand, so the form and the
-// no-orders default agree. No two squadrons overlap and all are on the table.
+// no-orders default agree; beached squadrons are listed with no line. No two squadrons
+// overlap and all are on the table.
 func TestDeploymentForms(t *testing.T) {
 	for _, sc := range Ruleset.Scenarios() {
 		for _, opts := range [][]string{nil, {OptionFullSize}} {
@@ -93,7 +94,11 @@ func TestDeploymentForms(t *testing.T) {
 			for i, side := range sc.Sides {
 				f := adjtest.CheckForm(t, g, side)
 				var want []string
+				beached := 0
 				for _, s := range g.Squadrons {
+					if s.Side == side && s.Status == Beached {
+						beached++
+					}
 					if s.Side != side || s.Freighter || s.Status == Beached {
 						continue
 					}
@@ -110,8 +115,8 @@ func TestDeploymentForms(t *testing.T) {
 						t.Errorf("%s %s: %s at %v is outside the zone (%s)", name, side, s.ID, s.Pose.At, g.zoneText(i))
 					}
 				}
-				if len(f.Lines) != len(want) || len(f.Units) != len(want) {
-					t.Errorf("%s %s: %d lines and %d units for the squadrons %v", name, side, len(f.Lines), len(f.Units), want)
+				if len(f.Lines) != len(want) || len(f.Units) != len(want)+beached {
+					t.Errorf("%s %s: %d lines and %d units for the squadrons %v and %d beached", name, side, len(f.Lines), len(f.Units), want, beached)
 				}
 			}
 			for i, s := range g.Squadrons {
