@@ -130,3 +130,38 @@ func TestMapPicturesOnlyItsGames(t *testing.T) {
 		t.Error("a game of another ruleset was pictured")
 	}
 }
+
+// TestMapHidesTheOtherSignals: after the secret deployment, sparta's map is the same picture
+// whether athens wrote signals or not (the list is athens's alone), and athens's map shows
+// them.
+func TestMapHidesTheOtherSignals(t *testing.T) {
+	draw := func(athens, side string) []byte {
+		t.Helper()
+		gm, err := oinavarcoi.Ruleset.New(adjudicator.Config{Scenario: "clash"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := gm.(*oinavarcoi.Game)
+		orders := map[string][]adjudicator.Order{}
+		orders["athens"], _ = g.Parse("athens", athens)
+		if errs := g.Validate("athens", orders["athens"]); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		key := sha256.Sum256([]byte("signals"))
+		if _, err := g.Resolve(orders, dice.NewActivation(1, 0, ident.Hash(key))); err != nil {
+			t.Fatal(err)
+		}
+		data, err := render.PNG(NewOiNavarcoi(g.View(side), "test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	with, without := "DEPLOY A1 AT 24,13\nSIGNAL TURN-LEFT WING LEFT", "DEPLOY A1 AT 24,13"
+	if !bytes.Equal(draw(with, "sparta"), draw(without, "sparta")) {
+		t.Error("sparta's map differs with athens's signal list")
+	}
+	if bytes.Equal(draw(with, "athens"), draw(without, "athens")) {
+		t.Error("athens's map does not show its own signal list")
+	}
+}
