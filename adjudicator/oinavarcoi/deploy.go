@@ -177,7 +177,7 @@ func (g *Game) fitBeached(s *Squadron, placed []table.Polygon) table.Pose {
 
 func (g *Game) zoneText(i int) string {
 	lo, hi, xlo, xhi := g.zone(i)
-	return fmt.Sprintf("centre at Y %s..%s, the whole squadron within X %s..%s", table.FormatInches(lo), table.FormatInches(hi),
+	return fmt.Sprintf("centre at Y %s..%s, the whole squadron within X %s..%s and on the table", table.FormatInches(lo), table.FormatInches(hi),
 		table.FormatInches(xlo), table.FormatInches(xhi))
 }
 
