@@ -19,14 +19,14 @@ import (
 
 // oiGame creates and starts an Oi Navarcoi! game of scenario id in a fresh store, with alice
 // on the first side and bob on the second.
-func oiGame(t *testing.T, id string) (*store.Store, ledger.Created, adjudicator.Game, map[string]string) {
+func oiGame(t *testing.T, id string, opts ...string) (*store.Store, ledger.Created, adjudicator.Game, map[string]string) {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	cfg := adjudicator.Config{Scenario: id}
+	cfg := adjudicator.Config{Scenario: id, Options: opts}
 	g, err := oinavarcoi.Ruleset.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -73,32 +73,39 @@ func oiStep(t *testing.T, s *store.Store, id ident.GameID, g adjudicator.Game, w
 }
 
 // TestOiNavarcoiSelfPlayVerifiesAndReplays: every scenario type and Knidos, played to the end
-// by the bots through the ledger; each log verifies and replays to the same states.
+// by the bots through the ledger, with four-stand squadrons and in full-size play; each log
+// verifies and replays to the same states.
 func TestOiNavarcoiSelfPlayVerifiesAndReplays(t *testing.T) {
 	for _, sc := range oinavarcoi.Ruleset.Scenarios() {
-		t.Run(sc.ID, func(t *testing.T) {
-			s, c, g, who := oiGame(t, sc.ID)
-			for n := 0; g.Next().Kind != adjudicator.Over; n++ {
-				if n > 300 {
-					t.Fatal("the game does not end")
-				}
-				oiStep(t, s, c.Game, g, who, nil)
-			}
-			data, err := ledgertest.Export(s, c.Game, ledger.View{Full: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := verified(t, data, c.Verifier)
-			rr, err := play.Replay(f, []adjudicator.Ruleset{oinavarcoi.Ruleset})
-			if err != nil {
-				t.Fatalf("replay: %v", err)
-			}
-			if rr.Steps == 0 || rr.States != rr.Steps || rr.Result == "" {
-				t.Errorf("replay %+v", rr)
-			}
-			t.Logf("%d steps: %s", rr.Steps, rr.Result)
-		})
+		for _, opts := range [][]string{nil, {oinavarcoi.OptionFullSize}} {
+			name := strings.Join(append([]string{sc.ID}, opts...), "-")
+			t.Run(name, func(t *testing.T) { oiSelfPlay(t, sc.ID, opts...) })
+		}
 	}
+}
+
+func oiSelfPlay(t *testing.T, id string, opts ...string) {
+	t.Helper()
+	s, c, g, who := oiGame(t, id, opts...)
+	for n := 0; g.Next().Kind != adjudicator.Over; n++ {
+		if n > 300 {
+			t.Fatal("the game does not end")
+		}
+		oiStep(t, s, c.Game, g, who, nil)
+	}
+	data, err := ledgertest.Export(s, c.Game, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := verified(t, data, c.Verifier)
+	rr, err := play.Replay(f, []adjudicator.Ruleset{oinavarcoi.Ruleset})
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if rr.Steps == 0 || rr.States != rr.Steps || rr.Result == "" {
+		t.Errorf("replay %+v", rr)
+	}
+	t.Logf("%d steps: %s", rr.Steps, rr.Result)
 }
 
 // TestOiNavarcoiDeploymentStaysSecret: athens's deployment and signal list, sent first, are

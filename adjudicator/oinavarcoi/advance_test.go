@@ -44,3 +44,50 @@ func TestAdvanceOrders(t *testing.T) {
 		t.Errorf("held orders no longer legal: %v", errs)
 	}
 }
+
+// TestAdvanceStanding: standing orders come along with the orders due now, are held with
+// advance orders when nothing is due, and alone answer no step (the player is still asked);
+// held with movement lines, they are used in the side's movement step.
+func TestAdvanceStanding(t *testing.T) {
+	g := newScenario(t, "clash")
+	parse := func(text string) []adjudicator.Order {
+		t.Helper()
+		orders, errs := g.Parse("athens", text)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return orders
+	}
+	orders := parse("DEPLOY A1 AT 20,12\nOMEN A3\nA1 MOVE 2")
+	if now := adjudicator.Canonical(g.Applicable("athens", orders)); now != "DEPLOY A1 AT 20,12\nOMEN A3\n" {
+		t.Errorf("applicable at deployment: %q", now)
+	}
+	if later := adjudicator.Canonical(g.Later("athens", orders)); later != "A1 MOVE 2\n" {
+		t.Errorf("later at deployment: %q", later)
+	}
+	alone := parse("NAVARCH A2 A1")
+	if now := g.Applicable("athens", alone); len(now) != 0 {
+		t.Errorf("a standing order alone answers the step: %v", now)
+	}
+	if later := g.Later("athens", alone); len(later) != 1 {
+		t.Errorf("a standing order alone is not held: %v", later)
+	}
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove2, "sparta"
+	held := parse("NAVARCH A2 A1\nA1 MOVE 2")
+	if later := g.Later("athens", held); len(later) != 0 {
+		t.Errorf("later at athens' movement: %v", later)
+	}
+	now := g.Applicable("athens", held)
+	if got := adjudicator.Canonical(now); got != "A1 MOVE 2\nNAVARCH A2 A1\n" {
+		t.Errorf("applicable at movement: %q", got)
+	}
+	if errs := g.Validate("athens", now); len(errs) > 0 {
+		t.Fatalf("held orders refused: %v", errs)
+	}
+	if _, err := g.Resolve(map[string][]adjudicator.Order{"athens": now}, hashRoller{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.NavarchPrefer[0]; len(got) != 2 || got[0] != "A2" {
+		t.Errorf("the held standing order was not used: %v", got)
+	}
+}

@@ -93,7 +93,8 @@ func (rs *resolver) startRace(s, t *Squadron) {
 }
 
 // race: at the start of each turn the racers move offshore and test again until one wins; a
-// racer that leaves the table is lost to the battle by that edge (rule Periplous.race).
+// racer carried off the table takes the race's losses and leaves by that edge (rule
+// Periplous.race, raceOff); the race ends then.
 func (rs *resolver) race() error {
 	g := rs.g
 	for _, s := range g.Squadrons {
@@ -105,7 +106,14 @@ func (rs *resolver) race() error {
 			x.Pose = x.Pose.Forward(g.data.Rules.RaceDistance)
 			rs.event("Periplous.race", "%s races on to %v", x.ID, x.Pose.At)
 		}
-		offS, offT := rs.offTable(s), rs.offTable(t)
+		offS, err := rs.raceOff(s)
+		if err != nil {
+			return err
+		}
+		offT, err := rs.raceOff(t)
+		if err != nil {
+			return err
+		}
 		if offS || offT {
 			for _, x := range []*Squadron{s, t} {
 				x.RaceWith = ""
@@ -139,4 +147,34 @@ func (rs *resolver) race() error {
 		}
 	}
 	return nil
+}
+
+// raceOff settles a racer the race has carried past a table edge: "possibly off-table with
+// losses" (rule Periplous.race) read as the losses the dice summary rolls on a d3 (rule
+// Dice.d3; DESIGNED reading: the text says neither which losses use the d3 nor how big the
+// race's are): it loses 1d3 half stands (race-loss-die in data/rules.txt; doubled in
+// full-size play, rule Stands.full), so the race costs what a won Battle test strips, half,
+// one or one and a half stands, then leaves by the edge as a router would (rule Rout.edges:
+// saved, lost, or the voyage home with the stands it has left). A racer that loses its last
+// stand sinks off the table, leaving no flotsam on it. It reports whether s left the table.
+func (rs *resolver) raceOff(s *Squadron) (bool, error) {
+	g := rs.g
+	if !s.OnTable() || len(g.sc.Table.Over(g.corners(s))) == 0 {
+		return false, nil
+	}
+	roll, err := rs.r.Roll("race-loss/"+s.ID, g.data.Rules.RaceLossDie, 1)
+	if err != nil {
+		return false, err
+	}
+	lost := roll.Values[0] * (1 + boolInt(g.full))
+	roll.Rule, roll.Note = "Dice.d3", fmt.Sprintf("%s loses %s stands off the table", s.ID, halvesText(lost))
+	s.Halves -= min(lost, s.Halves)
+	rs.event("Dice.d3", "%s is carried off the table by the race: d%d %d, it loses %s stands (%s left)", s.ID,
+		g.data.Rules.RaceLossDie, roll.Values[0], halvesText(lost), s.Stands())
+	if s.Halves == 0 {
+		s.Status, s.RaceWith = Sunk, ""
+		rs.event("Stands.squadron", "%s has lost every stand off the table", s.ID)
+		return true, nil
+	}
+	return rs.offTable(s), nil
 }

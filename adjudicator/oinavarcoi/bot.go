@@ -10,7 +10,8 @@ import (
 )
 
 // BotOrders returns orders a simple, always-legal player would send for the current step:
-// at deployment it keeps the scenario's places and writes ENGAGE signals for its wings; it
+// at deployment it keeps the scenario's places, writes ENGAGE signals for its wings and a
+// standing NAVARCH order that spares its strategos's squadron; it
 // moves first when it wins the initiative; in movement each squadron heads for the nearest
 // enemy (wheeling or turning towards it, trying diekplous or periplous where the rules
 // allow), reforms or rallies when out of reach, and freighters sail for their exit. Every
@@ -43,6 +44,15 @@ func (g *Game) BotOrders(side string) string {
 		}
 		for _, w := range Wings {
 			add("SIGNAL ENGAGE WING " + w)
+		}
+		var spare []string // a navarch killed falls first where the strategos is not
+		for _, s := range g.Squadrons {
+			if s.Side == side && !s.Freighter && !s.Strategos {
+				spare = append(spare, s.ID)
+			}
+		}
+		if len(spare) > 0 {
+			add("NAVARCH " + strings.Join(spare, " "))
 		}
 	case g.Phase == phaseChoose:
 		if side == g.Winner {

@@ -37,6 +37,8 @@ import (
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
 //	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
+//	standing SIDE OMEN|NAVARCH SQ...      a standing order in force
+//	expect standing SIDE OMEN|NAVARCH SQ...|-   the standing order after the step
 //	phalanx ID X Y HEADING ORDER|- yes|no PUSHES / routed ID     (the amphibious battle)
 //	expect phalanx ID TEXT                matched against "at X,Y order O|- deployed B pushes N routed B"
 //
@@ -227,6 +229,8 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		g.phalanx(f[1]).Routed = true
 	case "admiral":
 		g.Admiral[g.sc.SideIndex(f[1])] = true
+	case "standing": // standing SIDE OMEN|NAVARCH SQ...
+		*g.prefer(f[1], f[2]) = f[3:]
 	case "defender":
 		g.sc.Defender = f[1]
 	default:
@@ -383,6 +387,14 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 		if !strings.Contains(got, strings.Join(e[2:], " ")) {
 			t.Errorf("phalanx %s: %s, want %q", p.ID, got, strings.Join(e[2:], " "))
 		}
+	case "standing": // expect standing SIDE OMEN|NAVARCH SQ...|-
+		got := strings.Join(*g.prefer(e[1], e[2]), " ")
+		if got == "" {
+			got = "-"
+		}
+		if want := strings.Join(e[3:], " "); got != want {
+			t.Errorf("%s's %s standing order %q, want %q", e[1], e[2], got, want)
+		}
 	case "sealed":
 		if g.Sealed() != yesNo(e[1]) {
 			t.Errorf("sealed %v, want %s", g.Sealed(), e[1])
@@ -443,4 +455,13 @@ func (c *ruleCase) checkSq(t *testing.T, s *Squadron, field string, v []string) 
 	if got != strings.Join(v, " ") {
 		t.Errorf("%s %s = %q, want %q", s.ID, field, got, strings.Join(v, " "))
 	}
+}
+
+// prefer returns the standing order list of side for kind (OMEN or NAVARCH).
+func (g *Game) prefer(side, kind string) *[]string {
+	i := g.sc.SideIndex(side)
+	if kind == "OMEN" {
+		return &g.OmenPrefer[i]
+	}
+	return &g.NavarchPrefer[i]
 }

@@ -53,6 +53,7 @@ type Rules struct {
 	DeploySide             table.Len
 	LaunchDistance         table.Len
 	RaceDistance           table.Len
+	RaceLossDie            int // a racer carried off the table loses 1dN half stands (rule Dice.d3)
 	PhalanxWidth           table.Len
 	PhalanxDepth           table.Len
 	PhalanxMove            table.Len
@@ -165,6 +166,14 @@ func parseRulesOver(base Rules, text string) (Rules, error) {
 		if len(f) != 2 {
 			return fmt.Errorf("want KEY VALUE")
 		}
+		if f[0] == "race-loss-die" {
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 1 || n > 6 {
+				return fmt.Errorf("race-loss-die %q: want the sides of a die, 1 to 6", f[1])
+			}
+			r.RaceLossDie = n
+			return nil
+		}
 		v, err := inch(f[1])
 		if err != nil {
 			return err
@@ -189,6 +198,9 @@ func parseRulesOver(base Rules, text string) (Rules, error) {
 // check refuses rules the geometry cannot use: every length from a tenth of an inch to 100
 // inches, a footprint per formation of at least half a stand each way and at most 10.
 func (r Rules) check() error {
+	if r.RaceLossDie == 0 {
+		return fmt.Errorf("%w: rules.txt needs race-loss-die", ErrData)
+	}
 	if len(r.Footprint) != 5 {
 		return fmt.Errorf("%w: rules.txt needs a footprint per formation", ErrData)
 	}
@@ -382,8 +394,8 @@ func (sc *Scenario) check() error {
 	var has [2]bool
 	for _, s := range sc.Squadrons {
 		i := sc.SideIndex(s.Side)
-		if i < 0 || seen[s.ID] || !validID(s.ID) || s.Pose.Valid() != nil {
-			return fmt.Errorf("squadron %q: unknown side, bad or repeated id, or bad position", s.ID)
+		if i < 0 || seen[s.ID] || !validID(s.ID) || slices.Contains(keywords, s.ID) || s.Pose.Valid() != nil {
+			return fmt.Errorf("squadron %q: unknown side, bad or repeated id (or an order word), or bad position", s.ID)
 		}
 		seen[s.ID] = true
 		has[i] = has[i] || !s.Freighter

@@ -11,6 +11,7 @@ import (
 // one game; the built-in data is untouched; a bad file is refused with ErrData.
 func TestOverride(t *testing.T) {
 	text := `stand-width 1.5
+race-loss-die 6
 scenario clash
 title Clash, shorter
 turns 3
@@ -26,13 +27,14 @@ squadron sparta S1 LEFT - - - EPI-MIAS 30 31 180 strategos Two
 		t.Fatal(err)
 	}
 	g := gm.(*Game)
-	if g.sc.Turns != 3 || len(g.Squadrons) != 2 || g.data.Rules.StandWidth != 150 || g.base(g.Squadrons[0]).Beam != 600 {
+	if g.sc.Turns != 3 || len(g.Squadrons) != 2 || g.data.Rules.StandWidth != 150 || g.data.Rules.RaceLossDie != 6 || g.base(g.Squadrons[0]).Beam != 600 {
 		t.Errorf("override not applied: turns %d, %d squadrons, stand %d", g.sc.Turns, len(g.Squadrons), g.data.Rules.StandWidth)
 	}
-	if plain := newScenario(t, "clash"); plain.sc.Turns != 12 || plain.data.Rules.StandWidth != 200 {
+	if plain := newScenario(t, "clash"); plain.sc.Turns != 12 || plain.data.Rules.StandWidth != 200 || plain.data.Rules.RaceLossDie != 3 {
 		t.Errorf("the built-in data changed")
 	}
-	for _, bad := range []string{"stand-width x", "stand-width 0", "footprint EPI-MIAS 0.1 1", "scenario nosuch\nturns 3", "scenario clash\nsquadron athens", "scenario clash\nturns 3\ntable 60 40\nside A south\nside B north\nsquadron A X1 LEFT - - - EPI-MIAS 30 9 0 One"} {
+	for _, bad := range []string{"stand-width x", "stand-width 0", "footprint EPI-MIAS 0.1 1", "race-loss-die 0", "race-loss-die 7", "race-loss-die d3",
+		"scenario clash\nturns 3\ntable 60 40\nside athens south\nside sparta north\nsquadron athens OMEN LEFT - - - EPI-MIAS 30 9 0 One\nsquadron sparta S1 LEFT - - - EPI-MIAS 30 31 180 Two", "scenario nosuch\nturns 3", "scenario clash\nsquadron athens", "scenario clash\nturns 3\ntable 60 40\nside A south\nside B north\nsquadron A X1 LEFT - - - EPI-MIAS 30 9 0 One"} {
 		if _, err := Ruleset.New(adjudicator.Config{Scenario: "clash", Tables: map[string][]byte{"oinavarcoi": []byte(bad)}}); !errors.Is(err, ErrData) {
 			t.Errorf("%q: %v", bad, err)
 		}

@@ -36,9 +36,148 @@ func (g *Game) zone(i int) (lo, hi, xlo, xhi table.Len) {
 	return lo, hi, r.DeploySide, t.Width - r.DeploySide
 }
 
+// inZone reports whether a squadron at p with corners pg stands in side i's zone, wholly on
+// the table.
+func (g *Game) inZone(i int, p table.Pose, pg table.Polygon) bool {
+	lo, hi, xlo, xhi := g.zone(i)
+	for _, c := range pg {
+		if c.X < xlo || c.X > xhi {
+			return false
+		}
+	}
+	return p.At.Y >= lo && p.At.Y <= hi && g.sc.Table.Inside(pg)
+}
+
+// fitDefaults moves each squadron whose default place the deployment's checks would refuse
+// (outside its zone or the table, or overlapping a squadron of its side placed before it:
+// full-size play doubles the footprints) to the nearest legal place of its zone, in its
+// scenario formation, on whole inches; if some squadron finds none, the side's squadrons are
+// packed instead, each at the first legal place from the centre line outwards and from the
+// west, so that the first squadrons of the fleet list form the front; a column placed
+// so keeps its lead ship 10" (deploy-near) off the centre line, and one that fits nowhere
+// facing the enemy is laid across the table (facing 90, then 270). Beached
+// squadrons that overlap are spread along their beach line. (SUBSTITUTE: the data files give
+// the places for four-stand squadrons.) So a side that deploys nothing, or sends its
+// deployment form back unchanged, is legal (rule Deployment.zone).
+func (g *Game) fitDefaults() {
+	for i, side := range g.sc.Sides {
+		var fixed []table.Polygon
+		var deploy []*Squadron
+		for _, s := range g.Squadrons {
+			switch {
+			case s.Side != side:
+			case s.Status == Beached:
+				s.Pose = g.fitBeached(s, fixed)
+				fixed = append(fixed, g.corners(s))
+			case s.Freighter:
+				fixed = append(fixed, g.corners(s))
+			default:
+				deploy = append(deploy, s)
+			}
+		}
+	fit:
+		for _, turn := range []table.Deg{0, 90, 270} {
+			for _, pack := range []bool{false, true} {
+				if poses, ok := g.fitSide(i, deploy, fixed, pack, turn); ok {
+					for k, s := range deploy {
+						s.Pose = poses[k]
+					}
+					break fit
+				}
+			}
+		}
+	}
+}
+
+// fitSide places squadrons one after the other among fixed: each where it stands if that is
+// legal (not when packing), else at the nearest legal place (packing: the first from the
+// centre line outwards, then from the west), facing its heading turned by turn if it is a
+// column (turn 0: as it stands). It reports false if some squadron has no legal place.
+func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack bool, turn table.Deg) ([]table.Pose, bool) {
+	placed := slices.Clone(fixed)
+	var out []table.Pose
+	lo, hi, xlo, xhi := g.zone(i)
+	for _, s := range squadrons {
+		base := g.footprint(s, s.Formation)
+		legal := func(p table.Pose) bool {
+			pg := base.Corners(p)
+			return g.inZone(i, p, pg) && !slices.ContainsFunc(placed, func(o table.Polygon) bool { return table.Overlap(pg, o) })
+		}
+		found := func(p table.Pose) bool { // a column found a place keeps its lead ship 10" off the centre line
+			mid := g.sc.Table.Height / 2
+			d := frontPoint(base, p).Y - mid
+			return legal(p) && (s.Formation != Keras || max(d, -d) >= g.data.Rules.DeployNear)
+		}
+		h := s.Pose.Heading
+		if s.Formation == Keras {
+			h = table.Norm(h + turn)
+		}
+		p, ok := s.Pose, !pack && turn == 0 && legal(s.Pose)
+		bestD := int64(-1)
+		var ys []table.Len // whole inches, from the centre line outwards
+		for y := (lo + table.Inch - 1) / table.Inch * table.Inch; y <= hi; y += gridStep(hi - lo) {
+			ys = append(ys, y)
+		}
+		if !g.sc.North[i] {
+			slices.Reverse(ys)
+		}
+		for _, y := range ys {
+			if ok {
+				break
+			}
+			for x := xlo; x <= xhi; x += gridStep(xhi - xlo) {
+				c := table.Pose{At: table.Point{X: x, Y: y}, Heading: h}
+				dx, dy := int64(x-s.Pose.At.X), int64(y-s.Pose.At.Y)
+				d := dx*dx + dy*dy
+				if pack {
+					d = 0
+				}
+				if (bestD < 0 || d < bestD) && found(c) {
+					p, bestD = c, d
+				}
+			}
+		}
+		if !ok && bestD < 0 {
+			return nil, false
+		}
+		out = append(out, p)
+		placed = append(placed, base.Corners(p))
+	}
+	return out, true
+}
+
+// gridStep is the step of the places fitSide tries across a span: an inch, or on a wide zone
+// (a referee's table up to 1000") whole inches making at most 64 steps, so a fleet's places
+// are found in bounded time.
+func gridStep(span table.Len) table.Len {
+	n := span / table.Inch / 64
+	return (n + 1) * table.Inch
+}
+
+// fitBeached returns a beached squadron's place if it overlaps nothing placed, else the
+// nearest place along its beach line (same Y, whole inches) on the table that does not.
+func (g *Game) fitBeached(s *Squadron, placed []table.Polygon) table.Pose {
+	base := g.footprint(s, s.Formation)
+	free := func(p table.Pose) bool {
+		pg := base.Corners(p)
+		return g.sc.Table.Inside(pg) && !slices.ContainsFunc(placed, func(o table.Polygon) bool { return table.Overlap(pg, o) })
+	}
+	if free(s.Pose) {
+		return s.Pose
+	}
+	for d := table.Inch; d <= g.sc.Table.Width; d += table.Inch {
+		for _, x := range []table.Len{s.Pose.At.X + d, s.Pose.At.X - d} {
+			if p := (table.Pose{At: table.Point{X: x, Y: s.Pose.At.Y}, Heading: s.Pose.Heading}); free(p) {
+				return p
+			}
+		}
+	}
+	return s.Pose
+}
+
 func (g *Game) zoneText(i int) string {
 	lo, hi, xlo, xhi := g.zone(i)
-	return fmt.Sprintf("centre at Y %s..%s, the whole squadron within X %s..%s", table.FormatInches(lo), table.FormatInches(hi),
+	return fmt.Sprintf("centre at Y %s..%s, the whole squadron within X %s..%s and on the table", table.FormatInches(lo), table.FormatInches(hi),
 		table.FormatInches(xlo), table.FormatInches(xhi))
 }
 
@@ -112,12 +251,7 @@ func (g *Game) validateDeploy(side string, orders []*Order) []lineErr {
 			continue
 		}
 		pg := g.footprint(s, f).Corners(p)
-		lo, hi, xlo, xhi := g.zone(i)
-		inX := true
-		for _, c := range pg {
-			inX = inX && c.X >= xlo && c.X <= xhi
-		}
-		if p.At.Y < lo || p.At.Y > hi || !inX {
+		if !g.inZone(i, p, pg) {
 			errs = append(errs, lineErr{o, "outside the deployment zone: " + g.zoneText(i), nil})
 			continue
 		}

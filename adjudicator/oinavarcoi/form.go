@@ -11,8 +11,10 @@ import (
 // OrderForm lists side's squadrons that may act in the step awaited, with pose, formation,
 // the moves open to each (the candidate lines that pass Validate alone) and the enemies within
 // reach, and pre-filled lines that state the no-orders default: at deployment each squadron
-// where the scenario places it (rule Deployment.secret); the initiative winner MOVE FIRST
-// (rule Initiative); in movement each squadron HOLD (rule Movement.each). Every line passes
+// where the scenario places it (rule Deployment.secret; a beached squadron is listed, with no
+// line); the initiative winner MOVE FIRST
+// (rule Initiative); in movement each squadron HOLD (rule Movement.each); and the side's
+// standing OMEN and NAVARCH orders in force, which the Default also states. Every line passes
 // Validate.
 func (g *Game) OrderForm(side string) adjudicator.Form {
 	st := g.Next()
@@ -23,6 +25,9 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 	switch {
 	case !g.Deployed:
 		for _, s := range g.Squadrons {
+			if s.Side == side && s.Status == Beached {
+				f.Units = append(f.Units, g.formUnit(s, []string{"beached: it takes no orders and launches on 10+ on 2d6 at the start of a turn (rule Scenarios.bottled)"}))
+			}
 			if s.Side == side && !s.Freighter && s.Status != Beached {
 				f.Units = append(f.Units, g.formUnit(s, []string{"DEPLOY " + s.ID + " AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]"}))
 				if line := fmt.Sprintf("DEPLOY %s AT %v FACING %d %s", s.ID, s.Pose.At, s.Pose.Heading, s.Formation); g.legalLines(side, append(slices.Clone(f.Lines), line)) {
@@ -52,9 +57,11 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 			f.Lines = append(f.Lines, id+" HOLD")
 		}
 	}
+	f.Lines = append(f.Lines, g.standingLines(side)...)
 	if !g.legalLines(side, f.Lines) {
 		f.Lines = nil
 	}
+	f.Default += "; " + g.standingText(g.sc.SideIndex(side))
 	return f
 }
 

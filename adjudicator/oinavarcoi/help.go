@@ -19,6 +19,7 @@ func (g *Game) Help(side string) string {
 	if i < 0 {
 		return b.String()
 	}
+	fmt.Fprintf(&b, "\nYour %s.\n", g.standingText(i))
 	if !g.Deployed {
 		fmt.Fprintf(&b, "\nYour deployment zone: %s. Signals you may write: %d.\n", g.zoneText(i), g.signalAllowance(i))
 	}
@@ -124,5 +125,10 @@ Movement:
   F1 SAIL DOWNWIND | F1 SAIL LEFT | F1 SAIL RIGHT   freighters
   SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, before your squadrons' lines
 Amphibious battle, after the initiative roll (secret):  PHALANX HA MOVE | PHALANX HA REDRESS | PHALANX HA DEPLOY
+Standing orders, in any mail with orders, held until changed:
+  OMEN SQ3 SQ1                 good omens raise the first of these below Determined
+  NAVARCH SQ2 SQ1              a navarch killed falls in the first of these in melee
+  OMEN DEFAULT | NAVARCH DEFAULT   the engine chooses: the first squadron of lowest crew
+                               morale; the first squadron in melee
 A move into an enemy is an engagement (manoeuvre test); squadrons in melee fight on.
 `

@@ -54,6 +54,11 @@ type Order struct {
 	Deploy  bool   // DEPLOY SQ ...
 	Phalanx string // PHALANX ID ORDER (rule Phalanx.orders)
 	PhOrder string
+	// Standing is a standing order, OMEN or NAVARCH, naming the squadrons the side prefers, in
+	// order, when the event table gives it good omens or kills a navarch (rules Event.omens,
+	// Event.navarch); Prefer empty is OMEN DEFAULT or NAVARCH DEFAULT (the engine chooses).
+	Standing string
+	Prefer   []string
 	// squadron order
 	Steps     []mstep
 	Formation string // change to this formation (costs the whole move)
@@ -75,6 +80,10 @@ func (o *Order) Line() int { return o.line }
 
 func (o *Order) String() string {
 	switch {
+	case o.Standing != "" && len(o.Prefer) == 0:
+		return o.Standing + " DEFAULT"
+	case o.Standing != "":
+		return o.Standing + " " + strings.Join(o.Prefer, " ")
 	case o.Choice != "":
 		return "MOVE " + o.Choice
 	case o.Phalanx != "":
@@ -131,6 +140,7 @@ var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
 //	SQ [steps] DIEKPLOUS|PERIPLOUS ENEMY | FR SAIL DOWNWIND|LEFT|RIGHT
 //	SIGNAL KIND WING W | MOVE FIRST|SECOND
 //	DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]
+//	OMEN SQ [SQ...] | OMEN DEFAULT | NAVARCH SQ [SQ...] | NAVARCH DEFAULT   (standing orders)
 func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	var out []adjudicator.Order
 	var errs []adjudicator.LineError
@@ -157,7 +167,7 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	return out, errs
 }
 
-const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | PHALANX ID MOVE|REDRESS|DEPLOY"
+const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | PHALANX ID MOVE|REDRESS|DEPLOY | OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
 
 func validID(s string) bool {
 	if s == "" || len(s) > 24 {
@@ -172,7 +182,7 @@ func validID(s string) bool {
 }
 
 var keywords = []string{"PHALANX", "SIGNAL", "DEPLOY", "MOVE", "END", "WING", "AT", "FACING", "HOLD", "REFORM", "SAIL",
-	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND"}
+	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND", "OMEN", "NAVARCH", "DEFAULT"}
 
 func parseLine(n int, f []string) (*Order, error) {
 	switch f[0] {
@@ -188,6 +198,8 @@ func parseLine(n int, f []string) (*Order, error) {
 		return &Order{line: n, Choice: f[1]}, nil
 	case "DEPLOY":
 		return parseDeploy(n, f)
+	case "OMEN", "NAVARCH":
+		return parseStanding(n, f)
 	case "PHALANX":
 		if len(f) != 3 || !validID(f[1]) || !slices.Contains([]string{PhMove, PhRedress, PhDeploy}, f[2]) {
 			return nil, fmt.Errorf("want PHALANX ID MOVE|REDRESS|DEPLOY")
@@ -295,6 +307,31 @@ func parseDeploy(n int, f []string) (*Order, error) {
 		default:
 			return nil, fmt.Errorf("%q: want FACING DEG, a formation, WING %s or STRATEGOS", rest[0], strings.Join(Wings, "|"))
 		}
+	}
+	return o, nil
+}
+
+// maxPrefer bounds a standing order's list: more names than a fleet has squadrons.
+const maxPrefer = 12
+
+// parseStanding reads OMEN|NAVARCH SQ [SQ...] or OMEN|NAVARCH DEFAULT.
+func parseStanding(n int, f []string) (*Order, error) {
+	want := fmt.Errorf("want %s SQ [SQ...] (your squadrons, preferred first) or %s DEFAULT", f[0], f[0])
+	o := &Order{line: n, Standing: f[0]}
+	switch {
+	case len(f) == 2 && f[1] == "DEFAULT":
+		return o, nil
+	case len(f) < 2 || len(f) > 1+maxPrefer:
+		return nil, want
+	}
+	for _, id := range f[1:] {
+		if !validID(id) || slices.Contains(keywords, id) {
+			return nil, fmt.Errorf("%q is not a squadron: %w", id, want)
+		}
+		if slices.Contains(o.Prefer, id) {
+			return nil, fmt.Errorf("%s is named twice", id)
+		}
+		o.Prefer = append(o.Prefer, id)
 	}
 	return o, nil
 }

@@ -21,6 +21,8 @@ func TestParseOrdersBadInput(t *testing.T) {
 		"DEPLOY SQ1 30,12", "DEPLOY SQ1 AT 30", "DEPLOY SQ1 AT 30,x", "DEPLOY SQ1 AT 30,12 FACING 400",
 		"DEPLOY SQ1 AT 30,12 WING", "DEPLOY SQ1 AT 30,12 EPI-MIAS EPI-MIAS", "HOLD", "S%Q HOLD",
 		"SQ1 SAIL UPWIND", "SQ1 REFORM", "SQ1 REFORM UNFORMED", "SQ1 HOLD NOW", strings.Repeat("A", 30) + " HOLD",
+		"OMEN", "NAVARCH", "OMEN A1 A1", "OMEN A1 MOVE", "NAVARCH A$", "OMEN DEFAULT A1", "NAVARCH " + strings.Repeat("A1 ", 13),
+		"OMEN " + strings.Repeat("B", 30),
 	} {
 		orders, errs := ParseOrders("A1 HOLD\n" + line + "\nA2 HOLD")
 		if len(errs) != 1 || errs[0].Line != 2 || !errors.Is(errs[0].Err, adjudicator.ErrNotUnderstood) || len(errs[0].Legal) == 0 {
@@ -45,6 +47,8 @@ func TestParseOrdersGood(t *testing.T) {
 		"F1 SAIL DOWNWIND":    "F1 SAIL DOWNWIND",
 		"SQ1 MOVE":            "SQ1 MOVE",
 		"SQ1 REFORM EPI-MIAS": "SQ1 REFORM EPI-MIAS",
+		"omen sq3 sq1":        "OMEN SQ3 SQ1",
+		"NAVARCH default":     "NAVARCH DEFAULT",
 	} {
 		orders, errs := ParseOrders(in + "\nEND\nnonsense after END")
 		if len(errs) > 0 || len(orders) != 1 || orders[0].String() != want {
@@ -96,6 +100,7 @@ func FuzzParseOrders(f *testing.F) {
 	f.Add("DEPLOY A1 AT 20,12 FACING 0 EPI-POLLON WING CENTRE STRATEGOS\nSIGNAL ENGAGE WING CENTRE")
 	f.Add("MOVE FIRST\nA1 ABOUT\nA2 BACK 2 # back\r\nA3 TURN L 90 MOVE 8\nEND")
 	f.Add("A1 PERIPLOUS S1\nA2 REFORM KYKLOS\nA3 KYKLOS\nF1 SAIL LEFT")
+	f.Add("OMEN A3 A1\nNAVARCH A2\nA1 HOLD\nNAVARCH DEFAULT\nOMEN S1")
 	f.Fuzz(func(t *testing.T, text string) {
 		orders, _ := ParseOrders(text)
 		canon := adjudicator.Canonical(orders)

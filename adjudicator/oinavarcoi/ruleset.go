@@ -87,6 +87,7 @@ func newGame(d *Data, sc *Scenario, full bool) *Game {
 		g.Phalanxes = append(g.Phalanxes, &Phalanx{ID: def.ID, Side: def.Side, Wing: def.Wing,
 			Hoplites: def.Hoplites, Euzonoi: def.Euzonoi, Pose: def.Pose, Deployed: true})
 	}
+	g.fitDefaults()
 	return g
 }
 
@@ -142,10 +143,12 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 			}
 		}
 	}()
+	if st.Kind == adjudicator.Over {
+		return nil, fmt.Errorf("oinavarcoi: the game is over")
+	}
+	rs.applyStanding(orders)
 	var err error
 	switch {
-	case st.Kind == adjudicator.Over:
-		return nil, fmt.Errorf("oinavarcoi: the game is over")
 	case !g.Deployed:
 		rs.deploy(map[string][]*Order{g.side(0): own(orders[g.side(0)]), g.side(1): own(orders[g.side(1)])})
 		err = rs.startTurn()

@@ -16,7 +16,7 @@ func TestDeploymentStaysSecret(t *testing.T) {
 	if !st.Secret || st.Kind != adjudicator.NeedOrders || len(st.Sides) != 2 {
 		t.Fatalf("deployment step %+v", st)
 	}
-	athens, _ := g.Parse("athens", "DEPLOY A1 AT 24,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT")
+	athens, _ := g.Parse("athens", "DEPLOY A1 AT 24,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT\nNAVARCH A3 A1")
 	if errs := g.Validate("athens", athens); len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -25,15 +25,18 @@ func TestDeploymentStaysSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range events {
-		if strings.Contains(e.Text, "TURN-LEFT") && e.Side != "athens" {
-			t.Errorf("the signal list leaks: %+v", e)
+		if (strings.Contains(e.Text, "TURN-LEFT") || strings.Contains(e.Text, "NAVARCH")) && e.Side != "athens" {
+			t.Errorf("the signal list or the standing order leaks: %+v", e)
 		}
 	}
 	if !strings.Contains(g.Help("athens"), "SIGNAL TURN-LEFT WING LEFT") {
 		t.Errorf("athens's help does not show its signals")
 	}
-	if strings.Contains(g.Help("sparta"), "SIGNAL TURN-LEFT WING LEFT") {
-		t.Errorf("sparta's help shows athens's signals")
+	if strings.Contains(g.Help("sparta"), "SIGNAL TURN-LEFT WING LEFT") || strings.Contains(g.Help("sparta"), "NAVARCH A3") {
+		t.Errorf("sparta's help shows athens's signals or standing order")
+	}
+	if !strings.Contains(g.Help("athens"), "NAVARCH A3 A1") {
+		t.Errorf("athens's help does not show its standing order")
 	}
 	if !g.Sealed() {
 		t.Errorf("not sealed with an unused signal")

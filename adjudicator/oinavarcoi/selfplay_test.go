@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"navarch/adjudicator/adjtest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,34 +79,75 @@ func TestBotsPlayEveryScenario(t *testing.T) {
 	}
 }
 
-// TestDefaultDeployments: every scenario's default positions (used when a side sends no
-// DEPLOY lines) pass the deployment's own checks, so a side that deploys nothing is legal;
-// no two squadrons overlap and all are on the table.
-func TestDefaultDeployments(t *testing.T) {
+// TestDeploymentForms: in every scenario, with and without full-size play, each side's
+// deployment form pre-fills one DEPLOY line for each squadron that deploys, inside its zone,
+// in the scenario's formation and facing (a column that fits nowhere else lies across the
+// table); sent back unchanged the lines are accepted
+// (adjtest.CheckForm) and place the squadrons where they already stand, so the form and the
+// no-orders default agree; beached squadrons are listed with no line. No two squadrons
+// overlap and all are on the table.
+func TestDeploymentForms(t *testing.T) {
 	for _, sc := range Ruleset.Scenarios() {
-		g := newScenario(t, sc.ID)
-		for _, side := range sc.Sides {
-			var lines []string
-			for _, s := range g.Squadrons {
-				if s.Side == side && !s.Freighter && s.Status != Beached {
-					lines = append(lines, fmt.Sprintf("DEPLOY %s AT %v FACING %d %s", s.ID, s.Pose.At, s.Pose.Heading, s.Formation))
+		for _, opts := range [][]string{nil, {OptionFullSize}} {
+			g := newScenario(t, sc.ID, opts...)
+			name := strings.Join(append([]string{sc.ID}, opts...), " ")
+			for i, side := range sc.Sides {
+				f := adjtest.CheckForm(t, g, side)
+				var want []string
+				beached := 0
+				for _, s := range g.Squadrons {
+					if s.Side == side && s.Status == Beached {
+						beached++
+					}
+					if s.Side != side || s.Freighter || s.Status == Beached {
+						continue
+					}
+					want = append(want, s.ID)
+					def := g.sc.Squadrons[slices.IndexFunc(g.sc.Squadrons, func(d SquadronDef) bool { return d.ID == s.ID })]
+					if s.Formation != def.Formation || s.Formation != Keras && s.Pose.Heading != def.Pose.Heading {
+						t.Errorf("%s %s: %s in %s facing %d, the scenario has %s facing %d", name, side, s.ID, s.Formation, s.Pose.Heading, def.Formation, def.Pose.Heading)
+					}
+					line := fmt.Sprintf("DEPLOY %s AT %v FACING %d %s", s.ID, s.Pose.At, s.Pose.Heading, def.Formation)
+					if !slices.Contains(f.Lines, line) {
+						t.Errorf("%s %s: the form lacks %q: %q", name, side, line, f.Lines)
+					}
+					if !g.inZone(i, s.Pose, g.corners(s)) {
+						t.Errorf("%s %s: %s at %v is outside the zone (%s)", name, side, s.ID, s.Pose.At, g.zoneText(i))
+					}
+				}
+				if len(f.Lines) != len(want) || len(f.Units) != len(want)+beached {
+					t.Errorf("%s %s: %d lines and %d units for the squadrons %v and %d beached", name, side, len(f.Lines), len(f.Units), want, beached)
 				}
 			}
-			text := strings.Join(lines, "\n")
-			os, perr := g.Parse(side, text)
-			if errs := append(perr, g.Validate(side, os)...); len(errs) > 0 {
-				t.Errorf("%s %s: the default deployment %q is refused: %v", sc.ID, side, text, errs)
-			}
-		}
-		for i, s := range g.Squadrons {
-			if !g.sc.Table.Inside(g.corners(s)) {
-				t.Errorf("%s: %s is off the table", sc.ID, s.ID)
-			}
-			for _, o := range g.Squadrons[i+1:] {
-				if table.Overlap(g.corners(s), g.corners(o)) {
-					t.Errorf("%s: %s and %s overlap", sc.ID, s.ID, o.ID)
+			for i, s := range g.Squadrons {
+				if !g.sc.Table.Inside(g.corners(s)) {
+					t.Errorf("%s: %s is off the table", name, s.ID)
+				}
+				for _, o := range g.Squadrons[i+1:] {
+					if table.Overlap(g.corners(s), g.corners(o)) {
+						t.Errorf("%s: %s and %s overlap", name, s.ID, o.ID)
+					}
 				}
 			}
 		}
+	}
+}
+
+// TestFormStandingOrders: the order form pre-fills the side's standing orders in force (only
+// its squadrons still on the table) and its Default says them; the lines pass as they stand.
+func TestFormStandingOrders(t *testing.T) {
+	g := newScenario(t, "clash")
+	g.Deployed, g.Turn, g.Phase, g.First = true, 1, phaseMove1, "athens"
+	g.OmenPrefer[0] = []string{"A3", "A1"}
+	g.sq("A1").Status = Sunk
+	f := adjtest.CheckForm(t, g, "athens")
+	if !slices.Contains(f.Lines, "OMEN A3") || slices.ContainsFunc(f.Lines, func(l string) bool { return strings.HasPrefix(l, "NAVARCH") }) {
+		t.Errorf("form lines %q", f.Lines)
+	}
+	if !strings.Contains(f.Default, "OMEN A3 A1") || !strings.Contains(f.Default, "NAVARCH DEFAULT") {
+		t.Errorf("form default %q", f.Default)
+	}
+	if h := g.Help("athens"); !strings.Contains(h, "standing orders: OMEN A3 A1") || !strings.Contains(h, "NAVARCH SQ2 SQ1") {
+		t.Errorf("help does not show the standing orders: %s", h)
 	}
 }

@@ -90,11 +90,14 @@ type Game struct {
 	Signalled [2]bool
 	Signals   [2][]SignalEntry
 	Admiral   [2]bool // the side's strategos (admiral) was killed (rule Event.withdrawal)
-	Squadrons []*Squadron
-	Flotsam   []Flotsam
-	Phalanxes []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
-	Over      bool
-	Result    string
+	// OmenPrefer and NavarchPrefer are the sides' standing OMEN and NAVARCH orders: their
+	// squadrons preferred for good omens and a navarch killed (standing.go); nil: default.
+	OmenPrefer, NavarchPrefer [2][]string
+	Squadrons                 []*Squadron
+	Flotsam                   []Flotsam
+	Phalanxes                 []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
+	Over                      bool
+	Result                    string
 
 	// trace is what the last step moved, for the map only: it is recomputed by replaying
 	// that step, so it is not part of Encode.
@@ -170,6 +173,14 @@ func (g *Game) Encode() []byte {
 	for i, list := range g.Signals {
 		for _, e := range list {
 			fmt.Fprintf(&b, "signal %s %s %s used=%t\n", g.side(i), e.Kind, e.Wing, e.Used)
+		}
+	}
+	for i := range g.OmenPrefer {
+		if len(g.OmenPrefer[i]) > 0 {
+			fmt.Fprintf(&b, "standing %s OMEN %s\n", g.side(i), strings.Join(g.OmenPrefer[i], " "))
+		}
+		if len(g.NavarchPrefer[i]) > 0 {
+			fmt.Fprintf(&b, "standing %s NAVARCH %s\n", g.side(i), strings.Join(g.NavarchPrefer[i], " "))
 		}
 	}
 	for _, s := range g.Squadrons {

@@ -2,6 +2,7 @@ package oinavarcoi
 
 import (
 	"fmt"
+	"slices"
 
 	"navarch/adjudicator/table"
 )
@@ -102,17 +103,20 @@ func (rs *resolver) weather() error {
 	return nil
 }
 
-// omen raises the morale of the favoured side's first squadron of lowest crew morale
-// (rule Event.omens; SUBSTITUTE choice of the squadron).
+// omen raises the crew morale of one squadron of the favoured side (rule Event.omens): the
+// first of its OMEN standing order that is in play below Determined, else by default its
+// first squadron of lowest crew morale (SUBSTITUTE choice).
 func (rs *resolver) omen(side int) {
 	g := rs.g
 	if side < 0 {
 		rs.event("Event.omens", "Good omens, but the dice are equal: nobody profits")
 		return
 	}
-	var best *Squadron
+	can := func(s *Squadron) bool { return s.Side == g.side(side) && s.InPlay() && !s.Freighter && s.Morale < 1 }
+	best := g.preferred(g.OmenPrefer[side], can)
+	byOrder := best != nil
 	for _, s := range g.Squadrons {
-		if s.Side == g.side(side) && s.InPlay() && !s.Freighter && s.Morale < 1 && (best == nil || s.Morale < best.Morale) {
+		if !byOrder && can(s) && (best == nil || s.Morale < best.Morale) {
 			best = s
 		}
 	}
@@ -121,7 +125,8 @@ func (rs *resolver) omen(side int) {
 		return
 	}
 	best.Morale++
-	rs.event("Event.omens", "Good omens: %s's crew morale rises to %s", best.ID, moraleName(best.Morale))
+	rs.event("Event.omens", "Good omens: %s's crew morale rises to %s (%s)", best.ID, moraleName(best.Morale),
+		why("OMEN", g.OmenPrefer[side], byOrder, "its first squadron of lowest crew morale"))
 }
 
 func moraleName(m int) string {
@@ -134,28 +139,36 @@ func moraleName(m int) string {
 	return "ordinary"
 }
 
-// navarch: the unlucky side's first squadron in melee loses its navarch and a step of crew
-// morale; if it carried the strategos, the admiral is killed (rule Event.navarch).
+// navarch: a squadron in melee of the unlucky side loses its navarch and a step of crew
+// morale; if it carried the strategos, the admiral is killed (rule Event.navarch). The
+// squadron is the first of the side's NAVARCH standing order in melee, else by default its
+// first squadron in melee (SUBSTITUTE choice).
 func (rs *resolver) navarch(side int) {
 	g := rs.g
 	if side < 0 {
 		rs.event("Event.navarch", "A navarch falls? The dice are equal: nothing happens")
 		return
 	}
-	for _, s := range g.Squadrons {
-		if s.Side != g.side(side) || !s.InPlay() || len(s.Melee) == 0 {
-			continue
+	can := func(s *Squadron) bool { return s.Side == g.side(side) && s.InPlay() && len(s.Melee) > 0 }
+	s := g.preferred(g.NavarchPrefer[side], can)
+	byOrder := s != nil
+	if !byOrder {
+		if k := slices.IndexFunc(g.Squadrons, can); k >= 0 {
+			s = g.Squadrons[k]
 		}
-		s.Morale = max(s.Morale-1, -1)
-		rs.event("Event.navarch", "%s's navarch is killed: crew morale falls to %s", s.ID, moraleName(s.Morale))
-		if s.Strategos {
-			g.Admiral[side] = true
-			s.Strategos = false
-			rs.event("Event.navarch", "The %s admiral is killed", g.side(side))
-		}
+	}
+	if s == nil {
+		rs.event("Event.navarch", "A navarch would fall, but no %s squadron is in melee: nothing happens", g.side(side))
 		return
 	}
-	rs.event("Event.navarch", "A navarch would fall, but no %s squadron is in melee: nothing happens", g.side(side))
+	s.Morale = max(s.Morale-1, -1)
+	rs.event("Event.navarch", "%s's navarch is killed: crew morale falls to %s (%s)", s.ID, moraleName(s.Morale),
+		why("NAVARCH", g.NavarchPrefer[side], byOrder, "its first squadron in melee"))
+	if s.Strategos {
+		g.Admiral[side] = true
+		s.Strategos = false
+		rs.event("Event.navarch", "The %s admiral is killed", g.side(side))
+	}
 }
 
 // lostHalf reports whether side i has lost half or more of its squadrons, rounded up (rule

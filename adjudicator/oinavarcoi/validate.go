@@ -16,16 +16,20 @@ type lineErr struct {
 
 // Validate checks orders against the state for the current step.
 func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.LineError {
-	os := own(orders)
 	st := g.Next()
 	var errs []lineErr
+	standing, os := splitStanding(own(orders))
+	due := st.Kind == adjudicator.NeedOrders && slices.Contains(st.Sides, side)
+	if due {
+		errs = g.validateStanding(side, standing)
+	}
 	switch {
-	case st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, side):
-		for _, o := range os {
+	case !due:
+		for _, o := range own(orders) {
 			errs = append(errs, lineErr{o, fmt.Sprintf("no orders of %s are due now (%s)", side, st.What), nil})
 		}
 	case !g.Deployed:
-		errs = g.validateDeploy(side, os)
+		errs = append(errs, g.validateDeploy(side, os)...)
 	case g.Phase == phaseChoose:
 		choices := 0
 		seen := map[string]bool{}
@@ -42,7 +46,7 @@ func (g *Game) Validate(side string, orders []adjudicator.Order) []adjudicator.L
 			}
 		}
 	default:
-		errs = g.validateMove(side, os)
+		errs = append(errs, g.validateMove(side, os)...)
 	}
 	var out []adjudicator.LineError
 	for _, e := range errs {

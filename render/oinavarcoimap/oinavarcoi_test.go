@@ -21,9 +21,9 @@ import (
 )
 
 // oiPlayed returns an Oi Navarcoi! game of scenario id after n steps of bot play.
-func oiPlayed(t testing.TB, id string, n int) *oinavarcoi.Game {
+func oiPlayed(t testing.TB, id string, n int, opts ...string) *oinavarcoi.Game {
 	t.Helper()
-	gm, err := oinavarcoi.Ruleset.New(adjudicator.Config{Scenario: id})
+	gm, err := oinavarcoi.Ruleset.New(adjudicator.Config{Scenario: id, Options: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,43 +44,54 @@ func oiPlayed(t testing.TB, id string, n int) *oinavarcoi.Game {
 
 // TestOiNavarcoiLooks draws every scenario from both sides after some play and checks pixels
 // in known places: a squadron's side colour at its centre's neighbourhood, the viewer's
-// friendly edge green and the enemy edge red; `-out DIR` writes the maps to look at.
+// friendly edge green and the enemy edge red; `-out DIR` writes the maps to look at. Full-size
+// play is drawn after the deployment (its doubled squadrons placed in their zones).
 func TestOiNavarcoiLooks(t *testing.T) {
 	for _, sc := range oinavarcoi.Ruleset.Scenarios() {
-		g := oiPlayed(t, sc.ID, 4)
-		for _, side := range sc.Sides {
-			v := g.View(side)
-			pic := NewOiNavarcoi(v, "test")
-			data, err := render.PNG(pic)
-			if err != nil {
-				t.Fatal(err)
+		for _, full := range []bool{false, true} {
+			g, name := oiPlayed(t, sc.ID, 4), sc.ID
+			if full {
+				g, name = oiPlayed(t, sc.ID, 1, oinavarcoi.OptionFullSize), sc.ID+"-full"
 			}
-			save(t, fmt.Sprintf("oinavarcoi-%s-%s.png", sc.ID, side), data)
-			img, err := png.Decode(bytes.NewReader(data))
-			if err != nil {
-				t.Fatal(err)
+			oiLooks(t, g, sc, name)
+		}
+	}
+}
+
+func oiLooks(t *testing.T, g *oinavarcoi.Game, sc adjudicator.Scenario, name string) {
+	t.Helper()
+	for _, side := range sc.Sides {
+		v := g.View(side)
+		pic := NewOiNavarcoi(v, "test")
+		data, err := render.PNG(pic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		save(t, fmt.Sprintf("oinavarcoi-%s-%s.png", name, side), data)
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		board := image.Pt(render.Margin, render.TitleH)
+		for _, s := range v.Squadrons {
+			if s.Status != "" || s.Freighter {
+				continue
 			}
-			board := image.Pt(render.Margin, render.TitleH)
-			for _, s := range v.Squadrons {
-				if s.Status != "" || s.Freighter {
-					continue
-				}
-				c := s.Corners // 1/12 of the way from the stern-starboard corner to the bow-port one: inside the end stand, off its lines, the bow line and the label
-				q := c[2]
-				q.X += (c[0].X - c[2].X) / 12
-				q.Y += (c[0].Y - c[2].Y) / 12
-				x, y := pic.pt(q)
-				got := img.At(board.X+int(x), board.Y+int(y))
-				if !near(got, oiSides[pic.sideIndex(s.Side)], 24) {
-					t.Errorf("%s/%s: %s at %v shows %v", sc.ID, side, s.ID, q, got)
-				}
+			c := s.Corners // 1/12 of the way from the stern-starboard corner to the bow-port one: inside the end stand, off its lines, the bow line and the label
+			q := c[2]
+			q.X += (c[0].X - c[2].X) / 12
+			q.Y += (c[0].Y - c[2].Y) / 12
+			x, y := pic.pt(q)
+			got := img.At(board.X+int(x), board.Y+int(y))
+			if !near(got, oiSides[pic.sideIndex(s.Side)], 24) {
+				t.Errorf("%s/%s: %s at %v shows %v", name, side, s.ID, q, got)
 			}
-			for i, want := range v.Edges {
-				x0, y0 := pic.pt(oinavarcoiEdgeMid(v, i))
-				got := img.At(board.X+int(x0), board.Y+int(y0))
-				if !near(got, oiEdgeCols[want], 24) {
-					t.Errorf("%s/%s: the %d edge (%s) shows %v", sc.ID, side, i, want, got)
-				}
+		}
+		for i, want := range v.Edges {
+			x0, y0 := pic.pt(oinavarcoiEdgeMid(v, i))
+			got := img.At(board.X+int(x0), board.Y+int(y0))
+			if !near(got, oiEdgeCols[want], 24) {
+				t.Errorf("%s/%s: the %d edge (%s) shows %v", name, side, i, want, got)
 			}
 		}
 	}
@@ -117,5 +128,40 @@ func TestMapPicturesOnlyItsGames(t *testing.T) {
 	}
 	if _, err := Map.Picture(nil, "x", "", false); err == nil {
 		t.Error("a game of another ruleset was pictured")
+	}
+}
+
+// TestMapHidesTheOtherSignals: after the secret deployment, sparta's map is the same picture
+// whether athens wrote signals or not (the list is athens's alone), and athens's map shows
+// them.
+func TestMapHidesTheOtherSignals(t *testing.T) {
+	draw := func(athens, side string) []byte {
+		t.Helper()
+		gm, err := oinavarcoi.Ruleset.New(adjudicator.Config{Scenario: "clash"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := gm.(*oinavarcoi.Game)
+		orders := map[string][]adjudicator.Order{}
+		orders["athens"], _ = g.Parse("athens", athens)
+		if errs := g.Validate("athens", orders["athens"]); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		key := sha256.Sum256([]byte("signals"))
+		if _, err := g.Resolve(orders, dice.NewActivation(1, 0, ident.Hash(key))); err != nil {
+			t.Fatal(err)
+		}
+		data, err := render.PNG(NewOiNavarcoi(g.View(side), "test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	with, without := "DEPLOY A1 AT 24,13\nSIGNAL TURN-LEFT WING LEFT", "DEPLOY A1 AT 24,13"
+	if !bytes.Equal(draw(with, "sparta"), draw(without, "sparta")) {
+		t.Error("sparta's map differs with athens's signal list")
+	}
+	if bytes.Equal(draw(with, "athens"), draw(without, "athens")) {
+		t.Error("athens's map does not show its own signal list")
 	}
 }

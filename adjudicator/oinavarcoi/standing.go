@@ -1,0 +1,132 @@
+package oinavarcoi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"navarch/adjudicator"
+)
+
+// Standing orders give the player, by mail and without a round trip, the choice the event
+// table leaves to him (rules Event.omens "raise a squadron's morale", Event.navarch "lower a
+// squadron in melee"): OMEN SQ... and NAVARCH SQ... name his squadrons in the order he
+// prefers them. They may go in any orders the side sends, take effect when those orders are
+// resolved, and hold until changed (DEFAULT withdraws one). When the event comes, the first
+// squadron of the list the event can apply to is chosen; if none can, the engine's default.
+//
+//	OMEN SQ [SQ...]      good omens raise the first of these below Determined
+//	NAVARCH SQ [SQ...]   a navarch killed falls in the first of these in melee
+//	OMEN DEFAULT | NAVARCH DEFAULT
+
+// splitStanding separates the standing orders from the step's own orders.
+func splitStanding(os []*Order) (standing, rest []*Order) {
+	for _, o := range os {
+		if o.Standing != "" {
+			standing = append(standing, o)
+		} else {
+			rest = append(rest, o)
+		}
+	}
+	return standing, rest
+}
+
+// validateStanding: one OMEN and one NAVARCH line a mail, naming the side's own war
+// squadrons. One that has left the table since is let pass (the event skips it), so that
+// standing orders held with advance orders do not make them fail.
+func (g *Game) validateStanding(side string, os []*Order) []lineErr {
+	var errs []lineErr
+	var own []string
+	for _, s := range g.Squadrons {
+		if s.Side == side && !s.Freighter {
+			own = append(own, s.ID)
+		}
+	}
+	seen := map[string]bool{}
+	for _, o := range os {
+		if seen[o.Standing] {
+			errs = append(errs, lineErr{o, "one " + o.Standing + " line a mail", nil})
+			continue
+		}
+		seen[o.Standing] = true
+		for _, id := range o.Prefer {
+			if !slices.Contains(own, id) {
+				errs = append(errs, lineErr{o, fmt.Sprintf("%s is not a war squadron of yours", id), own})
+				break
+			}
+		}
+	}
+	return errs
+}
+
+// applyStanding records the standing orders of each side, in the sides' order; each side
+// alone is told (the list is its own plan; the event that uses it says so).
+func (rs *resolver) applyStanding(orders map[string][]adjudicator.Order) {
+	g := rs.g
+	for i, side := range g.sc.Sides {
+		standing, _ := splitStanding(own(orders[side]))
+		for _, o := range standing {
+			switch o.Standing {
+			case "OMEN":
+				g.OmenPrefer[i] = slices.Clone(o.Prefer)
+				rs.private(side, "Event.omens", "Standing order: %s", o)
+			case "NAVARCH":
+				g.NavarchPrefer[i] = slices.Clone(o.Prefer)
+				rs.private(side, "Event.navarch", "Standing order: %s", o)
+			}
+		}
+	}
+}
+
+// preferred returns the first squadron of prefer that can take the event, or nil.
+func (g *Game) preferred(prefer []string, can func(*Squadron) bool) *Squadron {
+	for _, id := range prefer {
+		if s := g.sq(id); s != nil && can(s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// why says how a squadron was chosen for an event: by the side's standing order, or by
+// default (with the reason no squadron of the order could take it).
+func why(kind string, prefer []string, byOrder bool, def string) string {
+	switch {
+	case byOrder:
+		return fmt.Sprintf("by %s standing order", kind)
+	case len(prefer) > 0:
+		return fmt.Sprintf("none of its %s order (%s) can take it; by default, %s", kind, strings.Join(prefer, " "), def)
+	}
+	return "by default, " + def
+}
+
+// standingText says the side's standing orders in force, for its help and order forms.
+func (g *Game) standingText(i int) string {
+	text := func(kind string, prefer []string, def string) string {
+		if len(prefer) == 0 {
+			return kind + " DEFAULT (" + def + ")"
+		}
+		return kind + " " + strings.Join(prefer, " ")
+	}
+	return "standing orders: " + text("OMEN", g.OmenPrefer[i], "good omens raise your first squadron of lowest crew morale") +
+		"; " + text("NAVARCH", g.NavarchPrefer[i], "a navarch killed falls in your first squadron in melee")
+}
+
+// standingLines are the side's standing orders in force as order lines naming only its war
+// squadrons still on the table, for its order form (sent back, they change nothing).
+func (g *Game) standingLines(side string) []string {
+	i := g.sc.SideIndex(side)
+	var out []string
+	for k, prefer := range [][]string{g.OmenPrefer[i], g.NavarchPrefer[i]} {
+		var ids []string
+		for _, id := range prefer {
+			if s := g.sq(id); s != nil && s.Side == side && !s.Freighter && s.OnTable() {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 0 {
+			out = append(out, []string{"OMEN", "NAVARCH"}[k]+" "+strings.Join(ids, " "))
+		}
+	}
+	return out
+}
