@@ -254,6 +254,8 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.history(tx, a)
 	case mail.CmdDigest:
 		return h.digest(tx, a)
+	case mail.CmdZone:
+		return h.zone(tx, a)
 	case mail.CmdAbsent:
 		return h.absent(tx, a)
 	case mail.CmdResign:
@@ -319,7 +321,9 @@ var mailCommands = []string{"",
 	"map); LOG for the public log so far; HISTORY for the game so far in words; DIGEST ON for",
 	"one mail only when your orders are needed, with everything since (DIGEST OFF: every",
 	"report); ABSENT FROM TO (dates) holds deadlines while you are away;",
+	"ZONE Europe/Rome (any IANA zone) shows deadlines in your own time zone;",
 	"RESIGN CONFIRM ends the game, your side losing; HELP. Referees, with the referee's KEY:",
+	"ZONE as players;",
 	"PAUSE [HOURS] (until RESUME), RESUME, EXTEND [HOURS], PROCEED (without the orders still",
 	"missing), REPLACE PLAYER ADDRESS [ZONE], REKEY PLAYER (a new key, mailed to the player),",
 	"ENDGAME [RESULT]."}

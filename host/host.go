@@ -125,6 +125,8 @@ type game struct {
 	// PausedAt and PausedUntil are set while the referee has paused the game.
 	PausedAt    time.Time `json:"paused_at,omitzero"`
 	PausedUntil time.Time `json:"paused_until,omitzero"`
+	// RefereeZones is each referee's time zone for deadlines, set by ZONE (UTC if none).
+	RefereeZones map[string]string `json:"referee_zones,omitempty"`
 	// used notes, by side, the advance orders used since the reports last went out; each
 	// side's next report says so (issue 15.4). Not stored: reports go out in the same
 	// transaction.

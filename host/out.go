@@ -56,6 +56,8 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		m.Player, m.Side, m.Zone = r.p.ID, r.p.Side, r.p.Zone
 	} else if !slices.Contains(g.Referees, r.address) {
 		m.Stranger = true // neither player nor referee: a former player, or someone refused
+	} else {
+		m.Zone = g.RefereeZones[r.address]
 	}
 	parts, err := templates.Render(kind, m)
 	if err != nil {

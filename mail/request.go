@@ -28,10 +28,11 @@ const (
 	CmdNone    = "NONE"    // no orders for the step awaited: the rules' default applies
 	CmdHistory = "HISTORY" // the game so far, turn by turn, in words
 	CmdDigest  = "DIGEST"  // DIGEST ON: mail only when orders are needed; DIGEST OFF: every report
+	CmdZone    = "ZONE"    // ZONE Europe/Rome: deadlines in the sender's mails in that time zone
 )
 
 var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone, CmdHistory, CmdDigest,
-	CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
+	CmdZone, CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
 
 // RefereeCommands are accepted from the referee only.
 var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey}
