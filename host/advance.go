@@ -164,7 +164,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 		if len(files) > 0 {
 			body.Map = files[0].Name
 		}
-		if err := h.queue(tx, g, r, "report", subject(g, lines, end, req), body, "", files); err != nil {
+		if err := h.queue(tx, g, r, "report", subject(g, eng, lines, end, req), body, "", files); err != nil {
 			return err
 		}
 	} else {
@@ -182,7 +182,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 			if len(files) > 0 {
 				req.Map = files[0].Name
 			}
-			if err := h.queue(tx, g, r, "request", subject(g, nil, nil, req), *req, "", files); err != nil {
+			if err := h.queue(tx, g, r, "request", subject(g, eng, nil, nil, req), *req, "", files); err != nil {
 				return err
 			}
 		}
@@ -196,7 +196,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 // subject says what a mail is (issue 15.6), numbered as the map's title: "your move: T3 A12
 // action phase of group BAR, orders due Tue 1 Dec 18:00 UTC · report: BAR-VEN1 moves
 // 0611→0711 (+3 more) · turn 2 over".
-func subject(g *game, lines []templates.ReportLine, end *templates.TurnEnd, req *templates.Request) string {
+func subject(g *game, eng adjudicator.Game, lines []templates.ReportLine, end *templates.TurnEnd, req *templates.Request) string {
 	var parts []string
 	if req != nil {
 		s := fmt.Sprintf("your move: T%d A%d %s", g.Step.Turn, g.Step.Act, shortWhat(req.What))
@@ -206,7 +206,7 @@ func subject(g *game, lines []templates.ReportLine, end *templates.TurnEnd, req 
 		parts = append(parts, s)
 	}
 	if len(lines) > 0 {
-		parts = append(parts, "report: "+headline(lines))
+		parts = append(parts, "report: "+headline(eng, lines))
 	}
 	if end != nil {
 		parts = append(parts, fmt.Sprintf("turn %d over", end.Turn))
@@ -222,18 +222,19 @@ func shortWhat(what string) string {
 	return what
 }
 
-// headline is a report's first event, clipped, and how many more there are.
-func headline(lines []templates.ReportLine) string {
-	var events []string
+// headline is a report's weightiest event by the ruleset's ranking (adjudicator.Headline;
+// the first without one), clipped, and how many more there are.
+func headline(eng adjudicator.Game, lines []templates.ReportLine) string {
+	var events []adjudicator.Event
 	for _, l := range lines {
 		if !l.Roll {
-			events = append(events, l.Text)
+			events = append(events, adjudicator.Event{Rule: l.Rule, Text: l.Text})
 		}
 	}
 	if len(events) == 0 {
 		return fmt.Sprintf("%d rolls", len(lines))
 	}
-	s := events[0]
+	s := events[adjudicator.Headline(eng, events)].Text
 	if r := []rune(s); len(r) > 48 {
 		s = strings.TrimSpace(string(r[:47])) + "…"
 	}

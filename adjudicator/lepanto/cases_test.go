@@ -38,6 +38,7 @@ import (
 //	expect wait KIND | expect cup ITEM... | expect wind FROM | expect over TEXT
 //	expect leader ID UNIT|killed|lost [hidden] | expect wing ID TRACK [lma] [lf]
 //	expect private SIDE TEXT          an event only SIDE sees contains TEXT
+//	expect headline TEXT              the report's subject names the event containing TEXT
 //	expect summary SIDE TEXT          a line of SIDE's summary (Summary) contains TEXT
 //
 // Every roll given must be asked for, and every roll asked for must be given.
@@ -303,6 +304,11 @@ func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicat
 		l := g.leader(e[1])
 		if l.Unit != e[2] && l.Status != e[2] || l.Hidden != slices.Contains(e, "hidden") {
 			return fmt.Sprintf("leader aboard %s, status %q, hidden %t", l.Unit, l.Status, l.Hidden)
+		}
+	case "headline":
+		text := strings.Join(e[1:], " ")
+		if i := adjudicator.Headline(g, events); i < 0 || !strings.Contains(events[i].Text, text) {
+			return fmt.Sprintf("the report's subject would name event %d", i)
 		}
 	case "summary":
 		text := strings.Join(e[2:], " ")

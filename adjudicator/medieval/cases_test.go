@@ -36,7 +36,7 @@ import (
 //	                                      TEXT | expect type ID SEA GUNP GUNS DEF CMB MSL)
 //	roll LABEL VALUE...                   the dice for the request LABEL (d10: 10 is 0)
 //	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
-//	expect event TEXT | expect no-event TEXT
+//	expect event TEXT | expect no-event TEXT | expect headline TEXT (the report subject's event)
 //	expect ship SHIP X Y HEADING | expect factors SHIP … | expect loaded SHIP P S
 //	expect status SHIP STATUS | expect burning SHIP yes|no | expect grappled A B yes|no
 //	expect lashed A B yes|no | expect over TEXT | expect card CARD | expect deck CARD...
@@ -339,6 +339,10 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	case "no-event":
 		if hasEvent(events, rest) {
 			t.Errorf("an event contains %q", rest)
+		}
+	case "headline":
+		if i := adjudicator.Headline(g, events); i < 0 || !strings.Contains(events[i].Text, rest) {
+			t.Errorf("the report's subject would name event %d, not one containing %q", i, rest)
 		}
 	case "ship":
 		s := c.mustShip(t, g, e[1])

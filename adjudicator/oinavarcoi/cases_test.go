@@ -33,7 +33,7 @@ import (
 //	roll LABEL VALUE...                   the raw dice for the request LABEL; the average die
 //	                                      reads raw 1..6 as 2,3,3,4,4,5
 //	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
-//	expect event TEXT | expect no-event TEXT | expect private SIDE TEXT
+//	expect event TEXT | expect no-event TEXT | expect private SIDE TEXT | expect headline TEXT
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
 //	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
@@ -362,6 +362,10 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	case "no-event":
 		if hasEvent(events, "", rest) {
 			t.Errorf("a public event contains %q", rest)
+		}
+	case "headline":
+		if i := adjudicator.Headline(g, events); i < 0 || !strings.Contains(events[i].Text, rest) {
+			t.Errorf("the report's subject would name event %d, not one containing %q", i, rest)
 		}
 	case "sq":
 		c.checkSq(t, c.mustSq(t, g, e[1]), e[2], e[3:])
