@@ -37,6 +37,7 @@ var upgrades = []func(*bolt.Tx) error{
 	},
 	upgradeHostState,      // 2 → 3
 	upgradeKnownAddresses, // 3 → 4
+	upgradeIndexes,        // 4 → 5
 }
 
 // upgradeHostState (schema 2 → 3) gives the host's state the store's layout: the tag index

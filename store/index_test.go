@@ -1,0 +1,139 @@
+package store
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"navarch/ident"
+)
+
+var t0 = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+// TestDue: a game's moment replaces its previous one; Due lists the games at or before now,
+// earliest first; a game taken out is gone.
+func TestDue(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	a, b, c := ident.GameID{1}, ident.GameID{2}, ident.GameID{3}
+	tcheck(t, s.Update(func(tx *Tx) error {
+		for _, p := range []struct {
+			id ident.GameID
+			at time.Time
+			ok bool
+		}{{a, t0.Add(time.Hour), true}, {b, t0, true}, {c, t0.Add(-time.Hour), true},
+			{a, t0.Add(-2 * time.Hour), true}, // moved earlier: the old entry goes
+			{c, time.Time{}, false},           // out
+			{b, t0.Add(time.Minute), true}, {b, t0.Add(time.Minute), true}} {
+			if err := PutDue(tx, p.id, p.at, p.ok); err != nil {
+				return err
+			}
+		}
+		return nil
+	}), "put")
+	s.View(func(tx *Tx) error {
+		if got := Due(tx, t0); !slices.Equal(got, []ident.GameID{a}) {
+			t.Errorf("Due(t0) = %x, want only a", got)
+		}
+		if got := Due(tx, t0.Add(time.Minute)); !slices.Equal(got, []ident.GameID{a, b}) {
+			t.Errorf("Due(t0+1m) = %x, want a, b", got)
+		}
+		want := map[ident.GameID]time.Time{a: t0.Add(-2 * time.Hour), b: t0.Add(time.Minute)}
+		if got := DueIndex(tx); len(got) != len(want) || !got[a].Equal(want[a]) || !got[b].Equal(want[b]) {
+			t.Errorf("DueIndex = %v, want %v", got, want)
+		}
+		return nil
+	})
+	// The zero time sorts first and is due at once.
+	tcheck(t, s.Update(func(tx *Tx) error { return PutDue(tx, c, time.Time{}, true) }), "zero")
+	s.View(func(tx *Tx) error {
+		if got := Due(tx, t0.Add(-24*time.Hour)); !slices.Equal(got, []ident.GameID{c}) {
+			t.Errorf("Due = %x, want c (the zero time)", got)
+		}
+		return nil
+	})
+}
+
+// TestPlayerGames: each address finds its own games and no other's, a prefix of an address
+// included.
+func TestPlayerGames(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	a, b := ident.GameID{1}, ident.GameID{2}
+	tcheck(t, s.Update(func(tx *Tx) error {
+		for _, p := range []struct {
+			addr string
+			id   ident.GameID
+		}{{"al@x.org", a}, {"al@x.org", b}, {"al@x.org", a}, {"al@x.or", b}, {"bo@x.org", b}} {
+			if err := AddPlayerGame(tx, p.addr, p.id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}), "add")
+	s.View(func(tx *Tx) error {
+		for addr, want := range map[string][]ident.GameID{"al@x.org": {a, b}, "al@x.or": {b}, "bo@x.org": {b}, "al": nil} {
+			if got := PlayerGames(tx, addr); !slices.Equal(got, want) {
+				t.Errorf("PlayerGames(%s) = %x, want %x", addr, got, want)
+			}
+		}
+		return nil
+	})
+	if err := s.Update(func(tx *Tx) error { return AddPlayerGame(tx, "a\x00b", a) }); err == nil {
+		t.Error("an address with NUL was indexed")
+	}
+}
+
+// TestUpgradeIndexes: a schema 4 file with games is brought to schema 5 by Open: every game
+// is due at once (the host sets its true moment at the first deadline pass) and the players'
+// addresses are indexed from the settings; a game whose settings cannot be read is still due.
+func TestUpgradeIndexes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "navarch.db")
+	s := open(t, path)
+	other := ident.GameID{9}
+	tcheck(t, s.Update(func(tx *Tx) error {
+		for _, id := range []ident.GameID{testGame, other} {
+			if err := CreateGame(tx, id); err != nil {
+				return err
+			}
+		}
+		if err := PutMeta(tx, testGame, metaSettings, []byte(`{"tag":"lep-1","players":[{"id":"alice","address":"alice@x.org"},{"id":"bob","address":"bob@x.org"}]}`)); err != nil {
+			return err
+		}
+		if err := PutMeta(tx, other, metaSettings, []byte(`{broken`)); err != nil {
+			return err
+		}
+		for _, b := range [][]byte{bucketDue, bucketDueOf, bucketPlayers} {
+			if err := tx.tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return tx.tx.Bucket(bucketMeta).Put([]byte("schema"), u64(4))
+	}), "write a schema 4 database")
+	s.Close()
+	s = open(t, path)
+	s.View(func(tx *Tx) error {
+		if v := schemaOf(tx.tx); v != SchemaVersion || v != 5 {
+			t.Errorf("schema %d after the upgrade, want 5", v)
+		}
+		if got := Due(tx, time.Unix(0, 0)); len(got) != 2 {
+			t.Errorf("games due after the upgrade: %x, want both", got)
+		}
+		if DueStamp(tx) != "" {
+			t.Errorf("the upgrade stamped the index %q", DueStamp(tx))
+		}
+		for _, addr := range []string{"alice@x.org", "bob@x.org"} {
+			if got := PlayerGames(tx, addr); !slices.Equal(got, []ident.GameID{testGame}) {
+				t.Errorf("PlayerGames(%s) = %x after the upgrade", addr, got)
+			}
+		}
+		return nil
+	})
+	// The index moves as a new one would.
+	tcheck(t, s.Update(func(tx *Tx) error { return PutDue(tx, testGame, t0, true) }), "move")
+	s.View(func(tx *Tx) error {
+		if got := Due(tx, t0.Add(-time.Hour)); !slices.Equal(got, []ident.GameID{other}) {
+			t.Errorf("Due = %x, want only the unreadable game", got)
+		}
+		return nil
+	})
+}
