@@ -24,6 +24,8 @@
 //	due/        u64(unix ns) ‖ game id → empty: when the deadline pass next looks at the game;
 //	            dueof/ game id → u64(unix ns), its entry (index.go)
 //	players/    address ‖ 0x00 ‖ game id → 1: the games an address plays (index.go)
+//	outdict/, outdictuse/, outdictclass/: dictionaries that queued mails of a class are
+//	            deflated against (mail.go)
 //
 // The store owns this layout: the host's state is read and written through typed functions
 // (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,

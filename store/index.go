@@ -140,13 +140,14 @@ func PlayerGames(tx *Tx, address string) []ident.GameID {
 	return out
 }
 
-// upgradeIndexes (schema 4 → 5) makes the due and players indexes. Every game enters the
+// upgradeIndexes (schema 4 → 5) makes the due and players indexes, and the outbox's
+// dictionaries (mail.go). Every game enters the
 // due index at the earliest moment, to be looked at by the first deadline pass (the store
 // cannot tell a game's deadlines; the host then sets each game's true moment, and rebuilds
 // the index whole when the stamp is not its own). The players index is built from every
 // game's settings; a game whose settings cannot be read stays out of it.
 func upgradeIndexes(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketDue, bucketDueOf, bucketPlayers} {
+	for _, name := range [][]byte{bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}
@@ -186,3 +187,8 @@ func upgradeIndexes(tx *bolt.Tx) error {
 		return nil
 	})
 }
+
+// Used is the size of the file's pages up to the highest in use, free pages among them
+// included (the file may be larger: bbolt grows it ahead, and never shrinks it); for
+// benchmarks and the operator.
+func Used(tx *Tx) int64 { return tx.tx.Size() }

@@ -1,12 +1,14 @@
 package store
 
 import (
+	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -35,6 +37,8 @@ type Store struct {
 	db         *bolt.DB
 	log        *slog.Logger
 	afterWrite func()
+	mu         sync.Mutex
+	writers    map[[32]byte][]*flate.Writer // deflate writers by their dictionary (mail.go)
 }
 
 // Tx is a transaction; functions of this package that take a *Tx run inside it.
