@@ -73,9 +73,13 @@ func TestOutboxDictionaries(t *testing.T) {
 			t.Errorf("a small mail is stored as %q", v)
 		}
 		n := 0
+		seqs := OutboxSeqs(tx)
 		for e, ok := OutboxNext(tx, 0); ok; e, ok = OutboxNext(tx, e.Seq) {
 			if !bytes.Equal(e.Mail, mails[e.Seq]) {
 				t.Errorf("mail %d does not read back as queued", e.Seq)
+			}
+			if n >= len(seqs) || seqs[n] != e.Seq {
+				t.Errorf("OutboxSeqs %v does not list mail %d in place %d", seqs, e.Seq, n)
 			}
 			n++
 		}
