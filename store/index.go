@@ -140,8 +140,8 @@ func PlayerGames(tx *Tx, address string) []ident.GameID {
 	return out
 }
 
-// upgradeIndexes (schema 4 → 5) makes the due and players indexes, and the outbox's
-// dictionaries (mail.go). Every game enters the
+// upgradeIndexes (part of schema 4 → 5, after flattenGames) makes the due and players
+// indexes, and the outbox's dictionaries (mail.go). Every game enters the
 // due index at the earliest moment, to be looked at by the first deadline pass (the store
 // cannot tell a game's deadlines; the host then sets each game's true moment, and rebuilds
 // the index whole when the stamp is not its own). The players index is built from every
@@ -153,8 +153,8 @@ func upgradeIndexes(tx *bolt.Tx) error {
 		}
 	}
 	due, of, players := tx.Bucket(bucketDue), tx.Bucket(bucketDueOf), tx.Bucket(bucketPlayers)
-	games := tx.Bucket(bucketGames)
-	return games.ForEachBucket(func(k []byte) error {
+	meta := tx.Bucket(bucketGMetaAll)
+	return tx.Bucket(bucketGameIDs).ForEach(func(k, _ []byte) error {
 		if len(k) != len(ident.GameID{}) {
 			return nil
 		}
@@ -165,16 +165,12 @@ func upgradeIndexes(tx *bolt.Tx) error {
 		if err := of.Put(id[:], u64(0)); err != nil {
 			return err
 		}
-		gm := games.Bucket(k).Bucket(bucketGMeta)
-		if gm == nil {
-			return nil
-		}
 		var settings struct {
 			Players []struct {
 				Address string `json:"address"`
 			} `json:"players"`
 		}
-		if json.Unmarshal(gm.Get([]byte(metaSettings)), &settings) != nil {
+		if json.Unmarshal(meta.Get(gkey(id, []byte(metaSettings))), &settings) != nil {
 			return nil
 		}
 		for _, p := range settings.Players {

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"navarch/gamelog"
 	"navarch/ident"
 )
 
@@ -83,27 +86,53 @@ func TestPlayerGames(t *testing.T) {
 	}
 }
 
-// TestUpgradeIndexes: a schema 4 file with games is brought to schema 5 by Open: every game
-// is due at once (the host sets its true moment at the first deadline pass) and the players'
-// addresses are indexed from the settings; a game whose settings cannot be read is still due.
-func TestUpgradeIndexes(t *testing.T) {
+// TestUpgradeToSchema5: a schema 4 file (each game a nested bucket) is brought to schema 5
+// by Open: every game's log, chain, secrets, settings and received mail move to the shared
+// buckets and read back as before (Check finds the file sound), the nested buckets go,
+// every game is due at once (the host sets its true moment at the first deadline pass) and
+// the players' addresses are indexed from the settings; a game whose settings cannot be
+// read is still due.
+func TestUpgradeToSchema5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "navarch.db")
 	s := open(t, path)
 	other := ident.GameID{9}
+	var heads []ident.Hash
 	tcheck(t, s.Update(func(tx *Tx) error {
-		for _, id := range []ident.GameID{testGame, other} {
-			if err := CreateGame(tx, id); err != nil {
+		if err := deleteSchema5(tx.tx); err != nil {
+			return err
+		}
+		if err := nestedGame(tx.tx, testGame, `{"tag":"lep-1","players":[{"id":"alice","address":"alice@x.org"},{"id":"bob","address":"bob@x.org"}]}`); err != nil {
+			return err
+		}
+		if err := nestedGame(tx.tx, other, `{broken`); err != nil {
+			return err
+		}
+		g := tx.tx.Bucket(bucketGames).Bucket(testGame[:])
+		var head ident.Hash
+		for i, text := range []string{"one", "two", "three"} {
+			rec, err := note(text).Build(uint64(i))
+			if err != nil {
+				return err
+			}
+			leaf := gamelog.Leaf(rec.Raw)
+			head = gamelog.NextHead(uint64(i), head, leaf)
+			heads = append(heads, head)
+			if err := g.Bucket(bucketLog).Put(u64(uint64(i)), rec.Raw); err != nil {
+				return err
+			}
+			if err := g.Bucket(bucketChain).Put(u64(uint64(i)), append(leaf[:], head[:]...)); err != nil {
 				return err
 			}
 		}
-		if err := PutMeta(tx, testGame, metaSettings, []byte(`{"tag":"lep-1","players":[{"id":"alice","address":"alice@x.org"},{"id":"bob","address":"bob@x.org"}]}`)); err != nil {
+		if err := g.Bucket(bucketSecret).Put([]byte("key/alice"), []byte("alicekey")); err != nil {
 			return err
 		}
-		if err := PutMeta(tx, other, metaSettings, []byte(`{broken`)); err != nil {
+		recv, err := g.CreateBucket(bucketReceived)
+		if err != nil {
 			return err
 		}
-		for _, b := range [][]byte{bucketDue, bucketDueOf, bucketPlayers} {
-			if err := tx.tx.DeleteBucket(b); err != nil {
+		for seq := uint64(1); seq <= 2; seq++ {
+			if err := recv.Put(u64(seq), []byte(fmt.Sprintf(`{"from":"alice@x.org","subject":"mail %d"}`, seq))); err != nil {
 				return err
 			}
 		}
@@ -114,6 +143,35 @@ func TestUpgradeIndexes(t *testing.T) {
 	s.View(func(tx *Tx) error {
 		if v := schemaOf(tx.tx); v != SchemaVersion || v != 5 {
 			t.Errorf("schema %d after the upgrade, want 5", v)
+		}
+		if got := Games(tx); !slices.Equal(got, []ident.GameID{testGame, other}) {
+			t.Errorf("games after the upgrade: %x", got)
+		}
+		if n := tx.tx.Bucket(bucketGames).Stats().KeyN; n != 0 {
+			t.Errorf("%d keys left in the nested games bucket", n)
+		}
+		if n, err := Len(tx, testGame); n != 3 || err != nil {
+			t.Errorf("Len = %d, %v", n, err)
+		}
+		if h, _ := HeadAt(tx, testGame, 3); h != heads[2] {
+			t.Error("the head after 3 records moved")
+		}
+		if r, err := Record(tx, testGame, 1); err != nil || r.Get("text") != "two" {
+			t.Errorf("Record(1) = %+v, %v", r, err)
+		}
+		if k, err := PlayerKey(tx, testGame, "alice"); k != "alicekey" || err != nil {
+			t.Errorf("alice's key %q, %v", k, err)
+		}
+		if v, _ := Settings(tx, testGame); !bytes.Contains(v, []byte("lep-1")) {
+			t.Errorf("settings %q", v)
+		}
+		var subjects []string
+		Received(tx, testGame, false, func(m ReceivedMail) error { subjects = append(subjects, fmt.Sprint(m.Seq, m.Subject)); return nil })
+		if !slices.Equal(subjects, []string{"1mail 1", "2mail 2"}) {
+			t.Errorf("received mail after the upgrade: %q", subjects)
+		}
+		if p := Check(tx); len(p) != 0 {
+			t.Errorf("the upgraded file is not sound: %v", p)
 		}
 		if got := Due(tx, time.Unix(0, 0)); len(got) != 2 {
 			t.Errorf("games due after the upgrade: %x, want both", got)
@@ -128,8 +186,19 @@ func TestUpgradeIndexes(t *testing.T) {
 		}
 		return nil
 	})
-	// The index moves as a new one would.
-	tcheck(t, s.Update(func(tx *Tx) error { return PutDue(tx, testGame, t0, true) }), "move")
+	// The games go on in the new layout: the next mail's number, the next record.
+	tcheck(t, s.Update(func(tx *Tx) error {
+		if seq, err := AddReceived(tx, testGame, ReceivedMail{Subject: "mail 3"}); seq != 3 || err != nil {
+			t.Errorf("the next received mail is number %d, %v", seq, err)
+		}
+		if _, _, err := Append(tx, testGame, note("four")); err != nil {
+			return err
+		}
+		if p := Check(tx); len(p) != 0 {
+			t.Errorf("after a record more: %v", p)
+		}
+		return PutDue(tx, testGame, t0, true)
+	}), "go on")
 	s.View(func(tx *Tx) error {
 		if got := Due(tx, t0.Add(-time.Hour)); !slices.Equal(got, []ident.GameID{other}) {
 			t.Errorf("Due = %x, want only the unreadable game", got)
