@@ -66,7 +66,7 @@ func OutboxAddAs(tx *Tx, mail []byte, class string) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("outbox: %w", err)
 	}
-	b.FillPercent = 0.9 // keys only ever grow: full pages, not the half-full ones of a split
+	b.FillPercent = 0.9 // keys only ever grow: fuller pages than the half-full ones of a split
 	return seq, tx.put(b, u64(seq), v)
 }
 
