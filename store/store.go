@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"compress/flate"
 	"errors"
 	"fmt"
@@ -30,6 +31,8 @@ type Options struct {
 	// AfterWrite, if set, is called after every Put inside a transaction. Crash tests use
 	// it to kill the process between any two writes.
 	AfterWrite func()
+	// freelist is bbolt's freelist type, for benchmarks that compare them; "" is freelistType.
+	freelist bolt.FreelistType
 }
 
 // Store is an open database. It is safe for concurrent use.
@@ -62,7 +65,7 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 		opts.Timeout = 2 * time.Second
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: opts.ReadOnly,
-		NoSync: opts.NoSync, FreelistType: bolt.FreelistMapType})
+		NoSync: opts.NoSync, FreelistType: cmp.Or(opts.freelist, freelistType)})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
 	}
@@ -82,6 +85,9 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 	}
 	return s, nil
 }
+
+// freelistType is bbolt's freelist type.
+const freelistType = bolt.FreelistMapType
 
 // allocSize is how much the file grows when bbolt needs more pages: bbolt's default, 16 MiB
 // once the file is past 16 MiB, left a file up to 16 MiB larger than its pages (issue 14:
