@@ -139,6 +139,7 @@ func BenchmarkManyGames(b *testing.B) {
 			m["floor-write-ns"] = float64(timed(200, func() { f.s.Update(func(*store.Tx) error { return nil }) }))
 			runtime.GC()
 			m["MiB-heap"], m["MiB-rss"] = memory()
+			f.timeOpen(b, m)
 			for name, v := range m {
 				if v != 0 || !strings.HasPrefix(name, "MiB-rss") {
 					b.ReportMetric(v, name)
@@ -158,6 +159,28 @@ func timed(n int, fn func()) int64 {
 		fn()
 	}
 	return time.Since(start).Nanoseconds() / int64(n)
+}
+
+// timeOpen closes the store and times opening it again: as the daemon does (bbolt rebuilds
+// its list of free pages by walking every page: what recovery after a crash costs too), and,
+// as the floor, with the list synced by the commit before (store.Options.SyncFreelist).
+func (f benchFixture) timeOpen(b *testing.B, m figures) {
+	b.Helper()
+	path := f.s.Path()
+	reopen := func(opts store.Options) float64 {
+		f.s.Close()
+		start := time.Now()
+		s, err := store.Open(path, slog.New(slog.DiscardHandler), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.s = s
+		b.Cleanup(func() { s.Close() })
+		return float64(time.Since(start).Microseconds()) / 1000
+	}
+	m["open-ms"] = reopen(store.Options{NoSync: true})
+	reopen(store.Options{NoSync: true, SyncFreelist: true}) // writes the list
+	m["open-synced-ms"] = reopen(store.Options{NoSync: true, SyncFreelist: true})
 }
 
 // fileMiB is the size of the store's file.
