@@ -246,3 +246,36 @@ func TestTickRebuildsAnIndexBuiltAnotherWay(t *testing.T) {
 		t.Errorf("stamp %q after the rebuild", stamp)
 	}
 }
+
+// TestOnlyGameByIndexAfterReplace: the players index (which onlyGame reads instead of every
+// game) follows a REPLACE: the new player's mail naming no game is taken for his game, and
+// the replaced address no longer plays it.
+func TestOnlyGameByIndexAfterReplace(t *testing.T) {
+	f, _ := started(t)
+	f.ref("REPLACE bob carol@example.net")
+	var key string
+	for _, m := range f.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] == "carol@example.net" {
+			key = k[1]
+		}
+	}
+	if key == "" {
+		t.Fatal("carol got no key")
+	}
+	f.s.View(func(tx *store.Tx) error {
+		if got := store.PlayerGames(tx, "carol@example.net"); len(got) != 1 || got[0] != f.gameID() {
+			t.Errorf("carol's games in the index: %x", got)
+		}
+		return nil
+	})
+	for i, from := range []string{"carol@example.net", "bob@example.com"} {
+		raw := fmt.Sprintf("From: %s\r\nTo: navarch@host.example\r\nSubject: my orders\r\nMessage-ID: <replaced%d@example.org>\r\n\r\nSTATUS\r\nKEY %s\r\n", from, i, key)
+		if err := f.h.Handle([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		m := find(f.outbox(), from, "")
+		if taken := m != nil && strings.Contains(m.Text, "The game waits for:"); taken != (from == "carol@example.net") {
+			t.Errorf("%s's mail naming no game: taken for the game %t: %+v", from, taken, m)
+		}
+	}
+}

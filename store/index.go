@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -114,10 +113,11 @@ func PutDueStamp(tx *Tx, stamp string) error {
 
 // AddPlayerGame indexes a game under an address that plays it. Entries are never taken
 // out (an address replaced or a game over stays listed): PlayerGames is a lookup aid, and
-// its caller reads each game it names.
+// its caller reads each game it names. An empty address, or one with a NUL, is not indexed
+// (and no error: a game's save must not fail for it).
 func AddPlayerGame(tx *Tx, address string, id ident.GameID) error {
 	if address == "" || bytes.IndexByte([]byte(address), 0) >= 0 {
-		return errors.New("store: an address to index must be non-empty, without NUL")
+		return nil
 	}
 	b := tx.tx.Bucket(bucketPlayers)
 	k := append(append([]byte(address), 0), id[:]...)
