@@ -16,6 +16,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
 	"navarch/ledger/ledgertest"
+	"navarch/mail"
 	"navarch/store"
 )
 
@@ -102,30 +103,192 @@ func BenchmarkServeLoopback(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
 }
 
-// BenchmarkManyGames is one order mail (CHECK) to the newest of many games in one store file:
-// what finding the game costs as the games grow, with the size of the file (each game's welcome
-// mails still queued) and the heap.
+// BenchmarkManyGames is one order mail (CHECK) to the newest of many games in one store file,
+// with what an idle daemon costs as the games grow (issue 14, docs/BENCHMARKS.md), each figure
+// beside its floor in the same run:
+//   - ns/op: the CHECK mail; floor-write-ns: a bare write transaction of the same file;
+//   - pass-ns: the deadline pass with nothing due; floor-view-ns: a bare read transaction,
+//     index-ns: reading the due index's due entries, scan-ns: one read transaction over
+//     every game's settings (what the pass read before the index);
+//   - create-ms/game: CreateGame;
+//   - KiB-file/game and MiB-file after the welcome mails are sent (Flush, to a sender that
+//     drops them; bbolt never shrinks its file, so the peak counts), MiB-pages: bbolt's pages
+//     (its high-water mark, free pages included), MiB-queued: the file with every welcome still queued;
+//   - MiB-heap (HeapInuse) and MiB-rss (VmRSS) idle, MiB-heap-send and MiB-rss-send: their
+//     peaks while the welcomes are sent.
 func BenchmarkManyGames(b *testing.B) {
-	for _, n := range []int{10, 100, 1000, 5000} {
+	for _, n := range []int{10, 100, 1000, 5000, 10000} {
 		b.Run(fmt.Sprintf("games=%d", n), func(b *testing.B) {
 			f := newBenchFixture(b)
+			m := figures{} // reported after the loop: b.Loop's start drops metrics reported before
+			start := time.Now()
 			for i := 1; i < n; i++ {
 				if _, err := f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 					Players: []PlayerSpec{{"p1", "christian", fmt.Sprintf("c%d@example.org", i), "UTC"}, {"p2", "ottoman", fmt.Sprintf("o%d@example.org", i), "UTC"}}}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			m["create-ms/game"] = float64(time.Since(start).Milliseconds()) / float64(max(n-1, 1))
+			m["MiB-queued"] = f.fileMiB(b)
+			f.sendWelcomes(b, n, m)
+			m["MiB-file"] = f.fileMiB(b)
+			m["KiB-file/game"] = m["MiB-file"] * 1024 / float64(n)
+			f.s.View(func(tx *store.Tx) error { m["MiB-pages"] = float64(store.Used(tx)) / (1 << 20); return nil })
+			f.timePass(b, m)
 			f.checkMails(b, "many")
-			if st, err := os.Stat(f.s.Path()); err == nil {
-				b.ReportMetric(float64(st.Size())/float64(n)/1024, "KiB-file/game")
-			}
-			var ms runtime.MemStats
+			m["floor-write-ns"] = float64(timed(200, func() { f.s.Update(func(*store.Tx) error { return nil }) }))
 			runtime.GC()
-			runtime.ReadMemStats(&ms)
-			b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MiB-heap")
+			m["MiB-heap"], m["MiB-rss"] = memory()
+			f.timeOpen(b, m)
+			for name, v := range m {
+				if v != 0 || !strings.HasPrefix(name, "MiB-rss") {
+					b.ReportMetric(v, name)
+				}
+			}
 		})
 	}
 }
+
+// figures are a benchmark's metrics by unit.
+type figures map[string]float64
+
+// timed is the mean wall time of fn over n runs, in ns.
+func timed(n int, fn func()) int64 {
+	start := time.Now()
+	for range n {
+		fn()
+	}
+	return time.Since(start).Nanoseconds() / int64(n)
+}
+
+// timeOpen closes the store and times opening it again: as the daemon does (bbolt rebuilds
+// its list of free pages by walking every page: what recovery after a crash costs too), and,
+// as the floor, with the list synced by the commit before (store.Options.SyncFreelist).
+func (f benchFixture) timeOpen(b *testing.B, m figures) {
+	b.Helper()
+	path := f.s.Path()
+	reopen := func(opts store.Options) float64 {
+		f.s.Close()
+		start := time.Now()
+		s, err := store.Open(path, slog.New(slog.DiscardHandler), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.s = s
+		b.Cleanup(func() { s.Close() })
+		return float64(time.Since(start).Microseconds()) / 1000
+	}
+	m["open-ms"] = reopen(store.Options{NoSync: true})
+	reopen(store.Options{NoSync: true, SyncFreelist: true}) // writes the list
+	m["open-synced-ms"] = reopen(store.Options{NoSync: true, SyncFreelist: true})
+}
+
+// fileMiB is the size of the store's file.
+func (f benchFixture) fileMiB(b *testing.B) float64 {
+	b.Helper()
+	st, err := os.Stat(f.s.Path())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return float64(st.Size()) / (1 << 20)
+}
+
+// sendWelcomes flushes the outbox (every game's welcome mails) to a sender that drops them,
+// and reports the peaks of the heap and of the process's RSS meanwhile.
+func (f benchFixture) sendWelcomes(b *testing.B, n int, m figures) {
+	b.Helper()
+	resetPeakRSS()
+	runtime.GC()
+	var peak float64
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			heap, _ := memory()
+			peak = max(peak, heap)
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	var sent dropSender
+	if err := f.h.Flush(context.Background(), &sent); err != nil {
+		b.Fatal(err)
+	}
+	close(stop)
+	<-done
+	if int(sent) < 2*n {
+		b.Fatalf("%d welcome mails sent for %d games", sent, n)
+	}
+	f.sent = 0
+	m["MiB-heap-send"], m["MiB-rss-send"] = peak, procStatus("VmHWM")
+}
+
+// timePass times the deadline pass with nothing due, beside a bare read transaction, a read
+// of the due index, and one read transaction over every game's settings.
+func (f benchFixture) timePass(b *testing.B, m figures) {
+	b.Helper()
+	if err := f.h.Tick(); err != nil { // the first pass stamps the index
+		b.Fatal(err)
+	}
+	now := f.h.cfg.Now()
+	var due int
+	f.s.View(func(tx *store.Tx) error { due = len(store.Due(tx, now)); return nil })
+	if due != 0 {
+		b.Fatalf("%d games due", due)
+	}
+	m["pass-ns"] = float64(timed(50, func() {
+		if err := f.h.Tick(); err != nil {
+			b.Fatal(err)
+		}
+	}))
+	m["floor-view-ns"] = float64(timed(200, func() { f.s.View(func(*store.Tx) error { return nil }) }))
+	m["index-ns"] = float64(timed(200, func() { f.s.View(func(tx *store.Tx) error { store.Due(tx, now); return nil }) }))
+	m["scan-ns"] = float64(timed(3, func() {
+		f.s.View(func(tx *store.Tx) error {
+			for _, id := range store.Games(tx) {
+				if _, err := loadGame(tx, id); err != nil {
+					b.Fatal(err)
+				}
+			}
+			return nil
+		})
+	}))
+}
+
+// dropSender takes every mail and keeps none (it counts them).
+type dropSender int
+
+func (d *dropSender) Send(context.Context, mail.Outgoing) error { *d++; return nil }
+
+// memory is the heap in use after a collection and the process's resident set (0 where
+// /proc/self/status cannot be read), in MiB.
+func memory() (heap, rss float64) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapInuse) / (1 << 20), procStatus("VmRSS")
+}
+
+// procStatus reads a "kB" field of /proc/self/status, in MiB (0 if it cannot).
+func procStatus(field string) float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(v), "%f kB", &kb)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// resetPeakRSS starts VmHWM again from the current RSS (Linux's clear_refs 5).
+func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // BenchmarkLateGame is one mail that needs the game's engine (HELP, which lists the
 // sender's own units) later in the full battle (13.1), its sides having answered NONE to 30

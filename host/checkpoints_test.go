@@ -158,7 +158,7 @@ func TestTurnOverSeed(t *testing.T) {
 		if err := f.h.turnEnd(tx, id, g, recipient{p: &g.Players[0]}, &cp); err != nil {
 			return err
 		}
-		return saveGame(tx, id, g)
+		return f.h.saveGame(tx, id, g)
 	})
 	if err != nil {
 		t.Fatal(err)

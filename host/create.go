@@ -190,7 +190,7 @@ func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c le
 			return nil, err
 		}
 	}
-	return g, saveGame(tx, c.Game, g)
+	return g, h.saveGame(tx, c.Game, g)
 }
 
 // taken says whether a tag is in use, by the store's tag index alone (which holds every
@@ -241,5 +241,5 @@ func (h *Host) welcome(tx *store.Tx, g *game, c ledger.Created, rs adjudicator.R
 			return err
 		}
 	}
-	return saveGame(tx, c.Game, g)
+	return h.saveGame(tx, c.Game, g)
 }

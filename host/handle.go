@@ -137,11 +137,13 @@ func (h *Host) keepMail(tx *store.Tx, a *actor) error {
 	return err
 }
 
-// onlyGame is the game not over in which from is a player, if there is exactly one.
+// onlyGame is the game not over in which from is a player, if there is exactly one. It reads
+// only the games the store's players index lists under from (saveGame indexes every
+// player's address), not every game.
 func onlyGame(tx *store.Tx, from string) (ident.GameID, *game, error) {
 	var id ident.GameID
 	var only *game
-	for _, gid := range store.Games(tx) {
+	for _, gid := range store.PlayerGames(tx, from) {
 		g, err := loadGame(tx, gid)
 		if err != nil { // a game that cannot be read might be the sender's too: no guess
 			return ident.GameID{}, nil, nil
@@ -162,7 +164,7 @@ func (h *Host) done(tx *store.Tx, a *actor, err error) error {
 	if err != nil {
 		return err
 	}
-	return saveGame(tx, a.id, a.g)
+	return h.saveGame(tx, a.id, a.g)
 }
 
 // authenticate: the player of record's address and key, or a referee's address and the

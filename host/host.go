@@ -215,7 +215,10 @@ func loadGame(tx *store.Tx, id ident.GameID) (*game, error) {
 	return &g, nil
 }
 
-func saveGame(tx *store.Tx, id ident.GameID, g *game) error {
+// saveGame stores a game's settings and keeps the indexes that spare reading every game
+// current: known addresses, the games of each player's address, and when the deadline pass
+// next looks at the game (indexGame). Every change of a game goes through it.
+func (h *Host) saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	b, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -223,7 +226,10 @@ func saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	if err := store.PutSettings(tx, id, g.Tag, b); err != nil {
 		return err
 	}
-	return markKnown(tx, g)
+	if err := markKnown(tx, g); err != nil {
+		return err
+	}
+	return h.indexGame(tx, id, g)
 }
 
 // findGame returns the game with a tag, by the tag index (one game read, however many games

@@ -81,9 +81,14 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		o.InReplyTo = inReplyTo
 		o.References = append(o.References, inReplyTo)
 	}
-	_, err = store.OutboxAdd(tx, o.Marshal())
+	_, err = store.OutboxAddAs(tx, o.Marshal(), outboxClass[kind])
 	return err
 }
+
+// outboxClass names the mails that are queued many times over in much the same words: the
+// welcome mails, two or more for every game created (issue 14). The outbox keeps one of
+// them whole as a dictionary and of each other only what differs (store.OutboxAddAs).
+var outboxClass = map[string]string{"welcome": "welcome", "refwelcome": "refwelcome"}
 
 // notice answers a mail in a few lines.
 func (h *Host) notice(tx *store.Tx, g *game, r recipient, inReplyTo string, lines ...string) error {

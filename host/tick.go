@@ -17,19 +17,43 @@ import (
 // resolved with the orders that did arrive. Each game is one transaction, and a game that
 // fails (our failure) does not keep the others from their deadlines: the failures are
 // returned together, and ErrStoreDown among them when the store could not be read at all.
+//
+// The pass reads the store's due index in one read transaction (issue 14: an idle daemon is
+// idle) and opens a write transaction only for each game whose moment has come (nextLook);
+// an index built another way (an upgraded file, another ReminderHours) is rebuilt first.
 func (h *Host) Tick() error {
-	var ids [][16]byte
-	if err := h.s.View(func(tx *store.Tx) error {
-		for _, id := range store.Games(tx) {
-			ids = append(ids, id)
-		}
+	now := h.cfg.Now()
+	var ids []ident.GameID
+	stale := false
+	read := func(tx *store.Tx) error {
+		stale = store.DueStamp(tx) != h.dueStamp()
+		ids = store.Due(tx, now)
 		return nil
-	}); err != nil {
+	}
+	if err := h.s.View(read); err != nil {
 		return fmt.Errorf("%w: %w", ErrStoreDown, err)
+	}
+	if stale {
+		if err := h.s.Update(h.reindex); err != nil {
+			return fmt.Errorf("rebuild the due index: %w", err)
+		}
+		if err := h.s.View(read); err != nil {
+			return fmt.Errorf("%w: %w", ErrStoreDown, err)
+		}
 	}
 	var errs []error
 	for _, id := range ids {
-		if err := h.s.Update(func(tx *store.Tx) error { return h.tick(tx, id) }); err != nil {
+		err := h.s.Update(func(tx *store.Tx) error {
+			if err := h.tick(tx, id); err != nil {
+				return err
+			}
+			g, err := loadGame(tx, id) // a game not due after all gets its true moment
+			if err != nil {
+				return err
+			}
+			return h.indexGame(tx, id, g)
+		})
+		if err != nil {
 			errs = append(errs, fmt.Errorf("deadlines of game %x: %w", id[:], err))
 		}
 	}
@@ -38,6 +62,76 @@ func (h *Host) Tick() error {
 
 // ErrStoreDown marks a failure to read the store at all.
 var ErrStoreDown = errors.New("store unreadable")
+
+// dueStamp names the way nextLook computes the due index: the version of its rules and the
+// installation's reminder hours, which it depends on.
+func (h *Host) dueStamp() string { return fmt.Sprintf("v1 reminder=%dh", h.cfg.ReminderHours) }
+
+// reindex rebuilds the due index from every game (once, after an upgrade or a change of
+// ReminderHours).
+func (h *Host) reindex(tx *store.Tx) error {
+	for _, id := range store.Games(tx) {
+		g, err := loadGame(tx, id)
+		if err != nil { // looked at by every pass, whose tick reports the failure
+			if err := store.PutDue(tx, id, time.Time{}, true); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := h.indexGame(tx, id, g); err != nil {
+			return err
+		}
+	}
+	return store.PutDueStamp(tx, h.dueStamp())
+}
+
+// indexGame keeps a game's entries in the store's indexes: when the deadline pass next looks
+// at it, and its players' addresses (onlyGame). saveGame calls it with every change.
+func (h *Host) indexGame(tx *store.Tx, id ident.GameID, g *game) error {
+	if g == nil {
+		return store.PutDue(tx, id, time.Time{}, false)
+	}
+	for _, p := range g.Players {
+		if err := store.AddPlayerGame(tx, p.Address, id); err != nil {
+			return err
+		}
+	}
+	at, ok := h.nextLook(g, h.cfg.Now())
+	return store.PutDue(tx, id, at, ok)
+}
+
+// nextLook is the first moment at or after now at which tick has something to do for g,
+// and false when it has nothing to do until g changes: it follows tick's cases, so that a
+// pass that looks at g before that moment would change nothing. A deadline to move for an
+// absent player is due at once (now).
+func (h *Host) nextLook(g *game, now time.Time) (time.Time, bool) {
+	if g.Step == nil || g.Status != "playing" {
+		return time.Time{}, false
+	}
+	if g.paused() {
+		return g.PausedUntil, !g.PausedUntil.IsZero()
+	}
+	d := g.Step.Deadline
+	if absentUntil(g.missing(), d).After(d) {
+		return now, true
+	}
+	at := d // at the deadline: the no-orders policy, or the referee asked
+	if g.Step.Waiting {
+		at = latest(d, g.Step.Asked.Add(RefereeReminder)) // the referee asked again
+	}
+	if !g.Step.Reminded && now.Before(d) { // the reminder: the first moment past d − hours
+		remind := d.Add(-time.Duration(h.reminderHours(g)) * time.Hour).Add(time.Nanosecond)
+		at = latest(remind, now)
+	}
+	return at, true
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
 
 func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	g, err := loadGame(tx, id)
@@ -93,7 +187,7 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 			return nil
 		}
 	}
-	return saveGame(tx, id, g)
+	return h.saveGame(tx, id, g)
 }
 
 // absentUntil is when the last of the players away at the deadline is back.
@@ -132,7 +226,7 @@ func (h *Host) pauseRanOut(tx *store.Tx, id ident.GameID, g *game, now time.Time
 	if err := h.resumed(tx, id, g); err != nil {
 		return err
 	}
-	return saveGame(tx, id, g)
+	return h.saveGame(tx, id, g)
 }
 
 // late tells the late players, the referees (a digest) and everyone else that the

@@ -35,7 +35,7 @@ func (h *Host) undelivered(tx *store.Tx, o mail.Outgoing, cause error) error {
 		}
 	}
 	if player == nil {
-		return saveGame(tx, id, g)
+		return h.saveGame(tx, id, g)
 	}
 	text := []string{what, fmt.Sprintf("%s (%s) has not had it. The server said: %v", player.ID, player.Side, cause),
 		"Check the address with the player (REPLACE gives the side to a new address), or EXTEND the deadline."}
@@ -44,5 +44,5 @@ func (h *Host) undelivered(tx *store.Tx, o mail.Outgoing, cause error) error {
 			return err
 		}
 	}
-	return saveGame(tx, id, g)
+	return h.saveGame(tx, id, g)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 
 	"navarch/gamelog"
@@ -25,7 +26,7 @@ func checkGame(tx *Tx, id ident.GameID) []string {
 	var problems []string
 	var head ident.Hash
 	next := uint64(0)
-	chain, _ := game(tx, id, bucketChain)
+	chain := tx.tx.Bucket(bucketGChain)
 	err := Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
 		if i != next {
 			problems = append(problems, fmt.Sprintf("game %x: record %d missing", id[:], next))
@@ -37,7 +38,7 @@ func checkGame(tx *Tx, id ident.GameID) []string {
 		// Each entry is checked against its predecessor's cached head, so that one damaged
 		// record is reported once, not with every record after it.
 		leaf := gamelog.Leaf(raw)
-		c := chain.Get(u64(i))
+		c := chain.Get(gkey(id, u64(i)))
 		if len(c) != 64 || [32]byte(c[:32]) != leaf || [32]byte(c[32:]) != gamelog.NextHead(i, head, leaf) {
 			problems = append(problems, fmt.Sprintf("game %x: record %d does not match its chain entry", id[:], i))
 		}
@@ -49,7 +50,12 @@ func checkGame(tx *Tx, id ident.GameID) []string {
 	if err != nil {
 		problems = append(problems, err.Error())
 	}
-	if n := uint64(chain.Stats().KeyN); n != next {
+	n := uint64(0)
+	c := chain.Cursor()
+	for k, _ := c.Seek(id[:]); k != nil && bytes.HasPrefix(k, id[:]); k, _ = c.Next() {
+		n++
+	}
+	if n != next {
 		problems = append(problems, fmt.Sprintf("game %x: %d chain entries for %d records", id[:], n, next))
 	}
 	return problems

@@ -3,27 +3,38 @@
 // Layout (bucket names are ASCII; integers are big-endian u64):
 //
 //	meta/       schema → u64 schema version; install-key → Ed25519 seed (32 bytes);
+//	            state:due-stamp → how the host computed the due index;
 //	            state:tag:<tag> → game id (the tag index); state:imap:<mailbox> → the
 //	            intake's cursor (u32 UIDVALIDITY ‖ u32 last UID); state:known:<address> → 1
 //	            (who plays or referees here); state:stranger:<address> → the day a stranger
 //	            was last answered
-//	games/<id>/ one bucket per game, named by the 16-byte game id:
-//	    log/    u64(index) → record bytes, stored verbatim (the hash chain covers them)
-//	    chain/  u64(index) → leaf ‖ head (64 bytes), a cache that Check recomputes
-//	    secret/ name → bytes never exported (the seed X_N, hidden set-up nonces and data;
-//	            key/<player> → the player's order key)
-//	    meta/   name → bytes (game settings and status; host → the host's JSON settings,
-//	            whose "tag" field the tag index holds)
-//	    received/ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
+//	gameids/    game id → 1: every game (since schema 5; before it, games/<id>/ was one
+//	            bucket per game holding log/, chain/, secret/, meta/ and received/ as
+//	            below, keyed without the id; games/ stays, empty, for the older upgrades)
+//	glog/       id ‖ u64(index) → record bytes, stored verbatim (the hash chain covers them)
+//	gchain/     id ‖ u64(index) → leaf ‖ head (64 bytes), a cache that Check recomputes
+//	gsecret/    id ‖ name → bytes never exported (the seed X_N, hidden set-up nonces and
+//	            data; key/<player> → the player's order key)
+//	gmeta/      id ‖ name → bytes (game settings and status; host → the host's JSON
+//	            settings, whose "tag" field the tag index holds)
+//	greceived/  id ‖ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
 //	processed/  Message-ID → caller's value (dedupe of incoming mail)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
 //	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry
 //	rates/      u32(unix hour) ‖ sender → u32 mails counted in that hour (CountHour expires
 //	            hours before the previous one)
+//	due/        u64(unix ns) ‖ game id → empty: when the deadline pass next looks at the game;
+//	            dueof/ game id → u64(unix ns), its entry (index.go)
+//	players/    address ‖ 0x00 ‖ game id → 1: the games an address plays (index.go)
+//	outdict/, outdictuse/, outdictclass/: dictionaries that queued mails of a class are
+//	            deflated against (mail.go)
+//
+// Every game's keys share the g* buckets, prefixed by its 16-byte id, so that many small
+// games share pages (a bucket per game cost a page of 4 KiB each: issue 14).
 //
 // The store owns this layout: the host's state is read and written through typed functions
 // (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
-// AnswerStranger), and schema.go's upgrades
+// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames), and schema.go's upgrades
 // bring an older file to it when it is opened.
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log

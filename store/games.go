@@ -20,12 +20,58 @@ var (
 	ErrGameExists = errors.New("store: game exists")
 )
 
+// A game's data, since schema 5, lies in buckets that every game shares, each key starting
+// with the game's 16-byte id (issue 14: a bucket of its own per game cost a 4 KiB page a
+// game, 40 MiB at 10,000 games holding 1.5 KB each; shared buckets pack the games' keys
+// onto common pages). The nested layout before it (games/<id>/log/ and so on) is what
+// the upgrades to schema 4 read; flattenGames moves it.
+var (
+	bucketGameIDs  = []byte("gameids")   // id → 1: every game
+	bucketGLog     = []byte("glog")      // id ‖ u64(index) → record bytes
+	bucketGChain   = []byte("gchain")    // id ‖ u64(index) → leaf ‖ head
+	bucketGSecret  = []byte("gsecret")   // id ‖ name → bytes never exported
+	bucketGMetaAll = []byte("gmeta")     // id ‖ name → settings and status
+	bucketGRecv    = []byte("greceived") // id ‖ u64(seq) → a JSON ReceivedMail
+)
+
+// The nested layout's bucket names (schema 1 to 4).
 var (
 	bucketLog    = []byte("log")
 	bucketChain  = []byte("chain")
 	bucketSecret = []byte("secret")
 	bucketGMeta  = []byte("meta")
 )
+
+// gkey is a game's key in a shared bucket.
+func gkey(id ident.GameID, rest []byte) []byte {
+	return append(append(make([]byte, 0, len(id)+len(rest)), id[:]...), rest...)
+}
+
+// exists fails with ErrNoGame unless the game was created.
+func exists(tx *Tx, id ident.GameID) error {
+	if tx.tx.Bucket(bucketGameIDs).Get(id[:]) == nil {
+		return fmt.Errorf("game %x: %w", id[:], ErrNoGame)
+	}
+	return nil
+}
+
+// lastKey is the last key of a bucket that starts with prefix (an 8-byte suffix follows
+// it), or nil.
+func lastKey(b *bolt.Bucket, prefix []byte) []byte {
+	c := b.Cursor()
+	end := append(bytes.Clone(prefix), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	k, _ := c.Seek(end)
+	switch {
+	case k == nil:
+		k, _ = c.Last()
+	case !bytes.Equal(k, end):
+		k, _ = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		return nil
+	}
+	return k
+}
 
 // InstallationKey returns the installation's Ed25519 signing key, creating it on first use
 // (which needs a writable transaction).
@@ -47,20 +93,14 @@ func InstallationKey(tx *Tx) (ed25519.PrivateKey, error) {
 	return ed25519.NewKeyFromSeed(seed), nil
 }
 
-// CreateGame makes the buckets of a new game.
+// CreateGame enters a new game.
 func CreateGame(tx *Tx, id ident.GameID) error {
-	games := tx.tx.Bucket(bucketGames)
-	if games.Bucket(id[:]) != nil {
+	ids := tx.tx.Bucket(bucketGameIDs)
+	if ids.Get(id[:]) != nil {
 		return fmt.Errorf("create game %x: %w", id[:], ErrGameExists)
 	}
-	g, err := games.CreateBucket(id[:])
-	if err != nil {
+	if err := tx.put(ids, id[:], []byte{1}); err != nil {
 		return fmt.Errorf("create game %x: %w", id[:], err)
-	}
-	for _, name := range [][]byte{bucketLog, bucketChain, bucketSecret, bucketGMeta} {
-		if _, err := g.CreateBucket(name); err != nil {
-			return fmt.Errorf("create game %x: %w", id[:], err)
-		}
 	}
 	return nil
 }
@@ -68,36 +108,25 @@ func CreateGame(tx *Tx, id ident.GameID) error {
 // Games lists every game id, in byte order.
 func Games(tx *Tx) []ident.GameID {
 	var out []ident.GameID
-	tx.tx.Bucket(bucketGames).ForEachBucket(func(k []byte) error {
-		var id ident.GameID
-		if len(k) == len(id) {
-			copy(id[:], k)
-			out = append(out, id)
+	c := tx.tx.Bucket(bucketGameIDs).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) == len(ident.GameID{}) {
+			out = append(out, ident.GameID(k))
 		}
-		return nil
-	})
-	return out
-}
-
-func game(tx *Tx, id ident.GameID, name []byte) (*bolt.Bucket, error) {
-	g := tx.tx.Bucket(bucketGames).Bucket(id[:])
-	if g == nil {
-		return nil, fmt.Errorf("game %x: %w", id[:], ErrNoGame)
 	}
-	return g.Bucket(name), nil
+	return out
 }
 
 // Len returns the number of records in a game's log.
 func Len(tx *Tx, id ident.GameID) (uint64, error) {
-	log, err := game(tx, id, bucketLog)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return 0, err
 	}
-	k, _ := log.Cursor().Last()
+	k := lastKey(tx.tx.Bucket(bucketGLog), id[:])
 	if k == nil {
 		return 0, nil
 	}
-	return binary.BigEndian.Uint64(k) + 1, nil
+	return binary.BigEndian.Uint64(k[len(id):]) + 1, nil
 }
 
 // Append gives b the next index of the game's log, checks it against the record schema,
@@ -119,12 +148,10 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	}
 	leaf := gamelog.Leaf(rec.Raw)
 	head := gamelog.NextHead(n, prev, leaf)
-	log, _ := game(tx, id, bucketLog)
-	chain, _ := game(tx, id, bucketChain)
-	if err := tx.put(log, u64(n), rec.Raw); err != nil {
+	if err := tx.put(tx.tx.Bucket(bucketGLog), gkey(id, u64(n)), rec.Raw); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
-	if err := tx.put(chain, u64(n), append(leaf[:], head[:]...)); err != nil {
+	if err := tx.put(tx.tx.Bucket(bucketGChain), gkey(id, u64(n)), append(leaf[:], head[:]...)); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
 	return rec, head, nil
@@ -136,11 +163,10 @@ func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
 	if size == 0 {
 		return h, nil
 	}
-	chain, err := game(tx, id, bucketChain)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return h, err
 	}
-	v := chain.Get(u64(size - 1))
+	v := tx.tx.Bucket(bucketGChain).Get(gkey(id, u64(size-1)))
 	if len(v) != 64 {
 		return h, fmt.Errorf("game %x: no chain entry %d", id[:], size-1)
 	}
@@ -150,11 +176,10 @@ func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
 
 // Record returns record i of a game's log, parsed. Raw is a copy, valid after the tx.
 func Record(tx *Tx, id ident.GameID, i uint64) (gamelog.Record, error) {
-	log, err := game(tx, id, bucketLog)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return gamelog.Record{}, err
 	}
-	v := log.Get(u64(i))
+	v := tx.tx.Bucket(bucketGLog).Get(gkey(id, u64(i)))
 	if v == nil {
 		return gamelog.Record{}, fmt.Errorf("game %x: no record %d", id[:], i)
 	}
@@ -168,16 +193,18 @@ func Record(tx *Tx, id ident.GameID, i uint64) (gamelog.Record, error) {
 // Records calls fn for each record of a game in index order, with a copy of its bytes and
 // its cached leaf. It stops at fn's first error.
 func Records(tx *Tx, id ident.GameID, fn func(i uint64, raw []byte, leaf ident.Hash) error) error {
-	log, err := game(tx, id, bucketLog)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return err
 	}
-	chain, _ := game(tx, id, bucketChain)
-	c := log.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	chain := tx.tx.Bucket(bucketGChain)
+	c := tx.tx.Bucket(bucketGLog).Cursor()
+	for k, v := c.Seek(id[:]); k != nil && bytes.HasPrefix(k, id[:]); k, v = c.Next() {
+		if len(k) != len(id)+8 {
+			continue
+		}
 		var leaf ident.Hash
 		copy(leaf[:], chain.Get(k))
-		if err := fn(binary.BigEndian.Uint64(k), bytes.Clone(v), leaf); err != nil {
+		if err := fn(binary.BigEndian.Uint64(k[len(id):]), bytes.Clone(v), leaf); err != nil {
 			return err
 		}
 	}
@@ -186,38 +213,34 @@ func Records(tx *Tx, id ident.GameID, fn func(i uint64, raw []byte, leaf ident.H
 
 // PutSecret stores a value that is never exported.
 func PutSecret(tx *Tx, id ident.GameID, name string, v []byte) error {
-	b, err := game(tx, id, bucketSecret)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return err
 	}
-	return tx.put(b, []byte(name), v)
+	return tx.put(tx.tx.Bucket(bucketGSecret), gkey(id, []byte(name)), v)
 }
 
 // Secret returns a copy of a stored secret, or nil.
 func Secret(tx *Tx, id ident.GameID, name string) ([]byte, error) {
-	b, err := game(tx, id, bucketSecret)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(b.Get([]byte(name))), nil
+	return bytes.Clone(tx.tx.Bucket(bucketGSecret).Get(gkey(id, []byte(name)))), nil
 }
 
 // PutMeta stores a game setting or status value.
 func PutMeta(tx *Tx, id ident.GameID, name string, v []byte) error {
-	b, err := game(tx, id, bucketGMeta)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return err
 	}
-	return tx.put(b, []byte(name), v)
+	return tx.put(tx.tx.Bucket(bucketGMetaAll), gkey(id, []byte(name)), v)
 }
 
 // Meta returns a copy of a game setting, or nil.
 func Meta(tx *Tx, id ident.GameID, name string) ([]byte, error) {
-	b, err := game(tx, id, bucketGMeta)
-	if err != nil {
+	if err := exists(tx, id); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(b.Get([]byte(name))), nil
+	return bytes.Clone(tx.tx.Bucket(bucketGMetaAll).Get(gkey(id, []byte(name)))), nil
 }
 
 // PutInstallationKey sets the installation's signing key from a seed, for restoring an

@@ -2,9 +2,12 @@ package store
 
 import (
 	"encoding/binary"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"navarch/ident"
 )
@@ -80,15 +83,10 @@ func TestUpgradeHostState(t *testing.T) {
 	s := open(t, path)
 	other := ident.GameID{9}
 	tcheck(t, s.Update(func(tx *Tx) error {
-		for _, id := range []ident.GameID{testGame, other} {
-			if err := CreateGame(tx, id); err != nil {
-				return err
-			}
-		}
-		if err := PutMeta(tx, testGame, metaSettings, []byte(`{"id":"01","tag":"old-1"}`)); err != nil {
+		if err := nestedGame(tx.tx, testGame, `{"id":"01","tag":"old-1"}`); err != nil {
 			return err
 		}
-		if err := PutMeta(tx, other, metaSettings, []byte(`{broken`)); err != nil {
+		if err := nestedGame(tx.tx, other, `{broken`); err != nil {
 			return err
 		}
 		meta := tx.tx.Bucket(bucketMeta)
@@ -104,7 +102,10 @@ func TestUpgradeHostState(t *testing.T) {
 				return err
 			}
 		}
-		return tx.tx.DeleteBucket(bucketRates)
+		if err := tx.tx.DeleteBucket(bucketRates); err != nil {
+			return err
+		}
+		return deleteSchema5(tx.tx)
 	}), "write a schema 2 database")
 	s.Close()
 	s = open(t, path)
@@ -139,4 +140,34 @@ func TestUpgradeHostState(t *testing.T) {
 		}
 		return err
 	}), "count")
+}
+
+// nestedGame writes a game as the layout before schema 5 kept it (games/<id>/ with log/,
+// chain/, secret/ and meta/ holding the settings), for the upgrades' tests.
+func nestedGame(tx *bolt.Tx, id ident.GameID, settings string) error {
+	games, err := tx.CreateBucketIfNotExists(bucketGames)
+	if err != nil {
+		return err
+	}
+	g, err := games.CreateBucket(id[:])
+	if err != nil {
+		return err
+	}
+	for _, name := range [][]byte{bucketLog, bucketChain, bucketSecret, bucketGMeta} {
+		if _, err := g.CreateBucket(name); err != nil {
+			return err
+		}
+	}
+	return g.Bucket(bucketGMeta).Put([]byte(metaSettings), []byte(settings))
+}
+
+// deleteSchema5 takes out the buckets schema 5 made, for a test writing an older file.
+func deleteSchema5(tx *bolt.Tx) error {
+	for _, b := range [][]byte{bucketGameIDs, bucketGLog, bucketGChain, bucketGSecret, bucketGMetaAll, bucketGRecv,
+		bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass} {
+		if err := tx.DeleteBucket(b); err != nil {
+			return fmt.Errorf("delete %s: %w", b, err)
+		}
+	}
+	return nil
 }

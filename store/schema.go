@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"navarch/ident"
 )
 
 // Top-level buckets.
@@ -37,6 +39,69 @@ var upgrades = []func(*bolt.Tx) error{
 	},
 	upgradeHostState,      // 2 → 3
 	upgradeKnownAddresses, // 3 → 4
+	upgradeSchema5,        // 4 → 5
+}
+
+// upgradeSchema5 (schema 4 → 5, issue 14) moves every game's data to the buckets all games
+// share and makes the indexes that spare reading every game.
+func upgradeSchema5(tx *bolt.Tx) error {
+	if err := flattenGames(tx); err != nil {
+		return fmt.Errorf("move games to shared buckets: %w", err)
+	}
+	return upgradeIndexes(tx)
+}
+
+// flattenGames moves each game of the nested layout (games/<id>/log/, chain/, secret/,
+// meta/, received/) to the shared buckets, each key prefixed by the game's id, and takes
+// the nested buckets out (games/ stays, empty, for the upgrades before this one). A
+// sub-bucket a game lacks is no error: received/ came after the first games.
+func flattenGames(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketGameIDs, bucketGLog, bucketGChain, bucketGSecret, bucketGMetaAll, bucketGRecv} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	games := tx.Bucket(bucketGames)
+	if games == nil {
+		return nil
+	}
+	var ids [][]byte
+	err := games.ForEachBucket(func(k []byte) error {
+		if len(k) != len(ident.GameID{}) {
+			return nil
+		}
+		ids = append(ids, bytes.Clone(k))
+		if err := tx.Bucket(bucketGameIDs).Put(k, []byte{1}); err != nil {
+			return err
+		}
+		g := games.Bucket(k)
+		for _, move := range []struct{ from, to []byte }{{bucketLog, bucketGLog}, {bucketChain, bucketGChain},
+			{bucketSecret, bucketGSecret}, {bucketGMeta, bucketGMetaAll}, {bucketReceived, bucketGRecv}} {
+			sub := g.Bucket(move.from)
+			if sub == nil {
+				continue
+			}
+			to := tx.Bucket(move.to)
+			if err := sub.ForEach(func(sk, v []byte) error {
+				if v == nil {
+					return nil // a bucket: the layout had none here
+				}
+				return to.Put(gkey(ident.GameID(k), sk), bytes.Clone(v))
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range ids {
+		if err := games.DeleteBucket(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // upgradeHostState (schema 2 → 3) gives the host's state the store's layout: the tag index

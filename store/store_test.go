@@ -115,7 +115,7 @@ func TestAppendChainsAndChecks(t *testing.T) {
 	})
 	// Damage the stored bytes behind the chain's back: Check must say where.
 	tcheck(t, s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketGames).Bucket(testGame[:]).Bucket(bucketLog).Put(u64(1), []byte("type note\nindex 1\nby referee\ntext TWO\n"))
+		return tx.Bucket(bucketGLog).Put(gkey(testGame, u64(1)), []byte("type note\nindex 1\nby referee\ntext TWO\n"))
 	}), "damage")
 	s.View(func(tx *Tx) error {
 		if p := Check(tx); len(p) != 1 || !bytes.Contains([]byte(p[0]), []byte("record 1")) {
