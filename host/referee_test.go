@@ -242,3 +242,31 @@ func TestForgedReferee(t *testing.T) {
 		t.Error("the referee's mail with the key was not applied")
 	}
 }
+
+// TestPauseRunsOutBeforePlay: when everyone joins while a timed pause runs, play begins as
+// the pause runs out (the deadline pass resumes it), not only on the referee's RESUME.
+func TestPauseRunsOutBeforePlay(t *testing.T) {
+	f := newFixture(t)
+	keys := map[string]string{}
+	for _, m := range f.outbox() {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] != "ref@example.net" {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	f.ref("PAUSE 10")
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	if m := find(f.outbox(), "alice@example.org", "orders due"); m != nil {
+		t.Fatal("play began during the pause")
+	}
+	f.now = f.now.Add(11 * time.Hour)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	mails := f.outbox()
+	if find(mails, "alice@example.org", "orders due") == nil || find(mails, "bob@example.com", "orders due") == nil {
+		t.Fatalf("the pause ran out and play did not begin: %v", subjects(mails))
+	}
+	f.checkLog()
+}

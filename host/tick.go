@@ -105,11 +105,14 @@ func (h *Host) indexGame(tx *store.Tx, id ident.GameID, g *game) error {
 // pass that looks at g before that moment would change nothing. A deadline to move for an
 // absent player is due at once (now).
 func (h *Host) nextLook(g *game, now time.Time) (time.Time, bool) {
-	if g.Step == nil || g.Status != "playing" {
+	if g.Status == "over" {
 		return time.Time{}, false
 	}
 	if g.paused() {
 		return g.PausedUntil, !g.PausedUntil.IsZero()
+	}
+	if g.Step == nil || g.Status != "playing" {
+		return time.Time{}, false
 	}
 	d := g.Step.Deadline
 	if absentUntil(g.missing(), d).After(d) {
@@ -135,16 +138,19 @@ func latest(a, b time.Time) time.Time {
 
 func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	g, err := loadGame(tx, id)
-	if err != nil || g == nil || g.Step == nil || g.Status != "playing" {
+	if err != nil || g == nil || g.Status == "over" {
 		return err
 	}
 	now := h.cfg.Now()
 	changed := false
-	if g.paused() {
+	if g.paused() { // a timed pause runs out before play begins too (all joined meanwhile)
 		if g.PausedUntil.IsZero() || now.Before(g.PausedUntil) {
 			return nil // nothing is adjudicated and no deadline runs while the game is paused
 		}
 		return h.pauseRanOut(tx, id, g, now)
+	}
+	if g.Step == nil || g.Status != "playing" {
+		return nil
 	}
 	missing := g.missing()
 	if back := absentUntil(missing, g.Step.Deadline); back.After(g.Step.Deadline) {
