@@ -90,7 +90,7 @@ type loadSize struct {
 
 func loadSizeOf(t *testing.T) loadSize {
 	t.Helper()
-	z := loadSize{games: 120, played: 12, asks: 2, budget: 3 * time.Minute, idle: 2 * time.Second}
+	z := loadSize{games: 60, played: 5, asks: 2, budget: 3 * time.Minute, idle: 2 * time.Second}
 	if os.Getenv("NAVARCH_LOAD") != "" {
 		z = loadSize{games: 10000, budget: 40 * time.Minute, asks: 2, idle: 75 * time.Second}
 	}
@@ -122,7 +122,7 @@ func TestLoad(t *testing.T) {
 
 	user, _, in, _ := loopback(t)
 	sink := newLoadSink(t)
-	bots := &loadBots{t: t, user: user, asks: z.asks, keys: map[string]string{}, asked: map[string]int{}, kinds: map[string]string{}}
+	bots := &loadBots{t: t, user: user, asks: z.asks, keys: map[string]string{}, asked: map[string]int{}, kinds: map[string]string{}, at: map[string]time.Time{}}
 	sink.react = bots.react
 
 	start := time.Now()
@@ -137,10 +137,13 @@ func TestLoad(t *testing.T) {
 	waitLoad(t, deadline, "an answer to every bot mail", func() bool { return len(bots.unanswered(sink)) == 0 })
 	waitLoad(t, deadline, "the daemon quiet", func() bool { return sink.quietFor() > 2*time.Second })
 	busy := time.Since(start) - sink.quietFor()
-	hwm := procStatus(d.Process.Pid, "VmHWM")
+	hwm, cpuBusy := procStatus(d.Process.Pid, "VmHWM"), procCPU(d.Process.Pid)
 	rssPlaying := rss.max()
 	rss.stop()
 	stopLoadDaemon(t, d)
+	if st, err := user.Status("INBOX", &imap.StatusOptions{NumMessages: true, NumUnseen: true}); err != nil || *st.NumUnseen != 0 {
+		t.Errorf("mails not flagged \\Seen (not handled) of %d: %v (%v)", *st.NumMessages, *st.NumUnseen, err)
+	}
 	size1 := fileSize(path)
 	sentBefore := sink.count()
 
@@ -171,6 +174,11 @@ func TestLoad(t *testing.T) {
 		handled, bots.dups, sink.count(), busy.Round(time.Millisecond), float64(handled)/busy.Seconds(), float64(sink.count())/busy.Seconds())
 	total, largest := sink.bytes()
 	t.Logf("sent: %.1f MB in all, the largest mail %.0f KB", mb(total), float64(largest)/1e3)
+	p50, p95, worst := bots.latency(sink)
+	t.Logf("answers: %v median, %v at the 95th percentile, %v at most, from a bot's mail in the mailbox to its answer at the server",
+		p50.Round(time.Millisecond), p95.Round(time.Millisecond), worst.Round(time.Millisecond))
+	t.Logf("daemon CPU: %.0f s over the run's %v (%.0f%% of a core), %.1f ms a mail sent",
+		cpuBusy.Seconds(), busy.Round(time.Second), 100*cpuBusy.Seconds()/busy.Seconds(), float64(cpuBusy.Milliseconds())/float64(sink.count()))
 	t.Logf("daemon RSS: %.0f MB at most while sending the welcomes, %.0f MB at most in the whole run (VmHWM %.0f MB); "+
 		"restarted and idle %v: %.0f MB (at most %.0f MB), %.1f%% of a core",
 		mb(rssSending), mb(rssPlaying), mb(hwm), z.idle, mb(rssIdle), mb(rssIdleMax), 100*cpuIdle.Seconds()/z.idle.Seconds())
@@ -265,6 +273,7 @@ func waitLoad(t *testing.T, deadline time.Time, what string, ok func() bool) tim
 type sentMail struct {
 	id, inReplyTo, to, subject string
 	size                       int
+	at                         time.Time // when the server accepted it
 }
 
 // loadSink is a go-smtp server that keeps the headers of each mail accepted (a whole mail
@@ -309,7 +318,7 @@ func (l *loadSession) Data(r io.Reader) error {
 		l.s.t.Errorf("an outgoing mail's header does not parse: %v", err)
 		return nil
 	}
-	m.size = len(raw)
+	m.size, m.at = len(raw), time.Now()
 	l.s.mu.Lock()
 	l.s.sent = append(l.s.sent, m)
 	l.s.last = time.Now()
@@ -397,6 +406,7 @@ type loadBots struct {
 	keys  map[string]string // by address
 	asked map[string]int    // requests for orders answered, by address
 	kinds map[string]string // what each bot mail is, by Message-ID
+	at    map[string]time.Time // when each was put in the mailbox
 	order []string          // the bots' Message-IDs in the order sent
 	dups  int               // mails delivered a second time
 }
@@ -417,6 +427,7 @@ func (b *loadBots) react(m sentMail, raw []byte) {
 			return
 		}
 		b.keys[m.to] = k[1]
+		b.send(m.to, m.subject, "autoreply", "I am away until Monday.", false)
 		b.send(m.to, m.subject, "wrongkey", "KEY NOTMYKEY0\nHELP", false)
 		b.send(m.to, m.subject, "join", "KEY "+k[1]+"\nJOIN", false)
 	case strings.Contains(m.subject, "orders due"):
@@ -437,14 +448,18 @@ func (b *loadBots) react(m sentMail, raw []byte) {
 // send puts a bot's mail in navarch's mailbox, twice if twice.
 func (b *loadBots) send(from, subject, kind, body string, twice bool) {
 	id := fmt.Sprintf("%d.%s.%s", len(b.order), kind, strings.Replace(from, "@", "@m.", 1))
-	raw := "From: " + from + "\r\nTo: navarch@host.example\r\nSubject: Re: " + subject + "\r\nMessage-ID: <" + id + ">\r\n\r\n" +
+	head := ""
+	if kind == "autoreply" { // RFC 3834: never answered
+		head = "Auto-Submitted: auto-replied\r\n"
+	}
+	raw := "From: " + from + "\r\nTo: navarch@host.example\r\nSubject: Re: " + subject + "\r\nMessage-ID: <" + id + ">\r\n" + head + "\r\n" +
 		strings.ReplaceAll(body, "\n", "\r\n") + "\r\n"
 	for range 1 + btoi(twice) {
 		if _, err := b.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
 			b.t.Error(err)
 		}
 	}
-	b.kinds[id] = kind
+	b.kinds[id], b.at[id] = kind, time.Now()
 	b.order = append(b.order, id)
 	b.dups += btoi(twice)
 }
@@ -492,11 +507,35 @@ func (b *loadBots) unanswered(s *loadSink) []string {
 	defer b.mu.Unlock()
 	var out []string
 	for _, id := range b.order {
-		if !answered[id] {
+		if !answered[id] && b.kinds[id] != "autoreply" {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// latency is the time from each bot mail's delivery to its answer's arrival: the median, the
+// 95th percentile and the largest.
+func (b *loadBots) latency(s *loadSink) (p50, p95, most time.Duration) {
+	first := map[string]time.Time{}
+	for _, m := range s.all() {
+		if _, ok := first[m.inReplyTo]; !ok && m.inReplyTo != "" {
+			first[m.inReplyTo] = m.at
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var d []time.Duration
+	for _, id := range b.order {
+		if at, ok := first[id]; ok {
+			d = append(d, at.Sub(b.at[id]))
+		}
+	}
+	if len(d) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(d)
+	return d[len(d)/2], d[len(d)*95/100], d[len(d)-1]
 }
 
 // checkLoadMail: no Message-ID sent twice, one welcome per player, each bot mail answered
@@ -525,7 +564,7 @@ func checkLoadMail(t *testing.T, s *loadSink, b *loadBots, strangers []string, z
 			t.Errorf("%s welcomed %d times", who, n)
 		}
 	}
-	want := map[string]string{"wrongkey": "not applied", "join": "joined", "badorder": "refused", "check": "orders checked", "none": "orders accepted"}
+	want := map[string]string{"autoreply": "", "wrongkey": "not applied", "join": "joined", "badorder": "refused", "check": "orders checked", "none": "orders accepted"}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	kinds := map[string]int{}
@@ -533,8 +572,12 @@ func checkLoadMail(t *testing.T, s *loadSink, b *loadBots, strangers []string, z
 		kind := b.kinds[id]
 		kinds[kind]++
 		switch r := replies[id]; {
+		case kind == "autoreply":
+			if len(r) > 0 {
+				t.Errorf("an auto-reply, %s, answered: %v", id, subjectsOf(r))
+			}
 		case len(r) != 1:
-			t.Errorf("bot mail %s answered %d times: %v", id, len(r), r)
+			t.Errorf("bot mail %s answered %d times: %v", id, len(r), subjectsOf(r))
 		case !strings.Contains(r[0].subject, want[kind]):
 			t.Errorf("bot mail %s (%s) answered %q, want %q", id, kind, r[0].subject, want[kind])
 		}
@@ -548,6 +591,14 @@ func checkLoadMail(t *testing.T, s *loadSink, b *loadBots, strangers []string, z
 		t.Errorf("the bots sent %d orders, fewer than the set-up of every played game (%d)", kinds["none"], 2*z.played)
 	}
 	t.Logf("bot mails by kind: %v; %d strangers", kinds, len(strangers))
+}
+
+func subjectsOf(ms []sentMail) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.id+" "+m.subject)
+	}
+	return out
 }
 
 // checkLoadStore: the store checks clean with an empty outbox; every game's log verifies,
@@ -567,6 +618,9 @@ func checkLoadStore(t *testing.T, path string, g loadGames, accepted map[string]
 		}
 		if e, ok := store.OutboxNext(tx, 0); ok {
 			t.Errorf("the outbox is not empty: entry %d is queued", e.Seq)
+		}
+		if n := store.ParkedCount(tx); n > 0 {
+			t.Errorf("%d mails parked", n)
 		}
 		for _, id := range store.Games(tx) {
 			gm, err := loadGame(tx, id)
