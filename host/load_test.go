@@ -403,12 +403,12 @@ type loadBots struct {
 	user  *imapmemserver.User
 	asks  int
 	mu    sync.Mutex
-	keys  map[string]string // by address
-	asked map[string]int    // requests for orders answered, by address
-	kinds map[string]string // what each bot mail is, by Message-ID
+	keys  map[string]string    // by address
+	asked map[string]int       // requests for orders answered, by address
+	kinds map[string]string    // what each bot mail is, by Message-ID
 	at    map[string]time.Time // when each was put in the mailbox
-	order []string          // the bots' Message-IDs in the order sent
-	dups  int               // mails delivered a second time
+	order []string             // the bots' Message-IDs in the order sent
+	dups  int                  // mails delivered a second time
 }
 
 func (b *loadBots) react(m sentMail, raw []byte) {
