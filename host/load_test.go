@@ -142,10 +142,8 @@ func TestLoad(t *testing.T) {
 	rssPlaying := rss.max()
 	rss.stop()
 	stopLoadDaemon(t, d)
-	if st, err := user.Status("INBOX", &imap.StatusOptions{NumMessages: true, NumUnseen: true}); err != nil {
-		t.Error(err)
-	} else if *st.NumUnseen != 0 {
-		t.Errorf("%d mails of %d not flagged \\Seen (not handled)", *st.NumUnseen, *st.NumMessages)
+	if n, all := unseen(t, user); n != 0 {
+		t.Errorf("%d mails of %d not flagged \\Seen (not handled)", n, all)
 	}
 	size1 := fileSize(path)
 	sentBefore := sink.count()
@@ -162,6 +160,17 @@ func TestLoad(t *testing.T) {
 	stopLoadDaemon(t, d)
 	if n := sink.count(); n != sentBefore {
 		t.Errorf("the restarted daemon sent %d mails, with nothing to send", n-sentBefore)
+	}
+
+	// Every mail delivered again in a new mailbox (a new UIDVALIDITY), as after a restore of
+	// the mail server: the daemon reads them all and answers none (docs/DESIGN.md 5).
+	redelivered := bots.redeliver()
+	d = startLoadDaemon(t, path, in.Port, sink.port)
+	again := waitLoad(t, time.Now().Add(z.budget), "every mail delivered again handled", func() bool { n, _ := unseen(t, user); return n == 0 })
+	time.Sleep(time.Second)
+	stopLoadDaemon(t, d)
+	if n := sink.count(); n != sentBefore {
+		t.Errorf("the daemon answered %d of %d mails delivered again", n-sentBefore, redelivered)
 	}
 
 	// A stranger is answered once a day (UTC): twice if the run crossed midnight.
@@ -190,7 +199,18 @@ func TestLoad(t *testing.T) {
 	t.Logf("daemon RSS: at most %v while sending the welcomes, at most %v in the whole run (VmHWM %.0f MB)", rssSending, rssPlaying, mb(hwm))
 	t.Logf("daemon restarted and idle for %v: RSS %v at the end, at most %v; %.1f%% of a core",
 		z.idle, rssIdle, rssIdleMax, 100*cpuIdle.Seconds()/z.idle.Seconds())
+	t.Logf("delivered again in a new mailbox: %d mails read and none answered in %v (%.0f mails/s)",
+		redelivered, again.Round(time.Millisecond), float64(redelivered)/again.Seconds())
 	t.Logf("checked every log in %v", time.Since(verifyStart).Round(time.Millisecond))
+}
+
+// unseen is how many mails of navarch's mailbox are not flagged \Seen (handled), of how many.
+func unseen(t *testing.T, user *imapmemserver.User) (int, int) {
+	st, err := user.Status("INBOX", &imap.StatusOptions{NumMessages: true, NumUnseen: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(*st.NumUnseen), int(*st.NumMessages)
 }
 
 // loadGames are the games created: the tags of those the bots play, and the time it took.
@@ -440,6 +460,7 @@ type loadBots struct {
 	at    map[string]time.Time // when each was put in the mailbox
 	order []string             // the bots' Message-IDs in the order sent
 	dups  int                  // mails delivered a second time
+	raws  []string             // every mail delivered, in order
 }
 
 func (b *loadBots) react(m sentMail, raw []byte) {
@@ -486,13 +507,38 @@ func (b *loadBots) send(from, subject, kind, body string, twice bool) {
 	raw := "From: " + from + "\r\nTo: navarch@host.example\r\nSubject: Re: " + subject + "\r\nMessage-ID: <" + id + ">\r\n" + head + "\r\n" +
 		strings.ReplaceAll(body, "\n", "\r\n") + "\r\n"
 	for range 1 + btoi(twice) {
-		if _, err := b.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
-			b.t.Error(err)
-		}
+		b.deliver(raw)
 	}
 	b.kinds[id], b.at[id] = kind, time.Now()
 	b.order = append(b.order, id)
 	b.dups += btoi(twice)
+}
+
+// deliver puts a mail in navarch's mailbox and keeps it (b.mu held).
+func (b *loadBots) deliver(raw string) {
+	if _, err := b.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+		b.t.Error(err)
+	}
+	b.raws = append(b.raws, raw)
+}
+
+// redeliver makes the mailbox anew (a new UIDVALIDITY: the intake reads it from its start)
+// with every mail delivered so far in it again, and returns how many.
+func (b *loadBots) redeliver() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.user.Delete("INBOX"); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := b.user.Create("INBOX", nil); err != nil {
+		b.t.Fatal(err)
+	}
+	for _, raw := range b.raws {
+		if _, err := b.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+	return len(b.raws)
 }
 
 func btoi(b bool) int {
@@ -513,9 +559,7 @@ func (b *loadBots) strangers(n int) []string {
 		who := fmt.Sprintf("stranger%d@else.example", i)
 		for j := range 2 {
 			raw := fmt.Sprintf("From: %s\r\nTo: navarch@host.example\r\nSubject: hello\r\nMessage-ID: <%d.%d.stranger@else.example>\r\n\r\nhello\r\n", who, i, j)
-			if _, err := b.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
-				b.t.Fatal(err)
-			}
+			b.deliver(raw)
 		}
 		out = append(out, who)
 	}
