@@ -142,7 +142,7 @@ func TestLoad(t *testing.T) {
 	waitLoad(t, deadline, "an answer to every bot mail", func() bool { return len(bots.unanswered(sink)) == 0 })
 	waitLoad(t, deadline, "the daemon quiet", func() bool { q, gap := sink.quiet(); return q > max(2*time.Second, 2*gap) })
 	busy := time.Since(start) - sink.quietFor()
-	hwm, cpuBusy := procStatus(d.Process.Pid, "VmHWM"), procCPU(d.Process.Pid)
+	hwm, cpuBusy := pidStatus(d.Process.Pid, "VmHWM"), pidCPU(d.Process.Pid)
 	rssPlaying := rss.max()
 	rss.stop()
 	stopLoadDaemon(t, d)
@@ -155,9 +155,9 @@ func TestLoad(t *testing.T) {
 	// Restarted, with nothing to do, the daemon sends nothing: its RSS and CPU while idle.
 	d = startLoadDaemon(t, path, in.Port, sink.port)
 	rss = watchRSS(d.Process.Pid)
-	cpu0 := procCPU(d.Process.Pid)
+	cpu0 := pidCPU(d.Process.Pid)
 	time.Sleep(z.idle)
-	cpuIdle := procCPU(d.Process.Pid) - cpu0
+	cpuIdle := pidCPU(d.Process.Pid) - cpu0
 	rssIdle := readRSS(d.Process.Pid)
 	rssIdleMax := rss.max()
 	rss.stop()
@@ -748,7 +748,7 @@ func checkLoadStore(t *testing.T, path string, g loadGames, accepted map[string]
 type rss struct{ all, anon, file int64 }
 
 func readRSS(pid int) rss {
-	return rss{procStatus(pid, "VmRSS"), procStatus(pid, "RssAnon"), procStatus(pid, "RssFile")}
+	return rss{pidStatus(pid, "VmRSS"), pidStatus(pid, "RssAnon"), pidStatus(pid, "RssFile")}
 }
 
 func (r rss) String() string {
@@ -791,8 +791,8 @@ func (w *rssWatch) max() rss {
 
 func (w *rssWatch) stop() { close(w.done) }
 
-// procStatus reads a figure in kB from /proc/PID/status, in bytes; 0 if it cannot.
-func procStatus(pid int, field string) int64 {
+// pidStatus reads a figure in kB from /proc/PID/status, in bytes; 0 if it cannot.
+func pidStatus(pid int, field string) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
@@ -806,9 +806,9 @@ func procStatus(pid int, field string) int64 {
 	return 0
 }
 
-// procCPU is the CPU time a process has used (user and system, /proc/PID/stat), counted in
+// pidCPU is the CPU time a process has used (user and system, /proc/PID/stat), counted in
 // the kernel's USER_HZ of 100 a second.
-func procCPU(pid int) time.Duration {
+func pidCPU(pid int) time.Duration {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
