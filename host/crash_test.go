@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envDaemonDB) != "" {
 		os.Exit(daemonMain())
 	}
+	if os.Getenv(envLoadDB) != "" {
+		os.Exit(loadDaemonMain())
+	}
 	if path := os.Getenv(envCrashDB); path != "" {
 		at, _ := strconv.Atoi(os.Getenv(envCrashAt))
 		if err := daemonRun(path, at); err != nil {
