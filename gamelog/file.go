@@ -5,11 +5,13 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"io"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"navarch/ident"
 )
@@ -120,10 +122,13 @@ func WriteFile(w io.Writer, f *File) error {
 // ParseFile parses an export strictly. Errors name the line and, where there is one, the
 // record.
 //
-// It works in three passes, so that a long log is read at the speed of its hashing: the
-// blocks are found in one scan; the records are parsed and their leaves hashed on every core
-// (each block alone); then the blocks are taken in file order as if parsed one by one, so
-// that the first bad block is the one reported, with the same message.
+// The File keeps data: its records' bytes and field values are data's own bytes, not a
+// copy, so the caller must not change data while the File is in use.
+//
+// It works in two passes, so that a long log is read at the speed of its hashing: the blocks
+// are found and their records parsed, and their leaves hashed, on every core, each worker
+// reading a stretch of the file once; then the blocks are taken in file order as if parsed
+// one by one, so that the first bad block is the one reported, with the same message.
 func ParseFile(data []byte) (*File, error) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, fmt.Errorf("%w: file is empty or truncated (no final newline)", ErrSyntax)
@@ -132,7 +137,7 @@ func ParseFile(data []byte) (*File, error) {
 		return nil, fmt.Errorf("%w: file has CR characters (line endings must be LF)", ErrSyntax)
 	}
 	f := &File{}
-	str := string(data) // one copy: every field value is a substring of it
+	str := unsafe.String(unsafe.SliceData(data), len(data)) // the caller keeps data unchanged
 	header, _, _ := strings.Cut(str, "\n\n")
 	if err := f.parseHeader(header); err != nil {
 		return nil, err
@@ -143,33 +148,40 @@ func ParseFile(data []byte) (*File, error) {
 		n += countRecords(run)
 	}
 	f.Entries = make([]Entry, 0, n)
+	line := 3 // the header is one line, then an empty one
 	for _, run := range runs {
 		for i := range run {
 			b := &run[i]
-			trailer, err := f.takeBlock(b, data[b.start:b.end], str[b.start:b.end])
+			trailer, err := f.takeBlock(b, line, data[b.start:b.end], str[b.start:b.end])
 			if err != nil {
 				return nil, err
 			}
 			if trailer {
 				if b.end+1 < len(str) {
-					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, b.line+1)
+					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, line+1)
 				}
 				return f, nil
 			}
+			line += int(b.lines) + 1 // the next block follows the empty line after b
 		}
 	}
 	return nil, fmt.Errorf("%w: truncated: no end-of-log line after %d records", ErrSyntax, len(f.Entries))
 }
 
 // scanBlocks finds and parses the blocks after the header (which ends at byte header), in
-// runs that follow each other in file order. A long file is cut into one stretch per core,
-// each worker taking the blocks that start in its stretch. Where an empty line is followed
-// by another (which no export has), the blocks are found one by one from the start, as the
-// format's reading defines them.
+// runs that follow each other in file order, each block right after the empty line that
+// ends the one before it. A long file is cut into one stretch per core, each worker taking
+// the blocks that start in its stretch. Where an empty line is followed by another (which
+// no export has), the blocks are found one by one from the start, as the format's reading
+// defines them.
 func scanBlocks(data []byte, str string, header int) [][]block {
 	workers := runtime.GOMAXPROCS(0)
 	if len(str) < 256<<10 || workers < 2 {
-		return [][]block{parsedBlocks(data, str, header)}
+		r := scanChunk(data, str, header, len(str))
+		if r.triple {
+			return [][]block{parsedBlocks(data, str, header)}
+		}
+		return [][]block{r.blocks}
 	}
 	per := (len(str)-header)/workers + 1
 	runs := make([]chunkRun, workers)
@@ -184,15 +196,10 @@ func scanBlocks(data []byte, str string, header int) [][]block {
 	}
 	wg.Wait()
 	out := make([][]block, 0, len(runs))
-	newlines := 0 // before the current run's stretch
 	for _, r := range runs {
 		if r.triple {
 			return [][]block{parsedBlocks(data, str, header)}
 		}
-		for i := range r.blocks {
-			r.blocks[i].line += newlines
-		}
-		newlines += r.newlines
 		out = append(out, r.blocks)
 	}
 	return out
@@ -205,45 +212,75 @@ func parsedBlocks(data []byte, str string, header int) []block {
 }
 
 // chunkRun is what a worker found in its stretch [a, b) of the file: the blocks that start
-// right after an empty line in it (line: 1 + the newlines from a to the block), and the
-// stretch's newlines.
+// right after an empty line in it.
 type chunkRun struct {
-	blocks   []block
-	newlines int
-	triple   bool // an empty line followed by another: the stretch's blocks are not to be trusted
+	blocks []block
+	triple bool // an empty line followed by another: the stretch's blocks are not to be trusted
 }
 
+// scanChunk finds and parses the blocks that start in [a, b), reading each line once where
+// its record is good (scanRecord), and hashes each record's leaf and each unsealed record's
+// commitment.
 func scanChunk(data []byte, str string, a, b int) chunkRun {
+	var r chunkRun
 	if a >= b {
-		return chunkRun{}
+		return r
 	}
-	r := chunkRun{newlines: strings.Count(str[a:b], "\n")}
 	i := strings.Index(str[a:], "\n\n")
 	if i < 0 || a+i >= b {
 		return r
 	}
 	p := a + i // an empty line ends at p+1; the block starts at p+2
-	line := 1 + strings.Count(str[a:p+2], "\n")
 	r.blocks = make([]block, 0, (b-a)/96+16)
+	var arena []uint16
+	h := sha256.New()
 	for p < b && p+2 < len(str) {
 		start := p + 2
 		if str[start] == '\n' {
 			r.triple = true
 			return r
 		}
-		next := strings.Index(str[start:], "\n\n")
-		end := len(str)
-		if next >= 0 {
-			end = start + next + 1
+		if cap(arena)-len(arena) < 1024 {
+			arena = make([]uint16, 0, max(16<<10, (b-start)/8))
 		}
-		r.blocks = append(r.blocks, block{start: start, end: end, line: line, kind: kindOf(str[start:end])})
-		if next < 0 {
+		r.blocks = append(r.blocks, block{start: start, end: -1})
+		blk := &r.blocks[len(r.blocks)-1]
+		switch s := str[start:]; {
+		case strings.HasPrefix(s, "type "):
+			blk.kind = blockRecord
+			if rec, end, ok := scanRecord(data, str, start, &arena); ok {
+				blk.rec, blk.end, blk.lines = rec, end, int32(2+len(rec.lines))
+				h.Reset()
+				h.Write(leafPrefix)
+				h.Write(rec.Raw)
+				h.Sum(blk.leaf[:0])
+			}
+		case strings.HasPrefix(s, "unseal "):
+			blk.kind = blockUnseal
+			nl := strings.IndexByte(s, '\n')
+			if body := start + nl + 1; body < len(str) && str[body] != '\n' {
+				if rec, end, ok := scanRecord(data, str, body, &arena); ok {
+					blk.rec, blk.end, blk.lines = rec, end, int32(3+len(rec.lines))
+					blk.leaf, blk.sealedOK = unsealHash(s[:nl], rec.Raw)
+				}
+			}
+		}
+		if blk.end < 0 { // a block of another kind, or a record the good path does not take
+			next := strings.Index(str[start:], "\n\n")
+			blk.end = len(str)
+			if next >= 0 {
+				blk.end = start + next + 1
+			}
+			blk.kind = kindOf(str[start:blk.end])
+			blk.rec, blk.err = Record{}, nil
+			blk.lines = int32(strings.Count(str[start:blk.end], "\n"))
+			parseBlockRecord(data, str, blk, &arena, h)
+		}
+		if blk.end >= len(str) {
 			break
 		}
-		line += strings.Count(str[start:end], "\n") + 1
-		p = start + next
+		p = blk.end - 1
 	}
-	parseRun(data, str, r.blocks)
 	return r
 }
 
@@ -260,12 +297,12 @@ func kindOf(s string) blockKind {
 // block is one block of an export file, by its bytes' place; the records in it are parsed
 // (and hashed) ahead of their turn.
 type block struct {
-	start, end int // its bytes, with the final newline and without the empty line after it
-	line       int // the file line where it starts
+	start, end int   // its bytes, with the final newline and without the empty line after it
+	lines      int32 // its lines
 	kind       blockKind
+	sealedOK   bool       // an unseal block whose leaf field holds the SealedHash of its record
 	rec        Record     // the record (a record block) or the unsealed record (an unseal block)
 	err        error      // rec's parse error
-	sealedOK   bool       // an unseal block whose leaf field holds the SealedHash of its record
 	leaf       ident.Hash // a record block's leaf
 }
 
@@ -285,19 +322,19 @@ func splitBlocks(str string, header int) []block {
 		return nil
 	}
 	out := make([]block, 0, strings.Count(str[header:], "\n\n"))
-	pos, line := header+2, 3
+	pos := header + 2
 	for pos < len(str) {
 		end := strings.Index(str[pos:], "\n\n")
 		if end < 0 {
 			end = len(str) - 1 - pos
 		}
-		b := block{start: pos, end: pos + end + 1, line: line}
+		b := block{start: pos, end: pos + end + 1}
 		b.kind = kindOf(str[pos:b.end])
+		b.lines = int32(strings.Count(str[pos:b.end], "\n"))
 		out = append(out, b)
 		if strings.HasPrefix(str[pos:b.end], "end-of-log") {
 			break // the trailer, or a bad block: either ends the file's reading
 		}
-		line += strings.Count(str[pos:b.end], "\n") + 1
 		pos = b.end + 1
 	}
 	return out
@@ -316,35 +353,36 @@ func countRecords(blocks []block) int {
 // parseRun parses the record of every record and unseal block of blocks and hashes each
 // record block's leaf (and each unseal block's commitment), with one arena of fields.
 func parseRun(data []byte, str string, blocks []block) {
-	if len(blocks) == 0 {
-		return
-	}
-	// One arena for the run's fields: every field is a line, so its lines bound them.
-	arena := make([]Field, 0, strings.Count(str[blocks[0].start:blocks[len(blocks)-1].end], "\n"))
+	var arena []uint16
 	h := sha256.New()
 	for i := range blocks {
-		b := &blocks[i]
-		start := b.start
-		switch b.kind {
-		case blockRecord:
-		case blockUnseal:
-			nl := strings.IndexByte(str[b.start:b.end], '\n')
-			start = b.start + nl + 1
-			b.leaf, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
-		default:
-			continue
-		}
-		s := str[start:b.end]
-		if n := strings.Count(s, "\n"); cap(arena)-len(arena) < n {
-			arena = make([]Field, 0, max(n, 16<<10))
-		}
-		b.rec, b.err = parseRecord(data[start:b.end], s, &arena)
-		if b.err == nil && b.kind == blockRecord {
-			h.Reset()
-			h.Write(leafPrefix)
-			h.Write(b.rec.Raw)
-			h.Sum(b.leaf[:0])
-		}
+		parseBlockRecord(data, str, &blocks[i], &arena, h)
+	}
+}
+
+// parseBlockRecord parses the record of a record or unseal block b with parseRecord, and hashes
+// a record block's leaf (and an unseal block's commitment).
+func parseBlockRecord(data []byte, str string, b *block, arena *[]uint16, h hash.Hash) {
+	start := b.start
+	switch b.kind {
+	case blockRecord:
+	case blockUnseal:
+		nl := strings.IndexByte(str[b.start:b.end], '\n')
+		start = b.start + nl + 1
+		b.leaf, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
+	default:
+		return
+	}
+	s := str[start:b.end]
+	if n := strings.Count(s, "\n"); cap(*arena)-len(*arena) < n {
+		*arena = make([]uint16, 0, max(n, 16<<10))
+	}
+	b.rec, b.err = parseRecord(data[start:b.end], s, arena)
+	if b.err == nil && b.kind == blockRecord {
+		h.Reset()
+		h.Write(leafPrefix)
+		h.Write(b.rec.Raw)
+		h.Sum(b.leaf[:0])
 	}
 }
 
@@ -362,9 +400,9 @@ func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
 	return SealedHash(nonce, inner), true
 }
 
-// takeBlock adds block b (bytes raw, text s) to f, in file order; it reports whether b
-// is the trailer.
-func (f *File) takeBlock(b *block, raw []byte, s string) (trailer bool, err error) {
+// takeBlock adds block b (bytes raw, text s, starting at file line line) to f, in file
+// order; it reports whether b is the trailer.
+func (f *File) takeBlock(b *block, line int, raw []byte, s string) (trailer bool, err error) {
 	first, body, _ := strings.Cut(s, "\n")
 	word, rest, _ := strings.Cut(first, " ")
 	one := func() string { // a one-line block's text; fields() refuses one with more lines
@@ -374,7 +412,6 @@ func (f *File) takeBlock(b *block, raw []byte, s string) (trailer bool, err erro
 		return first
 	}
 	next := uint64(len(f.Entries))
-	line := b.line
 	switch {
 	case word == "type":
 		if len(f.Private) > 0 {

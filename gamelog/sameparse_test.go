@@ -42,7 +42,7 @@ func sameRecord(a, b *gamelog.Record) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Index == b.Index && a.Type == b.Type && bytes.Equal(a.Raw, b.Raw) && slices.Equal(a.Fields, b.Fields)
+	return a.Index == b.Index && a.Type == b.Type && bytes.Equal(a.Raw, b.Raw) && slices.Equal(a.Fields(), b.Fields())
 }
 
 // TestParseFileAsBefore: the parser of issue 14 (parallel, one string for every field) gives
