@@ -144,15 +144,16 @@ func ParseFile(data []byte) (*File, error) {
 	}
 	runs := scanBlocks(data, str, len(header))
 	n := 0
-	for _, run := range runs {
-		n += countRecords(run)
+	for _, r := range runs {
+		n += countRecords(r.blocks)
 	}
 	f.Entries = make([]Entry, 0, n)
 	line := 3 // the header is one line, then an empty one
-	for _, run := range runs {
-		for i := range run {
-			b := &run[i]
-			trailer, err := f.takeBlock(b, line, data[b.start:b.end], str[b.start:b.end])
+	for _, r := range runs {
+		for i := range r.blocks {
+			b := &r.blocks[i]
+			rec, perr := r.record(b)
+			trailer, err := f.takeBlock(b, rec, perr, line, data[b.start:b.end], str[b.start:b.end])
 			if err != nil {
 				return nil, err
 			}
@@ -174,17 +175,17 @@ func ParseFile(data []byte) (*File, error) {
 // the blocks that start in its stretch. Where an empty line is followed by another (which
 // no export has), the blocks are found one by one from the start, as the format's reading
 // defines them.
-func scanBlocks(data []byte, str string, header int) [][]block {
+func scanBlocks(data []byte, str string, header int) []*run {
 	workers := runtime.GOMAXPROCS(0)
 	if len(str) < 256<<10 || workers < 2 {
 		r := scanChunk(data, str, header, len(str))
 		if r.triple {
-			return [][]block{parsedBlocks(data, str, header)}
+			return []*run{parsedBlocks(data, str, header)}
 		}
-		return [][]block{r.blocks}
+		return []*run{r}
 	}
 	per := (len(str)-header)/workers + 1
-	runs := make([]chunkRun, workers)
+	runs := make([]*run, workers)
 	var wg sync.WaitGroup
 	for w := range runs {
 		a := header + w*per
@@ -195,34 +196,58 @@ func scanBlocks(data []byte, str string, header int) [][]block {
 		}()
 	}
 	wg.Wait()
-	out := make([][]block, 0, len(runs))
 	for _, r := range runs {
 		if r.triple {
-			return [][]block{parsedBlocks(data, str, header)}
+			return []*run{parsedBlocks(data, str, header)}
 		}
-		out = append(out, r.blocks)
 	}
-	return out
+	return runs
 }
 
-func parsedBlocks(data []byte, str string, header int) []block {
-	blocks := splitBlocks(str, header)
-	parseRun(data, str, blocks)
-	return blocks
+func parsedBlocks(data []byte, str string, header int) *run {
+	r := &run{blocks: splitBlocks(str, header)}
+	r.parse(data, str)
+	return r
 }
 
-// chunkRun is what a worker found in its stretch [a, b) of the file: the blocks that start
-// right after an empty line in it.
-type chunkRun struct {
+// run is what a worker found in its stretch of the file: the blocks that start right after
+// an empty line in it, and the records parsed from them. The blocks hold no pointers, so
+// that the collector need not scan them.
+type run struct {
 	blocks []block
-	triple bool // an empty line followed by another: the stretch's blocks are not to be trusted
+	recs   []Record
+	errs   []error
+	arena  []uint16 // for the records' line offsets
+	triple bool     // an empty line followed by another: the stretch's blocks are not to be trusted
+}
+
+// record returns the record parsed from b (nil if none) and its parse error.
+func (r *run) record(b *block) (*Record, error) {
+	switch {
+	case b.err > 0:
+		return nil, r.errs[b.err-1]
+	case b.rec > 0:
+		return &r.recs[b.rec-1], nil
+	}
+	return nil, nil
+}
+
+// add keeps the record parsed from b, or its error.
+func (r *run) add(b *block, rec Record, err error) {
+	if err != nil {
+		r.errs = append(r.errs, err)
+		b.err = int32(len(r.errs))
+		return
+	}
+	r.recs = append(r.recs, rec)
+	b.rec = int32(len(r.recs))
 }
 
 // scanChunk finds and parses the blocks that start in [a, b), reading each line once where
 // its record is good (scanRecord), and hashes each record's leaf and each unsealed record's
 // commitment.
-func scanChunk(data []byte, str string, a, b int) chunkRun {
-	var r chunkRun
+func scanChunk(data []byte, str string, a, b int) *run {
+	r := &run{}
 	if a >= b {
 		return r
 	}
@@ -232,7 +257,7 @@ func scanChunk(data []byte, str string, a, b int) chunkRun {
 	}
 	p := a + i // an empty line ends at p+1; the block starts at p+2
 	r.blocks = make([]block, 0, (b-a)/96+16)
-	var arena []uint16
+	r.recs = make([]Record, 0, (b-a)/112+16)
 	h := sha256.New()
 	for p < b && p+2 < len(str) {
 		start := p + 2
@@ -240,28 +265,30 @@ func scanChunk(data []byte, str string, a, b int) chunkRun {
 			r.triple = true
 			return r
 		}
-		if cap(arena)-len(arena) < 1024 {
-			arena = make([]uint16, 0, max(16<<10, (b-start)/8))
+		if cap(r.arena)-len(r.arena) < 1024 {
+			r.arena = make([]uint16, 0, max(16<<10, (b-start)/8))
 		}
 		r.blocks = append(r.blocks, block{start: start, end: -1})
 		blk := &r.blocks[len(r.blocks)-1]
 		switch s := str[start:]; {
 		case strings.HasPrefix(s, "type "):
 			blk.kind = blockRecord
-			if rec, end, ok := scanRecord(data, str, start, &arena); ok {
-				blk.rec, blk.end, blk.lines = rec, end, int32(2+len(rec.lines))
+			if rec, end, ok := scanRecord(data, str, start, &r.arena); ok {
+				blk.end, blk.lines = end, int32(2+len(rec.lines))
 				h.Reset()
 				h.Write(leafPrefix)
 				h.Write(rec.Raw)
 				h.Sum(blk.leaf[:0])
+				r.add(blk, rec, nil)
 			}
 		case strings.HasPrefix(s, "unseal "):
 			blk.kind = blockUnseal
 			nl := strings.IndexByte(s, '\n')
 			if body := start + nl + 1; body < len(str) && str[body] != '\n' {
-				if rec, end, ok := scanRecord(data, str, body, &arena); ok {
-					blk.rec, blk.end, blk.lines = rec, end, int32(3+len(rec.lines))
+				if rec, end, ok := scanRecord(data, str, body, &r.arena); ok {
+					blk.end, blk.lines = end, int32(3+len(rec.lines))
 					blk.leaf, blk.sealedOK = unsealHash(s[:nl], rec.Raw)
+					r.add(blk, rec, nil)
 				}
 			}
 		}
@@ -272,9 +299,8 @@ func scanChunk(data []byte, str string, a, b int) chunkRun {
 				blk.end = start + next + 1
 			}
 			blk.kind = kindOf(str[start:blk.end])
-			blk.rec, blk.err = Record{}, nil
 			blk.lines = int32(strings.Count(str[start:blk.end], "\n"))
-			parseBlockRecord(data, str, blk, &arena, h)
+			r.parseBlock(data, str, blk, h)
 		}
 		if blk.end >= len(str) {
 			break
@@ -299,11 +325,13 @@ func kindOf(s string) blockKind {
 type block struct {
 	start, end int   // its bytes, with the final newline and without the empty line after it
 	lines      int32 // its lines
-	kind       blockKind
-	sealedOK   bool       // an unseal block whose leaf field holds the SealedHash of its record
-	rec        Record     // the record (a record block) or the unsealed record (an unseal block)
-	err        error      // rec's parse error
-	leaf       ident.Hash // a record block's leaf
+	// rec is 1 + the index in its run's recs of the record parsed from the block (a record
+	// block's, or the unsealed record of an unseal block), err 1 + that of its parse error
+	// in errs; 0 for none.
+	rec, err int32
+	kind     blockKind
+	sealedOK bool       // an unseal block whose leaf field holds the SealedHash of its record
+	leaf     ident.Hash // a record block's leaf
 }
 
 type blockKind uint8
@@ -350,19 +378,18 @@ func countRecords(blocks []block) int {
 	return n
 }
 
-// parseRun parses the record of every record and unseal block of blocks and hashes each
-// record block's leaf (and each unseal block's commitment), with one arena of fields.
-func parseRun(data []byte, str string, blocks []block) {
-	var arena []uint16
+// parse parses the record of every record and unseal block of r and hashes each record
+// block's leaf (and each unseal block's commitment).
+func (r *run) parse(data []byte, str string) {
 	h := sha256.New()
-	for i := range blocks {
-		parseBlockRecord(data, str, &blocks[i], &arena, h)
+	for i := range r.blocks {
+		r.parseBlock(data, str, &r.blocks[i], h)
 	}
 }
 
-// parseBlockRecord parses the record of a record or unseal block b with parseRecord, and hashes
-// a record block's leaf (and an unseal block's commitment).
-func parseBlockRecord(data []byte, str string, b *block, arena *[]uint16, h hash.Hash) {
+// parseBlock parses the record of a record or unseal block b of r with parseRecord, and
+// hashes a record block's leaf (and an unseal block's commitment).
+func (r *run) parseBlock(data []byte, str string, b *block, h hash.Hash) {
 	start := b.start
 	switch b.kind {
 	case blockRecord:
@@ -374,19 +401,29 @@ func parseBlockRecord(data []byte, str string, b *block, arena *[]uint16, h hash
 		return
 	}
 	s := str[start:b.end]
-	if n := strings.Count(s, "\n"); cap(*arena)-len(*arena) < n {
-		*arena = make([]uint16, 0, max(n, 16<<10))
+	if n := strings.Count(s, "\n"); cap(r.arena)-len(r.arena) < n {
+		r.arena = make([]uint16, 0, max(n, 16<<10))
 	}
-	b.rec, b.err = parseRecord(data[start:b.end], s, arena)
-	if b.err == nil && b.kind == blockRecord {
+	rec, err := parseRecord(data[start:b.end], s, &r.arena)
+	if err == nil && b.kind == blockRecord {
 		h.Reset()
 		h.Write(leafPrefix)
-		h.Write(b.rec.Raw)
+		h.Write(rec.Raw)
 		h.Sum(b.leaf[:0])
 	}
+	r.add(b, rec, err)
 }
 
 var leafPrefix = []byte{0}
+
+// parseOne is Parse, its record on the heap.
+func parseOne(raw []byte) (*Record, error) {
+	rec, err := Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
 
 // unsealHash computes, ahead of its turn, the commitment an unseal block's record opens
 // with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
@@ -401,8 +438,15 @@ func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
 }
 
 // takeBlock adds block b (bytes raw, text s, starting at file line line) to f, in file
-// order; it reports whether b is the trailer.
-func (f *File) takeBlock(b *block, line int, raw []byte, s string) (trailer bool, err error) {
+// order, with the record parsed from it ahead (rec, or its error perr); it reports whether b
+// is the trailer.
+func (f *File) takeBlock(b *block, rec *Record, perr error, line int, raw []byte, s string) (trailer bool, err error) {
+	next := uint64(len(f.Entries))
+	if b.kind == blockRecord && rec != nil && len(f.Private) == 0 && rec.Index == next {
+		// The good path of the "type" case below, without reading the block's first line.
+		f.Entries = append(f.Entries, Entry{Index: next, Leaf: b.leaf, Record: rec, Line: line})
+		return false, nil
+	}
 	first, body, _ := strings.Cut(s, "\n")
 	word, rest, _ := strings.Cut(first, " ")
 	one := func() string { // a one-line block's text; fields() refuses one with more lines
@@ -411,26 +455,25 @@ func (f *File) takeBlock(b *block, line int, raw []byte, s string) (trailer bool
 		}
 		return first
 	}
-	next := uint64(len(f.Entries))
 	switch {
 	case word == "type":
 		if len(f.Private) > 0 {
 			return false, fmt.Errorf("%w: line %d: record after private blocks", ErrSyntax, line)
 		}
 		if b.kind != blockRecord { // "type" alone on its line: parse it as the record it is not
-			b.rec, b.err = Parse(raw)
+			rec, perr = parseOne(raw)
 		}
-		if b.err != nil {
-			return false, fmt.Errorf("record %d (line %d): %w", next, line, b.err)
+		if perr != nil {
+			return false, fmt.Errorf("record %d (line %d): %w", next, line, perr)
 		}
-		if b.rec.Index != next {
-			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, b.rec.Index)
+		if rec.Index != next {
+			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, rec.Index)
 		}
 		leaf := b.leaf
 		if b.kind != blockRecord {
-			leaf = Leaf(b.rec.Raw)
+			leaf = Leaf(rec.Raw)
 		}
-		f.Entries = append(f.Entries, Entry{Index: next, Leaf: leaf, Record: &b.rec, Line: line})
+		f.Entries = append(f.Entries, Entry{Index: next, Leaf: leaf, Record: rec, Line: line})
 	case word == "redacted" && f.Format == FormatV1:
 		e, err := parseRedacted(one(), rest, next)
 		if err != nil {
@@ -440,9 +483,9 @@ func (f *File) takeBlock(b *block, line int, raw []byte, s string) (trailer bool
 		f.Entries = append(f.Entries, e)
 	case word == "unseal" && f.Format != FormatV1:
 		if b.kind != blockUnseal {
-			b.rec, b.err = Parse([]byte(body))
+			rec, perr = parseOne([]byte(body))
 		}
-		if err := f.parseUnseal(rest, b); err != nil {
+		if err := f.parseUnseal(rest, b, rec, perr); err != nil {
 			return false, fmt.Errorf("line %d: %w", line, err)
 		}
 	case word == "private":
@@ -471,7 +514,7 @@ func (f *File) parseHeader(header string) error {
 
 // parseUnseal reads "unseal <index> <nonce>" and the record it opens, which must be the
 // sealed record just before it, not yet opened.
-func (f *File) parseUnseal(rest string, b *block) error {
+func (f *File) parseUnseal(rest string, b *block, inner *Record, perr error) error {
 	index, nonce, two := strings.Cut(rest, " ")
 	n := len(f.Entries)
 	var buf [20]byte
@@ -485,10 +528,9 @@ func (f *File) parseUnseal(rest string, b *block) error {
 	if err := decodeFixed(e.Nonce[:], nonce); err != nil {
 		return err
 	}
-	if b.err != nil {
-		return fmt.Errorf("record %d unsealed: %w", n-1, b.err)
+	if perr != nil {
+		return fmt.Errorf("record %d unsealed: %w", n-1, perr)
 	}
-	inner := &b.rec
 	if inner.Index != uint64(n-1) || inner.Type == TypeSealed {
 		return fmt.Errorf("%w: record %d unsealed: index %d, type %s", ErrSyntax, n-1, inner.Index, inner.Type)
 	}

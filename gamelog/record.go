@@ -68,9 +68,13 @@ func (r *Record) line(i int) string {
 
 // find returns the index of the first field named key at or after field i, or -1.
 func (r *Record) find(key string, i int) int {
+	if key == "" {
+		return -1 // no field has an empty key
+	}
 	for ; i < len(r.lines); i++ {
 		// Every line ends with a newline in text, so the byte after a matching key exists.
-		if o := int(r.lines[i]); o+len(key) < len(r.text) && r.text[o:o+len(key)] == key {
+		o := int(r.lines[i])
+		if o+len(key) < len(r.text) && r.text[o] == key[0] && r.text[o:o+len(key)] == key {
 			if c := r.text[o+len(key)]; c == ' ' || c == '\n' {
 				return i
 			}
@@ -108,10 +112,17 @@ func (r *Record) All(key string) []string {
 	return out
 }
 
-// Uint returns a uint field; the parser has already checked its syntax.
-func (r *Record) Uint(key string) uint64 {
-	v, _ := strconv.ParseUint(r.Get(key), 10, 64)
-	return v
+// Uint returns a uint field; the parser has already checked its syntax (0 where the field
+// is missing or not a decimal).
+func (r *Record) Uint(key string) uint64 { return uintValue(r.Get(key)) }
+
+// uintValue is strconv.ParseUint(v, 10, 64), 0 on an error.
+func uintValue(v string) uint64 {
+	if len(v) < 20 && isUint(v) {
+		return parseUint(v)
+	}
+	n, _ := strconv.ParseUint(v, 10, 64)
+	return n
 }
 
 // Bytes returns a hex field decoded.
@@ -127,6 +138,9 @@ func (r *Record) Hash32(key string) [32]byte {
 	v := r.Get(key)
 	if len(v) != 64 {
 		copy(h[:], r.Bytes(key))
+		return h
+	}
+	if decodeFixed(h[:], v) == nil { // lowercase hex, as the parser takes it
 		return h
 	}
 	for i := range h {
@@ -346,8 +360,10 @@ func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record
 	}
 	p += i + 1
 	mark := len(*arena)
-	k, n := 0, 0                     // the schema's field for the current line, and how many lines it has had
-	for p < len(s) && s[p] != '\n' { // an empty line ends the block
+	// k is the schema's field for the current line, n how many lines it has had; an empty
+	// line ends the block.
+	k, n := 0, 0
+	for p < len(s) && s[p] != '\n' {
 		i = strings.IndexByte(s[p:], '\n')
 		if i < 0 {
 			*arena = (*arena)[:mark]

@@ -82,6 +82,7 @@ type verifier struct {
 	batch   *rollBatch
 	labels  map[string]bool // the labels of the current close (cleared for each close)
 	values  []int           // an arena for the rolls' values
+	derived []int           // serial mode: the values of the roll being checked, derived
 	shown   rollReadings
 	inner   Entry // the entry of the unsealed record being checked
 }
@@ -248,7 +249,12 @@ func (v *verifier) checkStart(e *Entry) error {
 
 // turnAct reads and range-checks a record's turn and activation.
 func (v *verifier) turnAct(e *Entry) (turnAct, error) {
-	t, a := e.Record.Uint("turn"), e.Record.Uint("activation")
+	return v.rangeTurnAct(e, e.Record.Get("turn"), e.Record.Get("activation"))
+}
+
+// rangeTurnAct is turnAct of the record's turn and activation fields, given.
+func (v *verifier) rangeTurnAct(e *Entry, turn, act string) (turnAct, error) {
+	t, a := uintValue(turn), uintValue(act)
 	if t < 1 || t > v.turns || a > 1<<32-1 {
 		return turnAct{}, v.fail(e, "turn %d activation %d out of range (turns 1..%d)", t, a, v.turns)
 	}
