@@ -156,7 +156,6 @@ func oldParse(raw []byte) (Record, error) {
 	}
 	// The record as the new representation holds it: the offsets of the field lines, which
 	// must give the fields the old parser found.
-	rec.text = string(raw)
 	off := len(lines[0]) + len(lines[1]) + 2
 	for _, l := range lines[2:] {
 		rec.lines = append(rec.lines, uint16(off))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxRecordSize bounds one record's bytes.
@@ -24,19 +25,21 @@ var ErrSyntax = errors.New("gamelog: syntax")
 type Field struct{ Key, Value string }
 
 // Record is one log record: its stored bytes and where its fields lie in them. Raw is what
-// the hash chain covers; the fields are always read from the bytes they were parsed from.
+// the hash chain covers; the fields are always read from the bytes they were parsed from,
+// and the values Get returns share Raw's memory: Raw's bytes never change (Parse keeps a
+// copy of its input, ParseFile the file its caller keeps unchanged).
 type Record struct {
 	Index uint64
 	Type  string
 	Raw   []byte
 
-	// text holds Raw's bytes as a string: a copy (Parse), or the export's own bytes
-	// (ParseFile, whose caller keeps them unchanged). Field values are substrings of it.
-	text string
-	// lines holds the offset in text of each field's line after "index", in order. A
-	// record has at most MaxRecordSize bytes, so that every line starts below 1<<16.
+	// lines holds the offset in Raw of each field's line after "index", in order. A record
+	// has at most MaxRecordSize bytes, so that every line starts below 1<<16.
 	lines []uint16
 }
+
+// text returns Raw's bytes as a string, without a copy.
+func (r *Record) text() string { return unsafe.String(unsafe.SliceData(r.Raw), len(r.Raw)) }
 
 // NumFields returns the number of fields after "type" and "index".
 func (r *Record) NumFields() int { return len(r.lines) }
@@ -59,11 +62,12 @@ func (r *Record) Fields() []Field {
 
 // line returns the text of field i's line, without its newline.
 func (r *Record) line(i int) string {
-	end := len(r.text) - 1
+	text := r.text()
+	end := len(text) - 1
 	if i+1 < len(r.lines) {
 		end = int(r.lines[i+1]) - 1
 	}
-	return r.text[r.lines[i]:end]
+	return text[r.lines[i]:end]
 }
 
 // find returns the index of the first field named key at or after field i, or -1.
@@ -71,11 +75,12 @@ func (r *Record) find(key string, i int) int {
 	if key == "" {
 		return -1 // no field has an empty key
 	}
+	text := r.text()
 	for ; i < len(r.lines); i++ {
-		// Every line ends with a newline in text, so the byte after a matching key exists.
+		// Every line ends with a newline, so the byte after a matching key exists.
 		o := int(r.lines[i])
-		if o+len(key) < len(r.text) && r.text[o] == key[0] && r.text[o:o+len(key)] == key {
-			if c := r.text[o+len(key)]; c == ' ' || c == '\n' {
+		if o+len(key) < len(text) && text[o] == key[0] && text[o:o+len(key)] == key {
+			if c := text[o+len(key)]; c == ' ' || c == '\n' {
 				return i
 			}
 		}
@@ -211,20 +216,25 @@ func (b *Builder) Build(index uint64) (Record, error) {
 		}
 		buf.WriteByte('\n')
 	}
-	return Parse(buf.Bytes())
+	return parseOwn(buf.Bytes())
 }
 
 // Parse parses one record strictly: it must be exactly the canonical form of its fields.
-// The returned record keeps raw (not a copy); its field values share one copy of raw as a
-// string.
+// The returned record keeps a copy of raw, which its Raw and its field values share.
 func Parse(raw []byte) (Record, error) {
 	if len(raw) > MaxRecordSize {
 		return Record{}, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrSyntax, len(raw), MaxRecordSize)
 	}
-	s := string(raw)
-	lines := make([]uint16, 0, strings.Count(s, "\n"))
-	return parseRecord(raw, s, &lines)
+	return parseOwn(bytes.Clone(raw))
 }
+
+// parseOwn is Parse of bytes that no one else holds (it keeps raw).
+func parseOwn(raw []byte) (Record, error) {
+	lines := make([]uint16, 0, bytes.Count(raw, newline))
+	return parseRecord(raw, unsafe.String(unsafe.SliceData(raw), len(raw)), &lines)
+}
+
+var newline = []byte{'\n'}
 
 // parseRecord is Parse of raw, whose bytes s holds as a string, with the offsets of the
 // fields' lines appended to *arena; the record's lines are a full slice expression of the
@@ -256,7 +266,7 @@ func parseRecord(raw []byte, s string, arena *[]uint16) (Record, error) {
 	if !ok || checkValue(kUint, idx) != nil {
 		return Record{}, fmt.Errorf("%w: line 2: %q is not an index line", ErrSyntax, sc.line)
 	}
-	rec := Record{Type: name, Raw: raw, Index: parseUint(idx), text: s}
+	rec := Record{Type: name, Raw: raw, Index: parseUint(idx)}
 	start := len(*arena)
 	sc.next()
 	if err := parseFields(schema, &sc, arena); err != nil {
@@ -396,7 +406,7 @@ func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record
 		return Record{}, 0, false
 	}
 	lines := (*arena)[mark:len(*arena):len(*arena)]
-	return Record{Index: parseUint(idx), Type: name, Raw: data[start : start+p], text: s[:p], lines: lines}, start + p, true
+	return Record{Index: parseUint(idx), Type: name, Raw: data[start : start+p], lines: lines}, start + p, true
 }
 
 // goodLine reports whether line, which starts with f's key, is f's n+1st line as the schema
@@ -437,8 +447,36 @@ func validValue(k kind, v string) bool {
 		return isToken(v)
 	case kText:
 		return isText(v)
+	case kUints:
+		return v != "" && isList(v, isUint)
+	case kTokens:
+		return v == "" || isList(v, isToken)
+	case kHex:
+		return len(v)%2 == 0 && isHex(v)
+	case kDice:
+		c, sd, ok := strings.Cut(v, "d")
+		// As ParseDice: a count of 1 to 10000; sides above 2^32−1 read as 2^32−1.
+		return ok && isUint(c) && isUint(sd) && len(c) <= 5 && c != "0" && parseUint(c) <= maxDice && sd != "0"
 	}
 	return checkValue(k, v) == nil
+}
+
+// maxDice is the most dice one roll record may hold (ParseDice).
+const maxDice = 10000
+
+// isList reports whether v is one or more items that each accepts, separated by single
+// spaces.
+func isList(v string, each func(string) bool) bool {
+	for {
+		i := strings.IndexByte(v, ' ')
+		if i < 0 {
+			return each(v)
+		}
+		if !each(v[:i]) {
+			return false
+		}
+		v = v[i+1:]
+	}
 }
 
 // isHex reports whether v is lowercase hex digits (of any length).
@@ -655,7 +693,7 @@ func ParseDice(v string) (count, sides int, err error) {
 	}
 	cn, _ := strconv.ParseUint(c, 10, 32)
 	sn, _ := strconv.ParseUint(s, 10, 32)
-	if cn < 1 || sn < 1 || cn > 10000 || sn > 1<<32-1 {
+	if cn < 1 || sn < 1 || cn > maxDice || sn > 1<<32-1 {
 		return 0, 0, fmt.Errorf("dice %q out of range", v)
 	}
 	return int(cn), int(sn), nil

@@ -121,3 +121,36 @@ func TestParseBlocksRefuses(t *testing.T) {
 		}
 	}
 }
+
+// validValueCases are values near the edges of every kind, for the test and fuzz target
+// below.
+var validValueCases = []string{"", "0", "00", "1", "01", "10000", "10001", "18446744073709551615",
+	"18446744073709551616", "99999999999999999999", "1 2", "1  2", " 1", "1 ", "a b", "a  b", "-1", "+1",
+	"1d6", "0d6", "1d0", "10000d6", "10001d6", "1d4294967295", "1d4294967296", "1d99999999999", "d6", "1d", "1d6d",
+	"01d6", "1d06", "ab", "abc", "AB", "0g", strings.Repeat("ab", 32), strings.Repeat("ab", 16), strings.Repeat("x", 201),
+	"é", "a\tb", "a\x7fb", "caf\xc3\xa9", "\xff", "x y z", "none", "2026-12-01T12:00:00Z", "2026-02-30T12:00:00Z"}
+
+// TestValidValueAsCheckValue: the parser's good path (validValue) accepts exactly what
+// checkValue accepts, kind by kind.
+func TestValidValueAsCheckValue(t *testing.T) {
+	for k := kUint; k <= kPair; k++ {
+		for _, v := range validValueCases {
+			if got, want := validValue(k, v), checkValue(k, v) == nil; got != want {
+				t.Errorf("kind %d, %q: validValue %v, checkValue accepts: %v", k, v, got, want)
+			}
+		}
+	}
+}
+
+// FuzzValidValue: validValue and checkValue agree on any value of any kind.
+func FuzzValidValue(f *testing.F) {
+	for _, v := range validValueCases {
+		f.Add(uint8(0), v)
+	}
+	f.Fuzz(func(t *testing.T, k uint8, v string) {
+		kd := kind(k % uint8(kPair+1))
+		if got, want := validValue(kd, v), checkValue(kd, v) == nil; got != want {
+			t.Errorf("kind %d, %q: validValue %v, checkValue accepts: %v", kd, v, got, want)
+		}
+	})
+}

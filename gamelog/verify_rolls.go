@@ -27,9 +27,9 @@ func (v *verifier) checkRoll(e *Entry) error {
 	if v.cur.label[label] {
 		return v.fail(e, "label %q used twice in turn %d activation %d", label, ta.t, ta.a)
 	}
-	// The parser has checked the dice: <count>d<sides>, canonical decimals in range.
+	// The parser has checked the dice: <count>d<sides>, canonical decimals, a count in range.
 	c, sd, _ := strings.Cut(rf.dice, "d")
-	count, sides := int(parseUint(c)), int(parseUint(sd))
+	count, sides := int(parseUint(c)), int(min(uintValue(sd), 1<<32-1)) // as ParseDice reads them
 	values, err := v.parseValues(rf.values, count, sides)
 	if err != nil {
 		return v.fail(e, "%v", err)
