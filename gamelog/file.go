@@ -257,7 +257,7 @@ func scanChunk(data []byte, str string, a, b int) *run {
 	}
 	p := a + i // an empty line ends at p+1; the block starts at p+2
 	r.blocks = make([]block, 0, (b-a)/96+16)
-	r.recs = make([]Record, 0, (b-a)/112+16)
+	r.recs = make([]Record, 0, (b-a)/100+16) // an export has a record in every 110 bytes or so
 	h := sha256.New()
 	for p < b && p+2 < len(str) {
 		start := p + 2
@@ -266,7 +266,7 @@ func scanChunk(data []byte, str string, a, b int) *run {
 			return r
 		}
 		if cap(r.arena)-len(r.arena) < 1024 {
-			r.arena = make([]uint16, 0, max(16<<10, (b-start)/8))
+			r.arena = make([]uint16, 0, max(16<<10, (b-start)/14)) // a field line in every 17 bytes or so
 		}
 		r.blocks = append(r.blocks, block{start: start, end: -1})
 		blk := &r.blocks[len(r.blocks)-1]

@@ -65,6 +65,7 @@ type verifier struct {
 	cur         *closeRec
 	revealed    uint32
 	rollTurns   map[uint32]bool
+	rollTurn    uint32 // the turn of the last roll, in rollTurns
 	commits     map[uint64]commitRec
 	ended       bool
 	goodSize    uint64 // size of the last checkpoint that matched
@@ -392,14 +393,16 @@ func (v *verifier) checkEvent(e *Entry) error {
 
 // checkPlace accepts turn 0 activation 0 (set-up before play) or an opened activation.
 func (v *verifier) checkPlace(e *Entry) error {
-	if e.Record.Uint("turn") == 0 && e.Record.Uint("activation") == 0 {
+	turn, act := e.Record.Get("turn"), e.Record.Get("activation")
+	if uintValue(turn) == 0 && uintValue(act) == 0 {
 		return nil
 	}
-	ta, err := v.turnAct(e)
+	ta, err := v.rangeTurnAct(e, turn, act)
 	if err != nil {
 		return err
 	}
-	if !v.activations[ta] {
+	// The activation last opened is open; any other is looked up.
+	if (ta != v.lastAct || len(v.activations) == 0) && !v.activations[ta] {
 		return v.fail(e, "turn %d activation %d was never opened", ta.t, ta.a)
 	}
 	return nil

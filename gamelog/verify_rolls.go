@@ -53,7 +53,9 @@ func (v *verifier) checkRoll(e *Entry) error {
 	}
 	v.cur.seq++
 	v.cur.label[label] = true
-	v.rollTurns[ta.t] = true
+	if ta.t != v.rollTurn {
+		v.rollTurns[ta.t], v.rollTurn = true, ta.t
+	}
 	v.rep.Rolls++
 	if rf.as == dice.AsDraw {
 		v.rep.Draws++ // a draw from a cup or deck that changes as it empties: no fair-die test
@@ -145,6 +147,8 @@ func (v *verifier) parseValues(s string, count, sides int) ([]int, error) {
 type rollReadings struct {
 	faces        map[reading][]string
 	items, words []string
+	last         reading // the reading of the faces last looked up
+	lastFaces    []string
 }
 
 type reading struct {
@@ -181,14 +185,19 @@ func (rr *rollReadings) matches(rf *rollFields, sides int, values []int) bool {
 			return false
 		}
 		faces = rr.items
-	} else if faces = rr.faces[reading{as, sides}]; faces == nil {
+	} else if rd := (reading{as, sides}); rr.lastFaces != nil && rd == rr.last {
+		faces = rr.lastFaces
+	} else if faces = rr.faces[rd]; faces == nil {
 		if faces = readings(as, sides); faces == nil {
 			return false
 		}
 		if rr.faces == nil {
 			rr.faces = map[reading][]string{}
 		}
-		rr.faces[reading{as, sides}] = faces
+		rr.faces[rd] = faces
+		rr.last, rr.lastFaces = rd, faces
+	} else {
+		rr.last, rr.lastFaces = rd, faces
 	}
 	for i, val := range values {
 		if faces[val-1] != rr.words[i] {
