@@ -133,16 +133,23 @@ func ParseFile(data []byte) (*File, error) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, fmt.Errorf("%w: file is empty or truncated (no final newline)", ErrSyntax)
 	}
-	if bytes.IndexByte(data, '\r') >= 0 {
-		return nil, fmt.Errorf("%w: file has CR characters (line endings must be LF)", ErrSyntax)
-	}
+	crErr := func() error { return fmt.Errorf("%w: file has CR characters (line endings must be LF)", ErrSyntax) }
 	f := &File{}
 	str := unsafe.String(unsafe.SliceData(data), len(data)) // the caller keeps data unchanged
 	header, _, _ := strings.Cut(str, "\n\n")
 	if err := f.parseHeader(header); err != nil {
+		if bytes.IndexByte(data, '\r') >= 0 {
+			return nil, crErr()
+		}
 		return nil, err
 	}
+	// A good header has no CR; the workers look for one in the rest, each in its stretch.
 	runs := scanBlocks(data, str, len(header))
+	for _, r := range runs {
+		if r.cr {
+			return nil, crErr()
+		}
+	}
 	n := 0
 	for _, r := range runs {
 		n += countRecords(r.blocks)
@@ -179,7 +186,7 @@ func scanBlocks(data []byte, str string, header int) []*run {
 	workers := runtime.GOMAXPROCS(0)
 	if len(str) < 256<<10 || workers < 2 {
 		r := scanChunk(data, str, header, len(str))
-		if r.triple {
+		if r.triple && !r.cr {
 			return []*run{parsedBlocks(data, str, header)}
 		}
 		return []*run{r}
@@ -196,6 +203,11 @@ func scanBlocks(data []byte, str string, header int) []*run {
 		}()
 	}
 	wg.Wait()
+	for _, r := range runs {
+		if r.cr {
+			return runs
+		}
+	}
 	for _, r := range runs {
 		if r.triple {
 			return []*run{parsedBlocks(data, str, header)}
@@ -219,6 +231,7 @@ type run struct {
 	errs   []error
 	arena  []uint16 // for the records' line offsets
 	triple bool     // an empty line followed by another: the stretch's blocks are not to be trusted
+	cr     bool     // a CR in the stretch: the file is refused
 }
 
 // record returns the record parsed from b (nil if none) and its parse error.
@@ -245,10 +258,14 @@ func (r *run) add(b *block, rec Record, err error) {
 
 // scanChunk finds and parses the blocks that start in [a, b), reading each line once where
 // its record is good (scanRecord), and hashes each record's leaf and each unsealed record's
-// commitment.
+// commitment; first it looks for a CR in [a, b), and does nothing more if it finds one.
 func scanChunk(data []byte, str string, a, b int) *run {
 	r := &run{}
 	if a >= b {
+		return r
+	}
+	if bytes.IndexByte(data[a:b], '\r') >= 0 {
+		r.cr = true
 		return r
 	}
 	i := strings.Index(str[a:], "\n\n")

@@ -82,7 +82,8 @@ func TestParseFileAsBefore(t *testing.T) {
 		sameParse(t, fmt.Sprintf("input %d with text after it", n), append(slices.Clone(data), "\nx\n"...))
 	}
 	for _, s := range []string{"", "\n", "\n\n", "navarch/v2 log full\n", "navarch/v2 log full\n\n", "navarch/v2 log full\n\n\n",
-		"navarch/v2 log full\n\ntype\n\nend-of-log 0 00\n", "navarch/v2 log full\n\nunseal\n", "navarch/v2 log full\n\nend-of-log\n\n"} {
+		"navarch/v2 log full\n\ntype\n\nend-of-log 0 00\n", "navarch/v2 log full\n\nunseal\n", "navarch/v2 log full\n\nend-of-log\n\n",
+		"navarch/v2 log\r full\n\nend-of-log\n", "navarch/v2 log full\n\n\n\r\n", "navarch/v2 log full\r\n"} {
 		sameParse(t, fmt.Sprintf("%q", s), []byte(s))
 	}
 }
@@ -100,7 +101,7 @@ func TestParseFileLongAsBefore(t *testing.T) {
 	sameParse(t, "long game", g.data)
 	b := blocks(g.data)
 	for _, i := range []int{len(b) / 3, len(b) / 2, len(b) - 5} {
-		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx"} {
+		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx", "\r", "\n\n\r"} {
 			c := slices.Clone(b)
 			c[i] += bad
 			sameParse(t, fmt.Sprintf("long game, record %d followed by %q", i, bad), join(c))
