@@ -143,6 +143,9 @@ func ParseFile(data []byte) (*File, error) {
 		}
 		return nil, err
 	}
+	if g := parseGood(data, str, len(header), f.Format, f.View); g != nil {
+		return g, nil
+	}
 	// A good header has no CR; the workers look for one in the rest, each in its stretch.
 	runs := scanBlocks(data, str, len(header))
 	for _, r := range runs {

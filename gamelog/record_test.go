@@ -3,6 +3,7 @@ package gamelog
 import (
 	"crypto/ed25519"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -153,4 +154,31 @@ func FuzzValidValue(f *testing.F) {
 			t.Errorf("kind %d, %q: validValue %v, checkValue accepts: %v", kd, v, got, want)
 		}
 	})
+}
+
+// TestCountRecordStarts: the eight-bytes-at-a-time count is strings.Count of the stretch.
+func TestCountRecordStarts(t *testing.T) {
+	s := "navarch/v2 log full\n\ntype x\n\n\ntype \n\ntype y\n\n\n\ntype z\nx\n\ntype\n\ntype "
+	for a := 0; a <= len(s); a++ {
+		for b := a; b <= len(s); b++ {
+			want := strings.Count(s[a:min(b+6, len(s))], "\n\ntype ")
+			if got := countRecordStarts(s, a, b); got != want {
+				t.Fatalf("[%d, %d): %d, want %d", a, b, got, want)
+			}
+		}
+	}
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for range 100000 {
+		var w, want uint64
+		for j := range 8 {
+			c := "\n\x0b\x09\x8a\x00\xff\x8b\x0a"[rnd.IntN(8)]
+			w |= uint64(c) << (8 * j)
+			if c == '\n' {
+				want |= 0x80 << (8 * j)
+			}
+		}
+		if got := newlines8(w); got != want {
+			t.Errorf("newlines8(%#x) = %#x, want %#x", w, got, want)
+		}
+	}
 }

@@ -60,6 +60,9 @@ func TestParseFileAsBefore(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(14, 14))
 	for n, data := range inputs {
 		sameParse(t, fmt.Sprintf("input %d", n), data)
+		if good := gamelog.GoodPath(data); good != (n < 3) {
+			t.Errorf("input %d taken the good way: %v", n, good)
+		}
 		lines := bytes.SplitAfter(data, []byte("\n"))
 		for i := 0; i < len(lines); i += 1 + min(n, 1)*4 { // every line of the full view, every fifth of the others
 			sameParse(t, fmt.Sprintf("input %d cut at line %d", n, i), bytes.Join(lines[:i], nil))
@@ -99,6 +102,9 @@ func TestParseFileLongAsBefore(t *testing.T) {
 		t.Fatalf("the long game has %d bytes, too few to be parsed in parallel", len(g.data))
 	}
 	sameParse(t, "long game", g.data)
+	if !gamelog.GoodPath(g.data) {
+		t.Error("the long game is not taken the good way")
+	}
 	b := blocks(g.data)
 	for _, i := range []int{len(b) / 3, len(b) / 2, len(b) - 5} {
 		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx", "\r", "\n\n\r"} {
