@@ -147,7 +147,7 @@ func countRecordStarts(str string, a, b int) int {
 func newlines8(x uint64) uint64 {
 	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	v := x ^ 0x0a0a0a0a0a0a0a0a // a newline becomes a zero byte
-	return ^((v&lo7)+lo7 | v | lo7) & hi
+	return ^((v & lo7) + lo7 | v | lo7) & hi
 }
 
 // count counts the stretch's record blocks and newlines; ok is false where it has a CR.
