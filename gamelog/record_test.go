@@ -182,3 +182,25 @@ func TestCountRecordStarts(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRollAt: reading a roll's fields by their places gives what reading them by their
+// keys gives, with every optional field present or not.
+func TestReadRollAt(t *testing.T) {
+	opt := []Field{{"as", "draw"}, {"items", "A B"}, {"shown", ""}, {"rule", "3.1"}, {"result", "drawn: B"}}
+	for mask := range 1 << len(opt) {
+		b := New(TypeRoll).AddUint("turn", 3).AddUint("activation", 7).AddUint("seq", 2).Add("label", "l/1").
+			Add("dice", "2d6").Add("values", "1 6")
+		for i, f := range opt {
+			if mask&(1<<i) != 0 {
+				b.Add(f.Key, f.Value)
+			}
+		}
+		rec, err := b.Build(9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := readRollAt(&rec), readRollKeys(&rec); got != want {
+			t.Errorf("fields %b: by place %+v, by key %+v", mask, got, want)
+		}
+	}
+}

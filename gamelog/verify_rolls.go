@@ -73,8 +73,20 @@ type rollFields struct {
 	hasItems, hasShown                         bool
 }
 
+// rollKeys are the keys of a roll record's first lines, which the schema fixes (every one
+// of them once, in this order).
+var rollKeys = [...]string{"turn", "activation", "seq", "label", "dice", "values"}
+
 // readRoll reads a roll record's fields in one pass over its lines.
 func readRoll(r *Record) rollFields {
+	if len(r.lines) >= len(rollKeys) && r.Type == TypeRoll {
+		return readRollAt(r)
+	}
+	return readRollKeys(r)
+}
+
+// readRollKeys is readRoll of any record, by the keys of its lines.
+func readRollKeys(r *Record) rollFields {
 	var f rollFields
 	var seen [9]bool
 	for i := range r.lines {
@@ -105,6 +117,28 @@ func readRoll(r *Record) rollFields {
 		}
 		if !seen[k] { // the first, as Get reads it
 			seen[k], *dst = true, val
+		}
+	}
+	return f
+}
+
+// readRollAt is readRoll of a parsed roll record, whose first lines the schema fixes; the
+// optional ones follow in the schema's order (as, items, shown, rule, result).
+func readRollAt(r *Record) rollFields {
+	text := r.text()
+	at := func(i int, key string) string { return r.line(i)[len(key)+1:] } // these values are never empty
+	f := rollFields{turn: at(0, "turn"), activation: at(1, "activation"), seq: at(2, "seq"),
+		label: at(3, "label"), dice: at(4, "dice"), values: at(5, "values")}
+	for i := len(rollKeys); i < len(r.lines); i++ {
+		switch line := r.line(i); text[r.lines[i]] {
+		case 'a':
+			f.as = line[len("as "):]
+		case 'i':
+			f.items, f.hasItems = r.value(i, "items"), true
+		case 's':
+			f.shown, f.hasShown = r.value(i, "shown"), true
+		default:
+			return f // rule and result come last
 		}
 	}
 	return f
