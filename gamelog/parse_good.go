@@ -219,14 +219,15 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 				return false
 			}
 			recs = append(recs, rec)
-			u := &goodUnseal{rest: s[len("unseal "):nl], inner: &recs[len(recs)-1]}
+			u := goodUnseal{rest: s[len("unseal "):nl], inner: &recs[len(recs)-1]}
 			u.hash, u.sealedOK = unsealHash(s[:nl], rec.Raw)
 			if next == base {
 				if r.first != nil {
 					return false
 				}
-				r.first = u
-			} else if !f.unsealGood(next-1, u, &seals) {
+				first := u // only this one escapes
+				r.first = &first
+			} else if !f.unsealGood(next-1, &u, &seals) {
 				return false
 			}
 			end, lines = e, 3+len(rec.lines)
