@@ -41,11 +41,8 @@ type Record struct {
 // text returns Raw's bytes as a string, without a copy.
 func (r *Record) text() string { return unsafe.String(unsafe.SliceData(r.Raw), len(r.Raw)) }
 
-// NumFields returns the number of fields after "type" and "index".
-func (r *Record) NumFields() int { return len(r.lines) }
-
-// Field returns field i (0 ≤ i < NumFields), in the order of the record's lines.
-func (r *Record) Field(i int) Field {
+// field returns field i, in the order of the record's lines.
+func (r *Record) field(i int) Field {
 	line := r.line(i)
 	key, value, _ := strings.Cut(line, " ") // keys have no space
 	return Field{key, value}
@@ -55,7 +52,7 @@ func (r *Record) Field(i int) Field {
 func (r *Record) Fields() []Field {
 	out := make([]Field, len(r.lines))
 	for i := range out {
-		out[i] = r.Field(i)
+		out[i] = r.field(i)
 	}
 	return out
 }
