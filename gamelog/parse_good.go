@@ -1,7 +1,6 @@
 package gamelog
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"math/bits"
@@ -62,7 +61,7 @@ func parseGood(data []byte, str string, header int, format, view string) *File {
 		runs[w].a = header + w*per
 		runs[w].b = min(runs[w].a+per, len(str))
 	}
-	parallel(workers, func(w int) { runs[w].count(data, str) })
+	parallel(workers, func(w int) { runs[w].count(str) })
 	n := 0
 	for _, r := range runs {
 		if !r.ok {
@@ -113,56 +112,58 @@ func parallel(n int, fn func(int)) {
 	wg.Wait()
 }
 
-// countRecordStarts counts the positions p in [a, b) where str has "\n\ntype ": as
-// strings.Count of a stretch of str, but eight bytes at a time to find the empty lines.
-func countRecordStarts(str string, a, b int) int {
-	n := 0
+// countStretch reads [a, b) of str once, eight bytes at a time: it counts the positions in
+// it where str has "\n\ntype " (as strings.Count of the stretch would) and the newlines in it,
+// and reports whether it holds a CR.
+func countStretch(str string, a, b int) (records, lines int, cr bool) {
 	p := a
+	var crs uint64
 	for ; p+8 <= b; p += 8 {
-		m := newlines8(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(str[p:]), 8)))
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(str[p:]), 8))
+		crs |= bytesEqual8(x, '\r')
+		m := bytesEqual8(x, '\n')
 		if m == 0 {
 			continue
 		}
+		lines += bits.OnesCount64(m)
 		pairs := m & (m >> 8) // bytes j and j+1 both newlines: a flag at byte j
 		if m>>56 != 0 && p+8 < len(str) && str[p+8] == '\n' {
 			pairs |= 1 << 63 // the pair across the word's end
 		}
 		for ; pairs != 0; pairs &= pairs - 1 {
-			q := p + bits.TrailingZeros64(pairs)/8
-			if strings.HasPrefix(str[q:], "\n\ntype ") {
-				n++
+			if strings.HasPrefix(str[p+bits.TrailingZeros64(pairs)/8:], "\n\ntype ") {
+				records++
 			}
 		}
 	}
 	for ; p < b; p++ {
-		if strings.HasPrefix(str[p:], "\n\ntype ") {
-			n++
+		switch str[p] {
+		case '\r':
+			crs = 1
+		case '\n':
+			lines++
+			if strings.HasPrefix(str[p:], "\n\ntype ") {
+				records++
+			}
 		}
 	}
-	return n
+	return records, lines, crs != 0
 }
 
-// newlines8 returns a word with the high bit set in each byte of x that is a newline, and no
+// bytesEqual8 returns a word with the high bit set in each byte of x that is c, and no
 // other bit.
-func newlines8(x uint64) uint64 {
+func bytesEqual8(x uint64, c byte) uint64 {
 	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	v := x ^ 0x0a0a0a0a0a0a0a0a // a newline becomes a zero byte
+	v := x ^ uint64(c)*0x0101010101010101 // a byte c becomes a zero byte
 	return ^((v & lo7) + lo7 | v | lo7) & hi
 }
 
 // count counts the stretch's record blocks and newlines; ok is false where it has a CR.
-func (r *goodRun) count(data []byte, str string) {
-	if r.a >= r.b {
-		r.ok = true
-		return
-	}
-	if bytes.IndexByte(data[r.a:r.b], '\r') >= 0 {
-		return
-	}
+func (r *goodRun) count(str string) {
+	var cr bool
 	// A record block starts right after "\n\n" at a position in the stretch.
-	r.records = countRecordStarts(str, r.a, r.b)
-	r.lines = bytes.Count(data[r.a:r.b], newline)
-	r.ok = true
+	r.records, r.lines, cr = countStretch(str, r.a, r.b)
+	r.ok = !cr
 }
 
 // parse parses the stretch's blocks into f.Entries[base:], the first of them starting at

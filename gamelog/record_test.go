@@ -156,14 +156,18 @@ func FuzzValidValue(f *testing.F) {
 	})
 }
 
-// TestCountRecordStarts: the eight-bytes-at-a-time count is strings.Count of the stretch.
-func TestCountRecordStarts(t *testing.T) {
-	s := "navarch/v2 log full\n\ntype x\n\n\ntype \n\ntype y\n\n\n\ntype z\nx\n\ntype\n\ntype "
+// TestCountStretch: the eight-bytes-at-a-time count of a stretch is strings.Count's, and it
+// finds a CR where strings.IndexByte does.
+func TestCountStretch(t *testing.T) {
+	s := "navarch/v2 log full\n\ntype x\n\n\ntype \n\ntype y\r\n\n\n\ntype z\nx\n\ntype\n\ntype "
 	for a := 0; a <= len(s); a++ {
 		for b := a; b <= len(s); b++ {
-			want := strings.Count(s[a:min(b+6, len(s))], "\n\ntype ")
-			if got := countRecordStarts(s, a, b); got != want {
-				t.Fatalf("[%d, %d): %d, want %d", a, b, got, want)
+			records, lines, cr := countStretch(s, a, b)
+			if want := strings.Count(s[a:min(b+6, len(s))], "\n\ntype "); records != want {
+				t.Fatalf("[%d, %d): %d records, want %d", a, b, records, want)
+			}
+			if lines != strings.Count(s[a:b], "\n") || cr != strings.Contains(s[a:b], "\r") {
+				t.Fatalf("[%d, %d): %d lines, CR %v", a, b, lines, cr)
 			}
 		}
 	}
@@ -177,8 +181,8 @@ func TestCountRecordStarts(t *testing.T) {
 				want |= 0x80 << (8 * j)
 			}
 		}
-		if got := newlines8(w); got != want {
-			t.Errorf("newlines8(%#x) = %#x, want %#x", w, got, want)
+		if got := bytesEqual8(w, '\n'); got != want {
+			t.Errorf("bytesEqual8(%#x, newline) = %#x, want %#x", w, got, want)
 		}
 	}
 }
