@@ -1,5 +1,7 @@
 package gamelog
 
+import "strings"
+
 // OldParseFile is the parser as it was before issue 14 (oldparse_test.go), for the tests
 // that compare it with ParseFile.
 var OldParseFile = oldParseFile
@@ -9,4 +11,12 @@ var OldParseFile = oldParseFile
 func VerifySerial(f *File, opts VerifyOptions) *Report {
 	rep, _ := verify(f, opts, true)
 	return rep
+}
+
+// GoodPath reports whether ParseFile takes data the good way (parse_good.go).
+func GoodPath(data []byte) bool {
+	f := &File{}
+	str := string(data)
+	header, _, _ := strings.Cut(str, "\n\n")
+	return f.parseHeader(header) == nil && parseGood(data, str, len(header), f.Format, f.View) != nil
 }

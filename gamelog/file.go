@@ -5,11 +5,13 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"io"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"navarch/ident"
 )
@@ -120,59 +122,80 @@ func WriteFile(w io.Writer, f *File) error {
 // ParseFile parses an export strictly. Errors name the line and, where there is one, the
 // record.
 //
-// It works in three passes, so that a long log is read at the speed of its hashing: the
-// blocks are found in one scan; the records are parsed and their leaves hashed on every core
-// (each block alone); then the blocks are taken in file order as if parsed one by one, so
-// that the first bad block is the one reported, with the same message.
+// The File keeps data: its records' bytes and field values are data's own bytes, not a
+// copy, so the caller must not change data while the File is in use.
+//
+// It works in two passes, so that a long log is read at the speed of its hashing: the blocks
+// are found and their records parsed, and their leaves hashed, on every core, each worker
+// reading a stretch of the file once; then the blocks are taken in file order as if parsed
+// one by one, so that the first bad block is the one reported, with the same message.
 func ParseFile(data []byte) (*File, error) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, fmt.Errorf("%w: file is empty or truncated (no final newline)", ErrSyntax)
 	}
-	if bytes.IndexByte(data, '\r') >= 0 {
-		return nil, fmt.Errorf("%w: file has CR characters (line endings must be LF)", ErrSyntax)
-	}
+	crErr := func() error { return fmt.Errorf("%w: file has CR characters (line endings must be LF)", ErrSyntax) }
 	f := &File{}
-	str := string(data) // one copy: every field value is a substring of it
+	str := unsafe.String(unsafe.SliceData(data), len(data)) // the caller keeps data unchanged
 	header, _, _ := strings.Cut(str, "\n\n")
 	if err := f.parseHeader(header); err != nil {
+		if bytes.IndexByte(data, '\r') >= 0 {
+			return nil, crErr()
+		}
 		return nil, err
 	}
+	if g := parseGood(data, str, len(header), f.Format, f.View); g != nil {
+		return g, nil
+	}
+	// A good header has no CR; the workers look for one in the rest, each in its stretch.
 	runs := scanBlocks(data, str, len(header))
+	for _, r := range runs {
+		if r.cr {
+			return nil, crErr()
+		}
+	}
 	n := 0
-	for _, run := range runs {
-		n += countRecords(run)
+	for _, r := range runs {
+		n += countRecords(r.blocks)
 	}
 	f.Entries = make([]Entry, 0, n)
-	for _, run := range runs {
-		for i := range run {
-			b := &run[i]
-			trailer, err := f.takeBlock(b, data[b.start:b.end], str[b.start:b.end])
+	line := 3 // the header is one line, then an empty one
+	for _, r := range runs {
+		for i := range r.blocks {
+			b := &r.blocks[i]
+			rec, perr := r.record(b)
+			trailer, err := f.takeBlock(b, rec, perr, line, data[b.start:b.end], str[b.start:b.end])
 			if err != nil {
 				return nil, err
 			}
 			if trailer {
 				if b.end+1 < len(str) {
-					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, b.line+1)
+					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, line+1)
 				}
 				return f, nil
 			}
+			line += int(b.lines) + 1 // the next block follows the empty line after b
 		}
 	}
 	return nil, fmt.Errorf("%w: truncated: no end-of-log line after %d records", ErrSyntax, len(f.Entries))
 }
 
 // scanBlocks finds and parses the blocks after the header (which ends at byte header), in
-// runs that follow each other in file order. A long file is cut into one stretch per core,
-// each worker taking the blocks that start in its stretch. Where an empty line is followed
-// by another (which no export has), the blocks are found one by one from the start, as the
-// format's reading defines them.
-func scanBlocks(data []byte, str string, header int) [][]block {
+// runs that follow each other in file order, each block right after the empty line that
+// ends the one before it. A long file is cut into one stretch per core, each worker taking
+// the blocks that start in its stretch. Where an empty line is followed by another (which
+// no export has), the blocks are found one by one from the start, as the format's reading
+// defines them.
+func scanBlocks(data []byte, str string, header int) []*run {
 	workers := runtime.GOMAXPROCS(0)
 	if len(str) < 256<<10 || workers < 2 {
-		return [][]block{parsedBlocks(data, str, header)}
+		r := scanChunk(data, str, header, len(str))
+		if r.triple && !r.cr {
+			return []*run{parsedBlocks(data, str, header)}
+		}
+		return []*run{r}
 	}
 	per := (len(str)-header)/workers + 1
-	runs := make([]chunkRun, workers)
+	runs := make([]*run, workers)
 	var wg sync.WaitGroup
 	for w := range runs {
 		a := header + w*per
@@ -183,67 +206,127 @@ func scanBlocks(data []byte, str string, header int) [][]block {
 		}()
 	}
 	wg.Wait()
-	out := make([][]block, 0, len(runs))
-	newlines := 0 // before the current run's stretch
+	for _, r := range runs {
+		if r.cr {
+			return runs
+		}
+	}
 	for _, r := range runs {
 		if r.triple {
-			return [][]block{parsedBlocks(data, str, header)}
+			return []*run{parsedBlocks(data, str, header)}
 		}
-		for i := range r.blocks {
-			r.blocks[i].line += newlines
-		}
-		newlines += r.newlines
-		out = append(out, r.blocks)
 	}
-	return out
+	return runs
 }
 
-func parsedBlocks(data []byte, str string, header int) []block {
-	blocks := splitBlocks(str, header)
-	parseRun(data, str, blocks)
-	return blocks
+func parsedBlocks(data []byte, str string, header int) *run {
+	r := &run{blocks: splitBlocks(str, header)}
+	r.parse(data, str)
+	return r
 }
 
-// chunkRun is what a worker found in its stretch [a, b) of the file: the blocks that start
-// right after an empty line in it (line: 1 + the newlines from a to the block), and the
-// stretch's newlines.
-type chunkRun struct {
-	blocks   []block
-	newlines int
-	triple   bool // an empty line followed by another: the stretch's blocks are not to be trusted
+// run is what a worker found in its stretch of the file: the blocks that start right after
+// an empty line in it, and the records parsed from them. The blocks hold no pointers, so
+// that the collector need not scan them.
+type run struct {
+	blocks []block
+	recs   []Record
+	errs   []error
+	arena  []uint16 // for the records' line offsets
+	triple bool     // an empty line followed by another: the stretch's blocks are not to be trusted
+	cr     bool     // a CR in the stretch: the file is refused
 }
 
-func scanChunk(data []byte, str string, a, b int) chunkRun {
+// record returns the record parsed from b (nil if none) and its parse error.
+func (r *run) record(b *block) (*Record, error) {
+	switch {
+	case b.err > 0:
+		return nil, r.errs[b.err-1]
+	case b.rec > 0:
+		return &r.recs[b.rec-1], nil
+	}
+	return nil, nil
+}
+
+// add keeps the record parsed from b, or its error.
+func (r *run) add(b *block, rec Record, err error) {
+	if err != nil {
+		r.errs = append(r.errs, err)
+		b.err = int32(len(r.errs))
+		return
+	}
+	r.recs = append(r.recs, rec)
+	b.rec = int32(len(r.recs))
+}
+
+// scanChunk finds and parses the blocks that start in [a, b), reading each line once where
+// its record is good (scanRecord), and hashes each record's leaf and each unsealed record's
+// commitment; first it looks for a CR in [a, b), and does nothing more if it finds one.
+func scanChunk(data []byte, str string, a, b int) *run {
+	r := &run{}
 	if a >= b {
-		return chunkRun{}
+		return r
 	}
-	r := chunkRun{newlines: strings.Count(str[a:b], "\n")}
+	if bytes.IndexByte(data[a:b], '\r') >= 0 {
+		r.cr = true
+		return r
+	}
 	i := strings.Index(str[a:], "\n\n")
 	if i < 0 || a+i >= b {
 		return r
 	}
 	p := a + i // an empty line ends at p+1; the block starts at p+2
-	line := 1 + strings.Count(str[a:p+2], "\n")
 	r.blocks = make([]block, 0, (b-a)/96+16)
+	r.recs = make([]Record, 0, (b-a)/100+16) // an export has a record in every 110 bytes or so
+	h := sha256.New()
 	for p < b && p+2 < len(str) {
 		start := p + 2
 		if str[start] == '\n' {
 			r.triple = true
 			return r
 		}
-		next := strings.Index(str[start:], "\n\n")
-		end := len(str)
-		if next >= 0 {
-			end = start + next + 1
+		if cap(r.arena)-len(r.arena) < 1024 {
+			r.arena = make([]uint16, 0, max(16<<10, (b-start)/14)) // a field line in every 17 bytes or so
 		}
-		r.blocks = append(r.blocks, block{start: start, end: end, line: line, kind: kindOf(str[start:end])})
-		if next < 0 {
+		r.blocks = append(r.blocks, block{start: start, end: -1})
+		blk := &r.blocks[len(r.blocks)-1]
+		switch s := str[start:]; {
+		case strings.HasPrefix(s, "type "):
+			blk.kind = blockRecord
+			if rec, end, ok := scanRecord(data, str, start, &r.arena); ok {
+				blk.end, blk.lines = end, int32(2+len(rec.lines))
+				h.Reset()
+				h.Write(leafPrefix)
+				h.Write(rec.Raw)
+				h.Sum(blk.leaf[:0])
+				r.add(blk, rec, nil)
+			}
+		case strings.HasPrefix(s, "unseal "):
+			blk.kind = blockUnseal
+			nl := strings.IndexByte(s, '\n')
+			if body := start + nl + 1; body < len(str) && str[body] != '\n' {
+				if rec, end, ok := scanRecord(data, str, body, &r.arena); ok {
+					blk.end, blk.lines = end, int32(3+len(rec.lines))
+					blk.leaf, blk.sealedOK = unsealHash(s[:nl], rec.Raw)
+					r.add(blk, rec, nil)
+				}
+			}
+		}
+		if blk.end < 0 { // a block of another kind, or a record the good path does not take
+			next := strings.Index(str[start:], "\n\n")
+			blk.end = len(str)
+			if next >= 0 {
+				blk.end = start + next + 1
+			}
+			blk.kind = kindOf(str[start:blk.end])
+			blk.lines = int32(strings.Count(str[start:blk.end], "\n"))
+			r.parseBlock(data, str, blk, h)
+		}
+		if blk.end >= len(str) {
 			break
 		}
-		line += strings.Count(str[start:end], "\n") + 1
-		p = start + next
+		p = blk.end - 1
 	}
-	parseRun(data, str, r.blocks)
 	return r
 }
 
@@ -260,13 +343,15 @@ func kindOf(s string) blockKind {
 // block is one block of an export file, by its bytes' place; the records in it are parsed
 // (and hashed) ahead of their turn.
 type block struct {
-	start, end int // its bytes, with the final newline and without the empty line after it
-	line       int // the file line where it starts
-	kind       blockKind
-	rec        Record     // the record (a record block) or the unsealed record (an unseal block)
-	err        error      // rec's parse error
-	sealedOK   bool       // an unseal block whose leaf field holds the SealedHash of its record
-	leaf       ident.Hash // a record block's leaf
+	start, end int   // its bytes, with the final newline and without the empty line after it
+	lines      int32 // its lines
+	// rec is 1 + the index in its run's recs of the record parsed from the block (a record
+	// block's, or the unsealed record of an unseal block), err 1 + that of its parse error
+	// in errs; 0 for none.
+	rec, err int32
+	kind     blockKind
+	sealedOK bool       // an unseal block whose leaf field holds the SealedHash of its record
+	leaf     ident.Hash // a record block's leaf
 }
 
 type blockKind uint8
@@ -285,19 +370,19 @@ func splitBlocks(str string, header int) []block {
 		return nil
 	}
 	out := make([]block, 0, strings.Count(str[header:], "\n\n"))
-	pos, line := header+2, 3
+	pos := header + 2
 	for pos < len(str) {
 		end := strings.Index(str[pos:], "\n\n")
 		if end < 0 {
 			end = len(str) - 1 - pos
 		}
-		b := block{start: pos, end: pos + end + 1, line: line}
+		b := block{start: pos, end: pos + end + 1}
 		b.kind = kindOf(str[pos:b.end])
+		b.lines = int32(strings.Count(str[pos:b.end], "\n"))
 		out = append(out, b)
 		if strings.HasPrefix(str[pos:b.end], "end-of-log") {
 			break // the trailer, or a bad block: either ends the file's reading
 		}
-		line += strings.Count(str[pos:b.end], "\n") + 1
 		pos = b.end + 1
 	}
 	return out
@@ -313,42 +398,52 @@ func countRecords(blocks []block) int {
 	return n
 }
 
-// parseRun parses the record of every record and unseal block of blocks and hashes each
-// record block's leaf (and each unseal block's commitment), with one arena of fields.
-func parseRun(data []byte, str string, blocks []block) {
-	if len(blocks) == 0 {
-		return
-	}
-	// One arena for the run's fields: every field is a line, so its lines bound them.
-	arena := make([]Field, 0, strings.Count(str[blocks[0].start:blocks[len(blocks)-1].end], "\n"))
+// parse parses the record of every record and unseal block of r and hashes each record
+// block's leaf (and each unseal block's commitment).
+func (r *run) parse(data []byte, str string) {
 	h := sha256.New()
-	for i := range blocks {
-		b := &blocks[i]
-		start := b.start
-		switch b.kind {
-		case blockRecord:
-		case blockUnseal:
-			nl := strings.IndexByte(str[b.start:b.end], '\n')
-			start = b.start + nl + 1
-			b.leaf, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
-		default:
-			continue
-		}
-		s := str[start:b.end]
-		if n := strings.Count(s, "\n"); cap(arena)-len(arena) < n {
-			arena = make([]Field, 0, max(n, 16<<10))
-		}
-		b.rec, b.err = parseRecord(data[start:b.end], s, &arena)
-		if b.err == nil && b.kind == blockRecord {
-			h.Reset()
-			h.Write(leafPrefix)
-			h.Write(b.rec.Raw)
-			h.Sum(b.leaf[:0])
-		}
+	for i := range r.blocks {
+		r.parseBlock(data, str, &r.blocks[i], h)
 	}
 }
 
+// parseBlock parses the record of a record or unseal block b of r with parseRecord, and
+// hashes a record block's leaf (and an unseal block's commitment).
+func (r *run) parseBlock(data []byte, str string, b *block, h hash.Hash) {
+	start := b.start
+	switch b.kind {
+	case blockRecord:
+	case blockUnseal:
+		nl := strings.IndexByte(str[b.start:b.end], '\n')
+		start = b.start + nl + 1
+		b.leaf, b.sealedOK = unsealHash(str[b.start:b.start+nl], data[start:b.end])
+	default:
+		return
+	}
+	s := str[start:b.end]
+	if n := strings.Count(s, "\n"); cap(r.arena)-len(r.arena) < n {
+		r.arena = make([]uint16, 0, max(n, 16<<10))
+	}
+	rec, err := parseRecord(data[start:b.end], s, &r.arena)
+	if err == nil && b.kind == blockRecord {
+		h.Reset()
+		h.Write(leafPrefix)
+		h.Write(rec.Raw)
+		h.Sum(b.leaf[:0])
+	}
+	r.add(b, rec, err)
+}
+
 var leafPrefix = []byte{0}
+
+// parseOne is Parse, its record on the heap.
+func parseOne(raw []byte) (*Record, error) {
+	rec, err := Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
 
 // unsealHash computes, ahead of its turn, the commitment an unseal block's record opens
 // with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
@@ -362,9 +457,16 @@ func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
 	return SealedHash(nonce, inner), true
 }
 
-// takeBlock adds block b (bytes raw, text s) to f, in file order; it reports whether b
+// takeBlock adds block b (bytes raw, text s, starting at file line line) to f, in file
+// order, with the record parsed from it ahead (rec, or its error perr); it reports whether b
 // is the trailer.
-func (f *File) takeBlock(b *block, raw []byte, s string) (trailer bool, err error) {
+func (f *File) takeBlock(b *block, rec *Record, perr error, line int, raw []byte, s string) (trailer bool, err error) {
+	next := uint64(len(f.Entries))
+	if b.kind == blockRecord && rec != nil && len(f.Private) == 0 && rec.Index == next {
+		// The good path of the "type" case below, without reading the block's first line.
+		f.Entries = append(f.Entries, Entry{Index: next, Leaf: b.leaf, Record: rec, Line: line})
+		return false, nil
+	}
 	first, body, _ := strings.Cut(s, "\n")
 	word, rest, _ := strings.Cut(first, " ")
 	one := func() string { // a one-line block's text; fields() refuses one with more lines
@@ -373,27 +475,25 @@ func (f *File) takeBlock(b *block, raw []byte, s string) (trailer bool, err erro
 		}
 		return first
 	}
-	next := uint64(len(f.Entries))
-	line := b.line
 	switch {
 	case word == "type":
 		if len(f.Private) > 0 {
 			return false, fmt.Errorf("%w: line %d: record after private blocks", ErrSyntax, line)
 		}
 		if b.kind != blockRecord { // "type" alone on its line: parse it as the record it is not
-			b.rec, b.err = Parse(raw)
+			rec, perr = parseOne(raw)
 		}
-		if b.err != nil {
-			return false, fmt.Errorf("record %d (line %d): %w", next, line, b.err)
+		if perr != nil {
+			return false, fmt.Errorf("record %d (line %d): %w", next, line, perr)
 		}
-		if b.rec.Index != next {
-			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, b.rec.Index)
+		if rec.Index != next {
+			return false, fmt.Errorf("record %d (line %d): %w: index %d out of sequence", next, line, ErrSyntax, rec.Index)
 		}
 		leaf := b.leaf
 		if b.kind != blockRecord {
-			leaf = Leaf(b.rec.Raw)
+			leaf = Leaf(rec.Raw)
 		}
-		f.Entries = append(f.Entries, Entry{Index: next, Leaf: leaf, Record: &b.rec, Line: line})
+		f.Entries = append(f.Entries, Entry{Index: next, Leaf: leaf, Record: rec, Line: line})
 	case word == "redacted" && f.Format == FormatV1:
 		e, err := parseRedacted(one(), rest, next)
 		if err != nil {
@@ -403,9 +503,9 @@ func (f *File) takeBlock(b *block, raw []byte, s string) (trailer bool, err erro
 		f.Entries = append(f.Entries, e)
 	case word == "unseal" && f.Format != FormatV1:
 		if b.kind != blockUnseal {
-			b.rec, b.err = Parse([]byte(body))
+			rec, perr = parseOne([]byte(body))
 		}
-		if err := f.parseUnseal(rest, b); err != nil {
+		if err := f.parseUnseal(rest, b, rec, perr); err != nil {
 			return false, fmt.Errorf("line %d: %w", line, err)
 		}
 	case word == "private":
@@ -434,7 +534,7 @@ func (f *File) parseHeader(header string) error {
 
 // parseUnseal reads "unseal <index> <nonce>" and the record it opens, which must be the
 // sealed record just before it, not yet opened.
-func (f *File) parseUnseal(rest string, b *block) error {
+func (f *File) parseUnseal(rest string, b *block, inner *Record, perr error) error {
 	index, nonce, two := strings.Cut(rest, " ")
 	n := len(f.Entries)
 	var buf [20]byte
@@ -448,10 +548,9 @@ func (f *File) parseUnseal(rest string, b *block) error {
 	if err := decodeFixed(e.Nonce[:], nonce); err != nil {
 		return err
 	}
-	if b.err != nil {
-		return fmt.Errorf("record %d unsealed: %w", n-1, b.err)
+	if perr != nil {
+		return fmt.Errorf("record %d unsealed: %w", n-1, perr)
 	}
-	inner := &b.rec
 	if inner.Index != uint64(n-1) || inner.Type == TypeSealed {
 		return fmt.Errorf("%w: record %d unsealed: index %d, type %s", ErrSyntax, n-1, inner.Index, inner.Type)
 	}

@@ -18,7 +18,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		b := New(rec.Type)
-		for _, fl := range rec.Fields {
+		for _, fl := range rec.Fields() {
 			b.Add(fl.Key, fl.Value)
 		}
 		again, err := b.Build(rec.Index)

@@ -6,6 +6,7 @@ package gamelog
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -153,7 +154,16 @@ func oldParse(raw []byte) (Record, error) {
 	if err != nil {
 		return Record{}, fmt.Errorf("%s record: %w", typ, err)
 	}
-	rec.Fields = fields
+	// The record as the new representation holds it: the offsets of the field lines, which
+	// must give the fields the old parser found.
+	off := len(lines[0]) + len(lines[1]) + 2
+	for _, l := range lines[2:] {
+		rec.lines = append(rec.lines, uint16(off))
+		off += len(l) + 1
+	}
+	if !slices.Equal(rec.Fields(), fields) {
+		panic(fmt.Sprintf("the line offsets give %q, the old parser found %q", rec.Fields(), fields))
+	}
 	return rec, nil
 }
 

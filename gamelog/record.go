@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxRecordSize bounds one record's bytes.
@@ -23,50 +24,107 @@ var ErrSyntax = errors.New("gamelog: syntax")
 // Field is one "key value" line of a record.
 type Field struct{ Key, Value string }
 
-// Record is one log record: its stored bytes and their fields. Raw is what the hash chain
-// covers; Fields never exist without the Raw they were parsed from or built into.
+// Record is one log record: its stored bytes and where its fields lie in them. Raw is what
+// the hash chain covers; the fields are always read from the bytes they were parsed from,
+// and the values Get returns share Raw's memory: Raw's bytes never change (Parse keeps a
+// copy of its input, ParseFile the file its caller keeps unchanged).
 type Record struct {
-	Index  uint64
-	Type   string
-	Fields []Field // after "type" and "index"
-	Raw    []byte
+	Index uint64
+	Type  string
+	Raw   []byte
+
+	// lines holds the offset in Raw of each field's line after "index", in order. A record
+	// has at most MaxRecordSize bytes, so that every line starts below 1<<16.
+	lines []uint16
+}
+
+// text returns Raw's bytes as a string, without a copy.
+func (r *Record) text() string { return unsafe.String(unsafe.SliceData(r.Raw), len(r.Raw)) }
+
+// field returns field i, in the order of the record's lines.
+func (r *Record) field(i int) Field {
+	line := r.line(i)
+	key, value, _ := strings.Cut(line, " ") // keys have no space
+	return Field{key, value}
+}
+
+// Fields returns every field after "type" and "index", in order, in a new slice.
+func (r *Record) Fields() []Field {
+	out := make([]Field, len(r.lines))
+	for i := range out {
+		out[i] = r.field(i)
+	}
+	return out
+}
+
+// line returns the text of field i's line, without its newline.
+func (r *Record) line(i int) string {
+	text := r.text()
+	end := len(text) - 1
+	if i+1 < len(r.lines) {
+		end = int(r.lines[i+1]) - 1
+	}
+	return text[r.lines[i]:end]
+}
+
+// find returns the index of the first field named key at or after field i, or -1.
+func (r *Record) find(key string, i int) int {
+	if key == "" {
+		return -1 // no field has an empty key
+	}
+	text := r.text()
+	for ; i < len(r.lines); i++ {
+		// Every line ends with a newline, so the byte after a matching key exists.
+		o := int(r.lines[i])
+		if o+len(key) < len(text) && text[o] == key[0] && text[o:o+len(key)] == key {
+			if c := text[o+len(key)]; c == ' ' || c == '\n' {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// value returns the value of field i, whose key is key.
+func (r *Record) value(i int, key string) string {
+	line := r.line(i)
+	if len(line) == len(key) {
+		return ""
+	}
+	return line[len(key)+1:]
 }
 
 // Get returns the value of the first field named key, or "".
 func (r *Record) Get(key string) string {
-	for _, f := range r.Fields {
-		if f.Key == key {
-			return f.Value
-		}
+	if i := r.find(key, 0); i >= 0 {
+		return r.value(i, key)
 	}
 	return ""
 }
 
 // Has reports whether a field named key is present.
-func (r *Record) Has(key string) bool {
-	for _, f := range r.Fields {
-		if f.Key == key {
-			return true
-		}
-	}
-	return false
-}
+func (r *Record) Has(key string) bool { return r.find(key, 0) >= 0 }
 
 // All returns the values of every field named key, in order.
 func (r *Record) All(key string) []string {
 	var out []string
-	for _, f := range r.Fields {
-		if f.Key == key {
-			out = append(out, f.Value)
-		}
+	for i := r.find(key, 0); i >= 0; i = r.find(key, i+1) {
+		out = append(out, r.value(i, key))
 	}
 	return out
 }
 
-// Uint returns a uint field; the parser has already checked its syntax.
-func (r *Record) Uint(key string) uint64 {
-	v, _ := strconv.ParseUint(r.Get(key), 10, 64)
-	return v
+// Uint returns a uint field; the parser has already checked its syntax (0 where the field
+// is missing or not a decimal).
+func (r *Record) Uint(key string) uint64 { return uintValue(r.Get(key)) }
+
+// uintValue is strconv.ParseUint(v, 10, 64), 0 on an error.
+func uintValue(v string) uint64 {
+	if len(v) < 20 && isUint(v) {
+		return parseUint(v)
+	}
+	n, _ := strconv.ParseUint(v, 10, 64)
+	return n
 }
 
 // Bytes returns a hex field decoded.
@@ -82,6 +140,9 @@ func (r *Record) Hash32(key string) [32]byte {
 	v := r.Get(key)
 	if len(v) != 64 {
 		copy(h[:], r.Bytes(key))
+		return h
+	}
+	if decodeFixed(h[:], v) == nil { // lowercase hex, as the parser takes it
 		return h
 	}
 	for i := range h {
@@ -152,26 +213,31 @@ func (b *Builder) Build(index uint64) (Record, error) {
 		}
 		buf.WriteByte('\n')
 	}
-	return Parse(buf.Bytes())
+	return parseOwn(buf.Bytes())
 }
 
 // Parse parses one record strictly: it must be exactly the canonical form of its fields.
-// The returned record keeps raw (not a copy); its field values share one copy of raw as a
-// string.
+// The returned record keeps a copy of raw, which its Raw and its field values share.
 func Parse(raw []byte) (Record, error) {
 	if len(raw) > MaxRecordSize {
 		return Record{}, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrSyntax, len(raw), MaxRecordSize)
 	}
-	s := string(raw)
-	arena := make([]Field, 0, strings.Count(s, "\n"))
-	return parseRecord(raw, s, &arena)
+	return parseOwn(bytes.Clone(raw))
 }
 
-// parseRecord is Parse of raw, whose bytes s holds as a string, with the fields appended to
-// *arena; the record's Fields are a full slice expression of the arena, so that appending to
-// them never writes into another record's fields. It allocates nothing while the arena has
-// room, so that ParseFile can parse a long log without an allocation per record or field.
-func parseRecord(raw []byte, s string, arena *[]Field) (Record, error) {
+// parseOwn is Parse of bytes that no one else holds (it keeps raw).
+func parseOwn(raw []byte) (Record, error) {
+	lines := make([]uint16, 0, bytes.Count(raw, newline))
+	return parseRecord(raw, unsafe.String(unsafe.SliceData(raw), len(raw)), &lines)
+}
+
+var newline = []byte{'\n'}
+
+// parseRecord is Parse of raw, whose bytes s holds as a string, with the offsets of the
+// fields' lines appended to *arena; the record's lines are a full slice expression of the
+// arena, so that appending to them never writes into another record's. It allocates nothing
+// while the arena has room.
+func parseRecord(raw []byte, s string, arena *[]uint16) (Record, error) {
 	if len(raw) > MaxRecordSize {
 		return Record{}, fmt.Errorf("%w: record of %d bytes exceeds %d", ErrSyntax, len(raw), MaxRecordSize)
 	}
@@ -181,7 +247,7 @@ func parseRecord(raw []byte, s string, arena *[]Field) (Record, error) {
 	if len(s) == 0 || s[len(s)-1] != '\n' {
 		return Record{}, fmt.Errorf("%w: record does not end with a newline", ErrSyntax)
 	}
-	sc := lineScan{rest: s[:len(s)-1], more: true}
+	sc := lineScan{s: s[:len(s)-1]}
 	sc.next()
 	first := sc.line
 	sc.next()
@@ -189,7 +255,7 @@ func parseRecord(raw []byte, s string, arena *[]Field) (Record, error) {
 		return Record{}, fmt.Errorf("%w: record has no index line", ErrSyntax)
 	}
 	typ, ok := strings.CutPrefix(first, "type ")
-	schema, known := schemas[typ]
+	name, schema, known := schemaOf(typ)
 	if !ok || !known {
 		return Record{}, fmt.Errorf("%w: line 1: %q is not a known record type line", ErrSyntax, first)
 	}
@@ -197,42 +263,45 @@ func parseRecord(raw []byte, s string, arena *[]Field) (Record, error) {
 	if !ok || checkValue(kUint, idx) != nil {
 		return Record{}, fmt.Errorf("%w: line 2: %q is not an index line", ErrSyntax, sc.line)
 	}
-	rec := Record{Type: typ, Raw: raw, Index: parseUint(idx)}
+	rec := Record{Type: name, Raw: raw, Index: parseUint(idx)}
 	start := len(*arena)
 	sc.next()
 	if err := parseFields(schema, &sc, arena); err != nil {
 		*arena = (*arena)[:start]
 		return Record{}, fmt.Errorf("%s record: %w", typ, err)
 	}
-	rec.Fields = (*arena)[start:len(*arena):len(*arena)]
+	rec.lines = (*arena)[start:len(*arena):len(*arena)]
 	return rec, nil
 }
 
 // lineScan walks the LF-separated lines of a string as strings.Split would give them,
 // without making the slice.
 type lineScan struct {
-	rest string // the text after the current line
-	more bool   // whether rest holds another line (an LF preceded it)
+	s    string // the text scanned
+	at   int    // where the current line starts, when ok
+	from int    // where the next line starts; -1 after the last line
 	line string // the current line, when ok
 	ok   bool
 }
 
 func (l *lineScan) next() {
-	if !l.more {
+	if l.from < 0 {
 		l.line, l.ok = "", false
 		return
 	}
-	if i := strings.IndexByte(l.rest, '\n'); i >= 0 {
-		l.line, l.rest = l.rest[:i], l.rest[i+1:]
+	l.at = l.from
+	if i := strings.IndexByte(l.s[l.at:], '\n'); i >= 0 {
+		l.line, l.from = l.s[l.at:l.at+i], l.at+i+1
 	} else {
-		l.line, l.rest, l.more = l.rest, "", false
+		l.line, l.from = l.s[l.at:], -1
 	}
 	l.ok = true
 }
 
 // parseFields matches the lines from sc's current one against schema in order, appending the
-// fields to *arena; line numbers in errors count from 1 at the record's "type" line.
-func parseFields(schema []field, sc *lineScan, arena *[]Field) error {
+// offsets of the fields' lines to *arena; line numbers in errors count from 1 at the
+// record's "type" line.
+func parseFields(schema []field, sc *lineScan, arena *[]uint16) error {
 	i := 0 // lines read after the index line
 	for _, f := range schema {
 		n := 0
@@ -251,7 +320,7 @@ func parseFields(schema []field, sc *lineScan, arena *[]Field) error {
 			if err := checkValue(f.kind, val); err != nil {
 				return fmt.Errorf("%w: line %d: %s: %v", ErrSyntax, i+3, f.key, err)
 			}
-			*arena = append(*arena, Field{f.key, val})
+			*arena = append(*arena, uint16(sc.at))
 			n++
 			i++
 			sc.next()
@@ -264,6 +333,184 @@ func parseFields(schema []field, sc *lineScan, arena *[]Field) error {
 		return fmt.Errorf("%w: line %d: unexpected %q", ErrSyntax, i+3, clip(sc.line))
 	}
 	return nil
+}
+
+// scanRecord parses the record that starts at str[start:] and runs to the next empty line
+// or to the end of str (which ends with a newline), as parseRecord would, on the good path
+// only: it returns the record (Raw from data, which str holds) and the end of its bytes,
+// after its final newline, with its fields' offsets appended to *arena. ok is false where
+// parseRecord would refuse the record (or might: scanRecord refuses more than it must), and
+// parseRecord is then to name the error. It reads each line once.
+//
+// A record it accepts is valid UTF-8 without a check of its own: every line of it is the
+// type line of a known type, an index or a schema key with a value of the key's kind, and
+// every kind but text admits only ASCII, text only valid UTF-8 (CheckText).
+func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record, end int, ok bool) {
+	s := str[start:]
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		return Record{}, 0, false
+	}
+	typ, ok := strings.CutPrefix(s[:i], "type ")
+	name, schema, known := schemaOf(typ)
+	if !ok || !known {
+		return Record{}, 0, false
+	}
+	p := i + 1
+	i = strings.IndexByte(s[p:], '\n')
+	if i < 0 {
+		return Record{}, 0, false
+	}
+	idx, ok := strings.CutPrefix(s[p:p+i], "index ")
+	if !ok || !isUint(idx) {
+		return Record{}, 0, false
+	}
+	p += i + 1
+	mark := len(*arena)
+	// k is the schema's field for the current line, n how many lines it has had; an empty
+	// line ends the block.
+	k, n := 0, 0
+	for p < len(s) && s[p] != '\n' {
+		i = strings.IndexByte(s[p:], '\n')
+		if i < 0 {
+			*arena = (*arena)[:mark]
+			return Record{}, 0, false
+		}
+		line := s[p : p+i]
+		for k < len(schema) && !hasKey(line, schema[k].key) {
+			if n == 0 && (schema[k].n == one || schema[k].n == some) {
+				*arena = (*arena)[:mark]
+				return Record{}, 0, false // a field missing
+			}
+			k, n = k+1, 0
+		}
+		if k == len(schema) || !goodLine(schema[k], n, line) {
+			*arena = (*arena)[:mark]
+			return Record{}, 0, false
+		}
+		*arena = append(*arena, uint16(p))
+		n++
+		p += i + 1
+	}
+	for ; k < len(schema); k, n = k+1, 0 {
+		if n == 0 && (schema[k].n == one || schema[k].n == some) {
+			*arena = (*arena)[:mark]
+			return Record{}, 0, false
+		}
+	}
+	if p > MaxRecordSize {
+		*arena = (*arena)[:mark]
+		return Record{}, 0, false
+	}
+	lines := (*arena)[mark:len(*arena):len(*arena)]
+	return Record{Index: parseUint(idx), Type: name, Raw: data[start : start+p], lines: lines}, start + p, true
+}
+
+// goodLine reports whether line, which starts with f's key, is f's n+1st line as the schema
+// allows it: f may repeat, and the line is the key alone or the key, a space and a value of
+// f's kind.
+func goodLine(f field, n int, line string) bool {
+	if n > 0 && (f.n == one || f.n == opt) || len(line) == len(f.key)+1 {
+		return false
+	}
+	val := ""
+	if len(line) > len(f.key) {
+		val = line[len(f.key)+1:]
+	}
+	return validValue(f.kind, val)
+}
+
+// isUint reports whether checkUint accepts v.
+func isUint(v string) bool {
+	if v == "" || len(v) > 20 || len(v) > 1 && v[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return len(v) < 20 || v <= "18446744073709551615"
+}
+
+// validValue reports whether checkValue accepts v, without making its error.
+func validValue(k kind, v string) bool {
+	switch k {
+	case kUint:
+		return isUint(v)
+	case kHex32:
+		return len(v) == 64 && isHex(v)
+	case kToken:
+		return isToken(v)
+	case kText:
+		return isText(v)
+	case kUints:
+		return v != "" && isList(v, isUint)
+	case kTokens:
+		return v == "" || isList(v, isToken)
+	case kHex:
+		return len(v)%2 == 0 && isHex(v)
+	case kDice:
+		c, sd, ok := strings.Cut(v, "d")
+		// As ParseDice: a count of 1 to 10000; sides above 2^32−1 read as 2^32−1.
+		return ok && isUint(c) && isUint(sd) && len(c) <= 5 && c != "0" && parseUint(c) <= maxDice && sd != "0"
+	}
+	return checkValue(k, v) == nil
+}
+
+// maxDice is the most dice one roll record may hold (ParseDice).
+const maxDice = 10000
+
+// isList reports whether v is one or more items that each accepts, separated by single
+// spaces.
+func isList(v string, each func(string) bool) bool {
+	for {
+		i := strings.IndexByte(v, ' ')
+		if i < 0 {
+			return each(v)
+		}
+		if !each(v[:i]) {
+			return false
+		}
+		v = v[i+1:]
+	}
+}
+
+// isHex reports whether v is lowercase hex digits (of any length).
+func isHex(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if hexDigit[v[i]] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isToken reports whether CheckToken accepts v.
+func isToken(v string) bool {
+	if v == "" || len(v) > 200 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] <= ' ' || v[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// isText reports whether CheckText accepts v: printable ASCII is checked here, any other
+// byte sends v to CheckText.
+func isText(v string) bool {
+	if len(v) > 2000 || len(v) > 0 && (v[0] == ' ' || v[len(v)-1] == ' ') {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' || c > '~' {
+			return CheckText(v) == nil
+		}
+	}
+	return true
 }
 
 // hasKey reports whether line's key (the text before its first space) is key.
@@ -443,7 +690,7 @@ func ParseDice(v string) (count, sides int, err error) {
 	}
 	cn, _ := strconv.ParseUint(c, 10, 32)
 	sn, _ := strconv.ParseUint(s, 10, 32)
-	if cn < 1 || sn < 1 || cn > 10000 || sn > 1<<32-1 {
+	if cn < 1 || sn < 1 || cn > maxDice || sn > 1<<32-1 {
 		return 0, 0, fmt.Errorf("dice %q out of range", v)
 	}
 	return int(cn), int(sn), nil

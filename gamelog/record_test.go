@@ -3,6 +3,7 @@ package gamelog
 import (
 	"crypto/ed25519"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,92 @@ func TestParseBlocksRefuses(t *testing.T) {
 	} {
 		if _, err := ParseBlocks([]byte(text)); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// validValueCases are values near the edges of every kind, for the test and fuzz target
+// below.
+var validValueCases = []string{"", "0", "00", "1", "01", "10000", "10001", "18446744073709551615",
+	"18446744073709551616", "99999999999999999999", "1 2", "1  2", " 1", "1 ", "a b", "a  b", "-1", "+1",
+	"1d6", "0d6", "1d0", "10000d6", "10001d6", "1d4294967295", "1d4294967296", "1d99999999999", "d6", "1d", "1d6d",
+	"01d6", "1d06", "ab", "abc", "AB", "0g", strings.Repeat("ab", 32), strings.Repeat("ab", 16), strings.Repeat("x", 201),
+	"é", "a\tb", "a\x7fb", "caf\xc3\xa9", "\xff", "x y z", "none", "2026-12-01T12:00:00Z", "2026-02-30T12:00:00Z"}
+
+// TestValidValueAsCheckValue: the parser's good path (validValue) accepts exactly what
+// checkValue accepts, kind by kind.
+func TestValidValueAsCheckValue(t *testing.T) {
+	for k := kUint; k <= kPair; k++ {
+		for _, v := range validValueCases {
+			if got, want := validValue(k, v), checkValue(k, v) == nil; got != want {
+				t.Errorf("kind %d, %q: validValue %v, checkValue accepts: %v", k, v, got, want)
+			}
+		}
+	}
+}
+
+// FuzzValidValue: validValue and checkValue agree on any value of any kind.
+func FuzzValidValue(f *testing.F) {
+	for _, v := range validValueCases {
+		f.Add(uint8(0), v)
+	}
+	f.Fuzz(func(t *testing.T, k uint8, v string) {
+		kd := kind(k % uint8(kPair+1))
+		if got, want := validValue(kd, v), checkValue(kd, v) == nil; got != want {
+			t.Errorf("kind %d, %q: validValue %v, checkValue accepts: %v", kd, v, got, want)
+		}
+	})
+}
+
+// TestCountStretch: the eight-bytes-at-a-time count of a stretch is strings.Count's, and it
+// finds a CR where strings.IndexByte does.
+func TestCountStretch(t *testing.T) {
+	s := "navarch/v2 log full\n\ntype x\n\n\ntype \n\ntype y\r\n\n\n\ntype z\nx\n\ntype\n\ntype "
+	for a := 0; a <= len(s); a++ {
+		for b := a; b <= len(s); b++ {
+			records, lines, cr := countStretch(s, a, b)
+			if want := strings.Count(s[a:min(b+6, len(s))], "\n\ntype "); records != want {
+				t.Fatalf("[%d, %d): %d records, want %d", a, b, records, want)
+			}
+			if lines != strings.Count(s[a:b], "\n") || cr != strings.Contains(s[a:b], "\r") {
+				t.Fatalf("[%d, %d): %d lines, CR %v", a, b, lines, cr)
+			}
+		}
+	}
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for range 100000 {
+		var w, want uint64
+		for j := range 8 {
+			c := "\n\x0b\x09\x8a\x00\xff\x8b\x0a"[rnd.IntN(8)]
+			w |= uint64(c) << (8 * j)
+			if c == '\n' {
+				want |= 0x80 << (8 * j)
+			}
+		}
+		if got := bytesEqual8(w, '\n'); got != want {
+			t.Errorf("bytesEqual8(%#x, newline) = %#x, want %#x", w, got, want)
+		}
+	}
+}
+
+// TestReadRollAt: reading a roll's fields by their places gives what reading them by their
+// keys gives, with every optional field present or not.
+func TestReadRollAt(t *testing.T) {
+	opt := []Field{{"as", "draw"}, {"items", "A B"}, {"shown", ""}, {"rule", "3.1"}, {"result", "drawn: B"}}
+	for mask := range 1 << len(opt) {
+		b := New(TypeRoll).AddUint("turn", 3).AddUint("activation", 7).AddUint("seq", 2).Add("label", "l/1").
+			Add("dice", "2d6").Add("values", "1 6")
+		for i, f := range opt {
+			if mask&(1<<i) != 0 {
+				b.Add(f.Key, f.Value)
+			}
+		}
+		rec, err := b.Build(9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := readRollAt(&rec), readRollKeys(&rec); got != want {
+			t.Errorf("fields %b: by place %+v, by key %+v", mask, got, want)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func sameRecord(a, b *gamelog.Record) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Index == b.Index && a.Type == b.Type && bytes.Equal(a.Raw, b.Raw) && slices.Equal(a.Fields, b.Fields)
+	return a.Index == b.Index && a.Type == b.Type && bytes.Equal(a.Raw, b.Raw) && slices.Equal(a.Fields(), b.Fields())
 }
 
 // TestParseFileAsBefore: the parser of issue 14 (parallel, one string for every field) gives
@@ -60,6 +60,9 @@ func TestParseFileAsBefore(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(14, 14))
 	for n, data := range inputs {
 		sameParse(t, fmt.Sprintf("input %d", n), data)
+		if good := gamelog.GoodPath(data); good != (n < 3) {
+			t.Errorf("input %d taken the good way: %v", n, good)
+		}
 		lines := bytes.SplitAfter(data, []byte("\n"))
 		for i := 0; i < len(lines); i += 1 + min(n, 1)*4 { // every line of the full view, every fifth of the others
 			sameParse(t, fmt.Sprintf("input %d cut at line %d", n, i), bytes.Join(lines[:i], nil))
@@ -82,7 +85,8 @@ func TestParseFileAsBefore(t *testing.T) {
 		sameParse(t, fmt.Sprintf("input %d with text after it", n), append(slices.Clone(data), "\nx\n"...))
 	}
 	for _, s := range []string{"", "\n", "\n\n", "navarch/v2 log full\n", "navarch/v2 log full\n\n", "navarch/v2 log full\n\n\n",
-		"navarch/v2 log full\n\ntype\n\nend-of-log 0 00\n", "navarch/v2 log full\n\nunseal\n", "navarch/v2 log full\n\nend-of-log\n\n"} {
+		"navarch/v2 log full\n\ntype\n\nend-of-log 0 00\n", "navarch/v2 log full\n\nunseal\n", "navarch/v2 log full\n\nend-of-log\n\n",
+		"navarch/v2 log\r full\n\nend-of-log\n", "navarch/v2 log full\n\n\n\r\n", "navarch/v2 log full\r\n"} {
 		sameParse(t, fmt.Sprintf("%q", s), []byte(s))
 	}
 }
@@ -98,9 +102,12 @@ func TestParseFileLongAsBefore(t *testing.T) {
 		t.Fatalf("the long game has %d bytes, too few to be parsed in parallel", len(g.data))
 	}
 	sameParse(t, "long game", g.data)
+	if !gamelog.GoodPath(g.data) {
+		t.Error("the long game is not taken the good way")
+	}
 	b := blocks(g.data)
 	for _, i := range []int{len(b) / 3, len(b) / 2, len(b) - 5} {
-		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx"} {
+		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx", "\r", "\n\n\r"} {
 			c := slices.Clone(b)
 			c[i] += bad
 			sameParse(t, fmt.Sprintf("long game, record %d followed by %q", i, bad), join(c))

@@ -110,3 +110,23 @@ var schemas = map[string][]field{
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
 	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
 	TypeNote, TypeEnd, TypeSealed}
+
+// typeSchemas holds schemas[Types[i]] at i.
+var typeSchemas = func() [][]field {
+	out := make([][]field, len(Types))
+	for i, t := range Types {
+		out[i] = schemas[t]
+	}
+	return out
+}()
+
+// schemaOf returns the constant that names record type typ, and its schema; ok is false for
+// an unknown type. It is the lookup of schemas without hashing typ.
+func schemaOf(typ string) (name string, schema []field, ok bool) {
+	for i, t := range Types {
+		if len(t) == len(typ) && t == typ {
+			return t, typeSchemas[i], true
+		}
+	}
+	return "", nil, false
+}

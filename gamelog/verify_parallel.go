@@ -109,15 +109,18 @@ type rollJob struct {
 	values       []int
 }
 
-func (b *rollBatch) derive() {
+// derive derives the batch's rolls into buf, which it returns for the next batch.
+func (b *rollBatch) derive(buf []int) []int {
 	d := dice.NewDeriver(b.key)
 	for _, j := range b.jobs {
-		want, err := d.Derive(j.label, j.sides, j.count)
-		if err != nil || !slices.Equal(want, j.values) {
+		var err error
+		buf, err = d.AppendDerive(buf[:0], j.label, j.sides, j.count)
+		if err != nil || !slices.Equal(buf, j.values) {
 			b.bad = true
-			return
+			break
 		}
 	}
+	return buf
 }
 
 // rollWorkers derives batches on every core while the records are checked.
@@ -133,8 +136,9 @@ func startRollWorkers() *rollWorkers {
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
+			var buf []int
 			for b := range w.ch {
-				b.derive()
+				buf = b.derive(buf)
 			}
 		}()
 	}

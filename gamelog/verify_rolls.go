@@ -11,7 +11,8 @@ import (
 
 func (v *verifier) checkRoll(e *Entry) error {
 	r := e.Record
-	ta, err := v.turnAct(e)
+	rf := readRoll(r)
+	ta, err := v.rangeTurnAct(e, rf.turn, rf.activation)
 	if err != nil {
 		return err
 	}
@@ -19,23 +20,26 @@ func (v *verifier) checkRoll(e *Entry) error {
 		return v.fail(e, "roll of turn %d activation %d outside that activation's close", ta.t, ta.a)
 	}
 
-	if seq := r.Uint("seq"); seq != v.cur.seq {
+	if seq := parseUint(rf.seq); seq != v.cur.seq {
 		return v.fail(e, "seq %d, want %d (a roll was inserted, removed or moved)", seq, v.cur.seq)
 	}
-	label := r.Get("label")
+	label := rf.label
 	if v.cur.label[label] {
 		return v.fail(e, "label %q used twice in turn %d activation %d", label, ta.t, ta.a)
 	}
-	count, sides, _ := ParseDice(r.Get("dice"))
-	values, err := v.parseValues(r.Get("values"), count, sides)
+	// The parser has checked the dice: <count>d<sides>, canonical decimals, a count in range.
+	c, sd, _ := strings.Cut(rf.dice, "d")
+	count, sides := int(parseUint(c)), int(min(uintValue(sd), 1<<32-1)) // as ParseDice reads them
+	values, err := v.parseValues(rf.values, count, sides)
 	if err != nil {
 		return v.fail(e, "%v", err)
 	}
-	if err := v.shown.check(r, sides, values); err != nil {
+	if err := v.shown.check(r, &rf, sides, values); err != nil {
 		return v.fail(e, "%v", err)
 	}
 	if v.cur.deriver != nil {
-		want, err := v.cur.deriver.Derive(label, sides, count)
+		want, err := v.cur.deriver.AppendDerive(v.derived[:0], label, sides, count)
+		v.derived = want
 		if err != nil {
 			return v.fail(e, "%v", err)
 		}
@@ -49,9 +53,11 @@ func (v *verifier) checkRoll(e *Entry) error {
 	}
 	v.cur.seq++
 	v.cur.label[label] = true
-	v.rollTurns[ta.t] = true
+	if ta.t != v.rollTurn {
+		v.rollTurns[ta.t], v.rollTurn = true, ta.t
+	}
 	v.rep.Rolls++
-	if r.Get("as") == dice.AsDraw {
+	if rf.as == dice.AsDraw {
 		v.rep.Draws++ // a draw from a cup or deck that changes as it empties: no fair-die test
 	} else {
 		v.stats.add(sides, values)
@@ -59,24 +65,112 @@ func (v *verifier) checkRoll(e *Entry) error {
 	return nil
 }
 
-// parseValues reads count raw values of a d(sides) into the verifier's arena: the slice
-// it returns is never written again.
-func (v *verifier) parseValues(s string, count, sides int) ([]int, error) {
-	if n := strings.Count(s, " ") + 1; n != count {
-		return nil, fmt.Errorf("%d values for %dd%d", n, count, sides)
+// rollFields are the fields of a roll record that its checks read, as Get would give them
+// (a field's first value; "" for one that is missing).
+type rollFields struct {
+	turn, activation, seq, label, dice, values string
+	as, items, shown                           string
+	hasItems, hasShown                         bool
+}
+
+// rollKeys are the keys of a roll record's first lines, which the schema fixes (every one
+// of them once, in this order).
+var rollKeys = [...]string{"turn", "activation", "seq", "label", "dice", "values"}
+
+// readRoll reads a roll record's fields in one pass over its lines.
+func readRoll(r *Record) rollFields {
+	if len(r.lines) >= len(rollKeys) && r.Type == TypeRoll {
+		return readRollAt(r)
 	}
+	return readRollKeys(r)
+}
+
+// readRollKeys is readRoll of any record, by the keys of its lines.
+func readRollKeys(r *Record) rollFields {
+	var f rollFields
+	var seen [9]bool
+	for i := range r.lines {
+		key, val, _ := strings.Cut(r.line(i), " ") // keys have no space
+		var k int
+		var dst *string
+		switch key {
+		case "turn":
+			k, dst = 0, &f.turn
+		case "activation":
+			k, dst = 1, &f.activation
+		case "seq":
+			k, dst = 2, &f.seq
+		case "label":
+			k, dst = 3, &f.label
+		case "dice":
+			k, dst = 4, &f.dice
+		case "values":
+			k, dst = 5, &f.values
+		case "as":
+			k, dst = 6, &f.as
+		case "items":
+			k, dst, f.hasItems = 7, &f.items, true
+		case "shown":
+			k, dst, f.hasShown = 8, &f.shown, true
+		default:
+			continue
+		}
+		if !seen[k] { // the first, as Get reads it
+			seen[k], *dst = true, val
+		}
+	}
+	return f
+}
+
+// readRollAt is readRoll of a parsed roll record, whose first lines the schema fixes; the
+// optional ones follow in the schema's order (as, items, shown, rule, result).
+func readRollAt(r *Record) rollFields {
+	text := r.text()
+	at := func(i int, key string) string { return r.line(i)[len(key)+1:] } // these values are never empty
+	f := rollFields{turn: at(0, "turn"), activation: at(1, "activation"), seq: at(2, "seq"),
+		label: at(3, "label"), dice: at(4, "dice"), values: at(5, "values")}
+	for i := len(rollKeys); i < len(r.lines); i++ {
+		switch line := r.line(i); text[r.lines[i]] {
+		case 'a':
+			f.as = line[len("as "):]
+		case 'i':
+			f.items, f.hasItems = r.value(i, "items"), true
+		case 's':
+			f.shown, f.hasShown = r.value(i, "shown"), true
+		default:
+			return f // rule and result come last
+		}
+	}
+	return f
+}
+
+// parseValues reads count raw values of a d(sides) into the verifier's arena: the slice
+// it returns is never written again. The parser has checked that s is canonical decimals
+// separated by single spaces.
+func (v *verifier) parseValues(s string, count, sides int) ([]int, error) {
 	if cap(v.values)-len(v.values) < count {
 		v.values = make([]int, 0, max(count, 16<<10))
 	}
 	start := len(v.values)
 	for p, rest, more := "", s, true; more; {
 		p, rest, more = strings.Cut(rest, " ")
-		n := parseUint(p)
-		if n < 1 || n > uint64(sides) {
+		if len(v.values)-start == count {
 			v.values = v.values[:start]
+			return nil, fmt.Errorf("%d values for %dd%d", strings.Count(s, " ")+1, count, sides)
+		}
+		n := parseUint(p)
+		if n < 1 || n > uint64(sides) || len(p) > 19 {
+			v.values = v.values[:start]
+			if n := strings.Count(s, " ") + 1; n != count {
+				return nil, fmt.Errorf("%d values for %dd%d", n, count, sides)
+			}
 			return nil, fmt.Errorf("value %s outside 1..%d", p, sides)
 		}
 		v.values = append(v.values, int(n))
+	}
+	if n := len(v.values) - start; n != count {
+		v.values = v.values[:start]
+		return nil, fmt.Errorf("%d values for %dd%d", n, count, sides)
 	}
 	return v.values[start:len(v.values):len(v.values)], nil
 }
@@ -87,6 +181,8 @@ func (v *verifier) parseValues(s string, count, sides int) ([]int, error) {
 type rollReadings struct {
 	faces        map[reading][]string
 	items, words []string
+	last         reading // the reading of the faces last looked up
+	lastFaces    []string
 }
 
 type reading struct {
@@ -95,8 +191,8 @@ type reading struct {
 }
 
 // check returns checkShown's answer: nil when the record shows what MapValue reads.
-func (rr *rollReadings) check(r *Record, sides int, values []int) error {
-	if rr.matches(r, sides, values) {
+func (rr *rollReadings) check(r *Record, rf *rollFields, sides int, values []int) error {
+	if rr.matches(rf, sides, values) {
 		return nil
 	}
 	return checkShown(r, sides, values) // the error, as it has always been worded
@@ -104,33 +200,38 @@ func (rr *rollReadings) check(r *Record, sides int, values []int) error {
 
 // matches reports whether the record's reading is right, as checkShown would find it; false
 // sends the roll to checkShown.
-func (rr *rollReadings) matches(r *Record, sides int, values []int) bool {
-	as := r.Get("as")
-	if r.Has("items") && as != dice.AsDraw {
+func (rr *rollReadings) matches(rf *rollFields, sides int, values []int) bool {
+	as := rf.as
+	if rf.hasItems && as != dice.AsDraw {
 		return false
 	}
-	if !r.Has("shown") {
+	if !rf.hasShown {
 		return as == ""
 	}
-	rr.words = fieldsInto(rr.words[:0], r.Get("shown"))
+	rr.words = fieldsInto(rr.words[:0], rf.shown)
 	if len(rr.words) != len(values) {
 		return false
 	}
 	var faces []string
 	if as == dice.AsDraw {
-		rr.items = fieldsInto(rr.items[:0], r.Get("items"))
+		rr.items = fieldsInto(rr.items[:0], rf.items)
 		if len(rr.items) != sides {
 			return false
 		}
 		faces = rr.items
-	} else if faces = rr.faces[reading{as, sides}]; faces == nil {
+	} else if rd := (reading{as, sides}); rr.lastFaces != nil && rd == rr.last {
+		faces = rr.lastFaces
+	} else if faces = rr.faces[rd]; faces == nil {
 		if faces = readings(as, sides); faces == nil {
 			return false
 		}
 		if rr.faces == nil {
 			rr.faces = map[reading][]string{}
 		}
-		rr.faces[reading{as, sides}] = faces
+		rr.faces[rd] = faces
+		rr.last, rr.lastFaces = rd, faces
+	} else {
+		rr.last, rr.lastFaces = rd, faces
 	}
 	for i, val := range values {
 		if faces[val-1] != rr.words[i] {

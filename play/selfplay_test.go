@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -181,13 +180,12 @@ func TestReplayCatchesTampering(t *testing.T) {
 		if r == nil || r.Type != gamelog.TypeRoll || !strings.HasPrefix(r.Get("label"), "fire/") {
 			continue
 		}
-		bad := *r
-		bad.Fields = append([]gamelog.Field(nil), r.Fields...)
-		for k := range bad.Fields {
-			if bad.Fields[k].Key == "label" {
-				bad.Fields[k].Value = "fire/SOMEONE>ELSE"
+		bad := rebuilt(t, r, func(fl gamelog.Field) (gamelog.Field, bool) {
+			if fl.Key == "label" {
+				fl.Value = "fire/SOMEONE>ELSE"
 			}
-		}
+			return fl, true
+		})
 		f.Entries[i].Record = &bad
 		_, err := play.Replay(f, rulesets)
 		if err == nil || !strings.Contains(err.Error(), "fire/SOMEONE>ELSE") || !errors.Is(err, dice.ErrReplay) && !strings.Contains(err.Error(), "replay diverges") {
@@ -331,12 +329,28 @@ func TestCorrectedTables(t *testing.T) {
 		t.Error("the corrected table (no effect on any roll) was not used")
 	}
 	// Without the tables in genesis, replay runs the substitute table and diverges.
-	g := *f.Entries[0].Record
-	g.Fields = slices.DeleteFunc(slices.Clone(g.Fields), func(fl gamelog.Field) bool { return fl.Key == "tables" })
+	g := rebuilt(t, f.Entries[0].Record, func(fl gamelog.Field) (gamelog.Field, bool) { return fl, fl.Key != "tables" })
 	f.Entries[0].Record = &g
 	if _, err := play.Replay(f, rulesets); err == nil {
 		t.Error("replay with the substitute tables matched a game played with corrected ones")
 	}
+}
+
+// rebuilt returns r built again from its fields as edit changes them (a field edit drops
+// where it returns false), under r's index.
+func rebuilt(t *testing.T, r *gamelog.Record, edit func(gamelog.Field) (gamelog.Field, bool)) gamelog.Record {
+	t.Helper()
+	b := gamelog.New(r.Type)
+	for _, fl := range r.Fields() {
+		if fl, keep := edit(fl); keep {
+			b.Add(fl.Key, fl.Value)
+		}
+	}
+	rec, err := b.Build(r.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
 
 // otherVersion is Lepanto under another engine version.

@@ -197,6 +197,16 @@ func (d *Deriver) Derive(label string, sides, count int) ([]int, error) {
 	if err := CheckRequest(label, sides, count); err != nil {
 		return nil, err
 	}
+	return d.AppendDerive(make([]int, 0, count), label, sides, count)
+}
+
+// AppendDerive appends to dst the values Derive gives for the request, and returns the
+// extended slice; it allocates nothing where dst has room for count more values. On an
+// invalid request it returns dst unchanged and the error.
+func (d *Deriver) AppendDerive(dst []int, label string, sides, count int) ([]int, error) {
+	if err := CheckRequest(label, sides, count); err != nil {
+		return dst, err
+	}
 	n := uint64(sides)
 	limit := (1 << 32) - (1<<32)%n
 	d.msg = append(d.msg[:0], rollTag...)
@@ -205,19 +215,19 @@ func (d *Deriver) Derive(label string, sides, count int) ([]int, error) {
 	d.msg = binary.BigEndian.AppendUint32(d.msg, uint32(sides))
 	d.msg = binary.BigEndian.AppendUint32(d.msg, uint32(count))
 	prefix := len(d.msg)
-	out := make([]int, 0, count)
-	for j := uint32(0); len(out) < count; j++ {
+	want := len(dst) + count
+	for j := uint32(0); len(dst) < want; j++ {
 		d.m.Reset()
 		d.msg = binary.BigEndian.AppendUint32(d.msg[:prefix], j)
 		d.m.Write(d.msg)
 		d.block = d.m.Sum(d.block[:0])
-		for k := 0; k+4 <= len(d.block) && len(out) < count; k += 4 {
+		for k := 0; k+4 <= len(d.block) && len(dst) < want; k += 4 {
 			if w := uint64(binary.BigEndian.Uint32(d.block[k:])); w < limit {
-				out = append(out, 1+int(w%n))
+				dst = append(dst, 1+int(w%n))
 			}
 		}
 	}
-	return out, nil
+	return dst, nil
 }
 
 var rollTag = Tag(TagRoll)

@@ -58,6 +58,34 @@ func TestDeriveMatchesReference(t *testing.T) {
 	}
 }
 
+// TestAppendDerive: AppendDerive appends exactly Derive's values after what dst holds, and
+// leaves dst as it was for a bad request.
+func TestAppendDerive(t *testing.T) {
+	d := NewDeriver(testKey("append"))
+	buf := make([]int, 0, 64)
+	buf = append(buf, 99)
+	for _, sides := range []int{1, 6, 3 << 30} {
+		for _, count := range []int{1, 9, 20} {
+			label := fmt.Sprintf("a/%d/%d", sides, count)
+			want, err := Derive(testKey("append"), label, sides, count)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.AppendDerive(buf[:1], label, sides, count)
+			if err != nil || got[0] != 99 || !slices.Equal(got[1:], want) {
+				t.Errorf("AppendDerive(%s) = %v, %v; want 99 then %v", label, got, err, want)
+			}
+		}
+	}
+	got, err := d.AppendDerive(buf[:1], "bad label", 6, 1)
+	if !errors.Is(err, ErrBadRequest) || len(got) != 1 {
+		t.Errorf("bad request: %v, %v", got, err)
+	}
+	if n := testing.AllocsPerRun(100, func() { buf, _ = d.AppendDerive(buf[:0], "fire/VEN-1>OTT-1/hit", 6, 2) }); n != 0 {
+		t.Errorf("AppendDerive into a buffer with room: %.0f allocations", n)
+	}
+}
+
 // TestRejection: with sides = 3·2^30 a quarter of all words lie at or above the limit and
 // must be skipped. Were they kept (w mod sides), values up to 2^30 would be twice as common.
 func TestRejection(t *testing.T) {

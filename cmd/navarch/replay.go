@@ -73,7 +73,7 @@ func readLog(cmd, name string, stdout, stderr io.Writer) (*gamelog.File, bool) {
 		fmt.Fprintf(stderr, "navarch %s: %v\n", cmd, err)
 		return nil, false
 	}
-	f, err := gamelog.ParseFile(data)
+	f, err := gamelog.ParseFile(data) // f keeps data, which nothing here changes
 	if err != nil {
 		fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
 		return nil, false
