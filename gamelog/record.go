@@ -452,8 +452,9 @@ func validValue(k kind, v string) bool {
 		return len(v)%2 == 0 && isHex(v)
 	case kDice:
 		c, sd, ok := strings.Cut(v, "d")
-		// As ParseDice: a count of 1 to 10000; sides above 2^32−1 read as 2^32−1.
-		return ok && isUint(c) && isUint(sd) && len(c) <= 5 && c != "0" && parseUint(c) <= maxDice && sd != "0"
+		// As ParseDice: a count of 1 to 10000, sides 1 to 2^32−1.
+		return ok && isUint(c) && isUint(sd) && len(c) <= 5 && c != "0" && parseUint(c) <= maxDice && sd != "0" &&
+			(len(sd) < 10 || len(sd) == 10 && sd <= "4294967295")
 	}
 	return checkValue(k, v) == nil
 }
@@ -688,9 +689,9 @@ func ParseDice(v string) (count, sides int, err error) {
 	if !ok || checkUint(c) != nil || checkUint(s) != nil {
 		return 0, 0, fmt.Errorf("%q is not <count>d<sides>", clip(v))
 	}
-	cn, _ := strconv.ParseUint(c, 10, 32)
-	sn, _ := strconv.ParseUint(s, 10, 32)
-	if cn < 1 || sn < 1 || cn > maxDice || sn > 1<<32-1 {
+	cn, cerr := strconv.ParseUint(c, 10, 32)
+	sn, serr := strconv.ParseUint(s, 10, 32) // a value past 2^32-1 is an error, not 2^32-1
+	if cerr != nil || serr != nil || cn < 1 || sn < 1 || cn > maxDice {
 		return 0, 0, fmt.Errorf("dice %q out of range", v)
 	}
 	return int(cn), int(sn), nil

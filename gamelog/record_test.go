@@ -208,3 +208,15 @@ func TestReadRollAt(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDiceRange: a roll's dice are 1 to 10000 dice of 1 to 2^32−1 sides
+// (docs/DICE.md 4); a number past the range is refused, never read as the largest value.
+func TestParseDiceRange(t *testing.T) {
+	for v, ok := range map[string]bool{"1d6": true, "10000d4294967295": true, "1d4294967296": false, "1d99999999999": false,
+		"10001d6": false, "99999999999d6": false, "0d6": false, "1d0": false} {
+		_, _, err := ParseDice(v)
+		if (err == nil) != ok || validValue(kDice, v) != ok {
+			t.Errorf("%q: ParseDice error %v, validValue %t; want accepted %t", v, err, validValue(kDice, v), ok)
+		}
+	}
+}
