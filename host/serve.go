@@ -20,7 +20,8 @@ type Sender interface {
 }
 
 // Flush sends the outbox in order, removing each mail once the server took it (docs/DESIGN.md 5: sent
-// after commit). The outbox is streamed: a few mails ahead are read, one read transaction
+// after commit), every mail queued without a class (answers, reports) before the bulk mail
+// queued before it (welcomes; store.OutboxFirstNow). The outbox is streamed: a few mails ahead are read, one read transaction
 // each, and their maps drawn by a pool of drawers (one a core) while the mail before them is
 // sent; nothing holds the store's write lock meanwhile. A temporary failure stops the flush,
 // to be retried; a mail refused for good (an explicit 5xx to its recipient or its content)
@@ -43,14 +44,25 @@ func (h *Host) Flush(ctx context.Context, s Sender) error {
 	var after uint64
 	more := true
 	window := 1 // until the server has taken a mail, draw no more than the next one
+	held := func(seq uint64) bool {
+		return slices.ContainsFunc(ahead, func(p *prepared) bool { return p.e.Seq == seq })
+	}
 	for {
 		for more && len(ahead) < window {
 			var e store.OutboxEntry
-			if err := h.s.View(func(tx *store.Tx) error { e, more = store.OutboxNext(tx, after); return nil }); err != nil {
+			if err := h.s.View(func(tx *store.Tx) error {
+				var now bool
+				if e, now = store.OutboxFirstNow(tx, held); now { // answers and reports before bulk mail
+					return nil
+				}
+				if e, more = store.OutboxNextAfter(tx, after, held); more {
+					after = e.Seq
+				}
+				return nil
+			}); err != nil {
 				return err
 			}
 			if more {
-				after = e.Seq
 				ahead = append(ahead, d.prepare(e, workers))
 			}
 		}

@@ -147,10 +147,15 @@ func PlayerGames(tx *Tx, address string) []ident.GameID {
 // the index whole when the stamp is not its own). The players index is built from every
 // game's settings; a game whose settings cannot be read stays out of it.
 func upgradeIndexes(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass} {
+	for _, name := range [][]byte{bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass, bucketOutboxNow} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}
+	}
+	if err := tx.Bucket(bucketOutbox).ForEach(func(k, _ []byte) error { // all queued before: in order
+		return tx.Bucket(bucketOutboxNow).Put(k, nil)
+	}); err != nil {
+		return err
 	}
 	due, of, players := tx.Bucket(bucketDue), tx.Bucket(bucketDueOf), tx.Bucket(bucketPlayers)
 	meta := tx.Bucket(bucketGMetaAll)

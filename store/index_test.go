@@ -145,6 +145,9 @@ func TestUpgradeToSchema5(t *testing.T) {
 				return err
 			}
 		}
+		if err := tx.tx.Bucket(bucketOutbox).Put(u64(1), []byte("queued before")); err != nil {
+			return err
+		}
 		return tx.tx.Bucket(bucketMeta).Put([]byte("schema"), u64(4))
 	}), "write a schema 4 database")
 	s.Close()
@@ -184,6 +187,9 @@ func TestUpgradeToSchema5(t *testing.T) {
 		}
 		if got := Due(tx, time.Unix(0, 0)); len(got) != 2 {
 			t.Errorf("games due after the upgrade: %x, want both", got)
+		}
+		if e, ok := OutboxFirstNow(tx, func(uint64) bool { return false }); !ok || string(e.Mail) != "queued before" {
+			t.Errorf("a mail queued before the upgrade is not sent in order: %q, %t", e.Mail, ok)
 		}
 		if DueStamp(tx) != "" {
 			t.Errorf("the upgrade stamped the index %q", DueStamp(tx))

@@ -44,7 +44,9 @@ func Processed(tx *Tx, messageID string) ([]byte, bool) {
 func OutboxAdd(tx *Tx, mail []byte) (uint64, error) { return OutboxAddAs(tx, mail, "") }
 
 // OutboxAddAs is OutboxAdd for a mail of a class that is queued many times over in much the
-// same words (the host's welcome mails: 10,000 games, 20,000 welcomes): a large one is
+// same words (the host's welcome mails: 10,000 games, 20,000 welcomes). Such mail is bulk:
+// OutboxNextDue gives every mail queued without a class (an answer, a report) before it,
+// so that a player's answer does not wait behind thousands of welcomes (OutboxFirstNow). A large one is
 // deflated against a dictionary, an earlier mail of its class kept once (outdict/), so that
 // only what differs is stored (about 0.5 KB of a 12 KB welcome, 3.5 KB deflated alone). A
 // class keeps its few most recent dictionaries; a mail like none of them becomes one. The
@@ -67,8 +69,20 @@ func OutboxAddAs(tx *Tx, mail []byte, class string) (uint64, error) {
 		return 0, fmt.Errorf("outbox: %w", err)
 	}
 	b.FillPercent = 0.9 // keys only ever grow: fuller pages than the half-full ones of a split
-	return seq, tx.put(b, u64(seq), v)
+	if err := tx.put(b, u64(seq), v); err != nil {
+		return 0, err
+	}
+	if class != "" {
+		return seq, nil
+	}
+	now := tx.tx.Bucket(bucketOutboxNow)
+	now.FillPercent = 0.9
+	return seq, tx.put(now, u64(seq), nil)
 }
+
+// bucketOutboxNow holds the seqs of the queued mails that are not bulk (OutboxAddAs), keys
+// only: the mails OutboxNextDue gives first.
+var bucketOutboxNow = []byte("outboxnow")
 
 // Outbox values: the mail as given; deflatedMark and the mail deflated (RFC 1951); or
 // dictMark, the u64 id of a dictionary in outdict/, and the mail deflated with it as preset
@@ -302,12 +316,46 @@ func OutboxNext(tx *Tx, after uint64) (OutboxEntry, bool) {
 	return OutboxEntry{binary.BigEndian.Uint64(k), outboxMail(tx, v)}, true
 }
 
+// OutboxFirstNow returns the first mail queued without a class (an answer, a report: not
+// bulk, OutboxAddAs) among those held is false for (the mails the caller has taken and not
+// yet sent), and whether there is one. A sender takes these before the mail after its place
+// in the queue (OutboxNextAfter): mails without a class go in the order they were queued,
+// bulk mails in theirs, after them.
+func OutboxFirstNow(tx *Tx, held func(seq uint64) bool) (OutboxEntry, bool) {
+	c := tx.tx.Bucket(bucketOutboxNow).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if seq := binary.BigEndian.Uint64(k); !held(seq) {
+			if v := tx.tx.Bucket(bucketOutbox).Get(k); v != nil {
+				return OutboxEntry{seq, outboxMail(tx, v)}, true
+			}
+		}
+	}
+	return OutboxEntry{}, false
+}
+
+// OutboxNextAfter is OutboxNext passing over the mails held says the caller has taken.
+func OutboxNextAfter(tx *Tx, after uint64, held func(seq uint64) bool) (OutboxEntry, bool) {
+	if after == ^uint64(0) {
+		return OutboxEntry{}, false
+	}
+	c := tx.tx.Bucket(bucketOutbox).Cursor()
+	for k, v := c.Seek(u64(after + 1)); k != nil; k, v = c.Next() {
+		if seq := binary.BigEndian.Uint64(k); !held(seq) {
+			return OutboxEntry{seq, outboxMail(tx, v)}, true
+		}
+	}
+	return OutboxEntry{}, false
+}
+
 // OutboxLen is how many mails are queued.
 func OutboxLen(tx *Tx) int { return tx.tx.Bucket(bucketOutbox).Stats().KeyN }
 
 // OutboxDone removes a mail that was sent, and the dictionaries no mail needs any more.
 func OutboxDone(tx *Tx, seq uint64) error {
 	if err := tx.tx.Bucket(bucketOutbox).Delete(u64(seq)); err != nil {
+		return err
+	}
+	if err := tx.tx.Bucket(bucketOutboxNow).Delete(u64(seq)); err != nil {
 		return err
 	}
 	return dropDicts(tx)

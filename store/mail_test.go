@@ -139,3 +139,56 @@ func TestOutboxMissingDictionary(t *testing.T) {
 		return nil
 	}), "damage")
 }
+
+// TestOutboxBulkLast: a sender that takes OutboxFirstNow before OutboxNextAfter, as the
+// host's Flush does, sends every mail queued without a class before the bulk mail (a
+// class's), each kind in the order queued, and a mail queued without a class while bulk
+// mail is being sent goes next; nothing is sent twice or left out.
+func TestOutboxBulkLast(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	add := func(text, class string) {
+		t.Helper()
+		tcheck(t, s.Update(func(tx *Tx) error { _, err := OutboxAddAs(tx, []byte(text), class); return err }), "add")
+	}
+	for i := range 5 {
+		add(fmt.Sprintf("welcome %d", i), "welcome")
+		add(fmt.Sprintf("answer %d", i), "")
+	}
+	var sent []string
+	var after uint64
+	var held []uint64 // the mail taken and not yet sent: one at a time here
+	isHeld := func(seq uint64) bool { return len(held) > 0 && held[0] == seq }
+	for n := 0; ; n++ {
+		var e OutboxEntry
+		var ok bool
+		s.View(func(tx *Tx) error {
+			if e, ok = OutboxFirstNow(tx, isHeld); !ok {
+				if e, ok = OutboxNextAfter(tx, after, isHeld); ok {
+					after = e.Seq
+				}
+			}
+			return nil
+		})
+		if !ok {
+			break
+		}
+		held = []uint64{e.Seq}
+		sent = append(sent, string(e.Mail))
+		tcheck(t, s.Update(func(tx *Tx) error { return OutboxDone(tx, e.Seq) }), "done")
+		held = nil
+		if n == 6 { // while the welcomes go out, a player's mail is answered
+			add("answer late", "")
+		}
+	}
+	want := []string{"answer 0", "answer 1", "answer 2", "answer 3", "answer 4", "welcome 0", "welcome 1",
+		"answer late", "welcome 2", "welcome 3", "welcome 4"}
+	if strings.Join(sent, ", ") != strings.Join(want, ", ") {
+		t.Errorf("sent %q,\nwant %q", sent, want)
+	}
+	s.View(func(tx *Tx) error {
+		if n := OutboxLen(tx) + tx.tx.Bucket(bucketOutboxNow).Stats().KeyN; n != 0 {
+			t.Errorf("%d entries left", n)
+		}
+		return nil
+	})
+}
