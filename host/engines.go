@@ -2,6 +2,8 @@ package host
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"sync"
 
 	"navarch/adjudicator"
@@ -25,7 +27,22 @@ type engines struct {
 	max   int
 	clock uint64
 	games map[ident.GameID]*cached
-	hits  int // engines used instead of a replay (for tests)
+	// txs are the write transactions run by updateGames, with the engines rebuilt for each
+	// outside the lock.
+	txs  map[*store.Tx]*txEngines
+	hits int // engines used instead of a replay (for tests)
+	// rebuilds counts replays in a read transaction for updateGames; lockedReplays, replays
+	// inside one of its write transactions (for tests: the goal is none).
+	rebuilds, lockedReplays int
+	afterRebuild            func() // for tests: runs after each rebuild of updateGames
+}
+
+// txEngines is what one transaction of updateGames may use instead of replaying.
+type txEngines struct {
+	ready  map[ident.GameID]*cached // rebuilt before the transaction began
+	asked  map[ident.GameID]bool    // games whose engine the transaction has had
+	strict bool                     // a game's first engine must not be replayed in it
+	denied *needEngine              // an engine refused: the transaction must not commit
 }
 
 type cached struct {
@@ -67,15 +84,227 @@ func (c *engines) put(id ident.GameID, e *cached) {
 	}
 }
 
-// engine rebuilds a game's state, from memory when the log is as it was last kept, and
-// offers it to be kept once the transaction commits.
+// get returns the engine kept for the game's log as it stands, or else the one rebuilt for
+// tx before it began if that is still the log's state (sameState), or nil. Only a
+// transaction's first request for a game's engine may use the one rebuilt for it.
+func (h *Host) get(tx *store.Tx, id ident.GameID, size uint64, head ident.Hash) adjudicator.Game {
+	c := h.engines
+	if eng := c.take(id, size, head); eng != nil {
+		c.use(tx, id)
+		return eng
+	}
+	e := c.candidate(tx, id)
+	if e == nil {
+		return nil
+	}
+	if !sameState(tx, id, e.size, e.head, size) {
+		c.drop(tx, id) // not the log's state now, it never will be: logs only grow
+		return nil
+	}
+	c.use(tx, id)
+	return e.eng
+}
+
+// candidate is the engine rebuilt for tx, if tx has not asked for the game's engine yet.
+func (c *engines) candidate(tx *store.Tx, id ident.GameID) *cached {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.txs[tx]; t != nil && !t.asked[id] {
+		return t.ready[id]
+	}
+	return nil
+}
+
+// use notes that tx has the game's engine: one rebuilt for it is used up (after a rollback it
+// may have changed, and is not used again).
+func (c *engines) use(tx *store.Tx, id ident.GameID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.txs[tx]; t != nil {
+		t.asked[id] = true
+		delete(t.ready, id)
+	}
+}
+
+// drop forgets the engine rebuilt for tx.
+func (c *engines) drop(tx *store.Tx, id ident.GameID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.txs[tx]; t != nil {
+		delete(t.ready, id)
+	}
+}
+
+// sameState reports whether the game's state after its log's first size records is the state
+// after the first at records, whose head was head: the log then is a prefix of this one, and
+// no close record lies between (play.Replay changes an engine only at a close record, which
+// commits with the rolls, events and state it brings).
+func sameState(tx *store.Tx, id ident.GameID, at uint64, head ident.Hash, size uint64) bool {
+	if at > size {
+		return false
+	}
+	if h, err := store.HeadAt(tx, id, at); err != nil || h != head {
+		return false
+	}
+	for i := at; i < size; i++ {
+		if r, err := store.Record(tx, id, i); err != nil || r.Type == gamelog.TypeClose {
+			return false
+		}
+	}
+	return true
+}
+
+// replay reports whether tx may replay the game's log (needEngine if not), and counts the
+// replays in updateGames' transactions. A strict transaction must not replay for its first
+// request of a game's engine; a later request may (the transaction has changed that game's
+// log since, so no engine rebuilt before it could serve).
+func (c *engines) replay(tx *store.Tx, id ident.GameID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.txs[tx]
+	if t == nil {
+		return nil
+	}
+	first := !t.asked[id]
+	t.asked[id] = true
+	if t.strict && (first || t.denied != nil) {
+		t.denied = &needEngine{games: t.missing()}
+		return t.denied
+	}
+	c.lockedReplays++
+	return nil
+}
+
+// missing is every game whose engine the transaction asked for and has no longer ready.
+func (t *txEngines) missing() []ident.GameID {
+	var out []ident.GameID
+	for id := range t.asked {
+		if t.ready[id] == nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// needEngine rolls back a transaction of updateGames that needs engines not in memory.
+type needEngine struct{ games []ident.GameID }
+
+func (e *needEngine) Error() string {
+	return fmt.Sprintf("%d games' engines to rebuild before the transaction", len(e.games))
+}
+
+// maxRebuilds bounds the attempts of updateGames: a transaction that still misses an engine
+// after that many rebuilds (the log kept growing meanwhile) replays inside the lock.
+const maxRebuilds = 3
+
+// updateGames runs fn in a write transaction in which no game's log is replayed (issue 14: no
+// write transaction holds the lock for a replay). When fn asks for a game's engine that is
+// neither in memory nor rebuilt for it, the transaction rolls back (fn must keep nothing of an
+// attempt outside the transaction), the log is replayed in a read transaction at its length
+// then, and fn runs again; the rebuilt engine is used only if the log has not grown since.
+func (h *Host) updateGames(fn func(tx *store.Tx) error) error {
+	ready := map[ident.GameID]*cached{}
+	for attempt := 0; ; attempt++ {
+		err := h.attempt(fn, ready, attempt < maxRebuilds)
+		var need *needEngine
+		if !errors.As(err, &need) {
+			return err
+		}
+		for _, id := range need.games {
+			e, err := h.rebuild(id)
+			if err != nil {
+				return err
+			}
+			ready[id] = e
+		}
+		if h.engines.afterRebuild != nil {
+			h.engines.afterRebuild()
+		}
+	}
+}
+
+// attempt runs fn in a write transaction that may use the engines ready. A transaction that
+// was refused an engine never commits, even when the code between swallowed the error (a
+// referee's command answers most errors as a refusal): its last step before the commit
+// panics, bbolt rolls the transaction back, and attempt returns the refusal (as it does when
+// the transaction failed otherwise after a refusal).
+func (h *Host) attempt(fn func(tx *store.Tx) error, ready map[ident.GameID]*cached, strict bool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			need, ok := r.(*needEngine)
+			if !ok {
+				panic(r)
+			}
+			err = need
+		}
+	}()
+	var t *txEngines
+	err = h.s.Update(func(tx *store.Tx) error {
+		t = h.engines.begin(tx, ready, strict)
+		tx.BeforeCommit(func() {
+			if t.denied != nil {
+				panic(t.denied)
+			}
+		})
+		defer h.engines.end(tx)
+		return fn(tx)
+	})
+	if err != nil && t != nil && t.denied != nil { // whatever failed may have lacked the engine
+		return t.denied
+	}
+	return err
+}
+
+func (c *engines) begin(tx *store.Tx, ready map[ident.GameID]*cached, strict bool) *txEngines {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.txs == nil {
+		c.txs = map[*store.Tx]*txEngines{}
+	}
+	t := &txEngines{ready: ready, asked: map[ident.GameID]bool{}, strict: strict}
+	c.txs[tx] = t
+	return t
+}
+
+func (c *engines) end(tx *store.Tx) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.txs, tx)
+}
+
+// rebuild replays a game's log in a read transaction: the engine and the log's length and
+// head it is the state of.
+func (h *Host) rebuild(id ident.GameID) (*cached, error) {
+	e := &cached{}
+	err := h.s.View(func(tx *store.Tx) error {
+		var err error
+		if e.size, e.head, err = logHead(tx, id); err != nil {
+			return err
+		}
+		e.eng, err = play.Load(tx, id, h.rulesets)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.engines.mu.Lock()
+	h.engines.rebuilds++
+	h.engines.mu.Unlock()
+	return e, nil
+}
+
+// engine rebuilds a game's state, from memory when the log is as it was last kept (or as it
+// was rebuilt for the transaction), and offers it to be kept once the transaction commits.
 func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
 		return nil, err
 	}
-	eng := h.engines.take(id, size, head)
+	eng := h.get(tx, id, size, head)
 	if eng == nil {
+		if err := h.engines.replay(tx, id); err != nil {
+			return nil, err
+		}
 		if eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return nil, err
 		}
