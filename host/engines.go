@@ -34,6 +34,7 @@ type engines struct {
 	// rebuilds counts replays in a read transaction for updateGames; lockedReplays, replays
 	// inside one of its write transactions (for tests: the goal is none).
 	rebuilds, lockedReplays int
+	drawReplays             int // replays by the drawer (engineAt)
 	afterRebuild            func() // for tests: runs after each rebuild of updateGames
 }
 
@@ -50,6 +51,9 @@ type cached struct {
 	size uint64
 	head ident.Hash
 	used uint64
+	// state is the engine's state hash when it was kept (the log's last state record): a
+	// lent engine comes back only with the same.
+	state ident.Hash
 }
 
 // take returns the engine kept for the game's log as it stands, or nil.
@@ -65,10 +69,37 @@ func (c *engines) take(id ident.GameID, size uint64, head ident.Hash) adjudicato
 	return e.eng
 }
 
+// lend takes the game's engine out of the cache, whatever log it was kept for, or nil; the
+// borrower may only read it, and gives it back (giveBack).
+func (c *engines) lend(id ident.GameID) *cached {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.games[id]
+	delete(c.games, id)
+	return e
+}
+
+// giveBack keeps a lent engine again, unless the game has had another kept meanwhile (a newer
+// state) or the engine's state is no longer the one it was kept with.
+func (c *engines) giveBack(id ident.GameID, e *cached) {
+	if adjudicator.StateHash(e.eng) != e.state {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.games[id] == nil {
+		c.putLocked(id, e)
+	}
+}
+
 // put keeps an engine, dropping the least recently kept one beyond max.
 func (c *engines) put(id ident.GameID, e *cached) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.putLocked(id, e)
+}
+
+func (c *engines) putLocked(id ident.GameID, e *cached) {
 	c.clock++
 	e.used = c.clock
 	c.games[id] = e
@@ -146,7 +177,13 @@ func sameState(tx *store.Tx, id ident.GameID, at uint64, head ident.Hash, size u
 	if h, err := store.HeadAt(tx, id, at); err != nil || h != head {
 		return false
 	}
-	for i := at; i < size; i++ {
+	return noClose(tx, id, at, size)
+}
+
+// noClose reports whether no record from the game's record lo up to hi (not included) is a
+// close record.
+func noClose(tx *store.Tx, id ident.GameID, lo, hi uint64) bool {
+	for i := lo; i < hi; i++ {
 		if r, err := store.Record(tx, id, i); err != nil || r.Type == gamelog.TypeClose {
 			return false
 		}
@@ -325,10 +362,11 @@ func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
 	if want == nil { // no step resolved yet: replaying is cheap
 		return
 	}
-	if got := adjudicator.StateHash(eng); !bytes.Equal(got[:], want) {
+	got := adjudicator.StateHash(eng)
+	if !bytes.Equal(got[:], want) {
 		return
 	}
-	tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head}) })
+	tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head, state: got}) })
 }
 
 func logHead(tx *store.Tx, id ident.GameID) (uint64, ident.Hash, error) {
