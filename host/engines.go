@@ -34,7 +34,7 @@ type engines struct {
 	// rebuilds counts replays in a read transaction for updateGames; lockedReplays, replays
 	// inside one of its write transactions (for tests: the goal is none).
 	rebuilds, lockedReplays int
-	drawReplays             int // replays by the drawer (engineAt)
+	drawReplays             int    // replays by the drawer (engineAt)
 	afterRebuild            func() // for tests: runs after each rebuild of updateGames
 }
 
