@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"sync"
 	"syscall"
 	"testing"
@@ -119,17 +118,12 @@ func BenchmarkOrderMailThroughput(b *testing.B) {
 	warm := feed(first)
 	await(warm)
 	b.ResetTimer()
-	if p := os.Getenv("TPROF"); p != "" {
-		f, _ := os.Create(p)
-		pprof.StartCPUProfile(f)
-	}
 	start, cpu := time.Now(), cpuTime()
 	want := warm + feed(mails)
 	handled := time.Since(start)
 	await(want)
 	sent := time.Since(start)
 	used := cpuTime() - cpu
-	pprof.StopCPUProfile()
 	b.StopTimer()
 	cancel()
 	wg.Wait()
