@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
+	"time"
 
 	"navarch/adjudicator"
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
 )
@@ -37,8 +40,9 @@ type engines struct {
 	// rebuilds counts replays in a read transaction for updateGames; lockedReplays, replays
 	// inside one of its write transactions (for tests: the goal is none).
 	rebuilds, lockedReplays int
-	drawReplays             int    // replays by the drawer (engineAt)
-	afterRebuild            func() // for tests: runs after each rebuild of updateGames
+	drawReplays             int           // replays by the drawer (engineAt)
+	held                    time.Duration // the write lock held by updateGames (for benchmarks)
+	afterRebuild            func()        // for tests: runs after each rebuild of updateGames
 }
 
 // txEngines is what one transaction of updateGames may use instead of replaying.
@@ -242,12 +246,20 @@ const maxRebuilds = 3
 // neither in memory nor rebuilt for it, the transaction rolls back (fn must keep nothing of an
 // attempt outside the transaction), the log is replayed in a read transaction at its length
 // then, and fn runs again; the rebuilt engine is used only if the log has not grown since.
-func (h *Host) updateGames(fn func(tx *store.Tx) error) error {
-	ready := map[ident.GameID]*cached{}
+// ready holds engines rebuilt beforehand (warm); those fn does not use are kept in the cache.
+func (h *Host) updateGames(fn func(tx *store.Tx) error, ready map[ident.GameID]*cached) error {
+	if ready == nil {
+		ready = map[ident.GameID]*cached{}
+	}
 	for attempt := 0; ; attempt++ {
 		err := h.attempt(fn, ready, attempt < maxRebuilds)
 		var need *needEngine
 		if !errors.As(err, &need) {
+			if err == nil && h.engines.max > 0 {
+				for id, e := range ready {
+					h.engines.giveBack(id, e)
+				}
+			}
 			return err
 		}
 		for _, id := range need.games {
@@ -256,9 +268,6 @@ func (h *Host) updateGames(fn func(tx *store.Tx) error) error {
 				return err
 			}
 			ready[id] = e
-		}
-		if h.engines.afterRebuild != nil {
-			h.engines.afterRebuild()
 		}
 	}
 }
@@ -279,7 +288,16 @@ func (h *Host) attempt(fn func(tx *store.Tx) error, ready map[ident.GameID]*cach
 		}
 	}()
 	var t *txEngines
+	var locked time.Time
+	defer func() {
+		if !locked.IsZero() {
+			h.engines.mu.Lock()
+			h.engines.held += time.Since(locked)
+			h.engines.mu.Unlock()
+		}
+	}()
 	err = h.s.Update(func(tx *store.Tx) error {
+		locked = time.Now()
 		t = h.engines.begin(tx, ready, strict)
 		tx.BeforeCommit(func() {
 			if t.denied != nil {
@@ -321,16 +339,64 @@ func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 		if e.size, e.head, err = logHead(tx, id); err != nil {
 			return err
 		}
-		e.eng, err = play.Load(tx, id, h.rulesets)
-		return err
+		if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
+			return err
+		}
+		e.state = adjudicator.StateHash(e.eng)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	h.engines.mu.Lock()
 	h.engines.rebuilds++
+	after := h.engines.afterRebuild
 	h.engines.mu.Unlock()
+	if after != nil {
+		after()
+	}
 	return e, nil
+}
+
+// warm rebuilds, outside the lock, the engine of the game an order mail names when none is
+// kept at its log as it stands, so that Handle's transaction need not roll back to have it
+// rebuilt (updateGames). Only the mails that use the engine are warmed: orders, CHECK, NONE,
+// HELP and STATUS.
+func (h *Host) warm(in *mail.Incoming, perr error) map[ident.GameID]*cached {
+	if in == nil || perr != nil {
+		return nil
+	}
+	req, err := mail.ReadRequest(in.Subject, in.Text)
+	if err != nil || req.Game == "" || !slices.Contains([]string{mail.CmdOrders, mail.CmdCheck, mail.CmdNone, mail.CmdHelp, mail.CmdStatus}, req.Command) {
+		return nil
+	}
+	var id ident.GameID
+	need := false
+	h.s.View(func(tx *store.Tx) error {
+		gid, g, err := findGame(tx, req.Game)
+		if err != nil || g == nil || g.Status != "playing" {
+			return nil
+		}
+		size, head, err := logHead(tx, gid)
+		id, need = gid, err == nil && !h.engines.has(gid, size, head)
+		return nil
+	})
+	if !need {
+		return nil
+	}
+	e, err := h.rebuild(id)
+	if err != nil { // the transaction meets the same failure and answers it
+		return nil
+	}
+	return map[ident.GameID]*cached{id: e}
+}
+
+// has reports whether the game's engine is kept for the log as it stands.
+func (c *engines) has(id ident.GameID, size uint64, head ident.Hash) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.games[id]
+	return e != nil && e.size == size && e.head == head
 }
 
 // engine rebuilds a game's state, from memory when the log is as it was last kept (or as it

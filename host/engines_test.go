@@ -135,7 +135,7 @@ func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
 	waiting := map[string]string{"alice@example.org": "bob@example.com", "bob@example.com": "alice@example.org"}[mover]
 	forget()
 	grown := false
-	e.afterRebuild = func() {
+	e.afterRebuild = func() { // runs with e.mu free
 		if grown {
 			return
 		}
@@ -158,6 +158,7 @@ func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
 			}
 		}
 	}
+	// Three more replays: STATUS's before its transaction, NONE's, and STATUS's again.
 	if rebuilds, locked := counts(); rebuilds-rebuilt != 4 || locked != replayed {
 		t.Errorf("%d replays before the write transactions, %d inside them; want 4 and 0", rebuilds-rebuilt, locked-replayed)
 	}

@@ -44,7 +44,7 @@ func (h *Host) Handle(raw []byte) error {
 			})
 		}
 		return h.request(tx, in, raw, log)
-	})
+	}, h.warm(in, perr))
 }
 
 // actor is who sent a mail, once authenticated.
