@@ -42,7 +42,7 @@ type engines struct {
 	rebuilds, lockedReplays int
 	drawReplays             int           // replays by the drawer (engineAt)
 	held                    time.Duration // the write lock held by updateGames (for benchmarks)
-	afterRebuild            func()        // for tests: runs after each rebuild of updateGames
+	afterRebuild            func()        // for tests: runs after each rebuild
 }
 
 // txEngines is what one transaction of updateGames may use instead of replaying.
