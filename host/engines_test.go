@@ -163,3 +163,26 @@ func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
 		t.Errorf("%d replays before the write transactions, %d inside them; want 4 and 0", rebuilds-rebuilt, locked-replayed)
 	}
 }
+
+// A referee's command answers most errors as a refusal (referee.go): one that needs the
+// game's engine when none is kept must still not commit a refusal, but roll back, have the
+// engine rebuilt outside the lock and run again.
+func TestRefereeCommandWithoutKeptEngine(t *testing.T) {
+	f, _, _, _, _, _ := afterSetUp(t)
+	f.outbox()
+	e := f.h.engines
+	e.mu.Lock()
+	clear(e.games)
+	replayed := e.lockedReplays
+	e.mu.Unlock()
+	f.ref("REPLACE bob carol@example.net")
+	mails := f.outbox()
+	if find(mails, "carol@example.net", "welcome") == nil || find(mails, "ref@example.net", "notice") != nil {
+		t.Fatalf("REPLACE was refused or not applied: %v", subjects(mails))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.lockedReplays != replayed {
+		t.Errorf("%d replays inside the write transaction", e.lockedReplays-replayed)
+	}
+}
