@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"image"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,12 +80,16 @@ func (h *Host) mapFile(tx *store.Tx, id ident.GameID, eng adjudicator.Game, g *g
 	return []mail.Attachment{{Name: name, ContentType: "image/png", Inline: true, Draw: d.String()}}, nil
 }
 
-// drawer draws the maps of queued mails. It keeps a few rebuilt engines by game and log size,
-// each used by one drawing at a time.
+// drawer draws the maps of queued mails, on a pool of workers, one drawing of a game at a
+// time. A drawing uses the game's engine from the host's cache (engines.go) when it is the
+// state the map shows, taking it out of the cache while it draws (no other user can change
+// it meanwhile) and giving it back after; otherwise it rebuilds the state by replay, and keeps
+// a few such engines by game and log size, each used by one drawing at a time.
 type drawer struct {
 	h    *Host
 	mu   sync.Mutex
 	free map[drawKey][]adjudicator.Game
+	busy map[ident.GameID]chan struct{} // a game's drawing under way
 }
 
 type drawKey struct {
@@ -95,15 +100,18 @@ type drawKey struct {
 // maxFreeEngines bounds the engines a drawer keeps between drawings.
 const maxFreeEngines = 8
 
-func (h *Host) newDrawer() *drawer { return &drawer{h: h, free: map[drawKey][]adjudicator.Game{}} }
+func (h *Host) newDrawer() *drawer {
+	return &drawer{h: h, free: map[drawKey][]adjudicator.Game{}, busy: map[ident.GameID]chan struct{}{}}
+}
 
-// fill draws every attachment of o that is a drawing order. A map that cannot be drawn is
-// left out (and logged): the mail still goes, with its text.
-func (d *drawer) fill(o *mail.Outgoing) {
+// fill draws every attachment of o that is a drawing order, each on a worker (a slot of
+// workers). A map that cannot be drawn is left out (and logged): the mail still goes, with
+// its text.
+func (d *drawer) fill(o *mail.Outgoing, workers chan struct{}) {
 	var kept []mail.Attachment
 	for _, a := range o.Attachments {
 		if a.Draw != "" && a.Data == nil {
-			data, err := d.draw(a.Draw)
+			data, err := d.draw(a.Draw, workers)
 			if err != nil {
 				d.h.log.Error("drawing a map failed; the mail goes without it", "message-id", o.MessageID, "err", err)
 				continue
@@ -115,40 +123,110 @@ func (d *drawer) fill(o *mail.Outgoing) {
 	o.Attachments = kept
 }
 
-func (d *drawer) draw(spec string) ([]byte, error) {
+// draw draws one map: its picture while it has the game to itself and the engine in hand, on a
+// worker, then its encoding. The game is taken before the worker, so that a drawing waiting
+// for the game's engine holds no worker.
+func (d *drawer) draw(spec string, workers chan struct{}) ([]byte, error) {
 	s, err := parseDraw(spec)
 	if err != nil {
 		return nil, err
 	}
-	k := drawKey{s.id, s.size}
-	eng, err := d.engine(k)
-	if err != nil {
-		return nil, err
-	}
-	defer d.release(k, eng)
 	ruleset, err := d.ruleset(s.id)
 	if err != nil {
 		return nil, err
 	}
-	data, err := render.Game(d.h.cfg.Maps[ruleset], eng, s.tag, s.side, s.full)
+	m := d.h.cfg.Maps[ruleset]
+	if m == nil {
+		return nil, fmt.Errorf("draw %s: %w", spec, render.ErrNoMap)
+	}
+	unlock := d.lock(s.id)
+	workers <- struct{}{}
+	defer func() { <-workers }()
+	img, err := d.image(m, s)
+	unlock()
+	if err != nil {
+		return nil, fmt.Errorf("draw %s: %w", spec, err)
+	}
+	data, err := render.Encode(img) // render.Game's bytes: render.Encode(render.Image(picture))
 	if err != nil {
 		return nil, fmt.Errorf("draw %s: %w", spec, err)
 	}
 	return data, nil
 }
 
+// image draws the picture of the game's state at s.size.
+func (d *drawer) image(m render.Map, s drawSpec) (image.Image, error) {
+	eng, release, err := d.engine(s.id, s.size)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	p, err := m.Picture(eng, s.tag, s.side, s.full)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return render.Image(p), nil
+}
+
+// lock waits until no other drawing of the game is under way, and takes the game.
+func (d *drawer) lock(id ident.GameID) (unlock func()) {
+	for {
+		d.mu.Lock()
+		busy := d.busy[id]
+		if busy == nil {
+			done := make(chan struct{})
+			d.busy[id] = done
+			d.mu.Unlock()
+			return func() {
+				d.mu.Lock()
+				delete(d.busy, id)
+				d.mu.Unlock()
+				close(done)
+			}
+		}
+		d.mu.Unlock()
+		<-busy
+	}
+}
+
 // engine returns an engine at the game's state after the log's first size records, for the
-// caller alone until release.
-func (d *drawer) engine(k drawKey) (adjudicator.Game, error) {
+// caller alone until it calls release: the drawer's own, or the host's (given back to its
+// cache on release), or one rebuilt by replay.
+func (d *drawer) engine(id ident.GameID, size uint64) (adjudicator.Game, func(), error) {
+	k := drawKey{id, size}
 	d.mu.Lock()
 	if list := d.free[k]; len(list) > 0 {
 		eng := list[len(list)-1]
 		d.free[k] = list[:len(list)-1]
 		d.mu.Unlock()
-		return eng, nil
+		return eng, func() { d.release(k, eng) }, nil
 	}
 	d.mu.Unlock()
-	return d.h.engineAt(k.id, k.size)
+	if c := d.h.engines.lend(id); c != nil {
+		ok := false
+		d.h.s.View(func(tx *store.Tx) error { ok = sameLogState(tx, id, c, size); return nil })
+		if ok {
+			return c.eng, func() { d.h.engines.giveBack(id, c) }, nil
+		}
+		d.h.engines.giveBack(id, c)
+	}
+	eng, err := d.h.engineAt(id, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	return eng, func() { d.release(k, eng) }, nil
+}
+
+// sameLogState reports whether the engine kept in c is the game's state after the log's first
+// size records: c's log is this log, and no close record lies between the two lengths (see
+// sameState).
+func sameLogState(tx *store.Tx, id ident.GameID, c *cached, size uint64) bool {
+	n, err := store.Len(tx, id)
+	if err != nil || c.size > n || size > n {
+		return false
+	}
+	head, err := store.HeadAt(tx, id, c.size)
+	return err == nil && head == c.head && noClose(tx, id, min(c.size, size), max(c.size, size))
 }
 
 func (d *drawer) release(k drawKey, eng adjudicator.Game) {
@@ -183,6 +261,9 @@ func (h *Host) engineAt(id ident.GameID, size uint64) (adjudicator.Game, error) 
 	if err != nil {
 		return nil, fmt.Errorf("game %x at %d: %w", id[:], size, err)
 	}
+	h.engines.mu.Lock()
+	h.engines.drawReplays++
+	h.engines.mu.Unlock()
 	return rep.Game, nil
 }
 

@@ -3,10 +3,13 @@ package host
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"strings"
+	"sync"
 	"testing"
 
+	"navarch/ident"
 	"navarch/mail"
 	"navarch/render"
 	"navarch/render/lepantomap"
@@ -92,3 +95,153 @@ func bytesIn(b []byte, m map[string][]byte) bool {
 	}
 	return false
 }
+
+// Issue 14: the outbox draws a map from the engine the host keeps in memory when that is the
+// state the map shows, instead of replaying the log, and gives the engine back to the cache
+// for the next mail; the maps are those a replay gives, byte for byte.
+func TestMapsDrawnFromTheKeptEngine(t *testing.T) {
+	f, keys, asked, other, _, _ := afterSetUp(t)
+	if err := f.h.Flush(context.Background(), &capture{}); err != nil { // the set-up's mails
+		t.Fatal(err)
+	}
+	f.send(asked, "KEY "+keys[asked]+"\nNONE")
+	var id ident.GameID
+	var orders []string
+	f.s.View(func(tx *store.Tx) error {
+		id, _, _ = findGame(tx, f.tag)
+		for e, ok := store.OutboxNext(tx, 0); ok; e, ok = store.OutboxNext(tx, e.Seq) {
+			o, _ := mail.UnmarshalOutgoing(e.Mail)
+			for _, a := range o.Attachments {
+				if a.Draw != "" {
+					orders = append(orders, a.Draw)
+				}
+			}
+		}
+		return nil
+	})
+	e := f.h.engines
+	counts := func() (replays, hits int, kept bool) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.drawReplays, e.hits, e.games[id] != nil
+	}
+	replays, hits, kept := counts()
+	if !kept {
+		t.Fatal("no engine kept after the step")
+	}
+	c := &capture{}
+	if err := f.h.Flush(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	var maps [][]byte
+	for _, o := range c.sent {
+		for _, a := range o.Attachments {
+			if a.ContentType == "image/png" {
+				maps = append(maps, a.Data)
+			}
+		}
+	}
+	if len(maps) != len(orders) || len(maps) < 3 { // both sides and the referee
+		t.Fatalf("%d maps sent for %d drawing orders", len(maps), len(orders))
+	}
+	if r, _, kept := counts(); r != replays || !kept {
+		t.Errorf("%d maps drawn with %d replays; the engine kept after: %v", len(maps), r-replays, kept)
+	}
+	// The same drawing orders drawn from replayed engines: the same bytes.
+	d := f.h.newDrawer()
+	workers := make(chan struct{}, 1)
+	saved := e.lend(id)
+	for i, spec := range orders {
+		data, err := d.draw(spec, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, maps[i]) {
+			t.Errorf("map %s: drawn from the kept engine, it differs from the replayed one", spec)
+		}
+	}
+	if r, _, _ := counts(); r == replays {
+		t.Fatal("the drawings without the kept engine did not replay: nothing was compared")
+	}
+	e.giveBack(id, saved)
+	// The engine given back serves the next mail.
+	f.send(other, "KEY "+keys[other]+"\nHELP")
+	if _, h, _ := counts(); h != hits+1 {
+		t.Errorf("the next mail did not use the kept engine (%d uses, want %d)", h, hits+1)
+	}
+}
+
+// The outbox draws from the engines the host keeps while mail is handled: a drawing has its
+// engine to itself (run with -race), every mail is sent once, and every map decodes.
+func TestDrawingWhileMailIsHandled(t *testing.T) {
+	f, keys, _, _, _, _ := afterSetUp(t)
+	if err := f.h.Flush(context.Background(), &capture{}); err != nil { // the set-up's mails
+		t.Fatal(err)
+	}
+	seq := func() (n int) {
+		f.s.View(func(tx *store.Tx) error { _, g, _ := findGame(tx, f.tag); n = g.Seq; return nil })
+		return n
+	}
+	first := seq() + 1
+	var mu sync.Mutex
+	c := &capture{}
+	locked := senderFunc(func(ctx context.Context, o mail.Outgoing) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return c.Send(ctx, o)
+	})
+	stop := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		for {
+			err := f.h.Flush(context.Background(), locked)
+			select {
+			case <-stop:
+				done <- err
+				return
+			default:
+			}
+		}
+	}()
+	for range 6 {
+		var asked string
+		f.s.View(func(tx *store.Tx) error {
+			_, g, _ := findGame(tx, f.tag)
+			asked = g.sidePlayers(g.Step.Sides[0])[0].Address
+			return nil
+		})
+		f.send(asked, "KEY "+keys[asked]+"\nNONE")
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := f.h.Flush(context.Background(), locked); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, o := range c.sent {
+		ids[o.MessageID] = true
+		for _, a := range o.Attachments {
+			if a.ContentType != "image/png" {
+				continue
+			}
+			if _, err := png.Decode(bytes.NewReader(a.Data)); err != nil {
+				t.Errorf("%s: the map does not decode: %v", o.Subject, err)
+			}
+		}
+	}
+	last := seq()
+	for n := first; n <= last; n++ {
+		if !ids[fmt.Sprintf("%d.%s@navarch.host.example", n, f.tag)] {
+			t.Errorf("mail %d of the game was not sent", n)
+		}
+	}
+	if len(c.sent) != last-first+1 || len(ids) != len(c.sent) || last-first < 12 {
+		t.Errorf("%d mails sent (%d distinct), %d queued", len(c.sent), len(ids), last-first+1)
+	}
+}
+
+type senderFunc func(context.Context, mail.Outgoing) error
+
+func (s senderFunc) Send(ctx context.Context, o mail.Outgoing) error { return s(ctx, o) }

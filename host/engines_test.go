@@ -91,3 +91,98 @@ func TestEngineCacheKeepsOnlyTheLogsState(t *testing.T) {
 		t.Fatalf("an unchanged engine: err %v, kept %v", err, kept())
 	}
 }
+
+// Issue 14: Handle replays no log inside its write transaction. A mail to a game whose engine
+// is not in memory (dropped here, as the cache drops the least recently used) has the log
+// replayed in a read transaction first, and the write transaction uses that engine.
+func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
+	f, keys, asked, other, _, _ := afterSetUp(t)
+	f.outbox()
+	e := f.h.engines
+	forget := func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		clear(e.games)
+	}
+	counts := func() (int, int) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.rebuilds, e.lockedReplays
+	}
+	forget()
+	rebuilt, replayed := counts()
+	f.send(asked, "KEY "+keys[asked]+"\nNONE")
+	reports := f.outbox()
+	if find(reports, other, "report") == nil {
+		t.Fatal("the order mail was not applied: no report")
+	}
+	if rebuilds, locked := counts(); rebuilds-rebuilt != 1 || locked != replayed {
+		t.Errorf("%d replays before the write transaction, %d inside it; want 1 and 0", rebuilds-rebuilt, locked-replayed)
+	}
+
+	// The log grows between the replay and the write transaction: the engine rebuilt is not
+	// used, and the log is replayed again, still outside.
+	var size uint64
+	f.s.View(func(tx *store.Tx) error { id, _, _ := findGame(tx, f.tag); size, _ = store.Len(tx, id); return nil })
+	now := find(reports, other, "orders due")
+	if now == nil {
+		now = find(reports, asked, "orders due")
+	}
+	if now == nil {
+		t.Fatal("no side asked after the step")
+	}
+	mover := now.To[0]
+	waiting := map[string]string{"alice@example.org": "bob@example.com", "bob@example.com": "alice@example.org"}[mover]
+	forget()
+	grown := false
+	e.afterRebuild = func() { // runs with e.mu free
+		if grown {
+			return
+		}
+		grown = true
+		f.send(mover, "KEY "+keys[mover]+"\nNONE") // handled between the replay and the write transaction
+		forget()
+	}
+	f.send(waiting, "KEY "+keys[waiting]+"\nSTATUS")
+	e.afterRebuild = nil
+	var after uint64
+	f.s.View(func(tx *store.Tx) error { id, _, _ := findGame(tx, f.tag); after, _ = store.Len(tx, id); return nil })
+	sent := f.outbox()
+	if !grown || after <= size || find(sent, waiting, "] status") == nil {
+		t.Fatalf("the log did not grow in between (%d → %d records) or STATUS was not answered: %v", size, after, subjects(sent))
+	}
+	for _, o := range sent {
+		for _, a := range o.Attachments {
+			if d, err := parseDraw(a.Draw); err != nil || d.size != after {
+				t.Errorf("%s: map %q, want the state at %d records", o.Subject, a.Draw, after)
+			}
+		}
+	}
+	// Three more replays: STATUS's before its transaction, NONE's, and STATUS's again.
+	if rebuilds, locked := counts(); rebuilds-rebuilt != 4 || locked != replayed {
+		t.Errorf("%d replays before the write transactions, %d inside them; want 4 and 0", rebuilds-rebuilt, locked-replayed)
+	}
+}
+
+// A referee's command answers most errors as a refusal (referee.go): one that needs the
+// game's engine when none is kept must still not commit a refusal, but roll back, have the
+// engine rebuilt outside the lock and run again.
+func TestRefereeCommandWithoutKeptEngine(t *testing.T) {
+	f, _, _, _, _, _ := afterSetUp(t)
+	f.outbox()
+	e := f.h.engines
+	e.mu.Lock()
+	clear(e.games)
+	replayed := e.lockedReplays
+	e.mu.Unlock()
+	f.ref("REPLACE bob carol@example.net")
+	mails := f.outbox()
+	if find(mails, "carol@example.net", "welcome") == nil || find(mails, "ref@example.net", "notice") != nil {
+		t.Fatalf("REPLACE was refused or not applied: %v", subjects(mails))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.lockedReplays != replayed {
+		t.Errorf("%d replays inside the write transaction", e.lockedReplays-replayed)
+	}
+}

@@ -27,7 +27,7 @@ func (h *Host) Handle(raw []byte) error {
 		key = in.MessageID
 	}
 	key = messageKey(key, raw)
-	return h.s.Update(func(tx *store.Tx) error {
+	return h.updateGames(func(tx *store.Tx) error { // no replay inside the lock (engines.go)
 		fresh, err := store.MarkProcessed(tx, key, nil)
 		if err != nil || !fresh {
 			return err
@@ -44,7 +44,7 @@ func (h *Host) Handle(raw []byte) error {
 			})
 		}
 		return h.request(tx, in, raw, log)
-	})
+	}, h.warm(in, perr))
 }
 
 // actor is who sent a mail, once authenticated.

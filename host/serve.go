@@ -96,16 +96,14 @@ func (d *drawer) prepare(e store.OutboxEntry, workers chan struct{}) *prepared {
 		return p
 	}
 	go func() {
-		workers <- struct{}{}
 		defer func() {
-			<-workers
 			if r := recover(); r != nil {
 				d.h.log.Error("panic drawing a map", "message-id", p.o.MessageID, "panic", r)
 				p.o.Attachments = slices.DeleteFunc(p.o.Attachments, func(a mail.Attachment) bool { return a.Draw != "" })
 			}
 			close(p.done)
 		}()
-		d.fill(&p.o)
+		d.fill(&p.o, workers)
 	}()
 	return p
 }

@@ -102,9 +102,16 @@ const (
 	legendRowH = 20
 )
 
+// fonts keeps Fonts between renders (issue 14): a face is not safe for concurrent use, so a
+// render has its own until it ends, but the faces' glyph caches stay warm from one map to the
+// next instead of rasterizing and hinting every glyph again. A glyph from the cache is the
+// same mask as one drawn afresh (the cache is keyed by the glyph and its sub-pixel offset).
+var fonts = sync.Pool{New: func() any { return newFonts() }}
+
 // Image draws p with its frame.
 func Image(p Picture) image.Image {
-	f := newFonts()
+	f := fonts.Get().(*Fonts)
+	defer fonts.Put(f)
 	board := p.Board()
 	w := int(board.W) + 2*margin
 	legend, panels := p.Legend(), wrap(p.Panels(), f.Small, float64(w-2*margin))

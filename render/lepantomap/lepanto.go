@@ -1,11 +1,15 @@
 package lepantomap
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"image"
 	"image/color"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
@@ -246,6 +250,21 @@ var terrainColor = map[lepanto.Terrain]color.Color{lepanto.Deep: colDeep, lepant
 
 func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 	face := p.label(f, false)
+	img, _ := dc.Image().(*image.RGBA)
+	key, reuse := p.layerKey(img)
+	if reuse {
+		if pix := layers.get(key); pix != nil {
+			copy(img.Pix, pix)
+			dc.SetColor(colGrid) // the context as the last hex leaves it
+			dc.SetLineWidth(0.7)
+			return
+		}
+	}
+	defer func() {
+		if reuse {
+			layers.put(key, slices.Clone(img.Pix))
+		}
+	}()
 	for c := p.c0; c <= p.c1; c++ {
 		for r := p.r0; r <= p.r1; r++ {
 			h := lepanto.Hex{Col: c, Row: r}
@@ -259,6 +278,75 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 			render.Text(dc, face, colCode, h.String(), x, p.numberY(y), 0.5, 0.35)
 		}
 	}
+}
+
+// The hexes of a crop, drawn, are kept for the next maps (issue 14): every map of a step
+// (each side's and the referee's) has the same crop, and the hexes are a fifth of a report
+// map's drawing. A board of hexes is used again only on a blank board (white, as render.Image
+// gives it) of the same size, for the same crop and scale and the same terrain colours, so its
+// pixels are those drawn afresh. The whole map is not kept (it is drawn on request only).
+var layers = &hexLayers{}
+
+// maxHexLayers bounds the boards kept: about 3.3 MB each for a crop of the full battle.
+const maxHexLayers = 4
+
+type hexLayers struct {
+	mu   sync.Mutex
+	keys [][sha256.Size]byte
+	pix  [][]uint8
+	hits int // boards used again (for tests)
+}
+
+func (l *hexLayers) get(key [sha256.Size]byte) []uint8 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if i := slices.Index(l.keys, key); i >= 0 {
+		l.hits++
+		return l.pix[i] // never changed once kept
+	}
+	return nil
+}
+
+func (l *hexLayers) put(key [sha256.Size]byte, pix []uint8) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if slices.Contains(l.keys, key) {
+		return
+	}
+	if len(l.keys) == maxHexLayers {
+		l.keys, l.pix = l.keys[1:], l.pix[1:]
+	}
+	l.keys, l.pix = append(l.keys, key), append(l.pix, pix)
+}
+
+// layerKey is what the hexes drawn on img depend on, and whether a kept board may stand for
+// them: a crop with hexes to draw, on a blank board.
+func (p *Lepanto) layerKey(img *image.RGBA) ([sha256.Size]byte, bool) {
+	if p.Full || img == nil || p.c0 > p.c1 || p.r0 > p.r1 || !blank(img.Pix) {
+		return [sha256.Size]byte{}, false
+	}
+	k := fmt.Appendf(nil, "%d %d %d %d %g %d %d %d;", p.c0, p.r0, p.c1, p.r1, p.size, img.Rect.Dx(), img.Rect.Dy(), img.Stride)
+	for c := p.c0; c <= p.c1; c++ {
+		for r := p.r0; r <= p.r1; r++ {
+			cr, cg, cb, ca := terrainColor[p.View.Terrain(lepanto.Hex{Col: c, Row: r})].RGBA()
+			k = fmt.Appendf(k, "%x,%x,%x,%x;", cr, cg, cb, ca)
+		}
+	}
+	return sha256.Sum256(k), true
+}
+
+var white = bytes.Repeat([]byte{0xff}, 4096)
+
+// blank reports whether every byte of pix is 0xff: white, opaque.
+func blank(pix []uint8) bool {
+	for len(pix) > 0 {
+		n := min(len(pix), len(white))
+		if !bytes.Equal(pix[:n], white[:n]) {
+			return false
+		}
+		pix = pix[n:]
+	}
+	return true
 }
 
 // Within a hex of centre y: the hex number at the top, the counter under it, the id label at

@@ -278,3 +278,31 @@ func TestReportAfterDrawShowsLastActivation(t *testing.T) {
 func diceFor(st adjudicator.Step, i int) dice.Roller {
 	return dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), byte(i >> 8), 7})
 }
+
+// Issue 14: the maps of one step share their crop, and the second draws its hexes from the
+// board the first kept; the map is the same, byte for byte, as one drawn afresh.
+func TestHexesKeptDrawTheSameMap(t *testing.T) {
+	g := untilTrace(t, "move")
+	forget := func() {
+		layers.mu.Lock()
+		defer layers.mu.Unlock()
+		layers.keys, layers.pix = nil, nil
+	}
+	hits := func() int {
+		layers.mu.Lock()
+		defer layers.mu.Unlock()
+		return layers.hits
+	}
+	forget()
+	mustPNG(t, NewLepanto(g.View("christian"), "lep-test", false))
+	before := hits()
+	kept := mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false))
+	if hits() != before+1 {
+		t.Fatal("the second map of the step did not use the hexes the first kept")
+	}
+	forget()
+	fresh := mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false))
+	if hits() != before+1 || !bytes.Equal(kept, fresh) {
+		t.Error("the map drawn on the kept hexes differs from the map drawn afresh")
+	}
+}
