@@ -66,10 +66,14 @@ func BenchmarkOrderMailThroughput(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rh := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, cfg(2*throughputGames), quiet)
+	games, rounds := throughputGames, warmRounds
+	if testing.Short() { // make bench-smoke: that it runs, not what it measures
+		games, rounds = 4, 2
+	}
+	rh := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, cfg(2*games), quiet)
 	r := &rehearsal{b: b, s: s, h: rh, keys: map[string]string{}}
-	r.start(throughputGames)
-	r.play(warmRounds) // the games well into their first turn: logs of a few hundred records
+	r.start(games)
+	r.play(rounds) // the games well into their first turn: logs of a few hundred records
 	r.drain()
 	s.Close()
 	run := filepath.Join(dir, "run.db")
@@ -154,7 +158,7 @@ func BenchmarkOrderMailThroughput(b *testing.B) {
 	b.ReportMetric(n/encodeFloor(b, pngs).Seconds(), "png-floor-mails/s")
 	b.ReportMetric(float64(maps)/n, "maps/mail")
 	b.ReportMetric(used.Seconds()/sent.Seconds(), "cores-used")
-	b.ReportMetric(float64(warmRounds+2)+float64(b.N-1)/2, "steps-played")
+	b.ReportMetric(float64(rounds+2)+float64(b.N-1)/2, "steps-played")
 	b.ReportMetric(float64(len(mails)-orders), "mails-without-maps")
 	size := 0
 	for _, p := range pngs {
