@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 )
 
 // MarkProcessed records that the message with this Message-ID has been handled, with a
@@ -61,7 +60,7 @@ func OutboxAddAs(tx *Tx, mail []byte, class string) (uint64, error) {
 	switch {
 	case len(mail) <= compressAbove:
 	case class == "":
-		v, err = deflate(mail)
+		v, err = tx.s.deflate(mail)
 	default:
 		v, err = deflateAs(tx, seq, mail, class)
 	}
@@ -173,26 +172,43 @@ func dictIDs(v []byte) []uint64 {
 	return ids
 }
 
-// deflaters are reused: a new flate writer allocates and clears about a megabyte.
-var deflaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(io.Discard, flate.DefaultCompression)
-	return w
-}}
-
-func deflate(b []byte) ([]byte, error) {
+// deflate deflates a mail queued alone (an answer, a report: queued for seconds) at
+// BestSpeed, with a writer the store keeps: a new flate writer allocates and clears about a
+// megabyte, and a sync.Pool loses its writers at every collection (issue 14: new writers and
+// the default level's search were a third of an order mail's write lock). The welcomes,
+// which may stay queued by the thousand, are deflated against a dictionary at the default
+// level (deflateWith).
+func (s *Store) deflate(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte(deflatedMark)
-	w := deflaters.Get().(*flate.Writer)
-	defer deflaters.Put(w)
-	w.Reset(&buf)
+	s.mu.Lock()
+	var w *flate.Writer
+	if n := len(s.plain); n > 0 {
+		w, s.plain = s.plain[n-1], s.plain[:n-1]
+	}
+	s.mu.Unlock()
+	if w == nil {
+		w, _ = flate.NewWriter(&buf, flate.BestSpeed)
+	} else {
+		w.Reset(&buf)
+	}
 	if _, err := w.Write(b); err != nil {
 		return nil, err
 	}
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	if len(s.plain) < maxPlainWriters {
+		s.plain = append(s.plain, w)
+	}
+	s.mu.Unlock()
 	return buf.Bytes(), nil
 }
+
+// maxPlainWriters bounds the writers deflate keeps (one a writer at a time; a few for
+// callers outside the write lock, such as tests).
+const maxPlainWriters = 2
 
 // deflateWith deflates b with dict as preset dictionary. Its writers are kept by the
 // dictionary's content (an id may come again with other content after a rollback): a new

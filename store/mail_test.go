@@ -50,7 +50,7 @@ func TestOutboxDictionaries(t *testing.T) {
 	s.View(func(tx *Tx) error {
 		for i, seq := range seqs {
 			stored := tx.tx.Bucket(bucketOutbox).Get(u64(seq))
-			alone, _ := deflate(mails[seq])
+			alone, _ := s.deflate(mails[seq])
 			if stored[0] != dictMark || i > 0 && len(stored)*4 > len(alone) {
 				t.Errorf("mail %d: %d bytes stored, %d deflated alone, of %d", i, len(stored), len(alone), len(mails[seq]))
 			}
