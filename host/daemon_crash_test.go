@@ -41,22 +41,35 @@ const (
 
 // daemonMain is the child: it serves until SIGTERM (graceful) or SIGKILL.
 func daemonMain() int {
-	// A stop may come while the daemon still starts (right after a kill): it is graceful too.
+	return serveChild(childEnv{envDaemonDB, envDaemonIMAP, envDaemonSMTP, childReady}, daemonConfig(), slog.New(slog.DiscardHandler), 5*time.Second)
+}
+
+// childEnv names the environment variables that give a child daemon its store file and the
+// ports of the parent's IMAP and SMTP servers, and the line it prints once its SIGTERM
+// handler is in place ("" for none).
+type childEnv struct{ db, imap, smtp, ready string }
+
+// serveChild is a test binary run as `navarch serve` would run (Serve over a store on disk,
+// with fsync, reading the parent's IMAP server and sending to its SMTP server) until SIGTERM;
+// a stop while it still starts (right after a kill) is graceful too.
+func serveChild(env childEnv, cfg Config, lg *slog.Logger, timeout time.Duration) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	fmt.Println(childReady)
-	s, err := store.Open(os.Getenv(envDaemonDB), slog.New(slog.DiscardHandler), store.Options{Timeout: 10 * time.Second})
+	if env.ready != "" {
+		fmt.Println(env.ready)
+	}
+	s, err := store.Open(os.Getenv(env.db), lg, store.Options{Timeout: 10 * time.Second})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
 	}
 	defer s.Close()
-	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, daemonConfig(), slog.New(slog.DiscardHandler))
-	iport, _ := strconv.Atoi(os.Getenv(envDaemonIMAP))
-	sport, _ := strconv.Atoi(os.Getenv(envDaemonSMTP))
+	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, cfg, lg)
+	iport, _ := strconv.Atoi(os.Getenv(env.imap))
+	sport, _ := strconv.Atoi(os.Getenv(env.smtp))
 	in := &mail.Intake{IMAP: mail.IMAP{Host: "127.0.0.1", Port: iport, TLS: mail.TLSNone, Username: "navarch@host.example",
-		Password: "secret", Poll: 100 * time.Millisecond, Timeout: 5 * time.Second}, Log: slog.New(slog.DiscardHandler)}
-	out := mail.SMTP{Host: "127.0.0.1", Port: sport, TLS: mail.TLSNone, From: "navarch@host.example", Timeout: 5 * time.Second}
+		Password: "secret", Poll: 100 * time.Millisecond, Timeout: timeout}, Log: lg}
+	out := mail.SMTP{Host: "127.0.0.1", Port: sport, TLS: mail.TLSNone, From: "navarch@host.example", Timeout: timeout}
 	h.Serve(ctx, in, out)
 	return 0
 }

@@ -2,7 +2,6 @@ package host
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"log"
@@ -11,7 +10,6 @@ import (
 	netmail "net/mail"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -57,23 +55,8 @@ const (
 // loadDaemonMain is the load test's daemon: it serves until SIGTERM, logging warnings and
 // errors to stderr.
 func loadDaemonMain() int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
 	lg := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s, err := store.Open(os.Getenv(envLoadDB), lg, store.Options{Timeout: 10 * time.Second})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 3
-	}
-	defer s.Close()
-	h := New(s, []adjudicator.Ruleset{lepanto.Ruleset}, loadConfig(), lg)
-	iport, _ := strconv.Atoi(os.Getenv(envLoadIMAP))
-	sport, _ := strconv.Atoi(os.Getenv(envLoadSMTP))
-	in := &mail.Intake{IMAP: mail.IMAP{Host: "127.0.0.1", Port: iport, TLS: mail.TLSNone, Username: "navarch@host.example",
-		Password: "secret", Poll: 100 * time.Millisecond, Timeout: 30 * time.Second}, Log: lg}
-	out := mail.SMTP{Host: "127.0.0.1", Port: sport, TLS: mail.TLSNone, From: "navarch@host.example", Timeout: 30 * time.Second}
-	h.Serve(ctx, in, out)
-	return 0
+	return serveChild(childEnv{envLoadDB, envLoadIMAP, envLoadSMTP, ""}, loadConfig(), lg, 30*time.Second)
 }
 
 // loadConfig is the daemon's configuration: cmd/navarch's defaults and maps, with a first

@@ -173,46 +173,21 @@ func dictIDs(v []byte) []uint64 {
 }
 
 // deflate deflates a mail queued alone (an answer, a report: queued for seconds) at
-// BestSpeed, with a writer the store keeps: a new flate writer allocates and clears about a
-// megabyte, and a sync.Pool loses its writers at every collection (issue 14: new writers and
-// the default level's search were a third of an order mail's write lock). The welcomes,
-// which may stay queued by the thousand, are deflated against a dictionary at the default
-// level (deflateWith).
+// BestSpeed, with a writer the store keeps (deflateWith with no dictionary; issue 14: new
+// writers, a sync.Pool losing them at every collection, and the default level's search were
+// a third of an order mail's write lock). The welcomes, which may stay queued by the
+// thousand, are deflated against a dictionary at the default level.
 func (s *Store) deflate(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte(deflatedMark)
-	s.mu.Lock()
-	var w *flate.Writer
-	if n := len(s.plain); n > 0 {
-		w, s.plain = s.plain[n-1], s.plain[:n-1]
-	}
-	s.mu.Unlock()
-	if w == nil {
-		w, _ = flate.NewWriter(&buf, flate.BestSpeed)
-	} else {
-		w.Reset(&buf)
-	}
-	if _, err := w.Write(b); err != nil {
+	d, err := s.deflateWith(b, nil)
+	if err != nil {
 		return nil, err
 	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if len(s.plain) < maxPlainWriters {
-		s.plain = append(s.plain, w)
-	}
-	s.mu.Unlock()
-	return buf.Bytes(), nil
+	return append([]byte{deflatedMark}, d...), nil
 }
 
-// maxPlainWriters bounds the writers deflate keeps (one a writer at a time; a few for
-// callers outside the write lock, such as tests).
-const maxPlainWriters = 2
-
-// deflateWith deflates b with dict as preset dictionary. Its writers are kept by the
-// dictionary's content (an id may come again with other content after a rollback): a new
-// one allocates and clears about a megabyte.
+// deflateWith deflates b with dict as preset dictionary (none: at BestSpeed). Its writers
+// are kept by the dictionary's content (an id may come again with other content after a
+// rollback): a new one allocates and clears about a megabyte.
 func (s *Store) deflateWith(b, dict []byte) ([]byte, error) {
 	sum := sha256.Sum256(dict)
 	s.mu.Lock()
@@ -223,8 +198,12 @@ func (s *Store) deflateWith(b, dict []byte) ([]byte, error) {
 	s.mu.Unlock()
 	var buf bytes.Buffer
 	if w == nil {
+		level := flate.DefaultCompression
+		if dict == nil {
+			level = flate.BestSpeed
+		}
 		var err error
-		if w, err = flate.NewWriterDict(&buf, flate.DefaultCompression, dict); err != nil {
+		if w, err = flate.NewWriterDict(&buf, level, dict); err != nil {
 			return nil, err
 		}
 	} else {

@@ -49,7 +49,6 @@ type Store struct {
 	afterWrite func()
 	mu         sync.Mutex
 	writers    map[[32]byte][]*flate.Writer // deflate writers by their dictionary (mail.go)
-	plain      []*flate.Writer              // deflate writers without a dictionary (mail.go)
 }
 
 // Tx is a transaction; functions of this package that take a *Tx run inside it.
