@@ -80,7 +80,7 @@ func (h *Host) Export(w io.Writer, tag, side string) error {
 // outbox for the daemon. It returns what was announced.
 func (h *Host) Operate(tag, command string, args []string) (string, error) {
 	var text string
-	err := h.s.Update(func(tx *store.Tx) error {
+	err := h.updateGames(func(tx *store.Tx) error { // no replay inside the lock (engines.go)
 		id, g, err := findGame(tx, tag)
 		if err != nil || g == nil {
 			return fmt.Errorf("%w: %s", ErrNoGame, tag)
@@ -88,7 +88,7 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 		a := &actor{g: g, id: id, referee: true, operator: true, msg: &mail.Incoming{From: "the operator"}, req: mail.Request{Command: command, Args: args}}
 		text, err = h.change(tx, a)
 		return h.done(tx, a, err)
-	})
+	}, nil)
 	return text, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
@@ -184,5 +185,42 @@ func TestRefereeCommandWithoutKeptEngine(t *testing.T) {
 	defer e.mu.Unlock()
 	if e.lockedReplays != replayed {
 		t.Errorf("%d replays inside the write transaction", e.lockedReplays-replayed)
+	}
+}
+
+// The deadline pass and the operator's commands replay no log inside their write
+// transactions either: a step resolved at its deadline (the no-orders default) and the
+// operator's ENDGAME find no engine kept, and have it rebuilt outside the lock.
+func TestDeadlineReplaysOutsideTheWriteLock(t *testing.T) {
+	f, _, _, _, _, _ := afterSetUp(t)
+	f.outbox()
+	e := f.h.engines
+	counts := func() (int, int) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		clear(e.games) // as after a restart
+		return e.rebuilds, e.lockedReplays
+	}
+	rebuilt, replayed := counts()
+	var before uint64
+	f.s.View(func(tx *store.Tx) error { id, _, _ := findGame(tx, f.tag); before, _ = store.Len(tx, id); return nil })
+	f.now = f.deadline().Add(time.Minute)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	var after uint64
+	f.s.View(func(tx *store.Tx) error { id, _, _ := findGame(tx, f.tag); after, _ = store.Len(tx, id); return nil })
+	if after <= before {
+		t.Fatalf("the deadline resolved nothing (%d → %d records)", before, after)
+	}
+	if rebuilds, locked := counts(); rebuilds == rebuilt || locked != replayed {
+		t.Errorf("the deadline pass: %d replays before its transaction, %d inside it; want some and 0", rebuilds-rebuilt, locked-replayed)
+	}
+	rebuilt, replayed = counts()
+	if _, err := f.h.Operate(f.tag, "ENDGAME", []string{"agreed"}); err != nil { // the game-over mail needs the engine
+		t.Fatal(err)
+	}
+	if rebuilds, locked := counts(); rebuilds == rebuilt || locked != replayed {
+		t.Errorf("the operator's ENDGAME: %d replays before its transaction, %d inside it; want some and 0", rebuilds-rebuilt, locked-replayed)
 	}
 }

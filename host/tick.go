@@ -43,7 +43,7 @@ func (h *Host) Tick() error {
 	}
 	var errs []error
 	for _, id := range ids {
-		err := h.s.Update(func(tx *store.Tx) error {
+		err := h.updateGames(func(tx *store.Tx) error { // no replay inside the lock (engines.go)
 			if err := h.tick(tx, id); err != nil {
 				return err
 			}
@@ -52,7 +52,7 @@ func (h *Host) Tick() error {
 				return err
 			}
 			return h.indexGame(tx, id, g)
-		})
+		}, nil)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("deadlines of game %x: %w", id[:], err))
 		}
