@@ -68,8 +68,8 @@ func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
 	default:
 		return "", refused(fmt.Sprintf("%s is not a referee's command", a.req.Command))
 	}
-	if err != nil {
-		return "", refused(err.Error())
+	if err != nil { // a refused, or our own failure (a store write, the key's randomness): retried
+		return "", err
 	}
 	var deadline time.Time
 	if (a.req.Command == mail.CmdResume || a.req.Command == mail.CmdExtend) && a.g.Step != nil {
@@ -140,7 +140,7 @@ func (g *game) paused() bool { return !g.PausedAt.IsZero() }
 // have passed if given.
 func (h *Host) pause(a *actor) (string, error) {
 	if a.g.paused() {
-		return "", fmt.Errorf("the game is paused already; RESUME ends the pause")
+		return "", refused("the game is paused already; RESUME ends the pause")
 	}
 	text := "The game is paused: orders are still taken and acknowledged, but nothing is adjudicated and no deadline runs until the game resumes"
 	now := h.cfg.Now().UTC().Truncate(time.Second)
@@ -149,7 +149,7 @@ func (h *Host) pause(a *actor) (string, error) {
 		n, err := hoursArg(a.req.Args, 0, maxPauseHours)
 		if err != nil {
 			a.g.PausedAt = time.Time{}
-			return "", err
+			return "", refused(err.Error())
 		}
 		a.g.PausedUntil = now.Add(time.Duration(n) * time.Hour)
 		return text + fmt.Sprintf(", by the referee's RESUME or by itself after %d hours (%s).", n, a.g.PausedUntil.Format("2006-01-02 15:04 UTC")), nil
@@ -159,7 +159,7 @@ func (h *Host) pause(a *actor) (string, error) {
 
 func (h *Host) resume(a *actor) (string, error) {
 	if !a.g.paused() {
-		return "", fmt.Errorf("the game is not paused")
+		return "", refused("the game is not paused")
 	}
 	h.unpause(a.g, h.cfg.Now())
 	if a.g.Step == nil {
@@ -199,14 +199,14 @@ func (h *Host) resumed(tx *store.Tx, id ident.GameID, g *game) error {
 
 func (h *Host) extend(a *actor) (string, error) {
 	if a.g.Step == nil {
-		return "", fmt.Errorf("no deadline is running")
+		return "", refused("no deadline is running")
 	}
 	if a.g.paused() {
-		return "", fmt.Errorf("the game is paused, and no deadline runs; RESUME first")
+		return "", refused("the game is paused, and no deadline runs; RESUME first")
 	}
 	n, err := hoursArg(a.req.Args, 24, maxExtendHours)
 	if err != nil {
-		return "", err
+		return "", refused(err.Error())
 	}
 	from := a.g.Step.Deadline
 	if now := h.cfg.Now().UTC().Truncate(time.Second); from.Before(now) { // passed: waiting for the referee

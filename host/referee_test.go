@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -269,4 +270,42 @@ func TestPauseRunsOutBeforePlay(t *testing.T) {
 		t.Fatalf("the pause ran out and play did not begin: %v", subjects(mails))
 	}
 	f.checkLog()
+}
+
+// failingRand is a source of randomness that has run dry.
+type failingRand struct{}
+
+func (failingRand) Read([]byte) (int, error) { return 0, errors.New("entropy source failed") }
+
+// TestRefereeCommandOurFailure: a referee's command that fails by our fault (here the new
+// key's randomness) is not answered as a refusal; the mail is not marked handled, so that it
+// is tried again (parked if it keeps failing), and nothing is changed. A bad command is
+// still answered as a refusal.
+func TestRefereeCommandOurFailure(t *testing.T) {
+	f, _ := started(t)
+	f.ref("REKEY nobody")
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, `there is no player "nobody"`) {
+		t.Fatalf("a bad REKEY was not refused: %v", m)
+	}
+	f.s.View(func(tx *store.Tx) error {
+		if _, done := store.Processed(tx, fmt.Sprintf("m%d@example.org", f.n)); !done {
+			t.Error("the refused mail is not marked handled (or the test looks under the wrong id)")
+		}
+		return nil
+	})
+	f.h.cfg.Rand = failingRand{}
+	f.n++
+	raw := fmt.Sprintf("From: ref@example.net\r\nSubject: [navarch %s]\r\nMessage-ID: <r%d@example.net>\r\n\r\nREKEY bob\r\nKEY %s\r\n", f.tag, f.n, f.refKey("ref@example.net"))
+	if err := f.h.Handle([]byte(raw)); err == nil || !strings.Contains(err.Error(), "entropy source failed") {
+		t.Fatalf("Handle = %v, want our failure", err)
+	}
+	if mails := f.outbox(); len(mails) != 0 {
+		t.Errorf("our failure was answered: %v", subjects(mails))
+	}
+	f.s.View(func(tx *store.Tx) error {
+		if _, done := store.Processed(tx, fmt.Sprintf("r%d@example.net", f.n)); done {
+			t.Error("the failed mail is marked handled: it would never be tried again")
+		}
+		return nil
+	})
 }

@@ -12,7 +12,7 @@ import (
 // referee, e.g. for a game made before referees had keys.
 func (h *Host) rekey(tx *store.Tx, a *actor) (string, error) {
 	if len(a.req.Args) != 1 {
-		return "", fmt.Errorf("write REKEY PLAYER, like REKEY bob")
+		return "", refused("write REKEY PLAYER, like REKEY bob")
 	}
 	who := a.req.Args[0]
 	for i := range a.g.Players {
@@ -41,7 +41,7 @@ func (h *Host) rekey(tx *store.Tx, a *actor) (string, error) {
 			"Put it in every mail you send to this game (\"KEY "+key+"\"); keep it to yourself."+h.replyNote())
 		return fmt.Sprintf("The referee %s has a new key.", who), err
 	}
-	return "", fmt.Errorf("there is no player %q in game %s", who, a.g.Tag)
+	return "", refused(fmt.Sprintf("there is no player %q in game %s", who, a.g.Tag))
 }
 
 // replyNote says that replies need no KEY line, where the installation gives reply tokens.

@@ -21,7 +21,7 @@ import (
 func (h *Host) replace(tx *store.Tx, a *actor) (string, error) {
 	args := a.req.Args
 	if len(args) < 2 || len(args) > 3 {
-		return "", fmt.Errorf("write REPLACE PLAYER ADDRESS [ZONE], like REPLACE bob carol@example.org Europe/Paris")
+		return "", refused("write REPLACE PLAYER ADDRESS [ZONE], like REPLACE bob carol@example.org Europe/Paris")
 	}
 	var p *player
 	for i := range a.g.Players {
@@ -30,20 +30,20 @@ func (h *Host) replace(tx *store.Tx, a *actor) (string, error) {
 		}
 	}
 	if p == nil {
-		return "", fmt.Errorf("there is no player %q in game %s", args[0], a.g.Tag)
+		return "", refused(fmt.Sprintf("there is no player %q in game %s", args[0], a.g.Tag))
 	}
 	addr, err := netmail.ParseAddress(args[1])
 	if err != nil {
-		return "", fmt.Errorf("%q is not a mail address", args[1])
+		return "", refused(fmt.Sprintf("%q is not a mail address", args[1]))
 	}
 	to := strings.ToLower(addr.Address)
 	if a.g.player(to) != nil || slices.Contains(a.g.Referees, to) {
-		return "", fmt.Errorf("%s already takes part in game %s", to, a.g.Tag)
+		return "", refused(fmt.Sprintf("%s already takes part in game %s", to, a.g.Tag))
 	}
 	zone := p.Zone
 	if len(args) == 3 {
 		if _, err := time.LoadLocation(args[2]); err != nil {
-			return "", fmt.Errorf("%q is not a time zone (like Europe/Paris)", args[2])
+			return "", refused(fmt.Sprintf("%q is not a time zone (like Europe/Paris)", args[2]))
 		}
 		zone = args[2]
 	}
