@@ -12,12 +12,7 @@ import (
 // still go, each game's in the order queued.
 func TestAnswersBeforeWelcomes(t *testing.T) {
 	f := newFixture(t)
-	keys := map[string]string{}
-	for _, m := range f.outbox() {
-		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
-			keys[m.To[0]] = k[1]
-		}
-	}
+	keys := playerKeys(f.outbox())
 	c := &capture{}
 	if err := f.h.Flush(context.Background(), c); err != nil { // the first game's welcomes
 		t.Fatal(err)

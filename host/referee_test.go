@@ -7,23 +7,31 @@ import (
 	"testing"
 	"time"
 
+	"navarch/mail"
 	"navarch/store"
 )
 
 func started(t *testing.T) (*fixture, map[string]string) {
 	t.Helper()
 	f := newFixture(t)
-	keys := map[string]string{}
-	for _, m := range f.outbox() {
-		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] != "ref@example.net" {
-			keys[m.To[0]] = k[1]
-		}
-	}
+	keys := playerKeys(f.outbox())
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])
 	}
 	f.outbox()
 	return f, keys
+}
+
+// playerKeys are the players' keys from their welcome mails, by address (the referee's left
+// out).
+func playerKeys(mails []mail.Outgoing) map[string]string {
+	keys := map[string]string{}
+	for _, m := range mails {
+		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] != "ref@example.net" {
+			keys[m.To[0]] = k[1]
+		}
+	}
+	return keys
 }
 
 func (f *fixture) deadline() time.Time {
@@ -248,12 +256,7 @@ func TestForgedReferee(t *testing.T) {
 // the pause runs out (the deadline pass resumes it), not only on the referee's RESUME.
 func TestPauseRunsOutBeforePlay(t *testing.T) {
 	f := newFixture(t)
-	keys := map[string]string{}
-	for _, m := range f.outbox() {
-		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] != "ref@example.net" {
-			keys[m.To[0]] = k[1]
-		}
-	}
+	keys := playerKeys(f.outbox())
 	f.ref("PAUSE 10")
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])

@@ -10,12 +10,7 @@ import (
 // nothing to report to the side): its map is attached and shown in the HTML part.
 func TestEveryRequestHasAMap(t *testing.T) {
 	f := newFixture(t)
-	keys := map[string]string{}
-	for _, m := range f.outbox() {
-		if k := keyRE.FindStringSubmatch(m.Text); k != nil && m.To[0] != "ref@example.net" {
-			keys[m.To[0]] = k[1]
-		}
-	}
+	keys := playerKeys(f.outbox())
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who]) // then the set-up is asked for
 	}
