@@ -42,7 +42,7 @@ func (rs *resolver) replaceLeader(lost *Leader, aboard *Unit) {
 // captainShip is where the captain goes: the ship the owner named by a standing CAPTAIN
 // order if it is still a legal place (4.4 "at the owning player's wish"), else the default.
 func captainShip(g *Game, gr *Group, aboard *Unit) *Unit {
-	if gr.CaptainOn != "" && slices.Contains(g.captainShips(gr.ID), gr.CaptainOn) {
+	if gr.CaptainOn != "" && slices.Contains(g.leaderShips(gr.ID), gr.CaptainOn) {
 		return g.unit(gr.CaptainOn)
 	}
 	group := gr.ID

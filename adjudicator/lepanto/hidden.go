@@ -64,31 +64,13 @@ func (v *validation) setUp(orders []adjudicator.Order) {
 			v.fail(o, nil, "%s is not a leader of yours", so.leader)
 		case v.seen[l.ID]:
 			v.fail(o, nil, "%s has orders on an earlier line", l.ID)
-		case so.unit != "" && !slices.Contains(v.g.setUpShips(l), so.unit):
-			v.fail(o, v.g.setUpShips(l), "%s starts aboard a single ship of group %s (4.1)", l.ID, l.Group)
+		case so.unit != "" && !slices.Contains(v.g.leaderShips(l.Group), so.unit):
+			v.fail(o, v.g.leaderShips(l.Group), "%s starts aboard a single ship of group %s (4.1)", l.ID, l.Group)
 		}
 		if l != nil {
 			v.seen[l.ID] = true
 		}
 	}
-}
-
-// setUpShips lists the ships a leader may start aboard: his group's single ships, or its
-// squadrons if it has none (4.1).
-func (g *Game) setUpShips(l *Leader) []string {
-	var singles, all []string
-	for _, u := range g.Units {
-		if u.Group == l.Group && u.InPlay() {
-			all = append(all, u.ID)
-			if u.Single() {
-				singles = append(singles, u.ID)
-			}
-		}
-	}
-	if len(singles) > 0 {
-		return singles
-	}
-	return all
 }
 
 // setUp places the leaders as ordered; a side that sends nothing keeps its leaders face up

@@ -97,8 +97,8 @@ func (v *validation) standing(o adjudicator.Order) {
 		switch {
 		case gr == nil || gr.Side != v.side:
 			v.fail(o, nil, "%s is not a group of yours", so.target)
-		case !slices.Contains(g.captainShips(gr.ID), so.ship):
-			v.fail(o, g.captainShips(gr.ID), "a captain of %s goes aboard a unit of his group in play, a single ship while it has one (4.1, 4.4)", gr.ID)
+		case !slices.Contains(g.leaderShips(gr.ID), so.ship):
+			v.fail(o, g.leaderShips(gr.ID), "a captain of %s goes aboard a unit of his group in play, a single ship while it has one (4.1, 4.4)", gr.ID)
 		}
 	}
 }
@@ -115,9 +115,9 @@ func (g *Game) fireChoiceUnits(side, target string) []*Unit {
 	return out
 }
 
-// captainShips lists where a captain of the group may go: its single ships in play, or its
-// squadrons if it has none (4.1, 4.4).
-func (g *Game) captainShips(group string) []string {
+// leaderShips lists where a leader of the group may start or a captain go: its single ships
+// in play, or its squadrons if it has none (4.1, 4.4).
+func (g *Game) leaderShips(group string) []string {
 	var singles, all []string
 	for _, u := range g.Units {
 		if u.Group == group && u.InPlay() {
