@@ -1,56 +1,22 @@
 package medievalmap
 
 import (
-	"bytes"
-	"image/png"
 	"testing"
-	"time"
 
 	"navarch/adjudicator/medieval"
 	"navarch/render"
+	"navarch/render/rendertest"
 )
-
-// benchMap draws and encodes p's map, and in the same run image/png-encodes the same finished
-// image (RGBA, default compression): the floor under any renderer that sends PNGs. It reports
-// both, their ratio and the size of the render.PNG sent (as render/lepantomap's benchmarks).
-func benchMap(b *testing.B, p func() render.Picture) {
-	var draw, floor time.Duration
-	var size, n, w, h int
-	var buf bytes.Buffer
-	for b.Loop() {
-		t0 := time.Now()
-		img := render.Image(p())
-		data, err := render.Encode(img)
-		if err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		buf.Reset()
-		if err := png.Encode(&buf, img); err != nil {
-			b.Fatal(err)
-		}
-		floor += time.Since(t1)
-		draw += t1.Sub(t0)
-		size, n = len(data), n+1
-		w, h = img.Bounds().Dx(), img.Bounds().Dy()
-	}
-	b.ReportMetric(float64(draw.Milliseconds())/float64(n), "render-ms")
-	b.ReportMetric(float64(floor.Milliseconds())/float64(n), "png.Encode-floor-ms")
-	b.ReportMetric(float64(draw)/float64(floor), "render/floor")
-	b.ReportMetric(float64(size)/1024, "KiB")
-	b.ReportMetric(float64(w), "px-wide")
-	b.ReportMetric(float64(h), "px-high")
-}
 
 // BenchmarkRenderReport is the map a report of Sluys sends after the bots' first broadside:
 // the crop around the last card's moves and shots, with the active Division's range bands.
 func BenchmarkRenderReport(b *testing.B) {
 	g := playUntil(b, "sluys-1340", 400, hasTrace(medieval.TraceFire))
-	benchMap(b, func() render.Picture { return New(g, "bench", "english", false) })
+	rendertest.BenchMap(b, func() render.Picture { return New(g, "bench", "english", false) })
 }
 
 // BenchmarkRenderFull is the whole table of the same game, as STATUS FULL sends it.
 func BenchmarkRenderFull(b *testing.B) {
 	g := playUntil(b, "sluys-1340", 400, hasTrace(medieval.TraceFire))
-	benchMap(b, func() render.Picture { return New(g, "bench", "english", true) })
+	rendertest.BenchMap(b, func() render.Picture { return New(g, "bench", "english", true) })
 }

@@ -1,0 +1,45 @@
+// Package rendertest holds what the maps' benchmarks share.
+package rendertest
+
+import (
+	"bytes"
+	"image/png"
+	"testing"
+	"time"
+
+	"navarch/render"
+)
+
+// BenchMap draws and encodes p's map (render.Image, render.Encode: what the host sends), and
+// in the same run image/png-encodes the same finished image (RGBA, default compression): the
+// floor under any renderer that sends PNGs. It reports both, their ratio, and the size and
+// dimensions of the PNG sent.
+func BenchMap(b *testing.B, p func() render.Picture) {
+	b.Helper()
+	var draw, floor time.Duration
+	var size, n, w, h int
+	var buf bytes.Buffer
+	for b.Loop() {
+		t0 := time.Now()
+		img := render.Image(p())
+		data, err := render.Encode(img)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		buf.Reset()
+		if err := png.Encode(&buf, img); err != nil {
+			b.Fatal(err)
+		}
+		floor += time.Since(t1)
+		draw += t1.Sub(t0)
+		size, n = len(data), n+1
+		w, h = img.Bounds().Dx(), img.Bounds().Dy()
+	}
+	b.ReportMetric(float64(draw.Milliseconds())/float64(n), "render-ms")
+	b.ReportMetric(float64(floor.Milliseconds())/float64(n), "png.Encode-floor-ms")
+	b.ReportMetric(float64(draw)/float64(floor), "render/floor")
+	b.ReportMetric(float64(size)/1024, "KiB")
+	b.ReportMetric(float64(w), "px-wide")
+	b.ReportMetric(float64(h), "px-high")
+}
