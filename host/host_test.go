@@ -52,6 +52,36 @@ func newFixtureTB(t testing.TB) *fixture {
 	return f
 }
 
+// joinedFixture is a game of ruleset rs on scenario (its first if ""), without referee,
+// alice playing its first side and bob its second, both joined; the mails since the join are
+// still in the outbox. It returns the players' keys by address.
+func joinedFixture(t *testing.T, rs adjudicator.Ruleset, scenario string) (*fixture, map[string]string) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{rs}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	sc := rs.Scenarios()[0]
+	for _, c := range rs.Scenarios() {
+		if c.ID == scenario {
+			sc = c
+		}
+	}
+	if f.tag, err = f.h.CreateGame(GameSpec{Ruleset: rs.ID(), Scenario: sc.ID, Players: []PlayerSpec{
+		{"alice", sc.Sides[0], "alice@example.org", "UTC"}, {"bob", sc.Sides[1], "bob@example.com", "UTC"}}}); err != nil {
+		t.Fatal(err)
+	}
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	return f, keys
+}
+
 // outbox returns the mails queued since the last call.
 func (f *fixture) outbox() []mail.Outgoing {
 	f.t.Helper()

@@ -1,44 +1,18 @@
 package host
 
 import (
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"navarch/adjudicator"
 	"navarch/adjudicator/oinavarcoi"
-	"navarch/ledger/ledgertest"
 	"navarch/mail"
-	"navarch/store"
 )
 
 // TestOiNavarcoiSignalsStaySecretByMail: Oi Navarcoi!'s pre-battle signal list, written with
 // the secret deployment, reaches its own side's mail and no mail of the other side, nor the
 // other side's copy of the log (issue 18), through the whole host.
 func TestOiNavarcoiSignalsStaySecretByMail(t *testing.T) {
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	f.h = New(s, []adjudicator.Ruleset{oinavarcoi.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
-	if f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "oinavarcoi", Scenario: "clash", Players: []PlayerSpec{
-		{"alice", "athens", "alice@example.org", "UTC"}, {"bob", "sparta", "bob@example.com", "UTC"}}}); err != nil {
-		t.Fatal(err)
-	}
-	keys := map[string]string{}
-	for _, m := range f.outbox() {
-		if k := keyRE.FindStringSubmatch(m.Text); k != nil {
-			keys[m.To[0]] = k[1]
-		}
-	}
-	for _, who := range []string{"alice@example.org", "bob@example.com"} {
-		f.send(who, "JOIN\nKEY "+keys[who])
-	}
+	f, keys := joinedFixture(t, oinavarcoi.Ruleset, "clash")
 	var all []mail.Outgoing
 	for _, m := range f.outbox() {
 		if !strings.Contains(m.Subject, "orders due") {
