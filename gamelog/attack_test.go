@@ -10,6 +10,7 @@ import (
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/gamelog/forge"
 	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
@@ -36,10 +37,10 @@ func alicesMail(sc ledgertest.Script) []gamelog.SentMail {
 func TestOperatorGrindingFails(t *testing.T) {
 	sc := ledgertest.Small
 	g := newGame(t, sc, ledger.View{Full: true})
-	b := blocks(g.data)
-	orders := find(t, b, "orders", "turn 3\nactivation 2\n")
-	closeAt := find(t, b, "close", "turn 3\nactivation 2\n")
-	text := find(t, b, "orders-text", fmt.Sprintf("orders %d\n", orders-1))
+	b := forge.Blocks(g.Data)
+	orders := forge.Find(t, b, "orders", "turn 3\nactivation 2\n")
+	closeAt := forge.Find(t, b, "close", "turn 3\nactivation 2\n")
+	text := forge.Find(t, b, "orders-text", fmt.Sprintf("orders %d\n", orders-1))
 	forgedText := "VEN-2 MOVE 1507 1408\n"
 	nonce := sha256.Sum256([]byte("the operator's nonce"))
 
@@ -53,36 +54,36 @@ func TestOperatorGrindingFails(t *testing.T) {
 	var attacks []attack
 
 	// A second orders record for alice with the operator's entropy, used by the close.
-	c := clone(b)
+	c := forge.Clone(b)
 	extra := fmt.Sprintf("type orders\nindex %d\nturn 3\nactivation 2\nplayer alice\ncommitment %s\nentropy %x\nreceived none", orders,
-		commit(nonce, forgedText), "ground 4711")
-	c = insertAt(c, orders+1, extra) // right after the real one: it is the latest
-	c = rewire(t, c, closeAt+1, []int{orders}, [][2]string{{forgedText, hex.EncodeToString(nonce[:])}}, [][]byte{[]byte("ground 4711")})
+		forge.Commit(nonce, forgedText), "ground 4711")
+	c = forge.InsertAt(c, orders+1, extra) // right after the real one: it is the latest
+	c = forge.Rewire(t, c, closeAt+1, []int{orders}, [][2]string{{forgedText, hex.EncodeToString(nonce[:])}}, [][]byte{[]byte("ground 4711")})
 	attacks = append(attacks, attack{"extra orders record with the operator's entropy", c, true, orders, "no mail"})
 
 	// alice's own orders with the operator's entropy.
-	c = clone(b)
+	c = forge.Clone(b)
 	c[orders] = regexp.MustCompile(`(?m)^entropy .*$`).ReplaceAllString(c[orders], "entropy "+hex.EncodeToString([]byte("ground 99")))
-	lines, n := textOf(c[text])
-	c = rewire(t, c, closeAt, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("ground 99")})
+	lines, n := forge.TextOf(c[text])
+	c = forge.Rewire(t, c, closeAt, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("ground 99")})
 	attacks = append(attacks, attack{"the player's orders with the operator's entropy", c, true, orders - 1, "entropy"})
 
 	// The close uses an older record of alice's although a newer one exists.
-	c = clone(b)
+	c = forge.Clone(b)
 	newer := strings.Replace(c[orders], fmt.Sprintf("index %d\n", orders-1), fmt.Sprintf("index %d\n", orders), 1)
-	c = insertAt(c, orders+1, newer)
-	c = rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
+	c = forge.InsertAt(c, orders+1, newer)
+	c = forge.Rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
 	attacks = append(attacks, attack{"a close that skips the latest orders", c, false, closeAt, "not its latest"})
 
 	// A default orders record that carries entropy.
-	c = clone(b)
+	c = forge.Clone(b)
 	c[orders] = strings.Replace(c[orders], "\nreceived ", "\ndefault yes\nreceived ", 1)
 	attacks = append(attacks, attack{"a default with entropy", c, false, orders - 1, "default"})
 
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
-			data := resign(t, g, rechain(t, a.blocks))
-			opts := gamelog.VerifyOptions{Key: g.pub()}
+			data := forge.Resign(t, g.Key, forge.Rechain(t, tamperKey, a.blocks))
+			opts := gamelog.VerifyOptions{Key: g.Pub()}
 			if rep, err := verifyData(t, data, opts); a.sent && (err != nil || !rep.OK()) {
 				t.Fatalf("the forgery should pass without the player's mail (it is consistent): %v %v", err, rep.Failure)
 			}
@@ -100,13 +101,13 @@ func TestOperatorGrindingFails(t *testing.T) {
 func TestOrdersInADrawFail(t *testing.T) {
 	sc := ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}
 	g := newGame(t, sc, ledger.View{Full: true})
-	b := blocks(g.data)
-	closeAt := find(t, b, "close", "turn 2\nactivation 0\n")
+	b := forge.Blocks(g.Data)
+	closeAt := forge.Find(t, b, "close", "turn 2\nactivation 0\n")
 	nonce := sha256.Sum256([]byte("n"))
-	forged := fmt.Sprintf("type orders\nindex %d\nturn 2\nactivation 0\nplayer alice\ncommitment %s\nentropy 01\nreceived none", closeAt-1, commit(nonce, ""))
-	c := insertAt(clone(b), closeAt, forged)
-	c = rewire(t, c, closeAt+1, []int{closeAt - 1}, [][2]string{{"", hex.EncodeToString(nonce[:])}}, [][]byte{{1}})
-	idx, why := failure(t, resign(t, g, rechain(t, c)), gamelog.VerifyOptions{Key: g.pub()})
+	forged := fmt.Sprintf("type orders\nindex %d\nturn 2\nactivation 0\nplayer alice\ncommitment %s\nentropy 01\nreceived none", closeAt-1, forge.Commit(nonce, ""))
+	c := forge.InsertAt(forge.Clone(b), closeAt, forged)
+	c = forge.Rewire(t, c, closeAt+1, []int{closeAt - 1}, [][2]string{{"", hex.EncodeToString(nonce[:])}}, [][]byte{{1}})
+	idx, why := failure(t, forge.Resign(t, g.Key, forge.Rechain(t, tamperKey, c)), gamelog.VerifyOptions{Key: g.Pub()})
 	if idx != int64(closeAt-1) || !strings.Contains(why, "does not ask") {
 		t.Errorf("failure at record %d: %s; want the orders record %d", idx, why, closeAt-1)
 	}
@@ -117,22 +118,22 @@ func TestOrdersInADrawFail(t *testing.T) {
 func TestChosenJoinEntropyFails(t *testing.T) {
 	sc := ledgertest.Script{Seed: "join", Turns: 2, Activations: 1, Rolls: 1, Reveal: 0}
 	g := newGame(t, sc, ledger.View{Full: true})
-	b := blocks(g.data)
-	join := find(t, b, "join", "player bob")
-	start := find(t, b, "start")
-	c := clone(b)
+	b := forge.Blocks(g.Data)
+	join := forge.Find(t, b, "join", "player bob")
+	start := forge.Find(t, b, "start")
+	c := forge.Clone(b)
 	c[join] = regexp.MustCompile(`(?m)^entropy.*$`).ReplaceAllString(c[join], "entropy "+hex.EncodeToString([]byte("chosen")))
 	var game ident.GameID
-	copy(game[:], g.file.Entries[0].Record.Bytes("game"))
-	s, _ := dice.StartHash(game, g.file.Entries[0].Record.Hash32("commitment"), []dice.Join{
+	copy(game[:], g.File.Entries[0].Record.Bytes("game"))
+	s, _ := dice.StartHash(game, g.File.Entries[0].Record.Hash32("commitment"), []dice.Join{
 		{Player: "alice", Entropy: []byte("alice's own noise")}, {Player: "bob", Entropy: []byte("chosen")}})
 	c[start] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(c[start], "start-hash "+hex.EncodeToString(s[:]))
-	data := resign(t, g, rechain(t, c))
-	if rep, err := verifyData(t, data, gamelog.VerifyOptions{Key: g.pub()}); err != nil || !rep.OK() {
+	data := forge.Resign(t, g.Key, forge.Rechain(t, tamperKey, c))
+	if rep, err := verifyData(t, data, gamelog.VerifyOptions{Key: g.Pub()}); err != nil || !rep.OK() {
 		t.Fatalf("the forgery is consistent and passes alone: %v %v", err, rep.Failure)
 	}
 	bobs := []gamelog.SentMail{{MessageID: "<bob-join@example.com>", Join: true}}
-	idx, why := failure(t, data, gamelog.VerifyOptions{Key: g.pub(), Sent: bobs, Player: "bob"})
+	idx, why := failure(t, data, gamelog.VerifyOptions{Key: g.Pub(), Sent: bobs, Player: "bob"})
 	if idx != int64(join-1) || !strings.Contains(why, "entropy") {
 		t.Errorf("failure at record %d: %s; want the join record %d", idx, why, join-1)
 	}
@@ -143,71 +144,18 @@ func TestChosenJoinEntropyFails(t *testing.T) {
 // own domain, and only the installation key makes one.
 func TestCutAfterCheckpointFails(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
-	b := blocks(g.data)
-	ck := find(t, b, "checkpoint", "")
+	b := forge.Blocks(g.Data)
+	ck := forge.Find(t, b, "checkpoint", "")
 	size := regexp.MustCompile(`(?m)^size (\d+)$`).FindStringSubmatch(b[ck])[1]
 	head := regexp.MustCompile(`(?m)^head (\w+)$`).FindStringSubmatch(b[ck])[1]
 	sig := regexp.MustCompile(`(?m)^signature (\w+)$`).FindStringSubmatch(b[ck])[1]
 	var n int
 	fmt.Sscan(size, &n)
-	cut := append(clone(b[:n+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
-	idx, why := failure(t, join(cut), gamelog.VerifyOptions{Key: g.pub()})
+	cut := append(forge.Clone(b[:n+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
+	idx, why := failure(t, forge.Join(cut), gamelog.VerifyOptions{Key: g.Pub()})
 	if idx != -1 || !strings.Contains(why, "end-of-log signature") {
 		t.Errorf("cut copy: record %d: %s", idx, why)
 	}
-}
-
-func commit(nonce ident.Hash, text string) string {
-	c := gamelog.OrdersCommitment(nonce, []byte(text))
-	return hex.EncodeToString(c[:])
-}
-
-func clone(b []string) []string { return append([]string(nil), b...) }
-
-func insertAt(b []string, i int, blk string) []string {
-	return append(append(append([]string(nil), b[:i]...), blk), b[i:]...)
-}
-
-// textOf returns an orders-text block's order text and nonce.
-func textOf(blk string) (string, string) {
-	var lines []string
-	for _, l := range regexp.MustCompile(`(?m)^line (.*)$`).FindAllStringSubmatch(blk, -1) {
-		lines = append(lines, l[1])
-	}
-	return string(gamelog.OrdersText(lines)), regexp.MustCompile(`(?m)^nonce (\w+)$`).FindStringSubmatch(blk)[1]
-}
-
-// rewire makes the close at block ci use the orders records at the given indexes, with the
-// given texts (and nonces) and entropies, and logs the E they give: what an operator who
-// rewrites a close writes. The texts follow the close.
-func rewire(t *testing.T, b []string, ci int, uses []int, texts [][2]string, entropy [][]byte) []string {
-	t.Helper()
-	ta := regexp.MustCompile(`(?m)^turn (\d+)\nactivation (\d+)$`).FindStringSubmatch(b[ci])
-	var turn, act uint32
-	fmt.Sscan(ta[1], &turn)
-	fmt.Sscan(ta[2], &act)
-	var inputs []dice.Input
-	blk := fmt.Sprintf("type close\nindex 0\nturn %d\nactivation %d", turn, act)
-	for i, u := range uses {
-		blk += fmt.Sprintf("\nuse %d", u)
-		inputs = append(inputs, dice.Input{Player: "alice", OrdersHash: gamelog.OrdersHash([]byte(texts[i][0])), Entropy: entropy[i]})
-	}
-	e := dice.InputsHash(turn, act, inputs)
-	b[ci] = blk + "\ninputs-hash " + hex.EncodeToString(e[:])
-	for i, u := range uses {
-		tb := fmt.Sprintf("type orders-text\nindex 0\norders %d\nnonce %s", u, texts[i][1])
-		for _, l := range strings.Split(strings.TrimSuffix(texts[i][0], "\n"), "\n") {
-			if l != "" {
-				tb += "\nline " + l
-			}
-		}
-		if strings.HasPrefix(b[ci+1+i], "type orders-text\n") {
-			b[ci+1+i] = tb
-		} else {
-			b = insertAt(b, ci+1+i, tb)
-		}
-	}
-	return b
 }
 
 // TestSealedTextOutOfPlaceFails: a sealed orders text says which close it belongs to (its
@@ -215,11 +163,11 @@ func rewire(t *testing.T, b []string, ci int, uses []int, texts [][2]string, ent
 // cannot open it.
 func TestSealedTextOutOfPlaceFails(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{Side: "ottoman"})
-	b := blocks(g.data)
-	i := find(t, b, "sealed", "turn 1\nactivation 2\n", "what orders-text")
-	c := clone(b)
+	b := forge.Blocks(g.Data)
+	i := forge.Find(t, b, "sealed", "turn 1\nactivation 2\n", "what orders-text")
+	c := forge.Clone(b)
 	c[i] = strings.Replace(c[i], "turn 1\nactivation 2\n", "turn 1\nactivation 1\n", 1)
-	idx, why := failure(t, resign(t, g, rechain(t, c)), gamelog.VerifyOptions{Key: g.pub()})
+	idx, why := failure(t, forge.Resign(t, g.Key, forge.Rechain(t, tamperKey, c)), gamelog.VerifyOptions{Key: g.Pub()})
 	if idx != int64(i-1) || !strings.Contains(why, "outside that activation's close") {
 		t.Errorf("failure at record %d: %s; want the sealed text %d", idx, why, i-1)
 	}

@@ -13,7 +13,7 @@ import (
 func FuzzVerifyFile(f *testing.F) {
 	for _, v := range []ledger.View{{Full: true}, {Side: "venice"}, {}} {
 		g := newGame(f, ledgertest.Script{Seed: "fuzz", Turns: 1, Activations: 1, Rolls: 2, Reveal: 1}, v)
-		f.Add(g.data)
+		f.Add(g.Data)
 	}
 	f.Add([]byte("navarch/v1 log full\n\nend-of-log 0 0000000000000000000000000000000000000000000000000000000000000000\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

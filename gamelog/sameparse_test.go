@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"navarch/gamelog"
+	"navarch/gamelog/forge"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 )
@@ -54,7 +55,7 @@ func TestParseFileAsBefore(t *testing.T) {
 	sc.End = true
 	var inputs [][]byte
 	for _, v := range []ledger.View{{Full: true}, {Side: "venice"}, {}} {
-		inputs = append(inputs, newGame(t, sc, v).data)
+		inputs = append(inputs, newGame(t, sc, v).Data)
 	}
 	inputs = append(inputs, []byte("navarch/v1 log full\n\nredacted 0 "+fmt.Sprintf("%064x", 7)+"\n\nend-of-log 1 "+fmt.Sprintf("%064x", 1)+"\n"))
 	rnd := rand.New(rand.NewPCG(14, 14))
@@ -98,19 +99,19 @@ func TestParseFileLongAsBefore(t *testing.T) {
 		t.Skip("a long game")
 	}
 	g := newGame(t, ledgertest.Script{Seed: "long", Turns: 2, Activations: 30, Rolls: 40, Reveal: -1, End: true}, ledger.View{Full: true})
-	if len(g.data) < 300<<10 {
-		t.Fatalf("the long game has %d bytes, too few to be parsed in parallel", len(g.data))
+	if len(g.Data) < 300<<10 {
+		t.Fatalf("the long game has %d bytes, too few to be parsed in parallel", len(g.Data))
 	}
-	sameParse(t, "long game", g.data)
-	if !gamelog.GoodPath(g.data) {
+	sameParse(t, "long game", g.Data)
+	if !gamelog.GoodPath(g.Data) {
 		t.Error("the long game is not taken the good way")
 	}
-	b := blocks(g.data)
+	b := forge.Blocks(g.Data)
 	for _, i := range []int{len(b) / 3, len(b) / 2, len(b) - 5} {
 		for _, bad := range []string{"\nbad line", "\n", "\n\n", "\n\nx", "\r", "\n\n\r"} {
 			c := slices.Clone(b)
 			c[i] += bad
-			sameParse(t, fmt.Sprintf("long game, record %d followed by %q", i, bad), join(c))
+			sameParse(t, fmt.Sprintf("long game, record %d followed by %q", i, bad), forge.Join(c))
 		}
 	}
 }
@@ -119,7 +120,7 @@ func TestParseFileLongAsBefore(t *testing.T) {
 // to the error message.
 func FuzzParseFileAsBefore(f *testing.F) {
 	g := newGame(f, ledgertest.Script{Seed: "fuzz", Turns: 1, Activations: 1, Rolls: 2, Reveal: 1}, ledger.View{Full: true})
-	f.Add(g.data)
+	f.Add(g.Data)
 	f.Add([]byte("navarch/v1 log full\n\nredacted 0 " + fmt.Sprintf("%064x", 7) + "\n\nend-of-log 1 " + fmt.Sprintf("%064x", 1) + "\n"))
 	f.Add([]byte("navarch/v2 log full\n\n\ntype\n\nend-of-log\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

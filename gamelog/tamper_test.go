@@ -1,7 +1,6 @@
 package gamelog_test
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -10,81 +9,14 @@ import (
 	"testing"
 
 	"navarch/gamelog"
-	"navarch/ident"
+	"navarch/gamelog/forge"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 )
 
-// blocks splits an export into its header, record blocks and trailer, as text. Unseal blocks
-// are left out (the file stays valid: its sealed records are then withheld), so that block
-// i+1 is record i.
-func blocks(data []byte) []string {
-	var out []string
-	for _, b := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n") {
-		if !strings.HasPrefix(b, "unseal ") {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
-
-// find returns the block index (1-based records: block i+1 is record i) of the first record
-// of type typ whose text contains all of parts.
-func find(t *testing.T, b []string, typ string, parts ...string) int {
-	t.Helper()
-	for i, blk := range b {
-		if !strings.HasPrefix(blk, "type "+typ+"\n") {
-			continue
-		}
-		ok := true
-		for _, p := range parts {
-			ok = ok && strings.Contains(blk, p)
-		}
-		if ok {
-			return i
-		}
-	}
-	t.Fatalf("no %s record with %v", typ, parts)
-	return 0
-}
-
-var indexLine = regexp.MustCompile(`(?m)^index \d+$`)
-
-// rechain renumbers every record by position and rewrites the trailer, as an operator who
-// edits the stored log and re-exports it would. Checkpoint records are left as signed.
-func rechain(t *testing.T, b []string) []byte {
-	t.Helper()
-	var entries []gamelog.Entry
-	for i, blk := range b[1 : len(b)-1] {
-		raw := indexLine.ReplaceAllString(blk, fmt.Sprintf("index %d", i)) + "\n"
-		rec, err := gamelog.Parse([]byte(raw))
-		if err != nil {
-			t.Fatalf("rechain record %d: %v", i, err)
-		}
-		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
-	}
-	return write(t, "full", entries)
-}
-
 // tamperKey is the installation key of the newest scripted game (newGame): an operator who
 // rewrites a log re-signs its trailer with it.
 var tamperKey ed25519.PrivateKey
-
-// write writes entries as a v2 export with a trailer signed by tamperKey.
-func write(t *testing.T, view string, entries []gamelog.Entry) []byte {
-	t.Helper()
-	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
-	var game ident.GameID
-	copy(game[:], entries[0].Record.Bytes("game"))
-	f.Sign(game, tamperKey)
-	var out bytes.Buffer
-	if err := gamelog.WriteFile(&out, f); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
 
 // failure verifies data and returns the failure: the record index it names (-1 for none)
 // and its text. A parse error names its record in its text.
@@ -109,14 +41,14 @@ func TestTamperedLogsFail(t *testing.T) {
 	sc := ledgertest.Small
 	sc.End = true
 	g := newGame(t, sc, ledger.View{Full: true})
-	opts := gamelog.VerifyOptions{Key: g.pub()}
-	b := blocks(g.data)
-	roll := find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")  // an average die
-	pair := find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")  // the roll before it
-	reveal := find(t, b, "reveal", "turn 2")                     // turn 2's seed
-	ckpt := find(t, b, "checkpoint", "size "+fmt.Sprint(reveal)) // signed right after it
-	event := find(t, b, "event", "turn 1")
-	text := find(t, b, "orders-text", "line VEN-1 MOVE")
+	opts := gamelog.VerifyOptions{Key: g.Pub()}
+	b := forge.Blocks(g.Data)
+	roll := forge.Find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")  // an average die
+	pair := forge.Find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")  // the roll before it
+	reveal := forge.Find(t, b, "reveal", "turn 2")                     // turn 2's seed
+	ckpt := forge.Find(t, b, "checkpoint", "size "+fmt.Sprint(reveal)) // signed right after it
+	event := forge.Find(t, b, "event", "turn 1")
+	text := forge.Find(t, b, "orders-text", "line VEN-1 MOVE")
 
 	edit := func(i int, old, new string) []string {
 		c := append([]string(nil), b...)
@@ -150,22 +82,22 @@ func TestTamperedLogsFail(t *testing.T) {
 		index int64 // the record the failure must name
 		why   string
 	}{
-		{"roll value changed", join(shownFix(edit(roll, "values "+values, "values "+other))), int64(roll - 1), "changed"},
-		{"roll value changed, chain rebuilt", rechain(t, shownFix(edit(roll, "values "+values, "values "+other))), int64(roll - 1), "changed"},
-		{"roll label changed", join(edit(roll, "label fire/", "label fyre/")), int64(roll - 1), "changed"},
-		{"record inserted", join(insert(event, b[event])), int64(event), "out of sequence"},
-		{"roll inserted, chain rebuilt", rechain(t, insert(roll, b[roll])), int64(roll), "seq"}, // the copy reads as the original
-		{"event inserted, chain rebuilt", rechain(t, insert(event, b[event])), -2, ""},
-		{"record removed", join(remove(event)), int64(event - 1), "out of sequence"},
-		{"roll removed, chain rebuilt", rechain(t, remove(pair)), int64(pair), "seq"}, // after its event
-		{"records swapped", join(swap(pair, roll)), int64(pair - 1), "out of sequence"},
-		{"rolls swapped, chain rebuilt", rechain(t, swap(pair, roll)), int64(pair - 1), "seq"},
+		{"roll value changed", forge.Join(shownFix(edit(roll, "values "+values, "values "+other))), int64(roll - 1), "changed"},
+		{"roll value changed, chain rebuilt", forge.Rechain(t, tamperKey, shownFix(edit(roll, "values "+values, "values "+other))), int64(roll - 1), "changed"},
+		{"roll label changed", forge.Join(edit(roll, "label fire/", "label fyre/")), int64(roll - 1), "changed"},
+		{"record inserted", forge.Join(insert(event, b[event])), int64(event), "out of sequence"},
+		{"roll inserted, chain rebuilt", forge.Rechain(t, tamperKey, insert(roll, b[roll])), int64(roll), "seq"}, // the copy reads as the original
+		{"event inserted, chain rebuilt", forge.Rechain(t, tamperKey, insert(event, b[event])), -2, ""},
+		{"record removed", forge.Join(remove(event)), int64(event - 1), "out of sequence"},
+		{"roll removed, chain rebuilt", forge.Rechain(t, tamperKey, remove(pair)), int64(pair), "seq"}, // after its event
+		{"records swapped", forge.Join(swap(pair, roll)), int64(pair - 1), "out of sequence"},
+		{"rolls swapped, chain rebuilt", forge.Rechain(t, tamperKey, swap(pair, roll)), int64(pair - 1), "seq"},
 		{"reveal does not hash to the commitment", nil, 0, ""}, // set below
-		{"bad checkpoint signature", join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
-		{"orders text changed", join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "do not open"},
-		{"garbled line", join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
-		{"non-canonical number", join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
-		{"trailer count wrong", []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},
+		{"bad checkpoint signature", forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
+		{"orders text changed", forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "do not open"},
+		{"garbled line", forge.Join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
+		{"non-canonical number", forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
+		{"trailer count wrong", []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},
 	}
 	// A reveal with a wrong seed: change its last hex digit.
 	rv := append([]string(nil), b...)
@@ -175,7 +107,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		}
 		return s[:len(s)-1] + "0"
 	})
-	cases[10].data, cases[10].index, cases[10].why = join(rv), int64(reveal-1), "commitment"
+	cases[10].data, cases[10].index, cases[10].why = forge.Join(rv), int64(reveal-1), "commitment"
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -195,25 +127,25 @@ func TestTamperedLogsFail(t *testing.T) {
 
 func TestTruncatedFileFails(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
-	for cut := 0; cut < len(g.data); cut += 7 {
-		if _, err := gamelog.ParseFile(g.data[:cut]); err == nil {
-			t.Fatalf("file cut at byte %d of %d parses", cut, len(g.data))
+	for cut := 0; cut < len(g.Data); cut += 7 {
+		if _, err := gamelog.ParseFile(g.Data[:cut]); err == nil {
+			t.Fatalf("file cut at byte %d of %d parses", cut, len(g.Data))
 		}
 	}
 	// Cut at a record boundary and given a fresh trailer, the log is shorter than the
 	// checkpoints the players hold from mail.
-	b := blocks(g.data)
+	b := forge.Blocks(g.Data)
 	var game [16]byte
-	copy(game[:], g.file.Entries[0].Record.Bytes("game"))
+	copy(game[:], g.File.Entries[0].Record.Bytes("game"))
 	var last gamelog.Checkpoint
-	for _, e := range g.file.Entries {
+	for _, e := range g.File.Entries {
 		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
 			last = gamelog.CheckpointFromRecord(game, e.Record)
 		}
 	}
 	cut := int(last.Size) // keep records before the last signed size's final record
-	short := rechain(t, append(b[:cut:cut], b[len(b)-1]))
-	idx, why := failure(t, short, gamelog.VerifyOptions{Key: g.pub(), Checkpoints: []gamelog.Checkpoint{last}})
+	short := forge.Rechain(t, tamperKey, append(b[:cut:cut], b[len(b)-1]))
+	idx, why := failure(t, short, gamelog.VerifyOptions{Key: g.Pub(), Checkpoints: []gamelog.Checkpoint{last}})
 	if idx != -1 || !strings.Contains(why, "removed") {
 		t.Errorf("shortened log: record %d: %s", idx, why)
 	}
@@ -224,19 +156,19 @@ func TestTruncatedFileFails(t *testing.T) {
 func TestEquivocation(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
 	var game [16]byte
-	copy(game[:], g.file.Entries[0].Record.Bytes("game"))
+	copy(game[:], g.File.Entries[0].Record.Bytes("game"))
 	var kept []gamelog.Checkpoint
-	for _, e := range g.file.Entries {
+	for _, e := range g.File.Entries {
 		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
 			kept = append(kept, gamelog.CheckpointFromRecord(game, e.Record))
 		}
 	}
-	b := blocks(g.data)
-	event := find(t, b, "event", "turn 1")
+	b := forge.Blocks(g.Data)
+	event := forge.Find(t, b, "event", "turn 1")
 	b[event] = strings.Replace(b[event], "\ntext ", "\ntext rewritten: ", 1)
-	forged := resign(t, g, rechain(t, b))
+	forged := forge.Resign(t, g.Key, forge.Rechain(t, tamperKey, b))
 
-	rep, err := verifyData(t, forged, gamelog.VerifyOptions{Key: g.pub()})
+	rep, err := verifyData(t, forged, gamelog.VerifyOptions{Key: g.Pub()})
 	if err != nil || !rep.OK() {
 		t.Fatalf("the re-signed forgery should pass alone (that is why players keep checkpoints): %v %v", err, rep.Failure)
 	}
@@ -245,7 +177,7 @@ func TestEquivocation(t *testing.T) {
 	if err != nil || len(fromMail) != 1 {
 		t.Fatalf("checkpoint block from a quoted mail: %v, %d", err, len(fromMail))
 	}
-	idx, why := failure(t, forged, gamelog.VerifyOptions{Key: g.pub(), Checkpoints: fromMail})
+	idx, why := failure(t, forged, gamelog.VerifyOptions{Key: g.Pub(), Checkpoints: fromMail})
 	if !strings.Contains(why, "EQUIVOCATION") || idx < int64(event-1) {
 		t.Errorf("forgery against kept checkpoint: record %d: %s", idx, why)
 	}
@@ -257,51 +189,19 @@ func TestEquivocation(t *testing.T) {
 			other = gamelog.CheckpointFromRecord(game, e.Record)
 		}
 	}
-	_, why = failure(t, g.data, gamelog.VerifyOptions{Key: g.pub(), Checkpoints: []gamelog.Checkpoint{kept[len(kept)-1], other}})
+	_, why = failure(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Checkpoints: []gamelog.Checkpoint{kept[len(kept)-1], other}})
 	if !strings.Contains(why, "EQUIVOCATION: two validly signed") {
 		t.Errorf("two signed heads for one size: %s", why)
 	}
 	// In the log itself: a second checkpoint record for a size, with another head.
 	c := kept[1]
 	c.Head[0] ^= 1
-	c.Sign(g.key)
+	c.Sign(g.Key)
 	blk := fmt.Sprintf("type checkpoint\nindex 0\nsize %d\nhead %x\nsignature %x", c.Size, c.Head[:], c.Signature)
-	b = blocks(g.data)
+	b = forge.Blocks(g.Data)
 	b = append(b[:len(b)-1:len(b)-1], blk, b[len(b)-1])
-	idx, why = failure(t, rechain(t, b), gamelog.VerifyOptions{Key: g.pub()})
+	idx, why = failure(t, forge.Rechain(t, tamperKey, b), gamelog.VerifyOptions{Key: g.Pub()})
 	if idx != int64(len(b)-3) || !strings.Contains(why, "differs") {
 		t.Errorf("second in-log checkpoint for size %d: record %d: %s", c.Size, idx, why)
 	}
-}
-
-// resign re-signs every checkpoint record over the rebuilt chain, as an operator holding the
-// installation key could.
-func resign(t *testing.T, g game, data []byte) []byte {
-	t.Helper()
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var game [16]byte
-	copy(game[:], f.Entries[0].Record.Bytes("game"))
-	var leaves []gamelog.Entry
-	heads := [][32]byte{}
-	var head [32]byte
-	for i, e := range f.Entries {
-		if e.Record.Type == gamelog.TypeCheckpoint {
-			c := gamelog.Checkpoint{Game: game, Size: e.Record.Uint("size")}
-			c.Head = heads[c.Size-1]
-			c.Sign(g.key)
-			raw := fmt.Sprintf("type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature)
-			rec, err := gamelog.Parse([]byte(raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			e = gamelog.Entry{Index: e.Index, Leaf: gamelog.Leaf(rec.Raw), Record: &rec}
-		}
-		head = gamelog.NextHead(e.Index, head, e.Leaf)
-		heads = append(heads, head)
-		leaves = append(leaves, e)
-	}
-	return write(t, f.View, leaves)
 }

@@ -4,52 +4,26 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
 
 	"navarch/gamelog"
+	"navarch/gamelog/forge"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
-	"navarch/store"
 )
 
-// game is an honest scripted game and the installation key that signed it.
-type game struct {
-	data []byte
-	key  ed25519.PrivateKey
-	file *gamelog.File
-}
+// game is an honest scripted game's export and its installation key (gamelog/forge).
+type game = forge.Game
 
+// newGame plays and exports a scripted game (forge.NewGame); an operator who rewrites a log
+// re-signs it with the newest game's key (tamperKey).
 func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
 	t.Helper()
-	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	id, err := ledgertest.Game(s, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := ledgertest.Export(s, id, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var key ed25519.PrivateKey
-	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		t.Fatalf("honest export does not parse: %v", err)
-	}
-	tamperKey = key
-	return game{data: data, key: key, file: f}
+	g := forge.NewGame(t, sc, v)
+	tamperKey = g.Key
+	return g
 }
-
-func (g game) pub() ed25519.PublicKey { return g.key.Public().(ed25519.PublicKey) }
 
 func verifyData(t *testing.T, data []byte, opts gamelog.VerifyOptions) (*gamelog.Report, error) {
 	t.Helper()
@@ -79,7 +53,7 @@ func TestHonestLogsVerify(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g := newGame(t, c.sc, c.view)
-			rep := gamelog.Verify(g.file, gamelog.VerifyOptions{Key: g.pub()})
+			rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()})
 			if !rep.OK() {
 				t.Fatalf("honest log fails: %v", rep.Failure)
 			}
@@ -103,19 +77,19 @@ func TestHonestLogsVerify(t *testing.T) {
 
 func TestSideViewKeepsOwnHiddenSetup(t *testing.T) {
 	own := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
-	if len(own.file.Private) != 1 {
-		t.Fatalf("venice's copy holds %d private blocks, want its hidden set-up", len(own.file.Private))
+	if len(own.File.Private) != 1 {
+		t.Fatalf("venice's copy holds %d private blocks, want its hidden set-up", len(own.File.Private))
 	}
 	for _, view := range []ledger.View{{Side: "ottoman"}, {}, {Full: true}} {
 		other := newGame(t, ledgertest.Small, view)
-		if len(other.file.Private) != 0 || bytes.Contains(other.data, []byte("private")) {
+		if len(other.File.Private) != 0 || bytes.Contains(other.Data, []byte("private")) {
 			t.Errorf("view %s carries venice's hidden set-up", view.Name())
 		}
 	}
 	// A private block that does not match its commit fails.
-	p := own.file.Private[0]
+	p := own.File.Private[0]
 	line := fmt.Sprintf("private 4 %x %x", p.Nonce[:], p.Data)
-	bad := bytes.Replace(own.data, []byte(line), []byte(fmt.Sprintf("private 4 %x %x", p.Nonce[:], append(p.Data, 'X'))), 1)
+	bad := bytes.Replace(own.Data, []byte(line), []byte(fmt.Sprintf("private 4 %x %x", p.Nonce[:], append(p.Data, 'X'))), 1)
 	rep, err := verifyData(t, bad, gamelog.VerifyOptions{TrustLogKey: true})
 	if err != nil || rep.OK() || !strings.Contains(rep.Failure.Reason, "hidden set-up") {
 		t.Errorf("forged private block: %v, %v", err, rep.Failure)
@@ -125,17 +99,17 @@ func TestSideViewKeepsOwnHiddenSetup(t *testing.T) {
 func TestWrongKeyFailsAtGenesis(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{})
 	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
-	rep := gamelog.Verify(g.file, gamelog.VerifyOptions{Key: other})
+	rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: other})
 	if rep.OK() || rep.Failure.Index != 0 {
 		t.Errorf("a log under another key: %v", rep.Failure)
 	}
 	// Without a pinned key the log's own key is not trusted unless the auditor says so: a
 	// log re-signed with a new key would pass otherwise (issue 10, finding 7).
-	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{})
+	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{})
 	if rep.OK() || rep.Failure.Index != 0 || !strings.Contains(rep.Failure.Reason, "--key") {
 		t.Errorf("unpinned key: %v", rep.Failure)
 	}
-	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{TrustLogKey: true})
+	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{TrustLogKey: true})
 	if !rep.OK() || len(rep.Notes) == 0 {
 		t.Errorf("trusted log key: %v, notes %v", rep.Failure, rep.Notes)
 	}
@@ -145,7 +119,7 @@ func TestOrdersSelfCheck(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{})
 	mine := gamelog.CanonicalOrders("> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n")
 	receipt := []byte("Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n")
-	rep := gamelog.Verify(g.file, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
+	rep := gamelog.Verify(g.File, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
 	if !rep.OK() {
 		t.Fatalf("own orders not found: %v", rep.Failure)
 	}
@@ -155,7 +129,7 @@ func TestOrdersSelfCheck(t *testing.T) {
 			t.Errorf("orders %x found in %v, used by %v; want %d of each", m.Hash[:4], m.Records, m.UsedBy, want)
 		}
 	}
-	rep = gamelog.Verify(g.file, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
+	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
 	if rep.OK() {
 		t.Error("orders never sent were found")
 	}

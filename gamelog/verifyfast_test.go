@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"navarch/gamelog"
+	"navarch/gamelog/forge"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 )
@@ -20,7 +21,7 @@ import (
 func TestVerifyAsSerial(t *testing.T) {
 	sc := ledgertest.Script{Seed: "as-serial", Turns: 3, Activations: 3, Rolls: 6, Reveal: 2, End: true}
 	g := newGame(t, sc, ledger.View{Full: true})
-	opts := gamelog.VerifyOptions{Key: g.pub()}
+	opts := gamelog.VerifyOptions{Key: g.Pub()}
 	same := func(what string, data []byte) {
 		t.Helper()
 		f, err := gamelog.ParseFile(data)
@@ -32,8 +33,8 @@ func TestVerifyAsSerial(t *testing.T) {
 			t.Fatalf("%s: Verify gives\n%+v\nthe serial verifier\n%+v", what, got, want)
 		}
 	}
-	same("the log", g.data)
-	b := blocks(g.data)
+	same("the log", g.Data)
+	b := forge.Blocks(g.Data)
 	values := regexp.MustCompile(`(?m)^values (\d+)`)
 	var rolls []int
 	for i, blk := range b {
@@ -58,6 +59,6 @@ func TestVerifyAsSerial(t *testing.T) {
 			c[i] = strings.Replace(c[i], "\nturn ", "\nturn 1", 1)
 			what += fmt.Sprintf(" record %d", i-1)
 		}
-		same("changed"+what, rechain(t, c))
+		same("changed"+what, forge.Rechain(t, tamperKey, c))
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"os"
 	"regexp"
 	"slices"
@@ -17,10 +16,10 @@ import (
 
 	"navarch/adjudicator/dice"
 	"navarch/gamelog"
+	"navarch/gamelog/forge"
 	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
-	"navarch/store"
 )
 
 // logCase is one log given to both verifiers with the same options. The block edits below
@@ -48,196 +47,18 @@ type logCase struct {
 	MustFail bool `json:"-"`
 }
 
-// game is an honest scripted game and the installation key that signed it.
-type game struct {
-	data []byte
-	key  ed25519.PrivateKey
-	file *gamelog.File
-}
+// game is an honest scripted game's export and its installation key (gamelog/forge, which
+// also forges the tampered logs below, as the Go verifier's tests do).
+type game = forge.Game
 
-func (g game) pubHex() string { return hex.EncodeToString(g.key.Public().(ed25519.PublicKey)) }
-
-// newGame plays a scripted game (ledgertest) in a real bbolt store and exports it for view v,
-// as gamelog/verify_test.go does.
-func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
-	t.Helper()
-	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	id, err := ledgertest.Game(s, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := ledgertest.Export(s, id, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var key ed25519.PrivateKey
-	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		t.Fatalf("honest export does not parse: %v", err)
-	}
-	return game{data: data, key: key, file: f}
-}
-
-// blocks splits an export into header, record blocks and trailer; unseal blocks are left
-// out (their sealed records are then withheld), so that block i+1 is record i.
-func blocks(data []byte) []string {
-	var out []string
-	for _, b := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n") {
-		if !strings.HasPrefix(b, "unseal ") {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
-
-// find returns the block index of the first record of type typ containing all parts.
-func find(t *testing.T, b []string, typ string, parts ...string) int {
-	t.Helper()
-	for i, blk := range b {
-		if !strings.HasPrefix(blk, "type "+typ+"\n") {
-			continue
-		}
-		ok := true
-		for _, p := range parts {
-			ok = ok && strings.Contains(blk, p)
-		}
-		if ok {
-			return i
-		}
-	}
-	t.Fatalf("no %s record with %v", typ, parts)
-	return 0
-}
-
-var indexLine = regexp.MustCompile(`(?m)^index \d+$`)
-
-// rechain renumbers every record by position and re-signs the trailer with the game's key,
-// as an operator who edits the stored log and re-exports it would.
-func rechain(t *testing.T, g game, b []string) []byte {
-	t.Helper()
-	var entries []gamelog.Entry
-	for i, blk := range b[1 : len(b)-1] {
-		raw := indexLine.ReplaceAllString(blk, fmt.Sprintf("index %d", i)) + "\n"
-		rec, err := gamelog.Parse([]byte(raw))
-		if err != nil {
-			t.Fatalf("rechain record %d: %v", i, err)
-		}
-		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
-	}
-	return write(t, g, "full", entries)
-}
-
-func write(t *testing.T, g game, view string, entries []gamelog.Entry) []byte {
-	t.Helper()
-	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
-	var id ident.GameID
-	copy(id[:], entries[0].Record.Bytes("game"))
-	f.Sign(id, g.key)
-	var out bytes.Buffer
-	if err := gamelog.WriteFile(&out, f); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
-// resign re-signs every checkpoint record over the rebuilt chain.
-func resign(t *testing.T, g game, data []byte) []byte {
-	t.Helper()
-	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var id ident.GameID
-	copy(id[:], f.Entries[0].Record.Bytes("game"))
-	var entries []gamelog.Entry
-	var heads []ident.Hash
-	var head ident.Hash
-	for i, e := range f.Entries {
-		if e.Record.Type == gamelog.TypeCheckpoint {
-			c := gamelog.Checkpoint{Game: id, Size: e.Record.Uint("size")}
-			c.Head = heads[c.Size-1]
-			c.Sign(g.key)
-			rec, err := gamelog.Parse(fmt.Appendf(nil, "type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature))
-			if err != nil {
-				t.Fatal(err)
-			}
-			e = gamelog.Entry{Index: e.Index, Leaf: gamelog.Leaf(rec.Raw), Record: &rec}
-		}
-		head = gamelog.NextHead(e.Index, head, e.Leaf)
-		heads = append(heads, head)
-		entries = append(entries, e)
-	}
-	return write(t, g, f.View, entries)
-}
-
-func clone(b []string) []string { return append([]string(nil), b...) }
-
-func insertAt(b []string, i int, blk string) []string {
-	return append(append(append([]string(nil), b[:i]...), blk), b[i:]...)
-}
-
-func commit(nonce ident.Hash, text string) string {
-	c := gamelog.OrdersCommitment(nonce, []byte(text))
-	return hex.EncodeToString(c[:])
-}
-
-// textOf returns an orders-text block's order text and nonce.
-func textOf(blk string) (string, string) {
-	var lines []string
-	for _, l := range regexp.MustCompile(`(?m)^line (.*)$`).FindAllStringSubmatch(blk, -1) {
-		lines = append(lines, l[1])
-	}
-	return string(gamelog.OrdersText(lines)), regexp.MustCompile(`(?m)^nonce (\w+)$`).FindStringSubmatch(blk)[1]
-}
-
-// rewire makes the close at block ci use the orders records at uses, with the given texts
-// (and nonces) and entropies, and logs the E they give; the texts follow the close.
-func rewire(t *testing.T, b []string, ci int, uses []int, texts [][2]string, entropy [][]byte) []string {
-	t.Helper()
-	ta := regexp.MustCompile(`(?m)^turn (\d+)\nactivation (\d+)$`).FindStringSubmatch(b[ci])
-	var turn, act uint32
-	fmt.Sscan(ta[1], &turn)
-	fmt.Sscan(ta[2], &act)
-	var inputs []dice.Input
-	blk := fmt.Sprintf("type close\nindex 0\nturn %d\nactivation %d", turn, act)
-	for i, u := range uses {
-		blk += fmt.Sprintf("\nuse %d", u)
-		inputs = append(inputs, dice.Input{Player: "alice", OrdersHash: gamelog.OrdersHash([]byte(texts[i][0])), Entropy: entropy[i]})
-	}
-	e := dice.InputsHash(turn, act, inputs)
-	b[ci] = blk + "\ninputs-hash " + hex.EncodeToString(e[:])
-	for i, u := range uses {
-		tb := fmt.Sprintf("type orders-text\nindex 0\norders %d\nnonce %s", u, texts[i][1])
-		for _, l := range strings.Split(strings.TrimSuffix(texts[i][0], "\n"), "\n") {
-			if l != "" {
-				tb += "\nline " + l
-			}
-		}
-		if strings.HasPrefix(b[ci+1+i], "type orders-text\n") {
-			b[ci+1+i] = tb
-		} else {
-			b = insertAt(b, ci+1+i, tb)
-		}
-	}
-	return b
-}
+func pubHex(g game) string { return hex.EncodeToString(g.Pub()) }
 
 // checkpoints returns the checkpoint records of a parsed log.
 func checkpoints(g game) []gamelog.Checkpoint {
 	var id ident.GameID
-	copy(id[:], g.file.Entries[0].Record.Bytes("game"))
+	copy(id[:], g.File.Entries[0].Record.Bytes("game"))
 	var out []gamelog.Checkpoint
-	for _, e := range g.file.Entries {
+	for _, e := range g.File.Entries {
 		if e.Record != nil && e.Record.Type == gamelog.TypeCheckpoint {
 			out = append(out, gamelog.CheckpointFromRecord(id, e.Record))
 		}
@@ -272,27 +93,27 @@ func honestCases(t *testing.T) []logCase {
 		{"honest draws only", ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true}},
 		{"honest many rolls, all revealed", ledgertest.Script{Seed: "many", Turns: 4, Activations: 3, Rolls: 8, Reveal: -1, End: true}, ledger.View{}},
 	} {
-		g := newGame(t, c.sc, c.view)
+		g := forge.NewGame(t, c.sc, c.view)
 		cks := checkpoints(g)
-		out = append(out, logCase{Name: c.name, Log: g.data, Key: g.pubHex(), Mails: []string{quoted(cks[len(cks)-1])}})
+		out = append(out, logCase{Name: c.name, Log: g.Data, Key: pubHex(g), Mails: []string{quoted(cks[len(cks)-1])}})
 	}
-	g := newGame(t, ledgertest.Small, ledger.View{})
+	g := forge.NewGame(t, ledgertest.Small, ledger.View{})
 	// The auditor's own orders (TestOrdersSelfCheck): VEN-1's are public in every turn,
 	// VEN-2's secret in turn 1; found in the public view, or not at all.
 	mine := "> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n"
 	receipt := "Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n"
 	for _, view := range []ledger.View{{}, {Side: "venice"}, {Full: true}} {
-		gv := newGame(t, full, view)
-		out = append(out, logCase{Name: "own orders found, view " + view.Name(), Log: gv.data, Key: gv.pubHex(), Orders: []string{mine, receipt}})
+		gv := forge.NewGame(t, full, view)
+		out = append(out, logCase{Name: "own orders found, view " + view.Name(), Log: gv.Data, Key: pubHex(gv), Orders: []string{mine, receipt}})
 	}
 	out = append(out,
 		logCase{Name: "own orders found, v1 example", Log: exampleLog(t), Trust: true, Orders: []string{receipt}},
-		logCase{Name: "orders never sent", Log: g.data, Key: g.pubHex(), Orders: []string{receipt, "VEN-2 RETREAT"}, MustFail: true})
+		logCase{Name: "orders never sent", Log: g.Data, Key: pubHex(g), Orders: []string{receipt, "VEN-2 RETREAT"}, MustFail: true})
 	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
 	out = append(out,
-		logCase{Name: "no key pinned", Log: g.data, MustFail: true},
-		logCase{Name: "log's own key trusted", Log: g.data, Trust: true},
-		logCase{Name: "another key pinned", Log: g.data, Key: hex.EncodeToString(other), MustFail: true},
+		logCase{Name: "no key pinned", Log: g.Data, MustFail: true},
+		logCase{Name: "log's own key trusted", Log: g.Data, Trust: true},
+		logCase{Name: "another key pinned", Log: g.Data, Key: hex.EncodeToString(other), MustFail: true},
 	)
 	return out
 }
@@ -359,16 +180,16 @@ func exampleDir(t *testing.T, dir string) []logCase {
 func tamperCases(t *testing.T) []logCase {
 	sc := ledgertest.Small
 	sc.End = true
-	g := newGame(t, sc, ledger.View{Full: true})
-	b := blocks(g.data)
-	roll := find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")
-	pair := find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")
-	reveal := find(t, b, "reveal", "turn 2")
-	ckpt := find(t, b, "checkpoint", "size "+fmt.Sprint(reveal))
-	event := find(t, b, "event", "turn 1")
-	text := find(t, b, "orders-text", "line VEN-1 MOVE")
+	g := forge.NewGame(t, sc, ledger.View{Full: true})
+	b := forge.Blocks(g.Data)
+	roll := forge.Find(t, b, "roll", "turn 2\nactivation 1\nseq 1\n")
+	pair := forge.Find(t, b, "roll", "turn 2\nactivation 1\nseq 0\n")
+	reveal := forge.Find(t, b, "reveal", "turn 2")
+	ckpt := forge.Find(t, b, "checkpoint", "size "+fmt.Sprint(reveal))
+	event := forge.Find(t, b, "event", "turn 1")
+	text := forge.Find(t, b, "orders-text", "line VEN-1 MOVE")
 	edit := func(i int, old, new string) []string {
-		c := clone(b)
+		c := forge.Clone(b)
 		if !strings.Contains(c[i], old) {
 			t.Fatalf("record %d has no %q", i-1, old)
 		}
@@ -381,15 +202,15 @@ func tamperCases(t *testing.T) []logCase {
 		c[roll] = regexp.MustCompile(`(?m)^shown \d$`).ReplaceAllString(c[roll], "shown "+map[string]string{"1": "2", "2": "3", "3": "3", "4": "4", "5": "4", "6": "5"}[other])
 		return c
 	}
-	remove := func(i int) []string { return append(clone(b[:i]), b[i+1:]...) }
+	remove := func(i int) []string { return append(forge.Clone(b[:i]), b[i+1:]...) }
 	swap := func(i, j int) []string {
-		c := clone(b)
+		c := forge.Clone(b)
 		c[i], c[j] = c[j], c[i]
 		return c
 	}
 	sig := regexp.MustCompile(`signature ([0-9a-f])`).FindStringSubmatch(b[ckpt])[1]
 	flipped := map[bool]string{true: "1", false: "0"}[sig == "0"]
-	rv := clone(b)
+	rv := forge.Clone(b)
 	rv[reveal] = regexp.MustCompile(`(?m)^(seed [0-9a-f]{63})([0-9a-f])$`).ReplaceAllStringFunc(rv[reveal], func(s string) string {
 		if strings.HasSuffix(s, "0") {
 			return s[:len(s)-1] + "1"
@@ -397,31 +218,31 @@ func tamperCases(t *testing.T) []logCase {
 		return s[:len(s)-1] + "0"
 	})
 	data := map[string][]byte{
-		"roll value changed":                      join(shownFix(edit(roll, "values "+values, "values "+other))),
-		"roll value changed, chain rebuilt":       rechain(t, g, shownFix(edit(roll, "values "+values, "values "+other))),
-		"roll label changed":                      join(edit(roll, "label fire/", "label fyre/")),
-		"record inserted":                         join(insertAt(b, event, b[event])),
-		"roll inserted, chain rebuilt":            rechain(t, g, insertAt(b, roll, b[roll])),
-		"event inserted, chain rebuilt":           rechain(t, g, insertAt(b, event, b[event])),
-		"record removed":                          join(remove(event)),
-		"roll removed, chain rebuilt":             rechain(t, g, remove(pair)),
-		"records swapped":                         join(swap(pair, roll)),
-		"rolls swapped, chain rebuilt":            rechain(t, g, swap(pair, roll)),
-		"reveal does not hash to the commitment":  join(rv),
-		"bad checkpoint signature":                join(edit(ckpt, "signature "+sig, "signature "+flipped)),
-		"orders text changed":                     join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
-		"garbled line":                            join(edit(event, "\ntext ", "\ntxet ")),
-		"non-canonical number":                    join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
-		"trailer count wrong":                     []byte(strings.Replace(string(g.data), "end-of-log ", "end-of-log 1", 1)),
-		"unseal blocks dropped (sealed withheld)": join(b),
+		"roll value changed":                      forge.Join(shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll value changed, chain rebuilt":       forge.Rechain(t, g.Key, shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll label changed":                      forge.Join(edit(roll, "label fire/", "label fyre/")),
+		"record inserted":                         forge.Join(forge.InsertAt(b, event, b[event])),
+		"roll inserted, chain rebuilt":            forge.Rechain(t, g.Key, forge.InsertAt(b, roll, b[roll])),
+		"event inserted, chain rebuilt":           forge.Rechain(t, g.Key, forge.InsertAt(b, event, b[event])),
+		"record removed":                          forge.Join(remove(event)),
+		"roll removed, chain rebuilt":             forge.Rechain(t, g.Key, remove(pair)),
+		"records swapped":                         forge.Join(swap(pair, roll)),
+		"rolls swapped, chain rebuilt":            forge.Rechain(t, g.Key, swap(pair, roll)),
+		"reveal does not hash to the commitment":  forge.Join(rv),
+		"bad checkpoint signature":                forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)),
+		"orders text changed":                     forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
+		"garbled line":                            forge.Join(edit(event, "\ntext ", "\ntxet ")),
+		"non-canonical number":                    forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
+		"trailer count wrong":                     []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)),
+		"unseal blocks dropped (sealed withheld)": forge.Join(b),
 	}
 	var out []logCase
 	for name, d := range data {
-		out = append(out, logCase{Name: "tamper: " + name, Log: d, Key: g.pubHex(), MustFail: name != "unseal blocks dropped (sealed withheld)"})
+		out = append(out, logCase{Name: "tamper: " + name, Log: d, Key: pubHex(g), MustFail: name != "unseal blocks dropped (sealed withheld)"})
 	}
 	// Truncation: cut anywhere, the file does not parse.
-	for _, cut := range []int{0, 1, 20, len(g.data) / 3, len(g.data) / 2, len(g.data) - 2, len(g.data) - 1} {
-		out = append(out, logCase{Name: fmt.Sprintf("tamper: file cut at byte %d", cut), Log: g.data[:cut], Key: g.pubHex(), MustFail: true})
+	for _, cut := range []int{0, 1, 20, len(g.Data) / 3, len(g.Data) / 2, len(g.Data) - 2, len(g.Data) - 1} {
+		out = append(out, logCase{Name: fmt.Sprintf("tamper: file cut at byte %d", cut), Log: g.Data[:cut], Key: pubHex(g), MustFail: true})
 	}
 	out = append(out, truncatedCase(t), privateCase(t))
 	return append(out, equivocationCases(t)...)
@@ -430,21 +251,21 @@ func tamperCases(t *testing.T) []logCase {
 // truncatedCase: cut at a record boundary, given a fresh trailer, the log is shorter than
 // the checkpoint kept from mail.
 func truncatedCase(t *testing.T) logCase {
-	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
-	b := blocks(g.data)
+	g := forge.NewGame(t, ledgertest.Small, ledger.View{Full: true})
+	b := forge.Blocks(g.Data)
 	cks := checkpoints(g)
 	last := cks[len(cks)-1]
 	cut := int(last.Size)
-	return logCase{Name: "tamper: cut and re-signed, checkpoint from mail", Log: rechain(t, g, append(b[:cut:cut], b[len(b)-1])),
-		Key: g.pubHex(), Mails: []string{last.Block()}, MustFail: true}
+	return logCase{Name: "tamper: cut and re-signed, checkpoint from mail", Log: forge.Rechain(t, g.Key, append(b[:cut:cut], b[len(b)-1])),
+		Key: pubHex(g), Mails: []string{last.Block()}, MustFail: true}
 }
 
 // privateCase: a side's private block that does not open its commit.
 func privateCase(t *testing.T) logCase {
-	own := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
-	p := own.file.Private[0]
+	own := forge.NewGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	p := own.File.Private[0]
 	line := fmt.Sprintf("private %d %x %x", p.Commit, p.Nonce[:], p.Data)
-	bad := bytes.Replace(own.data, []byte(line), fmt.Appendf(nil, "private %d %x %x", p.Commit, p.Nonce[:], append(p.Data, 'X')), 1)
+	bad := bytes.Replace(own.Data, []byte(line), fmt.Appendf(nil, "private %d %x %x", p.Commit, p.Nonce[:], append(p.Data, 'X')), 1)
 	return logCase{Name: "tamper: forged private block", Log: bad, Trust: true, MustFail: true}
 }
 
@@ -452,12 +273,12 @@ func privateCase(t *testing.T) logCase {
 // and fails against a kept checkpoint; two signed heads for one size; a second in-log
 // checkpoint for a size.
 func equivocationCases(t *testing.T) []logCase {
-	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	g := forge.NewGame(t, ledgertest.Small, ledger.View{Full: true})
 	kept := checkpoints(g)
-	b := blocks(g.data)
-	event := find(t, b, "event", "turn 1")
+	b := forge.Blocks(g.Data)
+	event := forge.Find(t, b, "event", "turn 1")
 	b[event] = strings.Replace(b[event], "\ntext ", "\ntext rewritten: ", 1)
-	forged := resign(t, g, rechain(t, g, b))
+	forged := forge.Resign(t, g.Key, forge.Rechain(t, g.Key, b))
 	ff, err := gamelog.ParseFile(forged)
 	if err != nil {
 		t.Fatal(err)
@@ -473,22 +294,22 @@ func equivocationCases(t *testing.T) []logCase {
 	badSig := kept[0]
 	badSig.Signature = append([]byte(nil), badSig.Signature...)
 	badSig.Signature[5] ^= 1
-	another := newGame(t, ledgertest.Script{Seed: "another", Turns: 1, Activations: 1, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
+	another := forge.NewGame(t, ledgertest.Script{Seed: "another", Turns: 1, Activations: 1, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
 	c := kept[1]
 	c.Head[0] ^= 1
-	c.Sign(g.key)
-	b2 := blocks(g.data)
+	c.Sign(g.Key)
+	b2 := forge.Blocks(g.Data)
 	blk := fmt.Sprintf("type checkpoint\nindex 0\nsize %d\nhead %x\nsignature %x", c.Size, c.Head[:], c.Signature)
 	b2 = append(b2[:len(b2)-1:len(b2)-1], blk, b2[len(b2)-1])
 	return []logCase{
-		{Name: "forgery re-signed, alone", Log: forged, Key: g.pubHex()},
-		{Name: "tamper: forgery against a kept checkpoint", Log: forged, Key: g.pubHex(), Mails: []string{quoted(kept[len(kept)-1])}, MustFail: true},
-		{Name: "tamper: two signed heads for one size", Log: g.data, Key: g.pubHex(), Mails: []string{kept[len(kept)-1].Block(), other.Block()}, MustFail: true},
-		{Name: "tamper: second in-log checkpoint for a size", Log: rechain(t, g, b2), Key: g.pubHex(), MustFail: true},
-		{Name: "tamper: two signed heads for one size, the forged one first", Log: g.data, Key: g.pubHex(), Mails: []string{other.Block(), kept[len(kept)-1].Block()}, MustFail: true},
-		{Name: "tamper: a kept checkpoint with a bad signature", Log: g.data, Key: g.pubHex(), Mails: []string{badSig.Block()}, MustFail: true},
-		{Name: "tamper: a checkpoint of another game", Log: g.data, Key: g.pubHex(), Mails: []string{checkpoints(another)[0].Block()}, MustFail: true},
-		{Name: "every kept checkpoint, in the log's order", Log: g.data, Key: g.pubHex(), Mails: blocksOf(kept)},
+		{Name: "forgery re-signed, alone", Log: forged, Key: pubHex(g)},
+		{Name: "tamper: forgery against a kept checkpoint", Log: forged, Key: pubHex(g), Mails: []string{quoted(kept[len(kept)-1])}, MustFail: true},
+		{Name: "tamper: two signed heads for one size", Log: g.Data, Key: pubHex(g), Mails: []string{kept[len(kept)-1].Block(), other.Block()}, MustFail: true},
+		{Name: "tamper: second in-log checkpoint for a size", Log: forge.Rechain(t, g.Key, b2), Key: pubHex(g), MustFail: true},
+		{Name: "tamper: two signed heads for one size, the forged one first", Log: g.Data, Key: pubHex(g), Mails: []string{other.Block(), kept[len(kept)-1].Block()}, MustFail: true},
+		{Name: "tamper: a kept checkpoint with a bad signature", Log: g.Data, Key: pubHex(g), Mails: []string{badSig.Block()}, MustFail: true},
+		{Name: "tamper: a checkpoint of another game", Log: g.Data, Key: pubHex(g), Mails: []string{checkpoints(another)[0].Block()}, MustFail: true},
+		{Name: "every kept checkpoint, in the log's order", Log: g.Data, Key: pubHex(g), Mails: blocksOf(kept)},
 	}
 }
 
@@ -497,97 +318,97 @@ func equivocationCases(t *testing.T) []logCase {
 // in both verifiers, as the attack tests require of navarch verify without --sent.
 func attackCases(t *testing.T) []logCase {
 	sc := ledgertest.Small
-	g := newGame(t, sc, ledger.View{Full: true})
-	b := blocks(g.data)
-	orders := find(t, b, "orders", "turn 3\nactivation 2\n")
-	closeAt := find(t, b, "close", "turn 3\nactivation 2\n")
-	text := find(t, b, "orders-text", fmt.Sprintf("orders %d\n", orders-1))
+	g := forge.NewGame(t, sc, ledger.View{Full: true})
+	b := forge.Blocks(g.Data)
+	orders := forge.Find(t, b, "orders", "turn 3\nactivation 2\n")
+	closeAt := forge.Find(t, b, "close", "turn 3\nactivation 2\n")
+	text := forge.Find(t, b, "orders-text", fmt.Sprintf("orders %d\n", orders-1))
 	forgedText := "VEN-2 MOVE 1507 1408\n"
 	nonce := sha256.Sum256([]byte("the operator's nonce"))
 	var out []logCase
 	sent := alicesMail(t, sc)
 	add := func(name string, blocks []string, mustFail bool) {
-		data := resign(t, g, rechain(t, g, blocks))
-		out = append(out, logCase{Name: "attack: " + name, Log: data, Key: g.pubHex(), MustFail: mustFail},
-			logCase{Name: "attack with alice's sent mail: " + name, Log: data, Key: g.pubHex(), Sent: sent, Player: "alice", MustFail: true})
+		data := forge.Resign(t, g.Key, forge.Rechain(t, g.Key, blocks))
+		out = append(out, logCase{Name: "attack: " + name, Log: data, Key: pubHex(g), MustFail: mustFail},
+			logCase{Name: "attack with alice's sent mail: " + name, Log: data, Key: pubHex(g), Sent: sent, Player: "alice", MustFail: true})
 	}
 	out = append(out,
-		logCase{Name: "honest, with alice's sent mail", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "alice"},
-		logCase{Name: "honest, with alice's sent mail as an mbox", Log: g.data, Key: g.pubHex(), Sent: []string{mbox(sent)}, Player: "alice"},
-		logCase{Name: "honest, with alice's sent mail but one", Log: g.data, Key: g.pubHex(), Sent: sent[:len(sent)-1], Player: "alice", MustFail: true},
-		logCase{Name: "sent mail of a player not in the game", Log: g.data, Key: g.pubHex(), Sent: sent, Player: "carol", MustFail: true})
+		logCase{Name: "honest, with alice's sent mail", Log: g.Data, Key: pubHex(g), Sent: sent, Player: "alice"},
+		logCase{Name: "honest, with alice's sent mail as an mbox", Log: g.Data, Key: pubHex(g), Sent: []string{mbox(sent)}, Player: "alice"},
+		logCase{Name: "honest, with alice's sent mail but one", Log: g.Data, Key: pubHex(g), Sent: sent[:len(sent)-1], Player: "alice", MustFail: true},
+		logCase{Name: "sent mail of a player not in the game", Log: g.Data, Key: pubHex(g), Sent: sent, Player: "carol", MustFail: true})
 	// Since verify finds whose sent mail it is without --player, the page must too; a verify
 	// from before that ignores sent mail without --player, and these cases are left out.
 	bobsJoin := sentMail(t, "bob@example.com", "bob-join@example.com", "JOIN")
-	unnamed := logCase{Name: "honest, with alice's sent mail and no player named", Log: g.data, Key: g.pubHex(), Sent: sent}
+	unnamed := logCase{Name: "honest, with alice's sent mail and no player named", Log: g.Data, Key: pubHex(g), Sent: sent}
 	if rep, _, _ := goVerdict(t, unnamed); rep != nil && slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "your sent mail is") }) {
 		out = append(out, unnamed,
-			logCase{Name: "sent mail of two players and no player named", Log: g.data, Key: g.pubHex(), Sent: append(slices.Clone(sent), bobsJoin), MustFail: true})
+			logCase{Name: "sent mail of two players and no player named", Log: g.Data, Key: pubHex(g), Sent: append(slices.Clone(sent), bobsJoin), MustFail: true})
 	}
 
-	c := clone(b)
+	c := forge.Clone(b)
 	extra := fmt.Sprintf("type orders\nindex %d\nturn 3\nactivation 2\nplayer alice\ncommitment %s\nentropy %x\nreceived none", orders,
-		commit(nonce, forgedText), "ground 4711")
-	c = insertAt(c, orders+1, extra)
-	c = rewire(t, c, closeAt+1, []int{orders}, [][2]string{{forgedText, hex.EncodeToString(nonce[:])}}, [][]byte{[]byte("ground 4711")})
+		forge.Commit(nonce, forgedText), "ground 4711")
+	c = forge.InsertAt(c, orders+1, extra)
+	c = forge.Rewire(t, c, closeAt+1, []int{orders}, [][2]string{{forgedText, hex.EncodeToString(nonce[:])}}, [][]byte{[]byte("ground 4711")})
 	add("extra orders record with the operator's entropy (needs --sent)", c, false)
 
-	c = clone(b)
+	c = forge.Clone(b)
 	c[orders] = regexp.MustCompile(`(?m)^entropy .*$`).ReplaceAllString(c[orders], "entropy "+hex.EncodeToString([]byte("ground 99")))
-	lines, n := textOf(c[text])
-	c = rewire(t, c, closeAt, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("ground 99")})
+	lines, n := forge.TextOf(c[text])
+	c = forge.Rewire(t, c, closeAt, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("ground 99")})
 	add("the player's orders with the operator's entropy (needs --sent)", c, false)
 
-	c = clone(b)
+	c = forge.Clone(b)
 	newer := strings.Replace(c[orders], fmt.Sprintf("index %d\n", orders-1), fmt.Sprintf("index %d\n", orders), 1)
-	c = insertAt(c, orders+1, newer)
-	c = rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
+	c = forge.InsertAt(c, orders+1, newer)
+	c = forge.Rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
 	add("a close that skips the latest orders", c, true)
 
-	c = clone(b)
+	c = forge.Clone(b)
 	c[orders] = strings.Replace(c[orders], "\nreceived ", "\ndefault yes\nreceived ", 1)
 	add("a default with entropy", c, true)
 
 	// Orders slipped into a draw.
-	gd := newGame(t, ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
-	bd := blocks(gd.data)
-	cd := find(t, bd, "close", "turn 2\nactivation 0\n")
+	gd := forge.NewGame(t, ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true})
+	bd := forge.Blocks(gd.Data)
+	cd := forge.Find(t, bd, "close", "turn 2\nactivation 0\n")
 	dn := sha256.Sum256([]byte("n"))
-	forged := fmt.Sprintf("type orders\nindex %d\nturn 2\nactivation 0\nplayer alice\ncommitment %s\nentropy 01\nreceived none", cd-1, commit(dn, ""))
-	c = insertAt(clone(bd), cd, forged)
-	c = rewire(t, c, cd+1, []int{cd - 1}, [][2]string{{"", hex.EncodeToString(dn[:])}}, [][]byte{{1}})
-	out = append(out, logCase{Name: "attack: orders in a draw", Log: resign(t, gd, rechain(t, gd, c)), Key: gd.pubHex(), MustFail: true})
+	forged := fmt.Sprintf("type orders\nindex %d\nturn 2\nactivation 0\nplayer alice\ncommitment %s\nentropy 01\nreceived none", cd-1, forge.Commit(dn, ""))
+	c = forge.InsertAt(forge.Clone(bd), cd, forged)
+	c = forge.Rewire(t, c, cd+1, []int{cd - 1}, [][2]string{{"", hex.EncodeToString(dn[:])}}, [][]byte{{1}})
+	out = append(out, logCase{Name: "attack: orders in a draw", Log: forge.Resign(t, gd.Key, forge.Rechain(t, gd.Key, c)), Key: pubHex(gd), MustFail: true})
 
 	// Chosen join entropy: consistent, passes without bob's sent JOIN.
-	gj := newGame(t, ledgertest.Script{Seed: "join", Turns: 2, Activations: 1, Rolls: 1, Reveal: 0}, ledger.View{Full: true})
-	bj := blocks(gj.data)
-	jn, st := find(t, bj, "join", "player bob"), find(t, bj, "start")
-	c = clone(bj)
+	gj := forge.NewGame(t, ledgertest.Script{Seed: "join", Turns: 2, Activations: 1, Rolls: 1, Reveal: 0}, ledger.View{Full: true})
+	bj := forge.Blocks(gj.Data)
+	jn, st := forge.Find(t, bj, "join", "player bob"), forge.Find(t, bj, "start")
+	c = forge.Clone(bj)
 	c[jn] = regexp.MustCompile(`(?m)^entropy.*$`).ReplaceAllString(c[jn], "entropy "+hex.EncodeToString([]byte("chosen")))
 	var id ident.GameID
-	copy(id[:], gj.file.Entries[0].Record.Bytes("game"))
-	s, _ := dice.StartHash(id, gj.file.Entries[0].Record.Hash32("commitment"), []dice.Join{
+	copy(id[:], gj.File.Entries[0].Record.Bytes("game"))
+	s, _ := dice.StartHash(id, gj.File.Entries[0].Record.Hash32("commitment"), []dice.Join{
 		{Player: "alice", Entropy: []byte("alice's own noise")}, {Player: "bob", Entropy: []byte("chosen")}})
 	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(c[st], "start-hash "+hex.EncodeToString(s[:]))
-	chosen := resign(t, gj, rechain(t, gj, c))
+	chosen := forge.Resign(t, gj.Key, forge.Rechain(t, gj.Key, c))
 	bobs := []string{sentMail(t, "bob@example.com", "bob-join@example.com", "join")}
-	out = append(out, logCase{Name: "attack: chosen join entropy (needs --sent)", Log: chosen, Key: gj.pubHex()},
-		logCase{Name: "attack with bob's sent mail: chosen join entropy", Log: chosen, Key: gj.pubHex(), Sent: bobs, Player: "bob", MustFail: true},
-		logCase{Name: "honest, with bob's sent mail", Log: gj.data, Key: gj.pubHex(), Sent: bobs, Player: "bob"})
+	out = append(out, logCase{Name: "attack: chosen join entropy (needs --sent)", Log: chosen, Key: pubHex(gj)},
+		logCase{Name: "attack with bob's sent mail: chosen join entropy", Log: chosen, Key: pubHex(gj), Sent: bobs, Player: "bob", MustFail: true},
+		logCase{Name: "honest, with bob's sent mail", Log: gj.Data, Key: pubHex(gj), Sent: bobs, Player: "bob"})
 	c[st] = regexp.MustCompile(`(?m)^start-hash .*$`).ReplaceAllString(bj[st], "start-hash "+strings.Repeat("ab", 32))
-	out = append(out, logCase{Name: "attack: start hash that does not recompute", Log: resign(t, gj, rechain(t, gj, c)), Key: gj.pubHex(), MustFail: true})
+	out = append(out, logCase{Name: "attack: start hash that does not recompute", Log: forge.Resign(t, gj.Key, forge.Rechain(t, gj.Key, c)), Key: pubHex(gj), MustFail: true})
 
 	// A copy cut right after a checkpoint, with that checkpoint's signature as its trailer.
-	gv := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})
-	bv := blocks(gv.data)
-	ck := find(t, bv, "checkpoint", "")
+	gv := forge.NewGame(t, ledgertest.Small, ledger.View{Side: "venice"})
+	bv := forge.Blocks(gv.Data)
+	ck := forge.Find(t, bv, "checkpoint", "")
 	size := regexp.MustCompile(`(?m)^size (\d+)$`).FindStringSubmatch(bv[ck])[1]
 	head := regexp.MustCompile(`(?m)^head (\w+)$`).FindStringSubmatch(bv[ck])[1]
 	sig := regexp.MustCompile(`(?m)^signature (\w+)$`).FindStringSubmatch(bv[ck])[1]
 	var k int
 	fmt.Sscan(size, &k)
-	cut := append(clone(bv[:k+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
-	out = append(out, logCase{Name: "attack: cut after a checkpoint", Log: join(cut), Key: gv.pubHex(), MustFail: true})
+	cut := append(forge.Clone(bv[:k+1]), fmt.Sprintf("end-of-log %s %s %s", size, head, sig))
+	out = append(out, logCase{Name: "attack: cut after a checkpoint", Log: forge.Join(cut), Key: pubHex(gv), MustFail: true})
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"navarch/gamelog"
+	"navarch/gamelog/forge"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 )
@@ -19,6 +20,10 @@ import (
 // record's content edited. Most are rebuilt into a consistent chain with re-signed
 // checkpoints and trailer, as an operator holding the key would, so that the failure (if
 // any) comes from the log's structure, which is where two implementations can differ.
+
+// indexLine is a record's index line.
+var indexLine = regexp.MustCompile(`(?m)^index \d+$`)
+
 func mutationCases(t *testing.T, perLog int, more ...game) []logCase {
 	full := ledgertest.Small
 	full.End = true
@@ -33,18 +38,18 @@ func mutationCases(t *testing.T, perLog int, more ...game) []logCase {
 		{ledgertest.Small, ledger.View{Side: "ottoman"}},
 		{ledgertest.Small, ledger.View{}},
 	} {
-		g := newGame(t, c.sc, c.view)
+		g := forge.NewGame(t, c.sc, c.view)
 		rng := rand.New(rand.NewPCG(uint64(gi), 16))
 		for i := 0; i < perLog; i++ {
 			data, what := mutate(t, g, rng)
-			out = append(out, logCase{Name: fmt.Sprintf("mutation %s %d: %s", c.view.Name(), i, what), Log: data, Key: g.pubHex()})
+			out = append(out, logCase{Name: fmt.Sprintf("mutation %s %d: %s", c.view.Name(), i, what), Log: data, Key: pubHex(g)})
 		}
 	}
 	for gi, g := range more {
 		rng := rand.New(rand.NewPCG(uint64(50+gi), 16))
 		for i := 0; i < perLog; i++ {
 			data, what := mutate(t, g, rng)
-			out = append(out, logCase{Name: fmt.Sprintf("mutation lepanto %s %d: %s", g.file.View, i, what), Log: data, Key: g.pubHex()})
+			out = append(out, logCase{Name: fmt.Sprintf("mutation lepanto %s %d: %s", g.File.View, i, what), Log: data, Key: pubHex(g)})
 		}
 	}
 	// The v1 example log: its key is not ours, so its checkpoints stay as signed and the
@@ -64,7 +69,7 @@ func mutationCases(t *testing.T, perLog int, more ...game) []logCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1 := game{data: ex.Log, file: f}
+	v1 := game{Data: ex.Log, File: f}
 	rng := rand.New(rand.NewPCG(99, 16))
 	for i := 0; i < perLog; i++ {
 		data, what := mutate(t, v1, rng)
@@ -76,7 +81,7 @@ func mutationCases(t *testing.T, perLog int, more ...game) []logCase {
 var number = regexp.MustCompile(`^([a-z-]+) (\d+)$`)
 
 func mutate(t *testing.T, g game, rng *rand.Rand) ([]byte, string) {
-	b := allBlocks(g.data)
+	b := allBlocks(g.Data)
 	recs := []int{} // blocks holding a record (or an unseal block)
 	for i, blk := range b {
 		if strings.HasPrefix(blk, "type ") || strings.HasPrefix(blk, "unseal ") {
@@ -88,7 +93,7 @@ func mutate(t *testing.T, g game, rng *rand.Rand) ([]byte, string) {
 	var what string
 	switch k := rng.IntN(10); k {
 	case 9: // a byte changed anywhere (the parsers' agreement on bad bytes: CR, NUL, bad UTF-8, …)
-		data := []byte(string(g.data))
+		data := []byte(string(g.Data))
 		i := rng.IntN(len(data))
 		c := []byte{0, '\r', 0xff, 0xc3, ' ', '\n', 'x', '0', '>', '\t'}[rng.IntN(10)]
 		data[i] = c
@@ -147,7 +152,7 @@ func mutate(t *testing.T, g game, rng *rand.Rand) ([]byte, string) {
 		return rebuild(t, g, b, rng), what
 	case 5: // a record doubled
 		what = fmt.Sprintf("block %d doubled", pick)
-		b = insertAt(b, pick, b[pick])
+		b = forge.InsertAt(b, pick, b[pick])
 		return rebuild(t, g, b, rng), what
 	case 6: // a record moved one place down
 		if pick+2 >= len(b) {
@@ -170,9 +175,9 @@ func allBlocks(data []byte) []string {
 // (unseal blocks folded into their sealed record's place), or joins them as they are.
 func rebuild(t *testing.T, g game, b []string, rng *rand.Rand) []byte {
 	if rng.IntN(4) == 0 {
-		return join(b)
+		return forge.Join(b)
 	}
-	data := join(b)
+	data := forge.Join(b)
 	f, err := gamelog.ParseFile(data)
 	if err != nil {
 		// Renumber the records and try again: an edit that moved records breaks only the
@@ -188,12 +193,12 @@ func rebuild(t *testing.T, g game, b []string, rng *rand.Rand) []byte {
 				b[i] = fmt.Sprintf("unseal %d %s\n%s", n-1, p[len(p)-1], indexLine.ReplaceAllString(rest, fmt.Sprintf("index %d", n-1)))
 			}
 		}
-		data = join(b)
+		data = forge.Join(b)
 		if f, err = gamelog.ParseFile(data); err != nil {
 			return data
 		}
 	}
-	if g.key == nil { // v1 example: a fresh unsigned trailer only
+	if g.Key == nil { // v1 example: a fresh unsigned trailer only
 		var out strings.Builder
 		if err := gamelog.WriteFile(&out, f); err != nil {
 			return data
@@ -210,7 +215,7 @@ func rebuild(t *testing.T, g game, b []string, rng *rand.Rand) []byte {
 			c := gamelog.Checkpoint{Size: e.Record.Uint("size")}
 			copy(c.Game[:], f.Entries[0].Record.Bytes("game"))
 			c.Head = heads[c.Size-1]
-			c.Sign(g.key)
+			c.Sign(g.Key)
 			rec, err := gamelog.Parse(fmt.Appendf(nil, "type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature))
 			if err == nil {
 				e.Record, e.Leaf = &rec, gamelog.Leaf(rec.Raw)
@@ -221,7 +226,7 @@ func rebuild(t *testing.T, g game, b []string, rng *rand.Rand) []byte {
 	}
 	var id [16]byte
 	copy(id[:], f.Entries[0].Record.Bytes("game"))
-	f.Sign(id, g.key)
+	f.Sign(id, g.Key)
 	var out strings.Builder
 	if err := gamelog.WriteFile(&out, f); err != nil {
 		return data

@@ -44,7 +44,7 @@ func realGameCases(t *testing.T) ([]logCase, []game) {
 				t.Fatal(err)
 			}
 			if c.steps > 0 && !view.Full {
-				sources = append(sources, game{data: data, key: priv, file: f})
+				sources = append(sources, game{Data: data, Key: priv, File: f})
 			}
 		}
 		s.s.Close()
