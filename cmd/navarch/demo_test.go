@@ -33,6 +33,11 @@ func TestDemo(t *testing.T) {
 	if len(maps) < 4 || len(mails) < 10 {
 		t.Fatalf("%d maps and %d mails written", len(maps), len(mails))
 	}
+	for _, m := range mails { // named by what they are: "012-alice-your-move-t1-a3-….eml"
+		if name := filepath.Base(m); strings.HasSuffix(name, "-.eml") || len(name) > 90 {
+			t.Errorf("mail file %q: not named by its subject", name)
+		}
+	}
 	for _, m := range maps {
 		f, err := os.Open(m)
 		if err != nil {

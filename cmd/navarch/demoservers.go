@@ -23,6 +23,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/host"
+	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
 )
@@ -269,23 +270,26 @@ func (d *demo) deliver(to string, raw []byte) error {
 
 var slugRE = regexp.MustCompile(`[^a-z0-9]+`)
 
+// slug names a mail's file by its subject after the game tag, at most 60 characters.
 func slug(s string) string {
 	if i := strings.Index(s, "]"); i >= 0 {
 		s = s[i+1:]
 	}
-	return strings.Trim(slugRE.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	s = strings.Trim(slugRE.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if len(s) > 60 {
+		s = strings.TrimRight(s[:60], "-")
+	}
+	return s
 }
 
+// subjectOf is a mail's subject, unfolded and decoded (RFC 5322 2.2.3, RFC 2047): navarch's
+// subjects carry "·" and are long.
 func subjectOf(raw []byte) string {
-	for _, l := range strings.Split(string(raw), "\r\n") {
-		if v, ok := strings.CutPrefix(l, "Subject: "); ok {
-			return v
-		}
-		if l == "" {
-			break
-		}
+	in, _ := mail.Parse(raw, mail.Options{MaxSize: 16 << 20})
+	if in == nil {
+		return ""
 	}
-	return ""
+	return in.Subject
 }
 
 // botOrders are the orders the ruleset's bot would send for side now, read from the
