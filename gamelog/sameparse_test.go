@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"navarch/gamelog"
@@ -126,4 +128,64 @@ func FuzzParseFileAsBefore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameParse(t, "input", data)
 	})
+}
+
+// sealedLog is a synthetic v2 export of n records, about a third of them sealed and each of
+// those followed by its unseal block, for the parse of unseal blocks across the stretches
+// the good way gives each core (its hashes are not a chain: only the parse is compared).
+func sealedLog(n int, rnd *rand.Rand) []byte {
+	var b strings.Builder
+	b.WriteString("navarch/v2 log full\n")
+	for i := range n {
+		if rnd.IntN(3) == 0 {
+			fmt.Fprintf(&b, "\ntype sealed\nindex %d\nturn 1\nactivation 0\nwhat orders\ncommitment %064x\n", i, i)
+			fmt.Fprintf(&b, "\nunseal %d %064x\ntype note\nindex %d\nby x\ntext %s\n", i, i+7, i, strings.Repeat("y", rnd.IntN(200)+1))
+		} else {
+			fmt.Fprintf(&b, "\ntype note\nindex %d\nby x\ntext %s\n", i, strings.Repeat("w", rnd.IntN(200)+1))
+		}
+	}
+	fmt.Fprintf(&b, "\nend-of-log %d %064x %0128x\n", n, 1, 2)
+	return []byte(b.String())
+}
+
+// TestUnsealAcrossStretchesAsBefore: an export with unseal blocks, cut into stretches for 3
+// and 8 cores, parses as the old parser parses it, as written and with a newline, a CR, an
+// empty line, a stray byte or a bogus unseal line put or a byte taken out near every
+// stretch's edge, and with blocks swapped, dropped or doubled (an unseal block then meets
+// the wrong record, or none).
+func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	data := sealedLog(400, rnd)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, p := range []int{3, 8} {
+		runtime.GOMAXPROCS(p)
+		if !gamelog.GoodPath(data) {
+			t.Fatal("the synthetic export is not parsed the good way")
+		}
+		sameParse(t, fmt.Sprintf("%d cores", p), data)
+		header := strings.Index(string(data), "\n\n")
+		per := (len(data)-header)/p + 1
+		for w := 1; w < p; w++ {
+			for q := header + w*per - 12; q <= header+w*per+12; q++ {
+				for _, ins := range []string{"\n", "\r", "\n\n", "x", "\nunseal 0 00\n"} {
+					sameParse(t, fmt.Sprintf("%d cores, %q put at %d", p, ins, q), slices.Concat(data[:q], []byte(ins), data[q:]))
+				}
+				sameParse(t, fmt.Sprintf("%d cores, byte %d taken out", p, q), slices.Concat(data[:q], data[q+1:]))
+			}
+		}
+		blocks := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n")
+		for k := range 60 {
+			c := slices.Clone(blocks)
+			i, j := 1+rnd.IntN(len(c)-3), 1+rnd.IntN(len(c)-3)
+			switch k % 3 {
+			case 0:
+				c[i], c[j] = c[j], c[i]
+			case 1:
+				c = slices.Delete(c, i, i+1)
+			case 2:
+				c = slices.Insert(c, i, c[i])
+			}
+			sameParse(t, fmt.Sprintf("%d cores, blocks moved (%d)", p, k), []byte(strings.Join(c, "\n\n")+"\n"))
+		}
+	}
 }

@@ -27,9 +27,10 @@ func (v *verifier) checkRoll(e *Entry) error {
 	if v.cur.label[label] {
 		return v.fail(e, "label %q used twice in turn %d activation %d", label, ta.t, ta.a)
 	}
-	// The parser has checked the dice: <count>d<sides>, canonical decimals, a count in range.
+	// The parser has checked the dice (ParseDice): <count>d<sides>, canonical decimals, both
+	// in range.
 	c, sd, _ := strings.Cut(rf.dice, "d")
-	count, sides := int(parseUint(c)), int(min(uintValue(sd), 1<<32-1)) // as ParseDice reads them
+	count, sides := int(parseUint(c)), int(parseUint(sd))
 	values, err := v.parseValues(rf.values, count, sides)
 	if err != nil {
 		return v.fail(e, "%v", err)
