@@ -38,8 +38,23 @@ trap cleanup EXIT
 say() { printf 'deploy: %s\n' "$*"; }
 fail() {
 	say "FAIL: $*"
-	podman logs "$name" 2>/dev/null | tail -20 || true
+	podman logs "$name" 2>&1 | tail -20 || true
 	exit 1
+}
+
+# has TEXT PATTERN: whether TEXT holds PATTERN. Never `producer | grep -q` here: under
+# pipefail, grep -q leaving at its first match kills a producer that still writes (podman
+# logs writes the container's stdout and stderr apart) with SIGPIPE, and the check fails
+# although the line is there.
+has() { grep -q -- "$2" <<<"$1"; }
+
+# logged PATTERN: whether the daemon's log holds PATTERN, waiting up to 10 s for it.
+logged() {
+	for _ in $(seq 20); do
+		has "$(podman logs "$name" 2>&1)" "$1" && return 0
+		sleep 0.5
+	done
+	return 1
 }
 
 standins() {
@@ -100,8 +115,8 @@ say "building the Dockerfile"
 podman build --pull=never --isolation=chroot --format docker -q -t "$image" . >/dev/null
 
 [ "$(podman image inspect "$image" --format '{{.Config.User}}')" = "nonroot:nonroot" ] || fail "the image does not run as nonroot"
-podman image inspect "$image" --format '{{json .Config.Volumes}}' | grep -q '"/data"' || fail "/data is not a volume"
-podman image inspect "$image" --format '{{json .Config.Healthcheck}}' | grep -q 'health' || fail "no health check"
+has "$(podman image inspect "$image" --format '{{json .Config.Volumes}}')" '"/data"' || fail "/data is not a volume"
+has "$(podman image inspect "$image" --format '{{json .Config.Healthcheck}}')" 'health' || fail "no health check"
 
 # The operator's data directory, owned by the image's user (docs/deploy/README.md).
 data="$work/data"
@@ -115,7 +130,7 @@ EOF
 say "starting the daemon"
 "${run[@]}" -d --name "$name" --network none -v "$data:/data" -e NAVARCH_IMAP_PASSWORD=secret "$image" >/dev/null
 healthy || fail "the health check never passed"
-podman logs "$name" 2>&1 | grep -q 'navarch serving' || fail "the daemon did not start serving"
+logged 'navarch serving' || fail "the daemon did not start serving"
 [ "$(stat -c %u "$data/navarch.db")" = 65532 ] || fail "the database is not owned by nonroot"
 ls "$data"/backups/navarch-*.db >/dev/null 2>&1 || fail "the daemon took no backup at start"
 say "healthy: $(podman exec "$name" /usr/local/bin/navarch health -config /data/navarch.json)"
@@ -123,15 +138,15 @@ say "healthy: $(podman exec "$name" /usr/local/bin/navarch health -config /data/
 say "creating a game through the running daemon (its control socket)"
 out=$(podman exec "$name" /usr/local/bin/navarch game new -config /data/navarch.json \
 	-scenario lions-at-sea -player alice:christian:alice@example.org -player bob:ottoman:bob@example.com 2>&1)
-echo "$out" | grep -q 'created game lep-' || fail "game new through the daemon: $out"
-podman logs "$name" 2>&1 | grep -q 'control command' || fail "the daemon did not run the command"
+has "$out" 'created game lep-' || fail "game new through the daemon: $out"
+logged 'control command' || fail "the daemon did not run the command"
 say "$out"
 
 say "creating a game while the daemon is stopped"
 podman stop -t 10 "$name" >/dev/null
 out=$("${run[@]}" --rm --network none -v "$data:/data" "$image" game new -config /data/navarch.json \
 	-scenario lions-at-sea -player carol:christian:carol@example.org -player dave:ottoman:dave@example.com)
-echo "$out" | grep -q 'created game lep-' || fail "game new: $out"
+has "$out" 'created game lep-' || fail "game new: $out"
 list=$("${run[@]}" --rm --network none -v "$data:/data" "$image" game list -config /data/navarch.json)
 [ "$(echo "$list" | grep -c joining)" = 2 ] || fail "game list, want both games: $list"
 say "$out"
@@ -148,8 +163,8 @@ demo=$("${run[@]}" --rm --network none -v "$vol:/data" "$image" demo -out /data/
 	fail "demo in the image: $demo"
 }
 podman volume rm -f "$vol" >/dev/null
-echo "$demo" | grep -q 'PASS' || fail "the demo's log did not verify: $demo"
+has "$demo" 'PASS' || fail "the demo's log did not verify: $demo"
 say "PASS: built, ran as nonroot, healthy, games created by the operator's commands, demo played"
-if podman image inspect docker.io/library/golang:1.26 --format '{{index .Config.Labels "navarch.stand-in"}}' | grep -q true; then
+if has "$(podman image inspect docker.io/library/golang:1.26 --format '{{index .Config.Labels "navarch.stand-in"}}')" true; then
 	say "(on stand-in base images: the real golang and distroless images were not fetched)"
 fi
