@@ -2,8 +2,6 @@ package lepanto
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,63 +41,24 @@ import (
 //
 // Every roll given must be asked for, and every roll asked for must be given.
 type ruleCase struct {
-	file, name, rule string
-	scenario         string
-	options          []string
-	setup            [][]string
-	orders           map[string]string
-	sides            []string
-	rolls            map[string][]int
-	expect           [][]string
+	*adjtest.Case
+	scenario string
+	options  []string
 }
 
-func loadCase(t *testing.T, path string) *ruleCase {
+// readCases reads the corpus: adjtest.Case, and this ruleset's scenario and options.
+func readCases(t testing.TB) []*ruleCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &ruleCase{file: filepath.Base(path), scenario: "lions-at-sea", orders: map[string]string{}, rolls: map[string][]int{}}
-	lines := strings.Split(string(data), "\n")
-	for i := 0; i < len(lines); i++ {
-		f := strings.Fields(lines[i])
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
+	var out []*ruleCase
+	for _, ac := range adjtest.ReadCases(t, "testdata/cases/*.txt") {
+		c := &ruleCase{Case: ac, scenario: "lions-at-sea"}
+		if f, ok := ac.Setting("scenario"); ok && len(f) > 0 {
+			c.scenario = f[0]
 		}
-		switch f[0] {
-		case "case":
-			c.name = strings.Join(f[1:], " ")
-		case "rule":
-			c.rule = strings.Join(f[1:], " ")
-		case "scenario":
-			c.scenario = f[1]
-		case "options":
-			c.options = f[1:]
-		case "orders":
-			var text []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
-				text = append(text, lines[i])
-			}
-			c.orders[f[1]] = strings.Join(text, "\n")
-			c.sides = append(c.sides, f[1])
-		case "roll":
-			for _, v := range f[2:] {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					t.Fatalf("%s line %d: %v", c.file, i+1, err)
-				}
-				c.rolls[f[1]] = append(c.rolls[f[1]], n)
-			}
-		case "expect":
-			c.expect = append(c.expect, f[1:])
-		default:
-			c.setup = append(c.setup, f)
-		}
+		c.options, _ = ac.Setting("options")
+		out = append(out, c)
 	}
-	if c.name == "" || c.rule == "" {
-		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
-	}
-	return c
+	return out
 }
 
 func (c *ruleCase) game(t *testing.T) *Game {
@@ -111,7 +70,7 @@ func (c *ruleCase) game(t *testing.T) *Game {
 	g := gm.(*Game)
 	g.Turn, g.Drawn, g.SetUp = 1, true, true
 	g.Cup = []string{ChitBoarding} // a turn in progress; "cup" with no items makes it the last step
-	for _, f := range c.setup {
+	for _, f := range c.Setup {
 		if err := applySetup(g, f); err != nil {
 			t.Fatalf("setup %v: %v", f, err)
 		}
@@ -208,13 +167,8 @@ func place(g *Game, f []string) error {
 }
 
 func TestRuleCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule cases: %v", err)
-	}
-	for _, path := range files {
-		c := loadCase(t, path)
-		t.Run(strings.TrimSuffix(c.file, ".txt"), func(t *testing.T) { c.run(t) })
+	for _, c := range readCases(t) {
+		t.Run(strings.TrimSuffix(c.File, ".txt"), func(t *testing.T) { c.run(t) })
 	}
 }
 
@@ -222,8 +176,8 @@ func (c *ruleCase) run(t *testing.T) {
 	g := c.game(t)
 	orders := map[string][]adjudicator.Order{}
 	var errs []adjudicator.LineError
-	for _, side := range c.sides {
-		o, perr := g.Parse(side, c.orders[side])
+	for _, side := range c.Sides {
+		o, perr := g.Parse(side, c.Orders[side])
 		errs = append(errs, perr...)
 		if len(perr) == 0 {
 			errs = append(errs, g.Validate(side, o)...)
@@ -232,21 +186,21 @@ func (c *ruleCase) run(t *testing.T) {
 	}
 	var events []adjudicator.Event
 	if len(errs) == 0 {
-		if g.Next().Kind != adjudicator.NeedOrders && len(c.sides) == 0 {
+		if g.Next().Kind != adjudicator.NeedOrders && len(c.Sides) == 0 {
 			orders = nil
 		}
-		sr := &adjtest.Scripted{Rolls: c.rolls}
+		sr := &adjtest.Scripted{Rolls: c.Rolls}
 		var err error
 		if events, err = g.Resolve(orders, sr); err != nil {
-			t.Fatalf("%s (rule %s): resolve: %v", c.name, c.rule, err)
+			t.Fatalf("%s (rule %s): resolve: %v", c.Name, c.Rule, err)
 		}
 		if left := sr.Left(); len(left) > 0 {
-			t.Errorf("%s: dice given but never asked for: %v", c.name, left)
+			t.Errorf("%s: dice given but never asked for: %v", c.Name, left)
 		}
 	}
-	for _, e := range c.expect {
+	for _, e := range c.Expect {
 		if msg := check(g, e, errs, events); msg != "" {
-			t.Errorf("%s (rule %s): expect %s: %s\nerrors: %v\nevents:\n%s", c.name, c.rule, strings.Join(e, " "), msg, errs, eventText(events))
+			t.Errorf("%s (rule %s): expect %s: %s\nerrors: %v\nevents:\n%s", c.Name, c.Rule, strings.Join(e, " "), msg, errs, eventText(events))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package lepanto
 
 import (
-	"path/filepath"
 	"testing"
 
 	"navarch/adjudicator/adjtest"
@@ -11,9 +10,8 @@ import (
 // case, except those testdata/sections.txt marks "todo" (and those must not be cited yet).
 func TestSectionCoverage(t *testing.T) {
 	var rules []string
-	files, _ := filepath.Glob("testdata/cases/*.txt")
-	for _, path := range files {
-		rules = append(rules, loadCase(t, path).rule)
+	for _, c := range readCases(t) {
+		rules = append(rules, c.Rule)
 	}
 	adjtest.SectionCoverage(t, "testdata/sections.txt", rules)
 }

@@ -2,15 +2,13 @@ package medieval
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/table"
 )
 
@@ -45,85 +43,24 @@ import (
 // Every roll given must be asked for, and every roll asked for must be given. When orders
 // are refused, nothing is resolved.
 type ruleCase struct {
-	file, name, rule string
-	scenario         string
-	setup            [][]string
-	orders           map[string]string
-	sides            []string
-	rolls            map[string][]int
-	expect           [][]string
-	types            []string // a ships data file to read instead of playing a step
+	*adjtest.Case
+	scenario string
+	types    []string // a ships data file to read instead of playing a step
 }
 
-func loadCase(t *testing.T, path string) *ruleCase {
+// readCases reads the corpus: adjtest.Case, and this ruleset's own directives.
+func readCases(t testing.TB) []*ruleCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &ruleCase{file: filepath.Base(path), scenario: "sluys-1340", orders: map[string]string{}, rolls: map[string][]int{}}
-	lines := strings.Split(string(data), "\n")
-	for i := 0; i < len(lines); i++ {
-		f := strings.Fields(lines[i])
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
+	var out []*ruleCase
+	for _, ac := range adjtest.ReadCases(t, "testdata/cases/*.txt", "types") {
+		c := &ruleCase{Case: ac, scenario: "sluys-1340"}
+		if f, ok := ac.Setting("scenario"); ok && len(f) > 0 {
+			c.scenario = f[0]
 		}
-		switch f[0] {
-		case "case":
-			c.name = strings.Join(f[1:], " ")
-		case "rule":
-			c.rule = strings.Join(f[1:], " ")
-		case "scenario":
-			c.scenario = f[1]
-		case "orders":
-			var text []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
-				text = append(text, lines[i])
-			}
-			c.orders[f[1]] = strings.Join(text, "\n")
-			c.sides = append(c.sides, f[1])
-		case "types":
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
-				c.types = append(c.types, lines[i])
-			}
-		case "roll":
-			for _, v := range f[2:] {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					t.Fatalf("%s line %d: %v", c.file, i+1, err)
-				}
-				c.rolls[f[1]] = append(c.rolls[f[1]], n)
-			}
-		case "expect":
-			c.expect = append(c.expect, f[1:])
-		default:
-			c.setup = append(c.setup, f)
-		}
+		c.types = ac.Blocks["types"]
+		out = append(out, c)
 	}
-	if c.name == "" || c.rule == "" {
-		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
-	}
-	return c
-}
-
-// scripted hands out the case's dice by label.
-type scripted struct{ rolls map[string][]int }
-
-func (s *scripted) Roll(label string, sides, count int) (*dice.Roll, error) {
-	v, ok := s.rolls[label]
-	if !ok {
-		return nil, fmt.Errorf("the case gives no die for %q (%dd%d)", label, count, sides)
-	}
-	if len(v) != count {
-		return nil, fmt.Errorf("roll %q: the case gives %d values for %dd%d", label, len(v), count, sides)
-	}
-	for _, x := range v {
-		if x < 1 || x > sides {
-			return nil, fmt.Errorf("roll %q: %d is not a d%d value", label, x, sides)
-		}
-	}
-	delete(s.rolls, label)
-	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
+	return out
 }
 
 func inches(t *testing.T, s string) table.Len {
@@ -156,7 +93,7 @@ func (c *ruleCase) game(t *testing.T) *Game {
 	t.Helper()
 	g := newScenario(t, c.scenario)
 	g.Turn, g.Act = 1, 1
-	for _, f := range c.setup {
+	for _, f := range c.Setup {
 		c.apply(t, g, f)
 	}
 	return g
@@ -166,7 +103,7 @@ func (c *ruleCase) mustShip(t *testing.T, g *Game, id string) *Ship {
 	t.Helper()
 	s := g.ship(id)
 	if s == nil {
-		t.Fatalf("%s: no ship %s", c.file, id)
+		t.Fatalf("%s: no ship %s", c.File, id)
 	}
 	return s
 }
@@ -223,7 +160,7 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		g.sc = cloneScenario(g.sc)
 		g.sc.Turns, _ = strconv.Atoi(f[1])
 	default:
-		t.Fatalf("%s: unknown setup line %v", c.file, f)
+		t.Fatalf("%s: unknown setup line %v", c.File, f)
 	}
 }
 
@@ -231,13 +168,11 @@ func cloneScenario(s *Scenario) *Scenario { c := *s; return &c }
 
 // TestRuleCases runs every case of testdata/cases, one t.Run each.
 func TestRuleCases(t *testing.T) {
-	files, _ := filepath.Glob("testdata/cases/*.txt")
-	if len(files) == 0 {
-		t.Fatal("no rule cases")
-	}
-	for _, path := range files {
-		c := loadCase(t, path)
-		t.Run(strings.TrimSuffix(c.file, ".txt"), func(t *testing.T) { c.run(t) })
+	for _, c := range readCases(t) {
+		t.Run(strings.TrimSuffix(c.File, ".txt"), func(t *testing.T) {
+			t.Logf("rule %s: %s", c.Rule, c.Name)
+			c.run(t)
+		})
 	}
 }
 
@@ -254,7 +189,7 @@ func (c *ruleCase) runTypes(t *testing.T) {
 	}
 	d := &Data{}
 	err := d.readTypes("case", lines)
-	for _, e := range c.expect {
+	for _, e := range c.Expect {
 		switch e[0] {
 		case "data-error":
 			if want := strings.Join(e[1:], " "); err == nil || !strings.Contains(err.Error(), want) {
@@ -281,28 +216,28 @@ func (c *ruleCase) run(t *testing.T) {
 	g := c.game(t)
 	var lineErrs []adjudicator.LineError
 	orders := map[string][]adjudicator.Order{}
-	for _, side := range c.sides {
-		os, errs := g.Parse(side, c.orders[side])
+	for _, side := range c.Sides {
+		os, errs := g.Parse(side, c.Orders[side])
 		lineErrs = append(lineErrs, errs...)
 		lineErrs = append(lineErrs, g.Validate(side, os)...)
 		orders[side] = os
 	}
 	var events []adjudicator.Event
-	if len(lineErrs) > 0 && !slices.ContainsFunc(c.expect, func(e []string) bool { return e[0] == "error" }) {
+	if len(lineErrs) > 0 && !slices.ContainsFunc(c.Expect, func(e []string) bool { return e[0] == "error" }) {
 		t.Errorf("orders refused, and the case expects no error: %v", lineErrs)
 	}
 	if len(lineErrs) == 0 {
-		r := &scripted{rolls: c.rolls}
+		r := &adjtest.Scripted{Rolls: c.Rolls}
 		ev, err := g.Resolve(orders, r)
 		if err != nil {
 			t.Fatalf("resolve: %v", err)
 		}
 		events = ev
-		if len(r.rolls) > 0 {
-			t.Errorf("rolls given but never asked for: %v", r.rolls)
+		if left := r.Left(); len(left) > 0 {
+			t.Errorf("rolls given but never asked for: %v", left)
 		}
 	}
-	for _, e := range c.expect {
+	for _, e := range c.Expect {
 		c.check(t, g, e, events, lineErrs)
 	}
 	if t.Failed() {

@@ -2,7 +2,6 @@ package medieval
 
 import (
 	"navarch/adjudicator/adjtest"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,9 +10,8 @@ import (
 // be cited yet); and every section a case cites is listed.
 func TestSectionCoverage(t *testing.T) {
 	var rules []string
-	files, _ := filepath.Glob("testdata/cases/*.txt")
-	for _, path := range files {
-		rules = append(rules, loadCase(t, path).rule)
+	for _, c := range readCases(t) {
+		rules = append(rules, c.Rule)
 	}
 	adjtest.SectionCoverage(t, "testdata/sections.txt", rules)
 }

@@ -2,15 +2,13 @@ package oinavarcoi
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/table"
 )
 
@@ -45,83 +43,24 @@ import (
 // Every roll given must be asked for, and every roll asked for must be given. When orders
 // are refused, nothing is resolved.
 type ruleCase struct {
-	file, name, rule string
-	scenario         string
-	full             bool
-	setup            [][]string
-	orders           map[string]string
-	sides            []string
-	rolls            map[string][]int
-	expect           [][]string
+	*adjtest.Case
+	scenario string
+	full     bool
 }
 
-func loadCase(t *testing.T, path string) *ruleCase {
+// readCases reads the corpus: adjtest.Case, and this ruleset's own directives.
+func readCases(t testing.TB) []*ruleCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &ruleCase{file: filepath.Base(path), scenario: "clash", orders: map[string]string{}, rolls: map[string][]int{}}
-	lines := strings.Split(string(data), "\n")
-	for i := 0; i < len(lines); i++ {
-		f := strings.Fields(lines[i])
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
+	var out []*ruleCase
+	for _, ac := range adjtest.ReadCases(t, "testdata/cases/*.txt") {
+		c := &ruleCase{Case: ac, scenario: "clash"}
+		if f, ok := ac.Setting("scenario"); ok && len(f) > 0 {
+			c.scenario = f[0]
 		}
-		switch f[0] {
-		case "case":
-			c.name = strings.Join(f[1:], " ")
-		case "rule":
-			c.rule = strings.Join(f[1:], " ")
-		case "scenario":
-			c.scenario = f[1]
-		case "full":
-			c.full = true
-		case "orders":
-			var text []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "end"; i++ {
-				text = append(text, lines[i])
-			}
-			c.orders[f[1]] = strings.Join(text, "\n")
-			c.sides = append(c.sides, f[1])
-		case "roll":
-			for _, v := range f[2:] {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					t.Fatalf("%s line %d: %v", c.file, i+1, err)
-				}
-				c.rolls[f[1]] = append(c.rolls[f[1]], n)
-			}
-		case "expect":
-			c.expect = append(c.expect, f[1:])
-		default:
-			c.setup = append(c.setup, f)
-		}
+		_, c.full = ac.Setting("full")
+		out = append(out, c)
 	}
-	if c.name == "" || c.rule == "" {
-		t.Fatalf("%s: a case needs a name and the rule it tests", c.file)
-	}
-	return c
-}
-
-// scripted hands out the case's dice by label.
-type scripted struct{ rolls map[string][]int }
-
-func (s *scripted) Roll(label string, sides, count int) (*dice.Roll, error) {
-	v, ok := s.rolls[label]
-	if !ok {
-		return nil, fmt.Errorf("the case gives no die for %q (%dd%d)", label, count, sides)
-	}
-	if len(v) != count {
-		return nil, fmt.Errorf("roll %q: the case gives %d values for %dd%d", label, len(v), count, sides)
-	}
-	for _, x := range v {
-		if x < 1 || x > sides {
-			return nil, fmt.Errorf("roll %q: %d is not a d%d value", label, x, sides)
-		}
-	}
-	delete(s.rolls, label)
-	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
+	return out
 }
 
 func inches(t *testing.T, s string) table.Len {
@@ -146,10 +85,10 @@ func (c *ruleCase) game(t *testing.T) *Game {
 	g := newScenario(t, c.scenario, opts...)
 	g.sc = cloneScenario(g.sc)
 	g.Deployed, g.Turn, g.Phase, g.Act = true, 1, phaseMove1, 1
-	if len(c.sides) > 0 {
-		g.First = c.sides[0]
+	if len(c.Sides) > 0 {
+		g.First = c.Sides[0]
 	}
-	for _, f := range c.setup {
+	for _, f := range c.Setup {
 		c.apply(t, g, f)
 	}
 	return g
@@ -161,7 +100,7 @@ func (c *ruleCase) mustSq(t *testing.T, g *Game, id string) *Squadron {
 	t.Helper()
 	s := g.sq(id)
 	if s == nil {
-		t.Fatalf("%s: no squadron %s", c.file, id)
+		t.Fatalf("%s: no squadron %s", c.File, id)
 	}
 	return s
 }
@@ -203,8 +142,8 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 			g.Phase = phaseMove1
 		case "move2":
 			g.Phase = phaseMove2
-			if len(c.sides) > 0 {
-				g.First = g.enemy(c.sides[0])
+			if len(c.Sides) > 0 {
+				g.First = g.enemy(c.Sides[0])
 			}
 		}
 	case "first":
@@ -218,7 +157,7 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 	case "phalanx": // phalanx ID X Y HEADING ORDER(- for none) DEPLOYED(yes|no) PUSHES
 		p := g.phalanx(f[1])
 		if p == nil {
-			t.Fatalf("%s: no phalanx %s", c.file, f[1])
+			t.Fatalf("%s: no phalanx %s", c.File, f[1])
 		}
 		h, _ := strconv.Atoi(f[4])
 		p.Pose = table.Pose{At: table.Point{X: inches(t, f[2]), Y: inches(t, f[3])}, Heading: h}
@@ -234,7 +173,7 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 	case "defender":
 		g.sc.Defender = f[1]
 	default:
-		t.Fatalf("%s: unknown setup line %v", c.file, f)
+		t.Fatalf("%s: unknown setup line %v", c.File, f)
 	}
 }
 
@@ -281,20 +220,15 @@ func (c *ruleCase) set(t *testing.T, s *Squadron, field, v string) {
 	case "racewith":
 		s.RaceWith = v
 	default:
-		t.Fatalf("%s: unknown field %q", c.file, field)
+		t.Fatalf("%s: unknown field %q", c.File, field)
 	}
 }
 
 // TestRuleCases runs every case of testdata/cases, one t.Run each.
 func TestRuleCases(t *testing.T) {
-	files, _ := filepath.Glob("testdata/cases/*.txt")
-	if len(files) == 0 {
-		t.Fatal("no rule cases")
-	}
-	for _, path := range files {
-		c := loadCase(t, path)
-		t.Run(strings.TrimSuffix(c.file, ".txt"), func(t *testing.T) {
-			t.Logf("rule %s: %s", c.rule, c.name)
+	for _, c := range readCases(t) {
+		t.Run(strings.TrimSuffix(c.File, ".txt"), func(t *testing.T) {
+			t.Logf("rule %s: %s", c.Rule, c.Name)
 			c.run(t)
 		})
 	}
@@ -304,25 +238,25 @@ func (c *ruleCase) run(t *testing.T) {
 	g := c.game(t)
 	var lineErrs []adjudicator.LineError
 	orders := map[string][]adjudicator.Order{}
-	for _, side := range c.sides {
-		os, errs := g.Parse(side, c.orders[side])
+	for _, side := range c.Sides {
+		os, errs := g.Parse(side, c.Orders[side])
 		lineErrs = append(lineErrs, errs...)
 		lineErrs = append(lineErrs, g.Validate(side, os)...)
 		orders[side] = os
 	}
 	var events []adjudicator.Event
 	if len(lineErrs) == 0 {
-		r := &scripted{rolls: c.rolls}
+		r := &adjtest.Scripted{Rolls: c.Rolls}
 		ev, err := g.Resolve(orders, r)
 		if err != nil {
 			t.Fatalf("resolve: %v", err)
 		}
 		events = ev
-		if len(r.rolls) > 0 {
-			t.Errorf("rolls given but never asked for: %v", r.rolls)
+		if left := r.Left(); len(left) > 0 {
+			t.Errorf("rolls given but never asked for: %v", left)
 		}
 	}
-	for _, e := range c.expect {
+	for _, e := range c.Expect {
 		c.check(t, g, e, events, lineErrs)
 	}
 	if t.Failed() {
