@@ -6,6 +6,7 @@ import "navarch/adjudicator"
 // of the game, then a ship or leader lost, a wing broken, damage and boarding, attacks,
 // movement; chit draws and activations last.
 var headlines = []adjudicator.Weight{
+	{Text: "Standing order:", N: -1}, // the player's own order told back: never the news
 	{Rule: "10.1", N: 9},
 	{Rule: "9.6", Text: " has ", N: 8}, // sunk or surrendered
 	{Rule: "9.6", Text: "flees", N: 8},

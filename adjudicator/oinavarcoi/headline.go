@@ -4,8 +4,10 @@ import "navarch/adjudicator"
 
 // headlines ranks Oi Navarcoi!'s events for a report's subject (adjudicator.Headliner): the
 // battle's end and withdrawals, then squadrons lost or routed, breakthroughs and flank
-// attacks, melee, morale, the event table, movement; the initiative and dice last.
+// attacks, melee, morale, the event table, movement, the initiative; the deployments and dice last, and
+// a standing order told back to its player never.
 var headlines = []adjudicator.Weight{
+	{Text: "Standing order:", N: -1}, // the player's own order told back: never the news
 	{Rule: "Designed.victory", N: 9},
 	{Rule: "Event.withdrawal", Text: "leaves the field", N: 9},
 	{Rule: "Stands.squadron", N: 8},
@@ -45,6 +47,7 @@ var headlines = []adjudicator.Weight{
 	{Rule: "Freighters", N: 2},
 	{Rule: "Pursuit", N: 2},
 	{Rule: "Flotsam", N: 2},
+	{Rule: "Initiative", N: 1},
 }
 
 // Weight ranks an event for a report's subject (adjudicator.Headliner).
