@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"strings"
 	"testing"
 
 	"navarch/gamelog"
@@ -34,6 +35,31 @@ func TestReportLines(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("line %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestReportLineWithoutRule: a roll or event that cites no rule (a card drawn in the medieval
+// game's engine 0.2.0) shows no empty brackets, in the text and the HTML.
+func TestReportLineWithoutRule(t *testing.T) {
+	m := samples()["report"]
+	m.Body = Report{Lines: []ReportLine{
+		{Index: 8, Rule: "Sequence.2", Text: "card E-REAR/CC drawn"},
+		{Index: 7, Roll: true, Text: "deck/1/0 1d18 = 9 (read as E-REAR/CC)"},
+		{Index: 9, Text: "an event of no rule"},
+	}}
+	p, err := Render("report", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{p.Text, p.HTML} {
+		if strings.Contains(part, "[]") {
+			t.Errorf("empty brackets:\n%s", part)
+		}
+		for _, want := range []string{"#8 [Sequence.2] card E-REAR/CC drawn", "roll #7 deck/1/0 1d18", "#9 an event of no rule"} {
+			if !strings.Contains(part, want) {
+				t.Errorf("no %q in\n%s", want, part)
+			}
 		}
 	}
 }

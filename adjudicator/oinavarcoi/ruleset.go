@@ -205,12 +205,13 @@ func (rs *resolver) private(side, rule, format string, args ...any) {
 	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf(format, args...)})
 }
 
-// d6 rolls one die.
-func (rs *resolver) d6(label string) (int, error) {
+// d6 rolls one die for rule.
+func (rs *resolver) d6(label, rule string) (int, error) {
 	roll, err := rs.r.Roll(label, 6, 1)
 	if err != nil {
 		return 0, err
 	}
+	roll.Rule = rule
 	return roll.Values[0], nil
 }
 

@@ -59,7 +59,7 @@ func (rs *resolver) eventPhase() error {
 	g := rs.g
 	var d [2]int
 	for i, side := range g.sc.Sides {
-		v, err := rs.d6("event/" + side)
+		v, err := rs.d6("event/"+side, "Event.table")
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func (rs *resolver) withdrawal() error {
 		}
 		var t [2]int
 		for i, side := range g.sc.Sides {
-			v, err := rs.d6(fmt.Sprintf("withdraw/%d/%s", k, side))
+			v, err := rs.d6(fmt.Sprintf("withdraw/%d/%s", k, side), "Event.withdrawal")
 			if err != nil {
 				return err
 			}
@@ -267,7 +267,7 @@ func (rs *resolver) initiative() error {
 		}
 		var d [2]int
 		for i, side := range g.sc.Sides {
-			v, err := rs.d6(fmt.Sprintf("initiative/%d/%s", k, side))
+			v, err := rs.d6(fmt.Sprintf("initiative/%d/%s", k, side), "Initiative")
 			if err != nil {
 				return err
 			}
