@@ -167,6 +167,46 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	return out, errs
 }
 
+// The order forms by step, as an answer to a line not understood shows them.
+const (
+	formsMove     = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT"
+	formsDeploy   = "DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | SIGNAL TURN-RIGHT WING LEFT"
+	formsChoice   = "MOVE FIRST | MOVE SECOND"
+	formsPhalanx  = "PHALANX ID MOVE|REDRESS|DEPLOY"
+	formsStanding = "OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
+)
+
+// forms is what side may write now (the step's forms and the standing orders), then, unless
+// its movement is due now, the movement forms it may send ahead.
+func (g *Game) forms(side string) string {
+	st := g.Next()
+	due := st.Kind == adjudicator.NeedOrders && slices.Contains(st.Sides, side)
+	moving := due && g.Deployed && (g.Phase == phaseMove1 || g.Phase == phaseMove2)
+	var now []string
+	switch {
+	case !due:
+	case !g.Deployed:
+		now = append(now, formsDeploy)
+	case g.Phase == phaseChoose:
+		if side == g.Winner {
+			now = append(now, formsChoice)
+		}
+		if len(g.Phalanxes) > 0 {
+			now = append(now, formsPhalanx)
+		}
+	case moving:
+		now = append(now, formsMove)
+	}
+	text := "later, for your movement: " + formsMove + " | " + formsStanding
+	if len(now) > 0 {
+		text = "now: " + strings.Join(append(now, formsStanding), " | ")
+		if !moving {
+			text += "; later, for your movement: " + formsMove
+		}
+	}
+	return text
+}
+
 const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ TURN L|R DEG MOVE D | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | PHALANX ID MOVE|REDRESS|DEPLOY | OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
 
 func validID(s string) bool {

@@ -145,3 +145,37 @@ func TestResolveUnvalidated(t *testing.T) {
 		}
 	}
 }
+
+// TestNotUnderstoodShowsTheStep: a line not understood is answered with the forms the step
+// takes now (deployment, the initiative choice, movement), then the movement forms that may
+// be sent ahead; never a form of another step as if it were legal now.
+func TestNotUnderstoodShowsTheStep(t *testing.T) {
+	g := newScenario(t, "clash")
+	legal := func(side string) string {
+		t.Helper()
+		_, errs := g.Parse(side, "A1 FLY")
+		if len(errs) != 1 || len(errs[0].Legal) != 1 {
+			t.Fatalf("errors %v", errs)
+		}
+		return errs[0].Legal[0]
+	}
+	check := func(what, got string, want, not []string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", what, got, w)
+			}
+		}
+		for _, w := range not {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: %q has %q", what, got, w)
+			}
+		}
+	}
+	check("deployment", legal("athens"), []string{"now: DEPLOY SQ AT", "OMEN SQ1", "later, for your movement: SQ MOVE"}, []string{"MOVE FIRST", "PHALANX"})
+	g.Deployed, g.Turn, g.Phase, g.Winner = true, 1, phaseChoose, "athens"
+	check("the winner's choice", legal("athens"), []string{"now: MOVE FIRST | MOVE SECOND", "later, for your movement: SQ MOVE"}, []string{"DEPLOY", "PHALANX"})
+	check("the loser, not asked", legal("sparta"), []string{"later, for your movement: SQ MOVE", "OMEN SQ1"}, []string{"now:", "MOVE FIRST", "DEPLOY"})
+	g.Phase, g.First = phaseMove1, "athens"
+	check("movement", legal("athens"), []string{"now: SQ MOVE [D]", "FR SAIL", "OMEN SQ1"}, []string{"later", "DEPLOY", "MOVE FIRST"})
+}

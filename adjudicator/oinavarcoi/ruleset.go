@@ -122,9 +122,14 @@ func (g *Game) Next() adjudicator.Step {
 		What: fmt.Sprintf("movement of %s (rule Movement.each)", side), Default: def}
 }
 
-// Parse reads order text (ParseOrders).
+// Parse reads order text (ParseOrders). A line not understood is answered with the forms
+// side may write now, then those of its movement to come (orders sent ahead are held).
 func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.LineError) {
-	return ParseOrders(text)
+	orders, errs := ParseOrders(text)
+	for i := range errs {
+		errs[i].Legal = []string{g.forms(side)}
+	}
+	return orders, errs
 }
 
 // Resolve performs the current step.
