@@ -32,6 +32,14 @@ const (
 	FormatV2 = "navarch/v2"
 )
 
+// SecrecyDeclared is the genesis record's "secrecy" of a v2 game whose activation records
+// declare their secrecy ("secret yes") when they open, before any orders: an orders text of
+// such a game is sealed, and enters E as zero bytes, exactly when its activation declared
+// it secret, for its player's side alone. Without it (a log written before navarch
+// declared secrecy) the daemon could choose, text by text, between the two inputs of E;
+// verify says so, and replay checks each sealed text against the rules.
+const SecrecyDeclared = "declared"
+
 // MaxTurns bounds the seed chain a genesis record may commit to (docs/DICE.md 1: the scenario's
 // turns plus a margin), so that checking a reveal costs at most this many hashes.
 const MaxTurns = 1 << 17
@@ -76,13 +84,13 @@ var schemas = map[string][]field{
 	TypeGenesis: {{"format", kToken, one}, {"game", kHex16, one}, {"ruleset", kToken, one},
 		{"scenario", kToken, one}, {"options", kTokens, one}, {"tables", kHex, opt}, {"engine", kText, one},
 		{"player", kPair, some}, {"turns", kUint, one}, {"commitment", kHex32, one},
-		{"verifier", kHex32, one}, {"created", kTime, one}},
+		{"verifier", kHex32, one}, {"created", kTime, one}, {"secrecy", kToken, opt}},
 	TypeJoin: {{"player", kToken, one}, {"entropy", kHex, one}, {"received", kTime, one},
 		{"message-id", kText, opt}},
 	TypeStart: {{"by", kToken, one}, {"joined", kToken, many}, {"missing", kToken, many},
 		{"start-hash", kHex32, one}},
 	TypeActivation: {{"turn", kUint, one}, {"activation", kUint, one}, {"act", kTokens, one},
-		{"what", kText, one}, {"deadline", kTime, one}},
+		{"what", kText, one}, {"deadline", kTime, one}, {"secret", kToken, opt}},
 	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
 		{"side", kToken, opt}, {"orders-hash", kHex32, opt}, {"commitment", kHex32, opt}, {"entropy", kHex, one},
 		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}},

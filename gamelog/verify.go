@@ -200,6 +200,9 @@ func (v *verifier) readGenesis() error {
 		return v.fail(e, "format %q in a %q file (this verifier knows %s and %s)", g.Get("format"), v.f.Format, FormatV1, FormatV2)
 	}
 	v.v2 = v.f.Format != FormatV1
+	if err := v.readSecrecy(e); err != nil {
+		return err
+	}
 	copy(v.game[:], g.Bytes("game"))
 	v.rep.Game = v.game
 	v.turns = g.Uint("turns")

@@ -76,6 +76,11 @@ type verifier struct {
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
 
+	// declared: the genesis declares secrecy (SecrecyDeclared); secret holds the
+	// activations whose record said "secret yes".
+	declared bool
+	secret   map[turnAct]bool
+
 	// serial derives each roll in its place; otherwise workers derive the batches of rolls
 	// (verify_parallel.go), batch being the current activation's, not yet sent.
 	serial  bool
@@ -100,7 +105,7 @@ func newVerifier(f *File, opts VerifyOptions) *verifier {
 		joins: map[string][]byte{}, activations: map[turnAct]bool{}, orders: map[uint64]ordersRec{},
 		closes: map[turnAct]bool{}, uses: map[uint64][]uint64{}, rollTurns: map[uint32]bool{},
 		commits: map[uint64]commitRec{}, stats: dieStats{},
-		acts: map[turnAct][]string{}, current: map[turnAct]map[string]uint64{}, labels: map[string]bool{}}
+		acts: map[turnAct][]string{}, secret: map[turnAct]bool{}, current: map[turnAct]map[string]uint64{}, labels: map[string]bool{}}
 }
 
 // newLabels returns the label set of a new close: the one map, cleared (the previous
@@ -283,6 +288,12 @@ func (v *verifier) checkActivation(e *Entry) error {
 	}
 	v.activations[ta], v.lastAct, v.cur = true, ta, nil
 	v.acts[ta] = strings.Fields(e.Record.Get("act"))
+	if e.Record.Has("secret") {
+		if !v.declared || e.Record.Get("secret") != "yes" {
+			return v.fail(e, "secret %q: an activation declares \"secret yes\", and only in a log whose genesis declares secrecy", e.Record.Get("secret"))
+		}
+		v.secret[ta] = true
+	}
 	return nil
 }
 

@@ -28,6 +28,42 @@ func (v *verifier) checkV2Markers(e *Entry) error {
 	return nil
 }
 
+// readSecrecy reads the genesis record's secrecy: a v2 game created since navarch declares
+// each activation's secrecy in its record says SecrecyDeclared; an older one says nothing,
+// and the report says what that leaves unchecked.
+func (v *verifier) readSecrecy(e *Entry) error {
+	s := e.Record.Get("secrecy")
+	switch {
+	case s == "" && v.v2:
+		v.rep.Notes = append(v.rep.Notes, "this game's activations do not declare their secrecy (a game created before navarch declared it): "+
+			"each sealed orders text is checked to be its player's, and navarch replay checks that its step was secret by the rules")
+	case s == "":
+	case !v.v2 || s != SecrecyDeclared:
+		return v.fail(e, "secrecy %q: only %q, and only in %s", s, SecrecyDeclared, FormatV2)
+	default:
+		v.declared = true
+	}
+	return nil
+}
+
+// checkTextSeal: an orders text sealed (sealed says whether) for side is sealed for its
+// player's side alone, and, where the game declares secrecy, exactly when its activation
+// declared itself secret; so the daemon cannot choose afterwards which texts enter E as
+// zero bytes.
+func (v *verifier) checkTextSeal(e *Entry, o ordersRec, sealed bool, side string) error {
+	c := v.cur
+	switch {
+	case sealed && side != v.players[o.player]:
+		return v.fail(e, "the orders text of %s (side %s) is sealed for side %s", o.player, v.players[o.player], side)
+	case v.declared && sealed != v.secret[c.ta]:
+		if sealed {
+			return v.fail(e, "an orders text of turn %d activation %d is sealed, but the activation did not declare itself secret", c.ta.t, c.ta.a)
+		}
+		return v.fail(e, "an orders text of turn %d activation %d is public, but the activation declared itself secret", c.ta.t, c.ta.a)
+	}
+	return nil
+}
+
 var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
 
 // checkSealed checks a sealed record and, where this view holds it, the record it withholds,
@@ -176,6 +212,9 @@ func (v *verifier) checkOrdersTextV2(e *Entry) error {
 		return v.fail(e, "an orders text of %s discloses its nonce", v.f.Format)
 	}
 	o := v.orders[i]
+	if err := v.checkTextSeal(e, o, r.Has("side"), r.Get("side")); err != nil {
+		return err
+	}
 	text := OrdersText(r.All("line"))
 	if OrdersCommitment(r.Hash32("nonce"), text) != o.hash {
 		return v.fail(e, "text and nonce do not open orders record %d's commitment", i)
@@ -200,6 +239,9 @@ func (v *verifier) textWithheld(e *Entry) error {
 		return v.fail(e, "a sealed orders text outside the close that owes it")
 	}
 	o := v.orders[c.uses[c.texts]]
+	if err := v.checkTextSeal(e, o, true, e.Record.Get("side")); err != nil {
+		return err
+	}
 	c.inputs = append(c.inputs, dice.Input{Player: o.player, Entropy: o.entropy}) // secret orders: zero bytes
 	c.texts++
 	return nil

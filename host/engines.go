@@ -11,6 +11,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/ledger"
 	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
@@ -427,7 +428,7 @@ func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
 	if err != nil {
 		return
 	}
-	want := lastStateHash(tx, id, size)
+	want := ledger.LastStateHash(tx, id, size)
 	if want == nil { // no step resolved yet: replaying is cheap
 		return
 	}
@@ -445,18 +446,4 @@ func logHead(tx *store.Tx, id ident.GameID) (uint64, ident.Hash, error) {
 	}
 	head, err := store.HeadAt(tx, id, size)
 	return size, head, err
-}
-
-// lastStateHash is the state hash of the log's last state record, or nil.
-func lastStateHash(tx *store.Tx, id ident.GameID, size uint64) []byte {
-	for i := size; i > 0; i-- {
-		r, err := store.Record(tx, id, i-1)
-		if err != nil {
-			return nil
-		}
-		if r.Type == gamelog.TypeState {
-			return r.Bytes("state-hash")
-		}
-	}
-	return nil
 }

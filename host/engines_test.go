@@ -9,6 +9,8 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
+	"navarch/adjudicator/oinavarcoi"
+	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/store"
 )
@@ -222,5 +224,52 @@ func TestDeadlineReplaysOutsideTheWriteLock(t *testing.T) {
 	}
 	if rebuilds, locked := counts(); rebuilds == rebuilt || locked != replayed {
 		t.Errorf("the operator's ENDGAME: %d replays before its transaction, %d inside it; want some and 0", rebuilds-rebuilt, locked-replayed)
+	}
+}
+
+// TestSealedStateKeepsItsEngine: a game whose state is sealed (Oi Navarcoi!'s signals are
+// hidden information) keeps its engine like any other: the kept engine is matched against
+// the sealed state record's hash, so later mail of the game is answered without a replay.
+func TestSealedStateKeepsItsEngine(t *testing.T) {
+	f, keys := joinedFixture(t, oinavarcoi.Ruleset, "clash")
+	for _, m := range f.outbox() {
+		if !strings.Contains(m.Subject, "orders due") {
+			continue
+		}
+		orders := formLines(t, m.Text)
+		if m.To[0] == "alice@example.org" {
+			orders += "\nSIGNAL TURN-LEFT WING LEFT"
+		}
+		f.send(m.To[0], orders+"\nKEY "+keys[m.To[0]])
+		f.outbox()
+	}
+	var id ident.GameID
+	sealedStates := 0
+	f.s.View(func(tx *store.Tx) error {
+		id, _, _ = findGame(tx, f.tag)
+		n, _ := store.Len(tx, id)
+		for i := uint64(0); i < n; i++ {
+			if r, _ := store.Record(tx, id, i); r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeState {
+				sealedStates++
+			}
+		}
+		return nil
+	})
+	if sealedStates == 0 {
+		t.Fatal("no sealed state: the test needs a game whose state is hidden")
+	}
+	f.h.engines.mu.Lock()
+	kept, rebuilds := f.h.engines.games[id] != nil, f.h.engines.rebuilds
+	f.h.engines.mu.Unlock()
+	if !kept {
+		t.Fatal("the engine of a game with a sealed state was not kept")
+	}
+	for range 3 {
+		f.send("bob@example.com", "STATUS\nKEY "+keys["bob@example.com"])
+	}
+	f.h.engines.mu.Lock()
+	defer f.h.engines.mu.Unlock()
+	if f.h.engines.rebuilds != rebuilds {
+		t.Errorf("3 STATUS mails rebuilt the engine %d times", f.h.engines.rebuilds-rebuilds)
 	}
 }

@@ -18,6 +18,10 @@ type Activation struct {
 	Players   []string  // who must act; none for a draw or an automatic step
 	What      string    // e.g. "draw" or "group VEN-A"
 	Deadline  time.Time // zero for none
+	// Secret: its orders stay in each ordering side's view (hidden set-up); declared in the
+	// activation record before any orders, so that the daemon cannot choose later which
+	// texts enter E as zero bytes (docs/LOG-FORMAT.md 3).
+	Secret bool
 }
 
 // Open writes the activation record. Activations follow each other in (turn, activation)
@@ -41,9 +45,13 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 			return fmt.Errorf("open activation for %q: %w", p, ErrNotPlayer)
 		}
 	}
-	rec, err := add(tx, id, gamelog.New(gamelog.TypeActivation).AddUint("turn", uint64(a.Turn)).
+	b := gamelog.New(gamelog.TypeActivation).AddUint("turn", uint64(a.Turn)).
 		AddUint("activation", uint64(a.Act)).Add("act", strings.Join(a.Players, " ")).
-		Add("what", gamelog.CleanText(a.What)).AddTime("deadline", a.Deadline))
+		Add("what", gamelog.CleanText(a.What)).AddTime("deadline", a.Deadline)
+	if a.Secret && in.declared {
+		b.Add("secret", "yes")
+	}
+	rec, err := add(tx, id, b)
 	if err != nil {
 		return err
 	}
@@ -137,6 +145,16 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 	if !cur.opened || cur.closed || cur.turn != o.Turn || cur.act != o.Act {
 		return fmt.Errorf("orders for turn %d activation %d: %w: not the open activation", o.Turn, o.Act, ErrSequence)
 	}
+	if in.declared {
+		secret, err := openSecret(tx, id)
+		if err != nil {
+			return err
+		}
+		if secret != o.Private {
+			return fmt.Errorf("orders for turn %d activation %d: %w: private %v, but the activation declared secret %v",
+				o.Turn, o.Act, ErrSequence, o.Private, secret)
+		}
+	}
 	i, err := store.Len(tx, id)
 	if err != nil {
 		return err
@@ -159,6 +177,19 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 		b.Add("message-id", mid)
 	}
 	return nil
+}
+
+// openSecret reports whether the open activation's record declared it secret.
+func openSecret(tx *store.Tx, id ident.GameID) (bool, error) {
+	v, err := store.Meta(tx, id, metaActivation)
+	if err != nil || len(v) != 8 {
+		return false, fmt.Errorf("no open activation record: %w", err)
+	}
+	r, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
+	if err != nil {
+		return false, err
+	}
+	return r.Get("secret") == "yes", nil
 }
 
 func ordersKey(i uint64) string { return fmt.Sprintf("orders/%020d", i) }
@@ -237,7 +268,10 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if have[in.players[p]] {
 			continue
 		}
-		i, _, err := RecordOrders(tx, id, Orders{Turn: t, Act: a, Player: p, Default: true})
+		// In a secret step the default is as secret as the orders it stands for (a
+		// declared game seals every text of a secret activation).
+		secret := in.declared && act.Get("secret") == "yes"
+		i, _, err := RecordOrders(tx, id, Orders{Turn: t, Act: a, Player: p, Default: true, Private: secret})
 		if err != nil {
 			return nil, err
 		}
@@ -435,6 +469,27 @@ func addViewed(tx *store.Tx, id ident.GameID, t, a uint32, side, what string, b 
 // only.
 func AppendState(tx *store.Tx, id ident.GameID, t, a uint32, h ident.Hash, sealed bool) error {
 	return addViewed(tx, id, t, a, "", gamelog.TypeState, StateRecord(t, a, h, sealed), sealed)
+}
+
+// LastStateHash is the state hash of the last state record of the log's first size records,
+// sealed or not, or nil if there is none (or it cannot be read).
+func LastStateHash(tx *store.Tx, id ident.GameID, size uint64) []byte {
+	for i := size; i > 0; i-- {
+		r, err := store.Record(tx, id, i-1)
+		switch {
+		case err != nil:
+			return nil
+		case r.Type == gamelog.TypeState:
+			return r.Bytes("state-hash")
+		case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeState:
+			inner, _, err := unseal(tx, id, i-1)
+			if err != nil {
+				return nil
+			}
+			return inner.Bytes("state-hash")
+		}
+	}
+	return nil
 }
 
 // StateRecord returns the state record, as AppendState writes it (before any seal) and

@@ -135,7 +135,7 @@ func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
 		b.Add("player", p.ID+" "+p.Side)
 	}
 	return b.AddUint("turns", uint64(n)).AddHex("commitment", c.Commitment[:]).
-		AddHex("verifier", c.Verifier).AddTime("created", spec.Created)
+		AddHex("verifier", c.Verifier).AddTime("created", spec.Created).Add("secrecy", gamelog.SecrecyDeclared)
 }
 
 func add(tx *store.Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, error) {

@@ -20,6 +20,9 @@ type info struct {
 	commitment ident.Hash
 	players    map[string]string // id → side
 	format     string            // gamelog.FormatV1 or FormatV2: the game keeps its genesis format
+	// declared: the genesis record's secrecy is gamelog.SecrecyDeclared, so each activation
+	// record says whether it is secret (a game created before that does not).
+	declared bool
 }
 
 func readInfo(tx *store.Tx, id ident.GameID) (info, error) {
@@ -27,7 +30,8 @@ func readInfo(tx *store.Tx, id ident.GameID) (info, error) {
 	if err != nil {
 		return info{}, err
 	}
-	in := info{game: id, turns: uint32(g.Uint("turns")), commitment: g.Hash32("commitment"), players: map[string]string{}, format: g.Get("format")}
+	in := info{game: id, turns: uint32(g.Uint("turns")), commitment: g.Hash32("commitment"), players: map[string]string{}, format: g.Get("format"),
+		declared: g.Get("secrecy") == gamelog.SecrecyDeclared}
 	for _, p := range g.All("player") {
 		pid, side, _ := strings.Cut(p, " ")
 		in.players[pid] = side

@@ -255,3 +255,57 @@ func TestSimultaneousOrdersStaySecret(t *testing.T) {
 		t.Error("no commitment to alice's orders in bob's copy")
 	}
 }
+
+// TestOrdersFollowTheActivationsSecrecy: a new game declares secrecy in its genesis, a
+// secret step says so in its activation record, and the ledger refuses orders whose privacy
+// differs from the activation's (it would write a log verify refuses: the daemon choosing
+// which texts enter E as zero bytes); a side that sent nothing in a secret step gets a
+// sealed default.
+func TestOrdersFollowTheActivationsSecrecy(t *testing.T) {
+	s := newStore(t)
+	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "secrecy", Turns: 1, Activations: 0, Reveal: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders := func(act uint32, private bool) error {
+		return s.Update(func(tx *store.Tx) error {
+			_, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: 2, Act: act, Player: "alice", Canonical: []byte("NONE\n"),
+				Received: ledgertest.Clock, Private: private})
+			return err
+		})
+	}
+	open := func(act uint32, secret bool) {
+		t.Helper()
+		if err := s.Update(func(tx *store.Tx) error {
+			return ledger.Open(tx, id, ledger.Activation{Turn: 2, Act: act, Players: []string{"alice", "bob"}, What: "set-up", Secret: secret})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open(1, true)
+	if err := orders(1, false); !errors.Is(err, ledger.ErrSequence) {
+		t.Errorf("public orders in a secret step: %v", err)
+	}
+	if err := orders(1, true); err != nil {
+		t.Fatalf("secret orders in a secret step: %v", err)
+	}
+	if err := s.Update(func(tx *store.Tx) error { _, err := ledger.Close(tx, id, 2, 1, nil); return err }); err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nsecrecy declared\n", "\nwhat set-up\ndeadline none\nsecret yes\n"} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("no %q in the log", want)
+		}
+	}
+	if n := bytes.Count(data, []byte("\nwhat orders-text\n")); n != 2 {
+		t.Errorf("%d sealed orders texts, want both sides' defaults (the close used no orders)", n)
+	}
+	open(2, false)
+	if err := orders(2, true); !errors.Is(err, ledger.ErrSequence) {
+		t.Errorf("secret orders in a public step: %v", err)
+	}
+}

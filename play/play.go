@@ -91,7 +91,7 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 		}
 		res.Checkpoint = &c
 	}
-	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline})
+	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline, Secret: st.Secret})
 	return res, err
 }
 

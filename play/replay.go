@@ -60,6 +60,8 @@ type replayer struct {
 	players  map[uint64]string // orders record → player
 	defaults map[uint64]bool   // orders records of the rules' no-orders default
 	act      []string          // the players the open activation asks
+	declared bool              // the genesis declares secrecy (gamelog.SecrecyDeclared)
+	secret   bool              // the open activation's record said "secret yes"
 	i        int
 }
 
@@ -87,6 +89,7 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 			"it replays a game only with the rules it was played by", v, rs.ID(), rs.Version())
 	}
 	rp.sides = Players(g)
+	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {
 		cfg.Tables = map[string][]byte{rs.ID(): g.Bytes("tables")}
@@ -102,6 +105,7 @@ func (rp *replayer) entry() error {
 		return nil
 	case r.Type == gamelog.TypeActivation:
 		rp.act = strings.Fields(r.Get("act"))
+		rp.secret = r.Get("secret") == "yes"
 	case r.Type == gamelog.TypeOrders:
 		rp.players[rp.f.Entries[rp.i].Index] = r.Get("player")
 		rp.defaults[rp.f.Entries[rp.i].Index] = r.Has("default")
@@ -129,7 +133,10 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 	if err := rp.checkAct(st); err != nil {
 		return err
 	}
-	c, err := rp.collect()
+	if rp.declared && rp.secret != st.Secret {
+		return rp.fail("turn %d activation %d (%s): the activation declared secret %v; by the rules it is %v", st.Turn, st.Act, st.What, rp.secret, st.Secret)
+	}
+	c, err := rp.collect(st.Secret)
 	if err != nil {
 		return err
 	}
@@ -247,8 +254,10 @@ type logRec struct {
 }
 
 // collect reads what follows a close up to its state record. rp.i is left on the last
-// record read.
-func (rp *replayer) collect() (collected, error) {
+// record read. The step's orders texts are sealed exactly when the rules' step is secret
+// (their zero bytes in E are then the rules' choice, not the daemon's; in a game whose
+// activations declare no secrecy this is the only place that checks it).
+func (rp *replayer) collect(secret bool) (collected, error) {
 	c := collected{orders: map[string][]adjudicator.Order{}}
 	for rp.i+1 < len(rp.f.Entries) {
 		e := rp.f.Entries[rp.i+1]
@@ -265,6 +274,9 @@ func (rp *replayer) collect() (collected, error) {
 		switch {
 		case what == gamelog.TypeOrdersText:
 			rp.i++
+			if sealed := e.Record.Type == gamelog.TypeSealed || r != nil && r.Has("side"); sealed != secret {
+				return c, rp.fail("an orders text sealed %v in a step the rules make secret %v", sealed, secret)
+			}
 			if r == nil {
 				c.missing = "orders"
 				continue

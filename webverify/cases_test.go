@@ -313,6 +313,20 @@ func equivocationCases(t *testing.T) []logCase {
 	}
 }
 
+// secrecyCases are the operator's choices of which orders texts are sealed
+// (forge.SecrecyAttacks), and a game created before navarch declared secrecy, honest and
+// with a public text sealed (both pass, with a note: replay tells that one from the rules).
+func secrecyCases(t *testing.T) []logCase {
+	attacks, g := forge.SecrecyAttacks(t)
+	var out []logCase
+	for _, a := range attacks {
+		out = append(out, logCase{Name: "secrecy: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})
+	}
+	honest, sealedPublic, u := forge.Undeclared(t)
+	return append(out, logCase{Name: "secrecy: undeclared, honest", Log: honest, Key: pubHex(u)},
+		logCase{Name: "secrecy: undeclared, a public text sealed", Log: sealedPublic, Key: pubHex(u)})
+}
+
 // attackCases are those of gamelog/attack_test.go. The browser page takes no sent mail
 // (verify --sent), so the attacks that only a player's own mail exposes are checked to pass
 // in both verifiers, as the attack tests require of navarch verify without --sent.

@@ -120,6 +120,7 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	cases = append(cases, real...)
 	cases = append(cases, tamperCases(t)...)
 	cases = append(cases, attackCases(t)...)
+	cases = append(cases, secrecyCases(t)...)
 	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
 	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
 		mutations = n

@@ -153,7 +153,7 @@ func draw(tx *store.Tx, id ident.GameID, t uint32) error {
 func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) error {
 	var ordersIdx uint64
 	err := s.Update(func(tx *store.Tx) error {
-		if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: a, Players: []string{"alice"}, What: "group HL-CENTRE", Deadline: Clock.Add(48 * time.Hour)}); err != nil {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: a, Players: []string{"alice"}, What: "group HL-CENTRE", Deadline: Clock.Add(48 * time.Hour), Secret: secretStep(t, a)}); err != nil {
 			return err
 		}
 		var err error

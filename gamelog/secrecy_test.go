@@ -1,0 +1,38 @@
+package gamelog_test
+
+import (
+	"strings"
+	"testing"
+
+	"navarch/gamelog"
+	"navarch/gamelog/forge"
+)
+
+// TestSecrecyAttacksFail: in a game whose genesis declares secrecy, verify requires every
+// orders text sealed exactly when its activation declared itself secret ("secret yes", before
+// any orders), for its player's side alone; so the operator, who knows X_t, cannot choose
+// afterwards which texts enter E as zero bytes (docs/LOG-FORMAT.md 2; forge.SecrecyAttacks).
+func TestSecrecyAttacksFail(t *testing.T) {
+	attacks, g := forge.SecrecyAttacks(t)
+	for _, a := range attacks {
+		t.Run(a.Name, func(t *testing.T) {
+			idx, why := failure(t, a.Data, gamelog.VerifyOptions{Key: g.Pub()})
+			if idx != a.Index || !strings.Contains(why, a.Reason) {
+				t.Errorf("failure at record %d: %s\nwant record %d, mentioning %q", idx, why, a.Index, a.Reason)
+			}
+		})
+	}
+}
+
+// TestSecrecyUndeclared: a game created before navarch declared secrecy still verifies, with
+// a note saying what is left to replay, also where the operator sealed a public text
+// (play.TestReplayChecksSecrecy shows replay refusing that).
+func TestSecrecyUndeclared(t *testing.T) {
+	honest, sealedPublic, g := forge.Undeclared(t)
+	for name, data := range map[string][]byte{"honest": honest, "a public text sealed": sealedPublic} {
+		rep, err := verifyData(t, data, gamelog.VerifyOptions{Key: g.Pub()})
+		if err != nil || !rep.OK() || !strings.Contains(strings.Join(rep.Notes, "\n"), "do not declare their secrecy") {
+			t.Errorf("%s: %v %v, notes %q", name, err, rep.Failure, rep.Notes)
+		}
+	}
+}
