@@ -9,24 +9,82 @@ import (
 
 // ReportLines turns the roll and event records of turn t, activation a into report lines
 // (docs/DESIGN.md 6): the events in the order they happened, each followed by the rolls that
-// caused it. A ruleset logs a move's rolls before the event that tells it, so the rolls seen
-// since the last event go beneath the next event; rolls after the last event close the list.
-// Records withheld from the recipient's view are simply not in recs.
+// caused it. The ledger logs a step's rolls before its events, so each roll is put beneath
+// the event it belongs to: of the events citing the roll's rule (or all, for a roll citing
+// none), the first whose text names what the roll's label or reading names (a unit, a side,
+// a card), else the first of them, else the step's first event. Rolls of a step without
+// events close the list. Records withheld from the recipient's view are not in recs.
 func ReportLines(recs []gamelog.Record, t, a uint64) []ReportLine {
-	var out, rolls []ReportLine
-	for _, r := range recs {
+	var events []ReportLine
+	var rolls []*gamelog.Record
+	for i := range recs {
+		r := &recs[i]
 		if r.Uint("turn") != t || r.Uint("activation") != a {
 			continue
 		}
 		switch r.Type {
 		case gamelog.TypeRoll:
-			rolls = append(rolls, ReportLine{Index: r.Index, Rule: r.Get("rule"), Roll: true, Text: rollText(&r)})
+			rolls = append(rolls, r)
 		case gamelog.TypeEvent:
-			out = append(out, ReportLine{Index: r.Index, Rule: r.Get("rule"), Text: strings.Join(r.All("text"), " ")})
-			out, rolls = append(out, rolls...), rolls[:0]
+			events = append(events, ReportLine{Index: r.Index, Rule: r.Get("rule"), Text: strings.Join(r.All("text"), " ")})
 		}
 	}
-	return append(out, rolls...)
+	under := make([][]ReportLine, len(events))
+	var rest []ReportLine
+	for _, r := range rolls {
+		line := ReportLine{Index: r.Index, Rule: r.Get("rule"), Roll: true, Text: rollText(r)}
+		if i := rollEvent(events, r); i >= 0 {
+			under[i] = append(under[i], line)
+		} else {
+			rest = append(rest, line)
+		}
+	}
+	var out []ReportLine
+	for i, e := range events {
+		out = append(append(out, e), under[i]...)
+	}
+	return append(out, rest...)
+}
+
+// rollEvent is the index of the event a roll goes beneath (ReportLines), or -1 if none.
+func rollEvent(events []ReportLine, r *gamelog.Record) int {
+	rule := r.Get("rule")
+	names := rollNames(r)
+	first := -1
+	for i, e := range events {
+		if rule != "" && e.Rule != rule {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		for _, n := range names {
+			if strings.Contains(e.Text, n) {
+				return i
+			}
+		}
+	}
+	if first < 0 && len(events) > 0 {
+		first = 0
+	}
+	return first
+}
+
+// rollNames are the words of a roll's label and reading that name something (a unit, a
+// side, a card): the label's parts after its first, split at "/" and ">", with a letter and
+// at least two characters, and the reading's items.
+func rollNames(r *gamelog.Record) []string {
+	var out []string
+	parts := strings.FieldsFunc(r.Get("label"), func(c rune) bool { return c == '/' || c == '>' })
+	if len(parts) > 0 {
+		parts = parts[1:]
+	}
+	for _, p := range append(parts, strings.Fields(r.Get("shown"))...) {
+		if len(p) >= 2 && strings.ContainsAny(strings.ToLower(p), "abcdefghijklmnopqrstuvwxyz") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func rollText(r *gamelog.Record) string {

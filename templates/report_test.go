@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,5 +62,40 @@ func TestReportLineWithoutRule(t *testing.T) {
 				t.Errorf("no %q in\n%s", want, part)
 			}
 		}
+	}
+}
+
+// TestReportLinesPlaceEachRoll: the ledger logs all of a step's rolls before its events;
+// each roll goes beneath its own event, by rule and by what its label or reading names, not
+// all beneath the step's first event.
+func TestReportLinesPlaceEachRoll(t *testing.T) {
+	raw := []string{
+		"type roll\nindex 10\nturn 1\nactivation 1\nseq 0\nlabel event/athens\ndice 1d6\nvalues 1\nrule Event.table\n",
+		"type roll\nindex 11\nturn 1\nactivation 1\nseq 1\nlabel initiative/1/athens\ndice 1d6\nvalues 6\nrule Initiative\n",
+		"type roll\nindex 12\nturn 1\nactivation 1\nseq 2\nlabel fire/A1>S2\ndice 1d6\nvalues 4\nrule 5.5\n",
+		"type roll\nindex 13\nturn 1\nactivation 1\nseq 3\nlabel fire/A2>S1\ndice 1d6\nvalues 2\nrule 5.5\n",
+		"type roll\nindex 14\nturn 1\nactivation 1\nseq 4\nlabel deck/1/3\ndice 1d15\nvalues 2\nas draw\nitems E-VAN/SF1 E-VAN/SF2\nshown E-VAN/SF2\n",
+		"type event\nindex 15\nturn 1\nactivation 1\nrule Event.navarch\ntext Standing order: NAVARCH A1\n",
+		"type event\nindex 16\nturn 1\nactivation 1\nrule Event.table\ntext Event roll athens 1\n",
+		"type event\nindex 17\nturn 1\nactivation 1\nrule Initiative\ntext Initiative athens 6\n",
+		"type event\nindex 18\nturn 1\nactivation 1\nrule 5.5\ntext A1 fires at S2\n",
+		"type event\nindex 19\nturn 1\nactivation 1\nrule 5.5\ntext A2 fires at S1\n",
+		"type event\nindex 20\nturn 1\nactivation 1\nrule Sequence.2\ntext card E-VAN/SF2 drawn\n",
+	}
+	var recs []gamelog.Record
+	for _, s := range raw {
+		r, err := gamelog.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	var got []uint64
+	for _, l := range ReportLines(recs, 1, 1) {
+		got = append(got, l.Index)
+	}
+	want := []uint64{15, 16, 10, 17, 11, 18, 12, 19, 13, 20, 14}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("lines %v, want %v", got, want)
 	}
 }
