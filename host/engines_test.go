@@ -232,17 +232,7 @@ func TestDeadlineReplaysOutsideTheWriteLock(t *testing.T) {
 // the sealed state record's hash, so later mail of the game is answered without a replay.
 func TestSealedStateKeepsItsEngine(t *testing.T) {
 	f, keys := joinedFixture(t, oinavarcoi.Ruleset, "clash")
-	for _, m := range f.outbox() {
-		if !strings.Contains(m.Subject, "orders due") {
-			continue
-		}
-		orders := formLines(t, m.Text)
-		if m.To[0] == "alice@example.org" {
-			orders += "\nSIGNAL TURN-LEFT WING LEFT"
-		}
-		f.send(m.To[0], orders+"\nKEY "+keys[m.To[0]])
-		f.outbox()
-	}
+	deployWithSignal(t, f, keys)
 	var id ident.GameID
 	sealedStates := 0
 	f.s.View(func(tx *store.Tx) error {

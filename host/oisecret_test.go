@@ -13,18 +13,7 @@ import (
 // other side's copy of the log (issue 18), through the whole host.
 func TestOiNavarcoiSignalsStaySecretByMail(t *testing.T) {
 	f, keys := joinedFixture(t, oinavarcoi.Ruleset, "clash")
-	var all []mail.Outgoing
-	for _, m := range f.outbox() {
-		if !strings.Contains(m.Subject, "orders due") {
-			continue
-		}
-		orders := formLines(t, m.Text)
-		if m.To[0] == "alice@example.org" {
-			orders += "\nSIGNAL TURN-LEFT WING LEFT"
-		}
-		f.send(m.To[0], orders+"\nKEY "+keys[m.To[0]])
-		all = append(all, f.outbox()...)
-	}
+	all := deployWithSignal(t, f, keys)
 	f.send("bob@example.com", "LOG\nKEY "+keys["bob@example.com"])
 	all = append(all, f.outbox()...)
 	var alices int
@@ -54,4 +43,24 @@ func TestOiNavarcoiSignalsStaySecretByMail(t *testing.T) {
 	if alices == 0 {
 		t.Error("no mail tells athens its own signal list back: the search proves nothing")
 	}
+}
+
+// deployWithSignal answers Oi Navarcoi!'s deployment with each side's order form, alice's
+// with a signal list (the hidden information that seals the state), and returns the mail
+// that followed.
+func deployWithSignal(t *testing.T, f *fixture, keys map[string]string) []mail.Outgoing {
+	t.Helper()
+	var all []mail.Outgoing
+	for _, m := range f.outbox() {
+		if !strings.Contains(m.Subject, "orders due") {
+			continue
+		}
+		orders := formLines(t, m.Text)
+		if m.To[0] == "alice@example.org" {
+			orders += "\nSIGNAL TURN-LEFT WING LEFT"
+		}
+		f.send(m.To[0], orders+"\nKEY "+keys[m.To[0]])
+		all = append(all, f.outbox()...)
+	}
+	return all
 }

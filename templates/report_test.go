@@ -16,14 +16,7 @@ func TestReportLines(t *testing.T) {
 		"type event\nindex 42\nturn 2\nactivation 1\nrule 5.5\ntext Artillery fire: BAR-VEN1 at SIR-EGY1\n",
 		"type event\nindex 43\nturn 2\nactivation 2\ntext another activation\n",
 	}
-	var recs []gamelog.Record
-	for _, s := range raw {
-		r, err := gamelog.Parse([]byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
-	}
+	recs := parseRecords(t, raw)
 	got := ReportLines(recs, 2, 1)
 	want := []ReportLine{
 		{Index: 42, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1"},
@@ -82,14 +75,7 @@ func TestReportLinesPlaceEachRoll(t *testing.T) {
 		"type event\nindex 19\nturn 1\nactivation 1\nrule 5.5\ntext A2 fires at S1\n",
 		"type event\nindex 20\nturn 1\nactivation 1\nrule Sequence.2\ntext card E-VAN/SF2 drawn\n",
 	}
-	var recs []gamelog.Record
-	for _, s := range raw {
-		r, err := gamelog.Parse([]byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
-	}
+	recs := parseRecords(t, raw)
 	var got []uint64
 	for _, l := range ReportLines(recs, 1, 1) {
 		got = append(got, l.Index)
@@ -98,4 +84,17 @@ func TestReportLinesPlaceEachRoll(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("lines %v, want %v", got, want)
 	}
+}
+
+func parseRecords(t *testing.T, raw []string) []gamelog.Record {
+	t.Helper()
+	var recs []gamelog.Record
+	for _, s := range raw {
+		r, err := gamelog.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
 }
