@@ -227,10 +227,10 @@ func (h *Host) saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	if err := store.PutSettings(tx, id, g.Tag, b); err != nil {
 		return err
 	}
-	if err := markKnown(tx, g); err != nil {
+	if err := store.PutGameFigure(tx, id, figureOf(g)); err != nil {
 		return err
 	}
-	if err := store.PutGameFigure(tx, id, figureOf(g)); err != nil {
+	if err := markKnown(tx, g); err != nil {
 		return err
 	}
 	return h.indexGame(tx, id, g)

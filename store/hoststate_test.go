@@ -165,7 +165,7 @@ func nestedGame(tx *bolt.Tx, id ident.GameID, settings string) error {
 func deleteSchema5(tx *bolt.Tx) error {
 	for _, b := range [][]byte{bucketGameIDs, bucketGLog, bucketGChain, bucketGSecret, bucketGMetaAll, bucketGRecv,
 		bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass, bucketOutboxNow,
-		bucketGState, bucketGCount, bucketGClock} {
+		bucketGCount} {
 		if err := tx.DeleteBucket(b); err != nil {
 			return fmt.Errorf("delete %s: %w", b, err)
 		}

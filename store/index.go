@@ -33,7 +33,13 @@ const stateDueStamp = "state:due-stamp"
 
 // dueKey is the key of a moment: unix nanoseconds, big-endian, so that keys sort by time
 // (moments before 1970, such as the zero time, sort first as 0).
-func dueKey(at time.Time, id ident.GameID) []byte { return append(u64(unixNano(at)), id[:]...) }
+func dueKey(at time.Time, id ident.GameID) []byte {
+	n := uint64(0)
+	if at.After(time.Unix(0, 0)) {
+		n = uint64(at.UnixNano())
+	}
+	return append(u64(n), id[:]...)
+}
 
 // PutDue sets the moment at which the deadline pass must next look at a game, replacing
 // the game's previous one; with ok false the game leaves the index (nothing to wait for).
