@@ -57,7 +57,8 @@ func (h *Host) Figures() (Figures, error) {
 }
 
 // overdue counts the games whose clock runs past their deadline. Such a game is in the due
-// index at or before its deadline (nextLook), so only the games due now are read.
+// index at or before its deadline (nextLook), so only the games due now are read (every game
+// once after an upgrade, whose index lists them all at once until the first deadline pass).
 func overdue(tx *store.Tx, now time.Time) int {
 	n := 0
 	for _, id := range store.Due(tx, now) {
@@ -77,7 +78,8 @@ func figureOf(g *game) store.GameFigure {
 	if g == nil {
 		return store.GameFigure{State: "unreadable"}
 	}
-	return store.GameFigure{State: gameState(g), Clock: gameState(g) == "playing" && g.Step != nil}
+	state := gameState(g)
+	return store.GameFigure{State: state, Clock: state == "playing" && g.Step != nil}
 }
 
 // recount counts every game again (once, for a file written before the counts).
