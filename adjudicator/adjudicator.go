@@ -112,9 +112,29 @@ type Sealer interface {
 }
 
 // Summarizer is implemented by games that give a side a few lines on the state of play
-// (strengths, tracks), which the host puts in the side's report.
+// (positions, tracks, the score as it stands), which the host puts in the side's report.
 type Summarizer interface {
-	Summary(side string) []string
+	Summary(side string) Summary
+}
+
+// Summary is a side's summary of the state of play in sections, in the order the mails show
+// them, each under its heading.
+type Summary []Section
+
+// Section is one part of a Summary: a heading the mails show above its lines ("Positions",
+// "Victory points (10.1)") and the lines, plain text.
+type Section struct {
+	Heading string
+	Lines   []string
+}
+
+// Lines returns every section's lines in order, without the headings (to search them).
+func (s Summary) Lines() []string {
+	var out []string
+	for _, sec := range s {
+		out = append(out, sec.Lines...)
+	}
+	return out
 }
 
 // Checker is implemented by games that can say, without dice, what orders would do before

@@ -303,11 +303,17 @@ func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 	return h.queue(tx, g, r, "gameend", "game over: "+result, body, "", append(files, att, page))
 }
 
-func summary(eng adjudicator.Game, side string) []string {
-	if s, ok := eng.(adjudicator.Summarizer); ok {
-		return s.Summary(side)
+// summary is the ruleset's summary for side, section by section, as the mails show it.
+func summary(eng adjudicator.Game, side string) []templates.Section {
+	s, ok := eng.(adjudicator.Summarizer)
+	if !ok {
+		return nil
 	}
-	return nil
+	var out []templates.Section
+	for _, sec := range s.Summary(side) {
+		out = append(out, templates.Section{Heading: sec.Heading, Lines: sec.Lines})
+	}
+	return out
 }
 
 func lastOf(tx *store.Tx, id ident.GameID, typ string) (*gamelog.Record, error) {

@@ -110,6 +110,9 @@ func BenchmarkServeLoopback(b *testing.B) {
 //   - pass-ns: the deadline pass with nothing due; floor-view-ns: a bare read transaction,
 //     index-ns: reading the due index's due entries, scan-ns: one read transaction over
 //     every game's settings (what the pass read before the index);
+//   - figures-ns: Figures, what a metrics scrape reads (it read every game's settings before
+//     the store kept the game counts: scan-ns); figures-index-ns: its floor, a bare read
+//     transaction of the counts (store.CountGames) and of the due entries;
 //   - create-ms/game: CreateGame;
 //   - KiB-file/game and MiB-file after the welcome mails are sent (Flush, to a sender that
 //     drops them; bbolt never shrinks its file, so the peak counts), MiB-pages: bbolt's pages
@@ -135,6 +138,7 @@ func BenchmarkManyGames(b *testing.B) {
 			m["KiB-file/game"] = m["MiB-file"] * 1024 / float64(n)
 			f.s.View(func(tx *store.Tx) error { m["MiB-pages"] = float64(store.Used(tx)) / (1 << 20); return nil })
 			f.timePass(b, m)
+			f.timeFigures(b, m)
 			f.checkMails(b, "many")
 			m["floor-write-ns"] = float64(timed(200, func() { f.s.Update(func(*store.Tx) error { return nil }) }))
 			runtime.GC()
@@ -256,6 +260,36 @@ func (f benchFixture) timePass(b *testing.B, m figures) {
 			return nil
 		})
 	}))
+}
+
+// timeFigures times Figures beside its floor, a read transaction of the game counts and the
+// due index's due entries alone.
+func (f benchFixture) timeFigures(b *testing.B, m figures) {
+	b.Helper()
+	fig, err := f.h.Figures() // the first call stamps the index where it was not
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := fig.Games["joining"] + fig.Games["playing"]; n != f.games(b) {
+		b.Fatalf("figures count %d games of %d: %+v", n, f.games(b), fig)
+	}
+	m["figures-ns"] = float64(timed(200, func() {
+		if _, err := f.h.Figures(); err != nil {
+			b.Fatal(err)
+		}
+	}))
+	now := f.h.cfg.Now()
+	m["figures-index-ns"] = float64(timed(200, func() {
+		f.s.View(func(tx *store.Tx) error { store.CountGames(tx); store.Due(tx, now); return nil })
+	}))
+}
+
+// games is the number of games in the store.
+func (f benchFixture) games(b *testing.B) int {
+	b.Helper()
+	var n int
+	f.s.View(func(tx *store.Tx) error { n = len(store.Games(tx)); return nil })
+	return n
 }
 
 // dropSender takes every mail and keeps none (it counts them).

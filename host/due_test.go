@@ -22,6 +22,32 @@ import (
 //   - a game the index does not list as due would not be changed by tick (run in a
 //     transaction rolled back): the pass misses nothing by reading only the due entries.
 func TestDueIndexFollowsEveryChange(t *testing.T) {
+	f, tags := threeGames(t)
+	f.checkDueIndex("after the joins")
+	seen := map[string]int{}
+	f.randomSteps(tags, rand.New(rand.NewPCG(14, 5)), 400, seen, func(label string, passed bool) {
+		if passed {
+			f.checkDueIndex(label)
+		} else {
+			f.checkIdleUntilDue(label)
+		}
+	})
+	// The sequence reached what the index must foresee.
+	for _, want := range []string{"pass: reminder", "pass: deadline passed", "pass: no orders", "pass: announcement"} {
+		if seen[want] == 0 {
+			t.Errorf("no %q in the sequence: %v", want, seen)
+		}
+	}
+	if !anyPrefix(seen, "pass: notice: The deadline for") {
+		t.Errorf("the referee was never asked by a pass: %v", seen)
+	}
+}
+
+// threeGames is the fixture's game and two more with other deadline policies (the
+// referee's decision at a deadline, 24 hours' deadlines; 2 hours' deadlines), all joined;
+// it returns their tags.
+func threeGames(t *testing.T) (*fixture, []string) {
+	t.Helper()
 	f := newFixture(t)
 	tags := []string{f.tag}
 	for _, spec := range []GameSpec{
@@ -43,10 +69,16 @@ func TestDueIndexFollowsEveryChange(t *testing.T) {
 		}
 	}
 	f.outbox()
-	f.checkDueIndex("after the joins")
-	rng := rand.New(rand.NewPCG(14, 5))
-	seen := map[string]int{}
-	for step := range 400 {
+	return f, tags
+}
+
+// randomSteps runs n random steps over the games of tags: orders, NONE, PAUSE with and
+// without hours, RESUME, EXTEND, PROCEED, ABSENT, time passing, each followed by a deadline
+// pass. It calls check before each pass (passed false) and after it, and counts in seen what
+// was done and each mail's subject.
+func (f *fixture) randomSteps(tags []string, rng *rand.Rand, n int, seen map[string]int, check func(label string, passed bool)) {
+	f.t.Helper()
+	for step := range n {
 		f.tag = tags[rng.IntN(len(tags))]
 		who := []string{"alice", "bob"}[rng.IntN(2)]
 		addr := map[string]string{"alice": "alice@example.org", "bob": "bob@example.com"}[who]
@@ -85,23 +117,14 @@ func TestDueIndexFollowsEveryChange(t *testing.T) {
 			seen["mail: "+strings.SplitN(m.Subject, "] ", 2)[1]]++
 		}
 		label := fmt.Sprintf("step %d (%s, game %s)", step, what, f.tag)
-		f.checkIdleUntilDue(label)
+		check(label, false)
 		if err := f.h.Tick(); err != nil {
-			t.Fatalf("%s: Tick: %v", label, err)
+			f.t.Fatalf("%s: Tick: %v", label, err)
 		}
 		for _, m := range f.drain() {
 			seen["pass: "+strings.SplitN(m.Subject, "] ", 2)[1]]++
 		}
-		f.checkDueIndex(label)
-	}
-	// The sequence reached what the index must foresee.
-	for _, want := range []string{"pass: reminder", "pass: deadline passed", "pass: no orders", "pass: announcement"} {
-		if seen[want] == 0 {
-			t.Errorf("no %q in the sequence: %v", want, seen)
-		}
-	}
-	if !anyPrefix(seen, "pass: notice: The deadline for") {
-		t.Errorf("the referee was never asked by a pass: %v", seen)
+		check(label, true)
 	}
 }
 

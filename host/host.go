@@ -216,14 +216,18 @@ func loadGame(tx *store.Tx, id ident.GameID) (*game, error) {
 }
 
 // saveGame stores a game's settings and keeps the indexes that spare reading every game
-// current: known addresses, the games of each player's address, and when the deadline pass
-// next looks at the game (indexGame). Every change of a game goes through it.
+// current: known addresses, the games of each player's address, what the metrics count of
+// it (figureOf), and when the deadline pass next looks at the game (indexGame). Every change
+// of a game goes through it.
 func (h *Host) saveGame(tx *store.Tx, id ident.GameID, g *game) error {
 	b, err := json.Marshal(g)
 	if err != nil {
 		return err
 	}
 	if err := store.PutSettings(tx, id, g.Tag, b); err != nil {
+		return err
+	}
+	if err := store.PutGameFigure(tx, id, figureOf(g)); err != nil {
 		return err
 	}
 	if err := markKnown(tx, g); err != nil {

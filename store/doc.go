@@ -3,12 +3,14 @@
 // Layout (bucket names are ASCII; integers are big-endian u64):
 //
 //	meta/       schema → u64 schema version; install-key → Ed25519 seed (32 bytes);
-//	            state:due-stamp → how the host computed the due index;
+//	            state:due-stamp, state:figures-stamp → how the host computed the due
+//	            index and the game counts;
 //	            state:tag:<tag> → game id (the tag index); state:imap:<mailbox> → the
 //	            intake's cursor (u32 UIDVALIDITY ‖ u32 last UID); state:known:<address> → 1
 //	            (who plays or referees here); state:stranger:<address> → the day a stranger
 //	            was last answered
-//	gameids/    game id → 1: every game (since schema 5; before it, games/<id>/ was one
+//	gameids/    game id → 1, or 1 ‖ u8 clock ‖ state: every game, and the figure gcount/
+//	            counts it under (figures.go) (since schema 5; before it, games/<id>/ was one
 //	            bucket per game holding log/, chain/, secret/, meta/ and received/ as
 //	            below, keyed without the id; games/ stays, empty, for the older upgrades)
 //	glog/       id ‖ u64(index) → record bytes, stored verbatim (the hash chain covers them)
@@ -26,6 +28,9 @@
 //	due/        u64(unix ns) ‖ game id → empty: when the deadline pass next looks at the game;
 //	            dueof/ game id → u64(unix ns), its entry (index.go)
 //	players/    address ‖ 0x00 ‖ game id → 1: the games an address plays (index.go)
+//	gcount/     "s:" ‖ state → u64 games in that state; "clocks" → u64 games whose
+//	            deadline runs: the metrics' counts, each game under its figure in gameids/
+//	            (figures.go)
 //	outdict/, outdictuse/, outdictclass/: dictionaries that queued mails of a class are
 //	            deflated against (mail.go)
 //
@@ -34,7 +39,7 @@
 //
 // The store owns this layout: the host's state is read and written through typed functions
 // (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
-// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames), and schema.go's upgrades
+// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames, PutGameFigure, CountGames), and schema.go's upgrades
 // bring an older file to it when it is opened.
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log

@@ -26,7 +26,7 @@ var (
 // onto common pages). The nested layout before it (games/<id>/log/ and so on) is what
 // the upgrades to schema 4 read; flattenGames moves it.
 var (
-	bucketGameIDs  = []byte("gameids")   // id → 1: every game
+	bucketGameIDs  = []byte("gameids")   // id → 1 (‖ the game's figure, figures.go): every game
 	bucketGLog     = []byte("glog")      // id ‖ u64(index) → record bytes
 	bucketGChain   = []byte("gchain")    // id ‖ u64(index) → leaf ‖ head
 	bucketGSecret  = []byte("gsecret")   // id ‖ name → bytes never exported

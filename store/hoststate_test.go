@@ -164,7 +164,8 @@ func nestedGame(tx *bolt.Tx, id ident.GameID, settings string) error {
 // deleteSchema5 takes out the buckets schema 5 made, for a test writing an older file.
 func deleteSchema5(tx *bolt.Tx) error {
 	for _, b := range [][]byte{bucketGameIDs, bucketGLog, bucketGChain, bucketGSecret, bucketGMetaAll, bucketGRecv,
-		bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass, bucketOutboxNow} {
+		bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass, bucketOutboxNow,
+		bucketGCount} {
 		if err := tx.DeleteBucket(b); err != nil {
 			return fmt.Errorf("delete %s: %w", b, err)
 		}

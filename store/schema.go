@@ -190,7 +190,7 @@ func upgrade(tx *Tx) error {
 			return err
 		}
 	}
-	return nil
+	return ensureCountBucket(tx.tx) // added to schema 5 before it shipped (figures.go)
 }
 
 func u64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }

@@ -89,9 +89,9 @@ type ErrorLine struct {
 // Report is the outcome of a step (docs/DESIGN.md 6): every event and roll in log order.
 type Report struct {
 	Lines   []ReportLine
-	Next    string   // what happens next
-	Summary []string // a short ASCII summary of positions
-	Map     string   // the attached map's file name, if any
+	Next    string    // what happens next
+	Summary []Section // the ruleset's summary for the recipient: positions, victory points
+	Map     string    // the attached map's file name, if any
 	// Used says which advance orders of the recipient's side were used since the last
 	// report, each with its step and record (issue 15.4).
 	Used []string
@@ -150,10 +150,17 @@ type TurnEnd struct {
 type GameEnd struct {
 	Result     string
 	Checkpoint string
-	Export     string   // the attached export's file name
-	Verifier   string   // the verifier key, hex, for the verify command
-	Map        string   // the final map's file name, if any
-	Summary    []string // the ruleset's summary for the recipient: positions, victory points
+	Export     string    // the attached export's file name
+	Verifier   string    // the verifier key, hex, for the verify command
+	Map        string    // the final map's file name, if any
+	Summary    []Section // the ruleset's summary for the recipient: positions, victory points
+}
+
+// Section is a part of a ruleset's summary under its own heading ("Positions", "Victory
+// points (10.1)"); a section without lines is not shown.
+type Section struct {
+	Heading string
+	Lines   []string
 }
 
 // History is the game so far, turn by turn, in words (HISTORY, issue 15.7).

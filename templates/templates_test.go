@@ -40,7 +40,7 @@ func samples() map[string]Mail {
 			Legal: "0609 0610"}}}),
 		"report": base(Report{Lines: []ReportLine{{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"},
 			{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true}},
-			Next: "a draw from the cup", Summary: []string{"BAR-VEN1 0610 NE", "SIR-EGY1 0609 S mast down"}, Map: "t3a12-christian.png",
+			Next: "a draw from the cup", Summary: lepantoSummary("if the game ended now"), Map: "t3a12-christian.png",
 			Used:    []string{"T3 A11, action phase of group CAN (Antonio da Canal): your advance orders were used, as record #198:\nCAN-CAN1 MOVE 0812"},
 			TurnEnd: &TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"},
 			Request: &Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"}}}),
@@ -51,7 +51,7 @@ func samples() map[string]Mail {
 			Deadline: deadline.Add(24 * time.Hour), What: "the action phase of group BAR"}),
 		"turnend": base(TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"}),
 		"gameend": base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e",
-			Map: "lep-7f3a-christian.png", Summary: []string{"BAR-VEN1 0610 NE", "victory points: christian 40, ottoman 12"}}),
+			Map: "lep-7f3a-christian.png", Summary: lepantoSummary("at the end")}),
 		"history": base(History{Turns: []HistoryTurn{{Turn: 0, Events: []string{"Set-up: christian hides a leader."}},
 			{Turn: 1, Events: []string{"BAR-VEN1 moves 0611→0711.", "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1 hit, and a sentence long enough that it has to be wrapped at the width of plain-text mail."}}}}),
 		"notice": base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
@@ -211,5 +211,42 @@ func TestReportCarriesRequest(t *testing.T) {
 	}
 	if strings.Index(p.Text, "Artillery fire") > strings.Index(p.Text, "roll #201") {
 		t.Errorf("the roll comes before its event:\n%s", p.Text)
+	}
+}
+
+// lepantoSummary is a summary as Lepanto gives it: the positions, and the victory points as
+// they stand (10.1) in a section of their own.
+func lepantoSummary(when string) []Section {
+	return []Section{
+		{Heading: "Positions", Lines: []string{"BAR-VEN1  0610 NE HV 4 FV 4, fired, leader BARBARIGO", "SIR-EGY1  0609 S  HV 2 FV 3, Mast Down"}},
+		{Heading: "Victory points (10.1)", Lines: []string{"Christian victory points " + when + ": 28, a Christian victory (21 or more)",
+			"  +10 × 2 Christian groups with no damage", "  +2 × 4 Ottoman counters out of play"}},
+		{Heading: "Empty", Lines: nil}, // not shown
+	}
+}
+
+// TestSummarySections: a report and the game-over mail show each section of the ruleset's
+// summary under its own heading, in both parts: Lepanto's victory points are not among the
+// positions; a section without lines is left out.
+func TestSummarySections(t *testing.T) {
+	for _, kind := range []string{"report", "gameend"} {
+		p, err := Render(kind, samples()[kind])
+		if err != nil {
+			t.Fatal(err)
+		}
+		heading := map[string]string{"report": "h4", "gameend": "h5"}[kind]
+		html := p.HTML
+		pos, vp := strings.Index(html, ">Positions</"+heading+">"), strings.Index(html, ">Victory points (10.1)</"+heading+">")
+		if pos < 0 || vp < pos || strings.Contains(html[pos:vp], "victory points") || !strings.Contains(html[vp:], "<li>Christian victory points") {
+			t.Errorf("%s html: the victory points are not a section of their own after the positions:\n%s", kind, html)
+		}
+		text := p.Text
+		pos, vp = strings.Index(text, "\nPositions:\n  BAR-VEN1"), strings.Index(text, "\n\nVictory points (10.1):\n  Christian victory points")
+		if pos < 0 || vp < pos || strings.Contains(text[pos:vp], "victory points") {
+			t.Errorf("%s text: the victory points are not a section of their own after the positions:\n%s", kind, text)
+		}
+		if strings.Contains(html, "Empty") || strings.Contains(text, "Empty") {
+			t.Errorf("%s: a section without lines is shown", kind)
+		}
 	}
 }

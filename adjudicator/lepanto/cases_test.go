@@ -266,8 +266,8 @@ func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicat
 		}
 	case "summary":
 		text := strings.Join(e[2:], " ")
-		if side := e[1]; !slices.ContainsFunc(g.Summary(side), func(l string) bool { return strings.Contains(l, text) }) {
-			return fmt.Sprintf("summary of %s:\n%s", side, strings.Join(g.Summary(side), "\n"))
+		if side := e[1]; !slices.ContainsFunc(g.Summary(side).Lines(), func(l string) bool { return strings.Contains(l, text) }) {
+			return fmt.Sprintf("summary of %s:\n%s", side, strings.Join(g.Summary(side).Lines(), "\n"))
 		}
 	case "private":
 		text := strings.Join(e[2:], " ")

@@ -3,6 +3,8 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+
+	"navarch/adjudicator"
 )
 
 // View is what one side may see of the game, for maps and reports: every unit in play and its
@@ -109,10 +111,13 @@ func (v View) Summary() []string {
 	return out
 }
 
-// Summary is the position summary of side's view (for reports), and the victory points as
-// they stand (10.1), line by line.
-func (g *Game) Summary(side string) []string {
-	return append(g.View(side).Summary(), g.vpSummary()...)
+// Summary implements adjudicator.Summarizer: the positions of side's view, and the victory
+// points as they stand (10.1) in a section of their own.
+func (g *Game) Summary(side string) adjudicator.Summary {
+	return adjudicator.Summary{
+		{Heading: "Positions", Lines: g.View(side).Summary()},
+		{Heading: "Victory points (10.1)", Lines: g.vpSummary()},
+	}
 }
 
 // vpSummary words VictoryPoints for a player: the total, what it would mean, and each line.
@@ -129,7 +134,7 @@ func (g *Game) vpSummary() []string {
 	if g.Over {
 		when = "at the end"
 	}
-	out := []string{fmt.Sprintf("Christian victory points (10.1) %s: %d, %s", when, vp, verdict)}
+	out := []string{fmt.Sprintf("Christian victory points %s: %d, %s", when, vp, verdict)}
 	for _, l := range lines {
 		out = append(out, fmt.Sprintf("  %+d × %d %s", l.Each, l.Count, l.What))
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"navarch/adjudicator"
 	"navarch/adjudicator/table"
 )
 
@@ -54,7 +55,12 @@ func (g *Game) ActiveDivision() (string, bool) {
 // Summary implements adjudicator.Summarizer: for each of side's ships (every ship for the
 // referee, side ""), where she stands, her factors, tracks and markers, and then the enemy
 // ships in range with range, band and arc (issue 17: nobody has to measure a picture).
-func (g *Game) Summary(side string) []string {
+func (g *Game) Summary(side string) adjudicator.Summary {
+	return adjudicator.Summary{{Heading: "Positions", Lines: g.positions(side)}}
+}
+
+// positions are the summary's lines.
+func (g *Game) positions(side string) []string {
 	var out []string
 	for _, s := range g.Ships {
 		if side != "" && s.Side != side {

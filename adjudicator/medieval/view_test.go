@@ -17,7 +17,7 @@ func TestSummary(t *testing.T) {
 	g := newScenario(t, "sluys-1340")
 	g.ship("CHRIST").Pose = table.Pose{At: table.Point{X: 1800, Y: 2400}, Heading: 270} // bow to bow 2" from THOMAS
 	g.ship("REAR2").Status = Sunk
-	lines := g.Summary("english")
+	lines := g.Summary("english").Lines()
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"THOMAS E-MAIN 12,24 h090 SEA ",
@@ -34,7 +34,7 @@ func TestSummary(t *testing.T) {
 			t.Errorf("the English summary lists a French ship: %s", l)
 		}
 	}
-	if ref := "\n" + strings.Join(g.Summary(""), "\n"); !strings.Contains(ref, "\nCHRIST F-1 ") || !strings.Contains(ref, "\nTHOMAS E-MAIN") {
+	if ref := "\n" + strings.Join(g.Summary("").Lines(), "\n"); !strings.Contains(ref, "\nCHRIST F-1 ") || !strings.Contains(ref, "\nTHOMAS E-MAIN") {
 		t.Errorf("the referee's summary lacks a side:\n%s", ref)
 	}
 }

@@ -122,13 +122,13 @@ func TestSummaryListsEnemiesInReach(t *testing.T) {
 	g.sq("A3").Formation = Keras
 	g.sq("S1").Pose.At.X, g.sq("S1").Pose.At.Y = 3000, 3000
 	var _ adjudicator.Summarizer = g
-	sum := strings.Join(g.Summary("athens"), "\n")
+	sum := strings.Join(g.Summary("athens").Lines(), "\n")
 	for _, want := range []string{"A3 (Acharnian squadron), RIGHT wing: EPI-KERAS, 4 stands", "enemy S1 (EPI-MIAS) at 5\": would strike its FLANK (port)"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum)
 		}
 	}
-	if got := g.Summary("sparta"); len(got) == 0 || !strings.HasPrefix(got[0], "S1 ") {
+	if got := g.Summary("sparta").Lines(); len(got) == 0 || !strings.HasPrefix(got[0], "S1 ") {
 		t.Errorf("sparta's summary does not start with its own squadron: %q", got)
 	}
 }

@@ -1,13 +1,22 @@
 package oinavarcoi
 
-import "fmt"
+import (
+	"fmt"
+
+	"navarch/adjudicator"
+)
 
 // Summary implements adjudicator.Summarizer: for each of side's squadrons on the table, its
 // formation, state and stands, then the enemies within reach with the distance and whether
 // it would strike their front, flank or rear, so that nobody has to measure the map (issue
 // 18). It tells nothing the side does not see: positions and formations are on the table for
 // both; signals and undeployed squadrons are not listed.
-func (g *Game) Summary(side string) []string {
+func (g *Game) Summary(side string) adjudicator.Summary {
+	return adjudicator.Summary{{Heading: "Positions", Lines: g.positions(side)}}
+}
+
+// positions are the summary's lines.
+func (g *Game) positions(side string) []string {
 	var out []string
 	for _, s := range g.Squadrons {
 		if s.Side != side || !s.OnTable() {
