@@ -371,26 +371,25 @@ func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record
 	// line ends the block.
 	k, n := 0, 0
 	for p < len(s) && s[p] != '\n' {
-		i = strings.IndexByte(s[p:], '\n')
-		if i < 0 {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
-		}
-		line := s[p : p+i]
-		for k < len(schema) && !hasKey(line, schema[k].key) {
+		for k < len(schema) && !keyAt(s, p, schema[k].key) {
 			if n == 0 && (schema[k].n == one || schema[k].n == some) {
 				*arena = (*arena)[:mark]
 				return Record{}, 0, false // a field missing
 			}
 			k, n = k+1, 0
 		}
-		if k == len(schema) || !goodLine(schema[k], n, line) {
+		if k == len(schema) || n > 0 && (schema[k].n == one || schema[k].n == opt) {
+			*arena = (*arena)[:mark]
+			return Record{}, 0, false
+		}
+		e := lineEnd(s, p+len(schema[k].key), schema[k].kind)
+		if e < 0 {
 			*arena = (*arena)[:mark]
 			return Record{}, 0, false
 		}
 		*arena = append(*arena, uint16(p))
 		n++
-		p += i + 1
+		p = e + 1
 	}
 	for ; k < len(schema); k, n = k+1, 0 {
 		if n == 0 && (schema[k].n == one || schema[k].n == some) {
@@ -406,18 +405,111 @@ func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record
 	return Record{Index: parseUint(idx), Type: name, Raw: data[start : start+p], lines: lines}, start + p, true
 }
 
-// goodLine reports whether line, which starts with f's key, is f's n+1st line as the schema
-// allows it: f may repeat, and the line is the key alone or the key, a space and a value of
-// f's kind.
-func goodLine(f field, n int, line string) bool {
-	if n > 0 && (f.n == one || f.n == opt) || len(line) == len(f.key)+1 {
-		return false
+// keyAt reports whether the line at s[p:] has key as its key (the text before its first
+// space or its newline); s ends with a newline.
+func keyAt(s string, p int, key string) bool {
+	q := p + len(key)
+	return q < len(s) && s[p:q] == key && (s[q] == ' ' || s[q] == '\n')
+}
+
+// lineEnd returns the position of the newline that ends a field line whose key ends at q
+// (s[q] is its space or its newline), or -1 where the line is not the key alone or the key, a
+// space and a value of kind k, as checkValue takes it. It checks the value's bytes in the
+// pass that finds the line's end, for the kinds a long log is made of; the others are found
+// with IndexByte and checked with validValue. s ends with a newline.
+func lineEnd(s string, q int, k kind) int {
+	if s[q] == '\n' { // the key alone: an empty value
+		if validValue(k, "") {
+			return q
+		}
+		return -1
 	}
-	val := ""
-	if len(line) > len(f.key) {
-		val = line[len(f.key)+1:]
+	q++ // the value starts after the space
+	switch k {
+	case kUint:
+		if e, ok := uintEnd(s, q); ok && s[e] == '\n' {
+			return e
+		}
+		return -1
+	case kHex32:
+		if q+64 >= len(s) || s[q+64] != '\n' || !isHex(s[q:q+64]) {
+			return -1
+		}
+		return q + 64
+	case kToken:
+		e := tokenEnd(s, q)
+		if e < 0 || s[e] != '\n' {
+			return -1
+		}
+		return e
+	case kTokens:
+		for {
+			e := tokenEnd(s, q)
+			if e < 0 || s[e] == '\n' {
+				return e
+			}
+			q = e + 1 // after a single space: another token must follow
+		}
+	case kUints:
+		for {
+			e, ok := uintEnd(s, q)
+			if !ok || s[e] != ' ' && s[e] != '\n' {
+				return -1
+			}
+			if s[e] == '\n' {
+				return e
+			}
+			q = e + 1 // after a single space: another number must follow
+		}
+	case kText:
+		if e := textEnd(s, q); e >= 0 {
+			return e
+		}
 	}
-	return validValue(f.kind, val)
+	i := strings.IndexByte(s[q:], '\n')
+	if i <= 0 || !validValue(k, s[q:q+i]) { // an empty value after a space is a trailing space
+		return -1
+	}
+	return q + i
+}
+
+// uintEnd reads the digits at s[q:]: it returns the position of the byte after them (which
+// exists: s ends with a newline), and whether they are a canonical decimal (isUint).
+func uintEnd(s string, q int) (int, bool) {
+	e := q
+	for e < len(s) && '0' <= s[e] && s[e] <= '9' {
+		e++
+	}
+	ok := e > q && e < len(s) && (e-q == 1 || s[q] != '0') && (e-q < 20 || e-q == 20 && s[q:e] <= "18446744073709551615")
+	return e, ok
+}
+
+// tokenEnd reads a token (isToken) at s[q:]: it returns the position of the space or
+// newline after it, or −1 where there is none.
+func tokenEnd(s string, q int) int {
+	e := q
+	for e < len(s) && s[e] > ' ' && s[e] <= '~' {
+		e++
+	}
+	if e == q || e-q > 200 || e == len(s) || s[e] != ' ' && s[e] != '\n' {
+		return -1
+	}
+	return e
+}
+
+// textEnd reads a value of printable ASCII (which isText accepts when it has no edge
+// space and at most 2000 bytes) at s[q:]: it returns the position of the newline after it,
+// or −1 where the value is not such text (which does not make it bad text: other bytes are
+// for CheckText to judge).
+func textEnd(s string, q int) int {
+	e := q
+	for e < len(s) && s[e] >= ' ' && s[e] <= '~' {
+		e++
+	}
+	if e == len(s) || s[e] != '\n' || e-q > 2000 || e == q || s[q] == ' ' || s[e-1] == ' ' {
+		return -1
+	}
+	return e
 }
 
 // isUint reports whether checkUint accepts v.
