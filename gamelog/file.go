@@ -449,12 +449,17 @@ func parseOne(raw []byte) (*Record, error) {
 // with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
 // such nonce (then the block fails in its turn).
 func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
+	h, _, ok = unsealNonceHash(line, inner)
+	return h, ok
+}
+
+// unsealNonceHash is unsealHash, which also returns the nonce.
+func unsealNonceHash(line string, inner []byte) (h, nonce ident.Hash, ok bool) {
 	i := strings.LastIndexByte(line, ' ')
-	var nonce ident.Hash
 	if i < 0 || decodeFixed(nonce[:], line[i+1:]) != nil {
-		return h, false
+		return h, nonce, false
 	}
-	return SealedHash(nonce, inner), true
+	return SealedHash(nonce, inner), nonce, true
 }
 
 // takeBlock adds block b (bytes raw, text s, starting at file line line) to f, in file

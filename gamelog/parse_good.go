@@ -39,8 +39,9 @@ type goodRun struct {
 type goodUnseal struct {
 	rest     string // the unseal line after "unseal "
 	inner    *Record
-	sealedOK bool
-	hash     ident.Hash
+	sealedOK bool       // the line's last word is a nonce
+	hash     ident.Hash // the commitment inner opens with nonce
+	nonce    ident.Hash
 }
 
 type goodTrailer struct {
@@ -196,13 +197,14 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 		var end, lines int
 		switch {
 		case strings.HasPrefix(s, "type "):
-			rec, e, ok := scanRecord(data, str, start, &arena)
+			recs = recs[:len(recs)+1] // the record is written in its place
+			rec := &recs[len(recs)-1]
+			e, ok := scanRecordInto(rec, data, str, start, &arena)
 			if !ok || rec.Index != uint64(next) || next-base >= r.records {
 				return false
 			}
-			recs = append(recs, rec)
-			en := &f.Entries[next]
-			*en = Entry{Index: rec.Index, Record: &recs[len(recs)-1], Line: line}
+			en := &f.Entries[next] // zero: only the fields of a record entry are set
+			en.Index, en.Record, en.Line = rec.Index, rec, line
 			h.Reset()
 			h.Write(leafPrefix)
 			h.Write(rec.Raw)
@@ -215,13 +217,14 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 			if body >= len(str) || str[body] == '\n' {
 				return false
 			}
-			rec, e, ok := scanRecord(data, str, body, &arena)
+			recs = recs[:len(recs)+1]
+			rec := &recs[len(recs)-1]
+			e, ok := scanRecordInto(rec, data, str, body, &arena)
 			if !ok {
 				return false
 			}
-			recs = append(recs, rec)
-			u := goodUnseal{rest: s[len("unseal "):nl], inner: &recs[len(recs)-1]}
-			u.hash, u.sealedOK = unsealHash(s[:nl], rec.Raw)
+			u := goodUnseal{rest: s[len("unseal "):nl], inner: rec}
+			u.hash, u.nonce, u.sealedOK = unsealNonceHash(s[:nl], rec.Raw)
 			if next == base {
 				if r.first != nil {
 					return false
@@ -269,22 +272,23 @@ func (f *File) unsealGood(i int, u *goodUnseal, seals *[]sealCache) bool {
 		return false
 	}
 	e := &f.Entries[i]
-	if e.Record.Type != TypeSealed || e.Inner != nil || decodeFixed(e.Nonce[:], nonce) != nil {
+	// u's nonce is decoded from the line's last word, which is nonce (it has no space); a
+	// word that is not a nonce leaves sealedOK false, and parseUnseal would refuse it.
+	if e.Record.Type != TypeSealed || e.Inner != nil || !u.sealedOK {
 		return false
 	}
+	e.Nonce = u.nonce
 	if u.inner.Index != uint64(i) || u.inner.Type == TypeSealed {
 		return false
 	}
 	e.Inner = u.inner
-	if u.sealedOK {
-		if seals == nil {
-			seals = &[]sealCache{}
-		}
-		if len(*seals) == cap(*seals) {
-			*seals = make([]sealCache, 0, 4096)
-		}
-		*seals = append(*seals, sealCache{hash: u.hash, nonce: e.Nonce, inner: u.inner})
-		e.seal = &(*seals)[len(*seals)-1]
+	if seals == nil {
+		seals = &[]sealCache{}
 	}
+	if len(*seals) == cap(*seals) {
+		*seals = make([]sealCache, 0, 4096)
+	}
+	*seals = append(*seals, sealCache{hash: u.hash, nonce: e.Nonce, inner: u.inner})
+	e.seal = &(*seals)[len(*seals)-1]
 	return true
 }

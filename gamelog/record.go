@@ -346,70 +346,84 @@ func parseFields(schema []field, sc *lineScan, arena *[]uint16) error {
 // type line of a known type, an index or a schema key with a value of the key's kind, and
 // every kind but text admits only ASCII, text only valid UTF-8 (CheckText).
 func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record, end int, ok bool) {
+	a := *arena
+	end, ok = scanRecordInto(&rec, data, str, start, &a)
+	*arena = a
+	return rec, end, ok
+}
+
+// scanRecordInto is scanRecord, the record written to *dst (which it leaves as it was where
+// ok is false).
+func scanRecordInto(dst *Record, data []byte, str string, start int, arena *[]uint16) (end int, ok bool) {
 	s := str[start:]
 	i := strings.IndexByte(s, '\n')
 	if i < 0 {
-		return Record{}, 0, false
+		return 0, false
 	}
 	typ, ok := strings.CutPrefix(s[:i], "type ")
 	name, schema, known := schemaOf(typ)
 	if !ok || !known {
-		return Record{}, 0, false
+		return 0, false
 	}
 	p := i + 1
 	i = strings.IndexByte(s[p:], '\n')
 	if i < 0 {
-		return Record{}, 0, false
+		return 0, false
 	}
 	idx, ok := strings.CutPrefix(s[p:p+i], "index ")
 	if !ok || !isUint(idx) {
-		return Record{}, 0, false
+		return 0, false
 	}
 	p += i + 1
-	mark := len(*arena)
+	lines := *arena // appended to here, and stored back where the record is good
+	mark := len(lines)
 	// k is the schema's field for the current line, n how many lines it has had; an empty
 	// line ends the block.
 	k, n := 0, 0
 	for p < len(s) && s[p] != '\n' {
 		for k < len(schema) && !keyAt(s, p, schema[k].key) {
 			if n == 0 && (schema[k].n == one || schema[k].n == some) {
-				*arena = (*arena)[:mark]
-				return Record{}, 0, false // a field missing
+				return 0, false // a field missing
 			}
 			k, n = k+1, 0
 		}
 		if k == len(schema) || n > 0 && (schema[k].n == one || schema[k].n == opt) {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
+			return 0, false
 		}
 		e := lineEnd(s, p+len(schema[k].key), schema[k].kind)
 		if e < 0 {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
+			return 0, false
 		}
-		*arena = append(*arena, uint16(p))
+		lines = append(lines, uint16(p))
 		n++
 		p = e + 1
 	}
 	for ; k < len(schema); k, n = k+1, 0 {
 		if n == 0 && (schema[k].n == one || schema[k].n == some) {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
+			return 0, false
 		}
 	}
 	if p > MaxRecordSize {
-		*arena = (*arena)[:mark]
-		return Record{}, 0, false
+		return 0, false
 	}
-	lines := (*arena)[mark:len(*arena):len(*arena)]
-	return Record{Index: parseUint(idx), Type: name, Raw: data[start : start+p], lines: lines}, start + p, true
+	*arena = lines
+	dst.Index, dst.Type, dst.Raw, dst.lines = parseUint(idx), name, data[start:start+p], lines[mark:len(lines):len(lines)]
+	return start + p, true
 }
 
 // keyAt reports whether the line at s[p:] has key as its key (the text before its first
 // space or its newline); s ends with a newline.
 func keyAt(s string, p int, key string) bool {
 	q := p + len(key)
-	return q < len(s) && s[p:q] == key && (s[q] == ' ' || s[q] == '\n')
+	if q >= len(s) {
+		return false
+	}
+	for i := 0; i < len(key); i++ { // most keys that do not match differ in their first byte
+		if s[p+i] != key[i] {
+			return false
+		}
+	}
+	return s[q] == ' ' || s[q] == '\n'
 }
 
 // lineEnd returns the position of the newline that ends a field line whose key ends at q
