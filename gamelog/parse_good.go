@@ -184,7 +184,7 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 	var arena []uint16
 	var recs []Record
 	var seals []sealCache
-	h := sha256.New()
+	h, sh := sha256.New(), newSealHasher()
 	for p < r.b && p+2 < len(str) {
 		start := p + 2
 		if cap(arena)-len(arena) < 1024 {
@@ -224,7 +224,7 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 				return false
 			}
 			u := goodUnseal{rest: s[len("unseal "):nl], inner: rec}
-			u.hash, u.nonce, u.sealedOK = unsealNonceHash(s[:nl], rec.Raw)
+			u.hash, u.nonce, u.sealedOK = unsealNonceHash(sh, s[:nl], rec.Raw)
 			if next == base {
 				if r.first != nil {
 					return false

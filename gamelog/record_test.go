@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+
+	"navarch/ident"
 	"testing"
 	"time"
 )
@@ -217,6 +219,19 @@ func TestParseDiceRange(t *testing.T) {
 		_, _, err := ParseDice(v)
 		if (err == nil) != ok || validValue(kDice, v) != ok {
 			t.Errorf("%q: ParseDice error %v, validValue %t; want accepted %t", v, err, validValue(kDice, v), ok)
+		}
+	}
+}
+
+// TestSealHasher: the parser's SealedHash without allocations is SealedHash, record after
+// record.
+func TestSealHasher(t *testing.T) {
+	sh := newSealHasher()
+	for i, inner := range []string{"", "type note\nindex 1\nby x\ntext y\n", strings.Repeat("z", 300)} {
+		var nonce ident.Hash
+		nonce[i] = byte(i + 1)
+		if got, want := sh.sum(&nonce, []byte(inner)), SealedHash(nonce, []byte(inner)); got != want {
+			t.Errorf("inner %d: %x, SealedHash %x", i, got, want)
 		}
 	}
 }
