@@ -188,7 +188,7 @@ func ParseFile(data []byte) (*File, error) {
 // defines them.
 func scanBlocks(data []byte, str string, header int) []*run {
 	workers := runtime.GOMAXPROCS(0)
-	if len(str) < 256<<10 || workers < 2 {
+	if len(str) < parallelMin || workers < 2 {
 		r := scanChunk(data, str, header, len(str))
 		if r.triple && !r.cr {
 			return []*run{parsedBlocks(data, str, header)}

@@ -152,10 +152,12 @@ func sealedLog(n int, rnd *rand.Rand) []byte {
 // and 8 cores, parses as the old parser parses it, as written and with a newline, a CR, an
 // empty line, a stray byte or a bogus unseal line put or a byte taken out near every
 // stretch's edge, and with blocks swapped, dropped or doubled (an unseal block then meets
-// the wrong record, or none).
+// the wrong record, or none), and with the index of the first record after every stretch's
+// start or the trailer's count changed (from which the workers know the entries they fill).
 func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	data := sealedLog(400, rnd)
+	defer gamelog.SetParallelMin(1 << 10)() // 80 KB: cut into stretches all the same
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, p := range []int{3, 8} {
 		runtime.GOMAXPROCS(p)
@@ -172,6 +174,20 @@ func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
 				}
 				sameParse(t, fmt.Sprintf("%d cores, byte %d taken out", p, q), slices.Concat(data[:q], data[q+1:]))
 			}
+		}
+		for w := 1; w < p; w++ { // the first record a worker takes, read ahead to know its entries
+			q := header + w*per
+			for _, at := range []int{strings.Index(string(data[q:]), "\n\ntype "), strings.Index(string(data[q:]), "\nunseal ")} {
+				ix := q + at + strings.Index(string(data[q+at:]), "\nindex ") + len("\nindex ")
+				n := ix + strings.IndexByte(string(data[ix:]), '\n')
+				for _, idx := range []string{"0", "1", "400", "401", "99999999999999", "x", "0" + string(data[ix:n]), string(data[ix:n]) + "0"} {
+					sameParse(t, fmt.Sprintf("%d cores, index %s at %d", p, idx, ix), slices.Concat(data[:ix], []byte(idx), data[n:]))
+				}
+			}
+		}
+		trailer := strings.LastIndex(string(data), "end-of-log 400 ") + len("end-of-log ")
+		for _, count := range []string{"0", "1", "399", "401", "4000", "40000000", "99999999999999999999", "0400", "x", ""} {
+			sameParse(t, fmt.Sprintf("%d cores, trailer count %q", p, count), slices.Concat(data[:trailer], []byte(count), data[trailer+3:]))
 		}
 		blocks := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n")
 		for k := range 60 {
