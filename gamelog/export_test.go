@@ -20,3 +20,11 @@ func GoodPath(data []byte) bool {
 	header, _, _ := strings.Cut(str, "\n\n")
 	return f.parseHeader(header) == nil && parseGood(data, str, len(header), f.Format, f.View) != nil
 }
+
+// SetParallelMin makes ParseFile parse files of n bytes or more on several cores, until the
+// function it returns restores the size.
+func SetParallelMin(n int) (restore func()) {
+	old := parallelMin
+	parallelMin = n
+	return func() { parallelMin = old }
+}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"navarch/adjudicator/dice"
 	"navarch/ident"
 )
 
@@ -187,7 +188,7 @@ func ParseFile(data []byte) (*File, error) {
 // defines them.
 func scanBlocks(data []byte, str string, header int) []*run {
 	workers := runtime.GOMAXPROCS(0)
-	if len(str) < 256<<10 || workers < 2 {
+	if len(str) < parallelMin || workers < 2 {
 		r := scanChunk(data, str, header, len(str))
 		if r.triple && !r.cr {
 			return []*run{parsedBlocks(data, str, header)}
@@ -449,12 +450,45 @@ func parseOne(raw []byte) (*Record, error) {
 // with the nonce of its line ("unseal <index> <nonce>"); ok is false where the line has no
 // such nonce (then the block fails in its turn).
 func unsealHash(line string, inner []byte) (h ident.Hash, ok bool) {
+	h, _, ok = unsealNonceHash(nil, line, inner)
+	return h, ok
+}
+
+// unsealNonceHash is unsealHash, which also returns the nonce, hashing with sh (nil: a new
+// one).
+func unsealNonceHash(sh *sealHasher, line string, inner []byte) (h, nonce ident.Hash, ok bool) {
 	i := strings.LastIndexByte(line, ' ')
-	var nonce ident.Hash
 	if i < 0 || decodeFixed(nonce[:], line[i+1:]) != nil {
-		return h, false
+		return h, nonce, false
 	}
-	return SealedHash(nonce, inner), true
+	if sh == nil {
+		sh = newSealHasher()
+	}
+	return sh.sum(&nonce, inner), nonce, true
+}
+
+// sealHasher computes SealedHash of one record after another without an allocation.
+type sealHasher struct {
+	h   hash.Hash
+	buf []byte // the nonce, then the sum
+}
+
+var sealedTag = dice.Tag(dice.TagSealed)
+
+func newSealHasher() *sealHasher {
+	return &sealHasher{h: sha256.New(), buf: make([]byte, 0, sha256.Size)}
+}
+
+// sum returns SealedHash(*nonce, inner).
+func (s *sealHasher) sum(nonce *ident.Hash, inner []byte) (out ident.Hash) {
+	s.h.Reset()
+	s.h.Write(sealedTag)
+	s.buf = append(s.buf[:0], nonce[:]...)
+	s.h.Write(s.buf)
+	s.h.Write(inner)
+	s.buf = s.h.Sum(s.buf[:0])
+	copy(out[:], s.buf)
+	return out
 }
 
 // takeBlock adds block b (bytes raw, text s, starting at file line line) to f, in file

@@ -2,34 +2,38 @@ package gamelog
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
-	"math/bits"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"navarch/ident"
 )
 
 // ParseFile's first way is for a good export, as the daemon writes it: records, unseal
-// blocks and the signed trailer, nothing else, no error. Each worker counts, in its stretch
-// of the file, the record blocks and the lines (a cheap scan), so that it knows the index
-// and line of its first entry; then it parses its stretch's blocks straight into the File's
-// entries, hashing each leaf and each unsealed record's commitment, and opens each sealed
-// record with the unseal block after it. Whatever is not of a good export (an error, a
-// block of another kind, anything it does not know) makes it give up, and ParseFile then
-// parses the file the careful way (scanBlocks and takeBlock), which names the first error
-// as the format's reading defines it. A file this way accepts is the File the careful way
-// gives (TestParseFileAsBefore, FuzzParseFileAsBefore).
+// blocks and the signed trailer, nothing else, no error. The file is cut into one stretch
+// per core. The trailer gives the number of records, and the index line of the first record
+// block after each stretch's start gives the range of entries its worker fills: each worker
+// parses its stretch's blocks straight into the File's entries, checking that their indices
+// run through its range, hashes each leaf and each unsealed record's commitment, and opens
+// each sealed record with the unseal block after it. Line numbers are counted from each
+// stretch's first block and shifted once every stretch's count is known; the stretches must
+// follow each other block to block. Whatever is not of a good export (an error, a block of
+// another kind, anything it does not know) makes it give up, and ParseFile then parses the
+// file the careful way (scanBlocks and takeBlock), which names the first error as the
+// format's reading defines it. A file this way accepts is the File the careful way gives
+// (TestParseFileAsBefore, FuzzParseFileAsBefore, TestUnsealAcrossStretchesAsBefore), and it
+// has no CR: every byte of it is checked (each line of a record against its schema, the
+// unseal and trailer lines word by word), and a CR is in no value the format allows.
 
 // goodRun is what one worker made of its stretch [a, b).
 type goodRun struct {
-	a, b    int
-	records int // record blocks in the stretch ("\n\ntype " at a position in it)
-	lines   int // newlines in the stretch
-	ok      bool
+	a, b      int
+	base, end int // the entries it fills: [base, end)
+	start     int // where its first block starts; −1 where no block starts in the stretch
+	stop      int // where the first block after its stretch starts; len(str) at the file's end
+	stopLine  int // the lines from start to stop
+	ok        bool
 	// first is the stretch's first block when it is an unseal block, whose sealed record
 	// the worker before made; it is opened after both are done.
 	first   *goodUnseal
@@ -39,8 +43,9 @@ type goodRun struct {
 type goodUnseal struct {
 	rest     string // the unseal line after "unseal "
 	inner    *Record
-	sealedOK bool
-	hash     ident.Hash
+	sealedOK bool       // the line's last word is a nonce
+	hash     ident.Hash // the commitment inner opens with nonce
+	nonce    ident.Hash
 }
 
 type goodTrailer struct {
@@ -49,50 +54,115 @@ type goodTrailer struct {
 	end         int // where the block's bytes end
 }
 
+// parallelMin is the size from which a file is parsed on several cores (a variable for the
+// tests, which cut small files into stretches).
+var parallelMin = 256 << 10
+
 // parseGood parses data the good way, or returns nil.
 func parseGood(data []byte, str string, header int, format, view string) *File {
 	workers := runtime.GOMAXPROCS(0)
-	if len(str) < 256<<10 || workers < 2 {
+	if len(str) < parallelMin || workers < 2 {
 		workers = 1
+	}
+	n, ok := trailerCount(str, header)
+	if !ok {
+		return nil
 	}
 	per := (len(str)-header)/workers + 1
 	runs := make([]goodRun, workers)
 	for w := range runs {
-		runs[w].a = header + w*per
-		runs[w].b = min(runs[w].a+per, len(str))
-	}
-	parallel(workers, func(w int) { runs[w].count(str) })
-	n := 0
-	for _, r := range runs {
-		if !r.ok {
+		r := &runs[w]
+		r.a = header + w*per
+		r.b = min(r.a+per, len(str))
+		if r.base, ok = firstIndex(str, r.a, n); !ok || r.base < 0 || w == 0 && r.base != 0 || w > 0 && r.base < runs[w-1].base {
 			return nil
 		}
-		n += r.records
+		if w > 0 {
+			runs[w-1].end = r.base
+		}
 	}
+	runs[workers-1].end = n
 	f := &File{Format: format, View: view, Entries: make([]Entry, n)}
-	base, lines := 0, 1 // entries and newlines before the stretch: a good header has no newline
-	bases, firstLines := make([]int, workers), make([]int, workers)
-	for w, r := range runs {
-		bases[w], firstLines[w] = base, lines
-		base, lines = base+r.records, lines+r.lines
-	}
-	parallel(workers, func(w int) { runs[w].ok = runs[w].parse(f, data, str, bases[w], firstLines[w]) })
+	parallel(workers, func(w int) { runs[w].ok = runs[w].parse(f, data, str) })
 	var trailer *goodTrailer
-	for w, r := range runs {
-		if !r.ok || trailer != nil && (r.records > 0 || r.first != nil) {
+	line := 3 // the first block's: the header is one line, then an empty one
+	lines := make([]int, workers)
+	prev := -1 // the run before, of those in whose stretch a block starts
+	for w := range runs {
+		r := &runs[w]
+		if !r.ok || trailer != nil && (r.end > r.base || r.first != nil) {
 			return nil
 		}
-		if r.first != nil && (bases[w] == 0 || !f.unsealGood(bases[w]-1, r.first, nil)) {
+		if r.start >= 0 {
+			if prev >= 0 && runs[prev].stop != r.start || prev < 0 && r.start != header+2 {
+				return nil // the stretches do not follow each other block to block
+			}
+			lines[w], line, prev = line, line+r.stopLine, w
+		}
+		if r.first != nil && (r.base == 0 || !f.unsealGood(r.base-1, r.first, nil)) {
 			return nil
 		}
 		if r.trailer != nil {
 			trailer = r.trailer
+			trailer.line += lines[w]
 		}
 	}
-	if trailer == nil || trailer.end+1 < len(str) || f.parseTrailer(trailer.first, trailer.rest, trailer.line) != nil {
+	if trailer == nil || trailer.end+1 < len(str) || f.parseTrailer(trailer.first, trailer.rest, trailer.line) != nil || f.Size != uint64(n) {
 		return nil
 	}
+	parallel(workers, func(w int) { // each stretch's line numbers, from its first block's
+		for i := runs[w].base; i < runs[w].end; i++ {
+			f.Entries[i].Line += lines[w]
+		}
+	})
 	return f
+}
+
+// trailerCount reads the record count of the trailer, the file's last block ("end-of-log
+// <count> …" on one line), bounded by what the file's size can hold; ok is false where the
+// file does not end so.
+func trailerCount(str string, header int) (n int, ok bool) {
+	i := strings.LastIndexByte(str[:len(str)-1], '\n')
+	if i < header+1 || str[i-1] != '\n' {
+		return 0, false
+	}
+	rest, ok := strings.CutPrefix(str[i+1:], "end-of-log ")
+	count, _, _ := strings.Cut(rest, " ")
+	// A record block takes more than 16 bytes ("type note\nindex 0\nby x\ntext\n\n").
+	if !ok || !isUint(count) || len(count) > 12 || parseUint(count) > uint64(len(str)-header)/16 {
+		return 0, false
+	}
+	return int(parseUint(count)), true
+}
+
+// firstIndex returns the index of the first record a worker whose stretch starts at a takes:
+// that of the first record block after the first empty line at or after a, or after the
+// unseal block there; n where the trailer comes first or no block follows. ok is false
+// where the blocks there are not those of a good export.
+func firstIndex(str string, a, n int) (index int, ok bool) {
+	i := strings.Index(str[a:], "\n\n")
+	if i < 0 {
+		return n, true
+	}
+	s := str[a+i+2:]
+	if strings.HasPrefix(s, "unseal ") {
+		if i = strings.Index(s, "\n\n"); i < 0 {
+			return 0, false
+		}
+		s = s[i+2:]
+	}
+	if strings.HasPrefix(s, "end-of-log ") {
+		return n, true
+	}
+	s, ok = strings.CutPrefix(s, "type ")
+	if i = strings.IndexByte(s, '\n'); !ok || i < 0 {
+		return 0, false
+	}
+	s, ok = strings.CutPrefix(s[i+1:], "index ")
+	if i = strings.IndexByte(s, '\n'); !ok || i < 0 || !isUint(s[:i]) || i > 12 || parseUint(s[:i]) > uint64(n) {
+		return 0, false
+	}
+	return int(parseUint(s[:i])), true
 }
 
 // parallel runs fn(0) … fn(n−1) on as many goroutines and waits for them.
@@ -112,78 +182,25 @@ func parallel(n int, fn func(int)) {
 	wg.Wait()
 }
 
-// countStretch reads [a, b) of str once, eight bytes at a time: it counts the positions in
-// it where str has "\n\ntype " (as strings.Count of the stretch would) and the newlines in it,
-// and reports whether it holds a CR.
-func countStretch(str string, a, b int) (records, lines int, cr bool) {
-	p := a
-	var crs uint64
-	for ; p+8 <= b; p += 8 {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(str[p:]), 8))
-		crs |= bytesEqual8(x, '\r')
-		m := bytesEqual8(x, '\n')
-		if m == 0 {
-			continue
-		}
-		lines += bits.OnesCount64(m)
-		pairs := m & (m >> 8) // bytes j and j+1 both newlines: a flag at byte j
-		if m>>56 != 0 && p+8 < len(str) && str[p+8] == '\n' {
-			pairs |= 1 << 63 // the pair across the word's end
-		}
-		for ; pairs != 0; pairs &= pairs - 1 {
-			if strings.HasPrefix(str[p+bits.TrailingZeros64(pairs)/8:], "\n\ntype ") {
-				records++
-			}
-		}
-	}
-	for ; p < b; p++ {
-		switch str[p] {
-		case '\r':
-			crs = 1
-		case '\n':
-			lines++
-			if strings.HasPrefix(str[p:], "\n\ntype ") {
-				records++
-			}
-		}
-	}
-	return records, lines, crs != 0
-}
-
-// bytesEqual8 returns a word with the high bit set in each byte of x that is c, and no
-// other bit.
-func bytesEqual8(x uint64, c byte) uint64 {
-	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	v := x ^ uint64(c)*0x0101010101010101 // a byte c becomes a zero byte
-	return ^((v & lo7) + lo7 | v | lo7) & hi
-}
-
-// count counts the stretch's record blocks and newlines; ok is false where it has a CR.
-func (r *goodRun) count(str string) {
-	var cr bool
-	// A record block starts right after "\n\n" at a position in the stretch.
-	r.records, r.lines, cr = countStretch(str, r.a, r.b)
-	r.ok = !cr
-}
-
-// parse parses the stretch's blocks into f.Entries[base:], the first of them starting at
-// line firstLine + the newlines before it in the stretch; it reports whether they were all
-// of a good export.
-func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) bool {
+// parse parses the stretch's blocks into f.Entries[r.base:r.end], numbering their lines from
+// its first block's; it reports whether they were all of a good export and filled the range.
+func (r *goodRun) parse(f *File, data []byte, str string) bool {
+	r.start, r.stop = -1, -1
 	if r.a >= r.b {
-		return true
+		return r.base == r.end
 	}
 	i := strings.Index(str[r.a:], "\n\n")
 	if i < 0 || r.a+i >= r.b {
-		return r.records == 0
+		return r.base == r.end
 	}
 	p := r.a + i // an empty line ends at p+1; the block starts at p+2
-	line := firstLine + strings.Count(str[r.a:p+2], "\n")
-	next := base // the index of the next entry
+	r.start = p + 2
+	line := 0
+	next := r.base // the index of the next entry
 	var arena []uint16
 	var recs []Record
 	var seals []sealCache
-	h := sha256.New()
+	h, sh := sha256.New(), newSealHasher()
 	for p < r.b && p+2 < len(str) {
 		start := p + 2
 		if cap(arena)-len(arena) < 1024 {
@@ -196,13 +213,17 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 		var end, lines int
 		switch {
 		case strings.HasPrefix(s, "type "):
-			rec, e, ok := scanRecord(data, str, start, &arena)
-			if !ok || rec.Index != uint64(next) || next-base >= r.records {
+			if next >= r.end {
 				return false
 			}
-			recs = append(recs, rec)
-			en := &f.Entries[next]
-			*en = Entry{Index: rec.Index, Record: &recs[len(recs)-1], Line: line}
+			recs = recs[:len(recs)+1] // the record is written in its place
+			rec := &recs[len(recs)-1]
+			e, ok := scanRecordInto(rec, data, str, start, &arena)
+			if !ok || rec.Index != uint64(next) {
+				return false
+			}
+			en := &f.Entries[next] // zero: only the fields of a record entry are set
+			en.Index, en.Record, en.Line = rec.Index, rec, line
 			h.Reset()
 			h.Write(leafPrefix)
 			h.Write(rec.Raw)
@@ -215,14 +236,15 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 			if body >= len(str) || str[body] == '\n' {
 				return false
 			}
-			rec, e, ok := scanRecord(data, str, body, &arena)
+			recs = recs[:len(recs)+1]
+			rec := &recs[len(recs)-1]
+			e, ok := scanRecordInto(rec, data, str, body, &arena)
 			if !ok {
 				return false
 			}
-			recs = append(recs, rec)
-			u := goodUnseal{rest: s[len("unseal "):nl], inner: &recs[len(recs)-1]}
-			u.hash, u.sealedOK = unsealHash(s[:nl], rec.Raw)
-			if next == base {
+			u := goodUnseal{rest: s[len("unseal "):nl], inner: rec}
+			u.hash, u.nonce, u.sealedOK = unsealNonceHash(sh, s[:nl], rec.Raw)
+			if next == r.base {
 				if r.first != nil {
 					return false
 				}
@@ -243,20 +265,20 @@ func (r *goodRun) parse(f *File, data []byte, str string, base, firstLine int) b
 				t.first += "\n…"
 			}
 			r.trailer = t
-			return next-base == r.records
+			r.stop, r.stopLine = len(str), line
+			return next == r.end
 		default:
 			return false
 		}
-		if r.trailer != nil {
-			return false
-		}
 		line += lines + 1
-		if end >= len(str) {
-			break
+		if end >= len(str) { // a block ends the file, with no trailer after it: refused
+			r.stop, r.stopLine = len(str), line
+			return next == r.end
 		}
 		p = end - 1
 	}
-	return next-base == r.records
+	r.stop, r.stopLine = p+2, line
+	return next == r.end
 }
 
 // unsealGood opens entry i with u as parseUnseal does (u's nonce, its record the entry's
@@ -269,22 +291,23 @@ func (f *File) unsealGood(i int, u *goodUnseal, seals *[]sealCache) bool {
 		return false
 	}
 	e := &f.Entries[i]
-	if e.Record.Type != TypeSealed || e.Inner != nil || decodeFixed(e.Nonce[:], nonce) != nil {
+	// u's nonce is decoded from the line's last word, which is nonce (it has no space); a
+	// word that is not a nonce leaves sealedOK false, and parseUnseal would refuse it.
+	if e.Record.Type != TypeSealed || e.Inner != nil || !u.sealedOK {
 		return false
 	}
+	e.Nonce = u.nonce
 	if u.inner.Index != uint64(i) || u.inner.Type == TypeSealed {
 		return false
 	}
 	e.Inner = u.inner
-	if u.sealedOK {
-		if seals == nil {
-			seals = &[]sealCache{}
-		}
-		if len(*seals) == cap(*seals) {
-			*seals = make([]sealCache, 0, 4096)
-		}
-		*seals = append(*seals, sealCache{hash: u.hash, nonce: e.Nonce, inner: u.inner})
-		e.seal = &(*seals)[len(*seals)-1]
+	if seals == nil {
+		seals = &[]sealCache{}
 	}
+	if len(*seals) == cap(*seals) {
+		*seals = make([]sealCache, 0, 4096)
+	}
+	*seals = append(*seals, sealCache{hash: u.hash, nonce: e.Nonce, inner: u.inner})
+	e.seal = &(*seals)[len(*seals)-1]
 	return true
 }

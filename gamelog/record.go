@@ -346,78 +346,184 @@ func parseFields(schema []field, sc *lineScan, arena *[]uint16) error {
 // type line of a known type, an index or a schema key with a value of the key's kind, and
 // every kind but text admits only ASCII, text only valid UTF-8 (CheckText).
 func scanRecord(data []byte, str string, start int, arena *[]uint16) (rec Record, end int, ok bool) {
+	a := *arena
+	end, ok = scanRecordInto(&rec, data, str, start, &a)
+	*arena = a
+	return rec, end, ok
+}
+
+// scanRecordInto is scanRecord, the record written to *dst (which it leaves as it was where
+// ok is false).
+func scanRecordInto(dst *Record, data []byte, str string, start int, arena *[]uint16) (end int, ok bool) {
 	s := str[start:]
 	i := strings.IndexByte(s, '\n')
 	if i < 0 {
-		return Record{}, 0, false
+		return 0, false
 	}
 	typ, ok := strings.CutPrefix(s[:i], "type ")
 	name, schema, known := schemaOf(typ)
 	if !ok || !known {
-		return Record{}, 0, false
+		return 0, false
 	}
 	p := i + 1
 	i = strings.IndexByte(s[p:], '\n')
 	if i < 0 {
-		return Record{}, 0, false
+		return 0, false
 	}
 	idx, ok := strings.CutPrefix(s[p:p+i], "index ")
 	if !ok || !isUint(idx) {
-		return Record{}, 0, false
+		return 0, false
 	}
 	p += i + 1
-	mark := len(*arena)
+	lines := *arena // appended to here, and stored back where the record is good
+	mark := len(lines)
 	// k is the schema's field for the current line, n how many lines it has had; an empty
 	// line ends the block.
 	k, n := 0, 0
 	for p < len(s) && s[p] != '\n' {
-		i = strings.IndexByte(s[p:], '\n')
-		if i < 0 {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
-		}
-		line := s[p : p+i]
-		for k < len(schema) && !hasKey(line, schema[k].key) {
+		for k < len(schema) && !keyAt(s, p, schema[k].key) {
 			if n == 0 && (schema[k].n == one || schema[k].n == some) {
-				*arena = (*arena)[:mark]
-				return Record{}, 0, false // a field missing
+				return 0, false // a field missing
 			}
 			k, n = k+1, 0
 		}
-		if k == len(schema) || !goodLine(schema[k], n, line) {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
+		if k == len(schema) || n > 0 && (schema[k].n == one || schema[k].n == opt) {
+			return 0, false
 		}
-		*arena = append(*arena, uint16(p))
+		e := lineEnd(s, p+len(schema[k].key), schema[k].kind)
+		if e < 0 {
+			return 0, false
+		}
+		lines = append(lines, uint16(p))
 		n++
-		p += i + 1
+		p = e + 1
 	}
 	for ; k < len(schema); k, n = k+1, 0 {
 		if n == 0 && (schema[k].n == one || schema[k].n == some) {
-			*arena = (*arena)[:mark]
-			return Record{}, 0, false
+			return 0, false
 		}
 	}
 	if p > MaxRecordSize {
-		*arena = (*arena)[:mark]
-		return Record{}, 0, false
+		return 0, false
 	}
-	lines := (*arena)[mark:len(*arena):len(*arena)]
-	return Record{Index: parseUint(idx), Type: name, Raw: data[start : start+p], lines: lines}, start + p, true
+	*arena = lines
+	dst.Index, dst.Type, dst.Raw, dst.lines = parseUint(idx), name, data[start:start+p], lines[mark:len(lines):len(lines)]
+	return start + p, true
 }
 
-// goodLine reports whether line, which starts with f's key, is f's n+1st line as the schema
-// allows it: f may repeat, and the line is the key alone or the key, a space and a value of
-// f's kind.
-func goodLine(f field, n int, line string) bool {
-	if n > 0 && (f.n == one || f.n == opt) || len(line) == len(f.key)+1 {
+// keyAt reports whether the line at s[p:] has key as its key (the text before its first
+// space or its newline); s ends with a newline.
+func keyAt(s string, p int, key string) bool {
+	q := p + len(key)
+	if q >= len(s) {
 		return false
 	}
-	val := ""
-	if len(line) > len(f.key) {
-		val = line[len(f.key)+1:]
+	for i := 0; i < len(key); i++ { // most keys that do not match differ in their first byte
+		if s[p+i] != key[i] {
+			return false
+		}
 	}
-	return validValue(f.kind, val)
+	return s[q] == ' ' || s[q] == '\n'
+}
+
+// lineEnd returns the position of the newline that ends a field line whose key ends at q
+// (s[q] is its space or its newline), or -1 where the line is not the key alone or the key, a
+// space and a value of kind k, as checkValue takes it. It checks the value's bytes in the
+// pass that finds the line's end, for the kinds a long log is made of; the others are found
+// with IndexByte and checked with validValue. s ends with a newline.
+func lineEnd(s string, q int, k kind) int {
+	if s[q] == '\n' { // the key alone: an empty value
+		if validValue(k, "") {
+			return q
+		}
+		return -1
+	}
+	q++ // the value starts after the space
+	switch k {
+	case kUint:
+		if e, ok := uintEnd(s, q); ok && s[e] == '\n' {
+			return e
+		}
+		return -1
+	case kHex32:
+		if q+64 >= len(s) || s[q+64] != '\n' || !isHex(s[q:q+64]) {
+			return -1
+		}
+		return q + 64
+	case kToken:
+		e := tokenEnd(s, q)
+		if e < 0 || s[e] != '\n' {
+			return -1
+		}
+		return e
+	case kTokens:
+		for {
+			e := tokenEnd(s, q)
+			if e < 0 || s[e] == '\n' {
+				return e
+			}
+			q = e + 1 // after a single space: another token must follow
+		}
+	case kUints:
+		for {
+			e, ok := uintEnd(s, q)
+			if !ok || s[e] != ' ' && s[e] != '\n' {
+				return -1
+			}
+			if s[e] == '\n' {
+				return e
+			}
+			q = e + 1 // after a single space: another number must follow
+		}
+	case kText:
+		if e := textEnd(s, q); e >= 0 {
+			return e
+		}
+	}
+	i := strings.IndexByte(s[q:], '\n')
+	if i <= 0 || !validValue(k, s[q:q+i]) { // an empty value after a space is a trailing space
+		return -1
+	}
+	return q + i
+}
+
+// uintEnd reads the digits at s[q:]: it returns the position of the byte after them (which
+// exists: s ends with a newline), and whether they are a canonical decimal (isUint).
+func uintEnd(s string, q int) (int, bool) {
+	e := q
+	for e < len(s) && '0' <= s[e] && s[e] <= '9' {
+		e++
+	}
+	ok := e > q && e < len(s) && (e-q == 1 || s[q] != '0') && (e-q < 20 || e-q == 20 && s[q:e] <= "18446744073709551615")
+	return e, ok
+}
+
+// tokenEnd reads a token (isToken) at s[q:]: it returns the position of the space or
+// newline after it, or −1 where there is none.
+func tokenEnd(s string, q int) int {
+	e := q
+	for e < len(s) && s[e] > ' ' && s[e] <= '~' {
+		e++
+	}
+	if e == q || e-q > 200 || e == len(s) || s[e] != ' ' && s[e] != '\n' {
+		return -1
+	}
+	return e
+}
+
+// textEnd reads a value of printable ASCII (which isText accepts when it has no edge
+// space and at most 2000 bytes) at s[q:]: it returns the position of the newline after it,
+// or −1 where the value is not such text (which does not make it bad text: other bytes are
+// for CheckText to judge).
+func textEnd(s string, q int) int {
+	e := q
+	for e < len(s) && s[e] >= ' ' && s[e] <= '~' {
+		e++
+	}
+	if e == len(s) || s[e] != '\n' || e-q > 2000 || e == q || s[q] == ' ' || s[e-1] == ' ' {
+		return -1
+	}
+	return e
 }
 
 // isUint reports whether checkUint accepts v.

@@ -3,8 +3,9 @@ package gamelog
 import (
 	"crypto/ed25519"
 	"errors"
-	"math/rand/v2"
 	"strings"
+
+	"navarch/ident"
 	"testing"
 	"time"
 )
@@ -156,37 +157,6 @@ func FuzzValidValue(f *testing.F) {
 	})
 }
 
-// TestCountStretch: the eight-bytes-at-a-time count of a stretch is strings.Count's, and it
-// finds a CR where strings.IndexByte does.
-func TestCountStretch(t *testing.T) {
-	s := "navarch/v2 log full\n\ntype x\n\n\ntype \n\ntype y\r\n\n\n\ntype z\nx\n\ntype\n\ntype "
-	for a := 0; a <= len(s); a++ {
-		for b := a; b <= len(s); b++ {
-			records, lines, cr := countStretch(s, a, b)
-			if want := strings.Count(s[a:min(b+6, len(s))], "\n\ntype "); records != want {
-				t.Fatalf("[%d, %d): %d records, want %d", a, b, records, want)
-			}
-			if lines != strings.Count(s[a:b], "\n") || cr != strings.Contains(s[a:b], "\r") {
-				t.Fatalf("[%d, %d): %d lines, CR %v", a, b, lines, cr)
-			}
-		}
-	}
-	rnd := rand.New(rand.NewPCG(8, 8))
-	for range 100000 {
-		var w, want uint64
-		for j := range 8 {
-			c := "\n\x0b\x09\x8a\x00\xff\x8b\x0a"[rnd.IntN(8)]
-			w |= uint64(c) << (8 * j)
-			if c == '\n' {
-				want |= 0x80 << (8 * j)
-			}
-		}
-		if got := bytesEqual8(w, '\n'); got != want {
-			t.Errorf("bytesEqual8(%#x, newline) = %#x, want %#x", w, got, want)
-		}
-	}
-}
-
 // TestReadRollAt: reading a roll's fields by their places gives what reading them by their
 // keys gives, with every optional field present or not.
 func TestReadRollAt(t *testing.T) {
@@ -217,6 +187,19 @@ func TestParseDiceRange(t *testing.T) {
 		_, _, err := ParseDice(v)
 		if (err == nil) != ok || validValue(kDice, v) != ok {
 			t.Errorf("%q: ParseDice error %v, validValue %t; want accepted %t", v, err, validValue(kDice, v), ok)
+		}
+	}
+}
+
+// TestSealHasher: the parser's SealedHash without allocations is SealedHash, record after
+// record.
+func TestSealHasher(t *testing.T) {
+	sh := newSealHasher()
+	for i, inner := range []string{"", "type note\nindex 1\nby x\ntext y\n", strings.Repeat("z", 300)} {
+		var nonce ident.Hash
+		nonce[i] = byte(i + 1)
+		if got, want := sh.sum(&nonce, []byte(inner)), SealedHash(nonce, []byte(inner)); got != want {
+			t.Errorf("inner %d: %x, SealedHash %x", i, got, want)
 		}
 	}
 }

@@ -152,10 +152,12 @@ func sealedLog(n int, rnd *rand.Rand) []byte {
 // and 8 cores, parses as the old parser parses it, as written and with a newline, a CR, an
 // empty line, a stray byte or a bogus unseal line put or a byte taken out near every
 // stretch's edge, and with blocks swapped, dropped or doubled (an unseal block then meets
-// the wrong record, or none).
+// the wrong record, or none), and with the index of the first record after every stretch's
+// start or the trailer's count changed (from which the workers know the entries they fill).
 func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	data := sealedLog(400, rnd)
+	defer gamelog.SetParallelMin(1 << 10)() // 80 KB: cut into stretches all the same
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, p := range []int{3, 8} {
 		runtime.GOMAXPROCS(p)
@@ -173,6 +175,20 @@ func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
 				sameParse(t, fmt.Sprintf("%d cores, byte %d taken out", p, q), slices.Concat(data[:q], data[q+1:]))
 			}
 		}
+		for w := 1; w < p; w++ { // the first record a worker takes, read ahead to know its entries
+			q := header + w*per
+			for _, at := range []int{strings.Index(string(data[q:]), "\n\ntype "), strings.Index(string(data[q:]), "\nunseal ")} {
+				ix := q + at + strings.Index(string(data[q+at:]), "\nindex ") + len("\nindex ")
+				n := ix + strings.IndexByte(string(data[ix:]), '\n')
+				for _, idx := range []string{"0", "1", "400", "401", "99999999999999", "x", "0" + string(data[ix:n]), string(data[ix:n]) + "0"} {
+					sameParse(t, fmt.Sprintf("%d cores, index %s at %d", p, idx, ix), slices.Concat(data[:ix], []byte(idx), data[n:]))
+				}
+			}
+		}
+		trailer := strings.LastIndex(string(data), "end-of-log 400 ") + len("end-of-log ")
+		for _, count := range []string{"0", "1", "399", "401", "4000", "40000000", "99999999999999999999", "0400", "x", ""} {
+			sameParse(t, fmt.Sprintf("%d cores, trailer count %q", p, count), slices.Concat(data[:trailer], []byte(count), data[trailer+3:]))
+		}
 		blocks := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n")
 		for k := range 60 {
 			c := slices.Clone(blocks)
@@ -188,4 +204,59 @@ func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
 			sameParse(t, fmt.Sprintf("%d cores, blocks moved (%d)", p, k), []byte(strings.Join(c, "\n\n")+"\n"))
 		}
 	}
+}
+
+// fieldValues are values to put in every kind of field line: good and bad values at the
+// edges of each kind's syntax (checkValue), for the scan that checks a line's value in the
+// pass that finds its end.
+var fieldValues = []string{"", " ", "0", "00", "01", "7", "18446744073709551615", "18446744073709551616",
+	"99999999999999999999", "123456789012345678901", "1 2", "1 2 3", "1  2", "1 ", " 1", "1 02", "1 x", "1\t2",
+	"a", "A", "x y", "x  y", "x ", " x", "a\tb", "é", "x é", "x\x7f", "x\x01y", "\xff", "x\xc3", "x\u2028y", "\u00a0",
+	strings.Repeat("t", 200), strings.Repeat("t", 201), strings.Repeat("w ", 150) + "w", "w " + strings.Repeat("t", 201),
+	strings.Repeat("a", 2000), strings.Repeat("a", 2001), strings.Repeat("é", 1000), strings.Repeat("é", 1000) + "a",
+	strings.Repeat("0a", 32), strings.Repeat("0A", 32), strings.Repeat("a", 63), strings.Repeat("a", 65), strings.Repeat("b", 66),
+	strings.Repeat("ab", 16), strings.Repeat("ab", 64), strings.Repeat("ab", 32) + " ", strings.Repeat("ab", 31) + "g0",
+	"1d6", "0d6", "1d0", "10000d6", "10001d6", "1d4294967295", "1d4294967296", "d6", "1d", "1d6 ", "01d6",
+	"none", "None", "2026-11-30T12:00:00Z", "2026-11-30T12:00:00+01:00", "2026-02-30T12:00:00Z"}
+
+// TestFieldValuesAsBefore: the parser of issue 14 checks a field line's value in the pass
+// that finds the line's end (lineEnd); it gives what the old parser gave, to the error
+// message, with every value of fieldValues, the key alone and the key and a space on the
+// first line of every key of every record type in an export (sealed records' own and their
+// unsealed records' lines too).
+func TestFieldValuesAsBefore(t *testing.T) {
+	sc := ledgertest.Small
+	sc.End = true
+	data := newGame(t, sc, ledger.View{Full: true}).Data
+	lines := strings.SplitAfter(string(data), "\n")
+	seen := map[string]bool{}
+	typ := ""
+	tried := 0
+	for i, line := range lines {
+		if s, ok := strings.CutPrefix(line, "type "); ok {
+			typ = strings.TrimSpace(s)
+			continue
+		}
+		key, _, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		if typ == "" || key == "" || key == "index" || key == "unseal" || seen[typ+" "+key] {
+			continue
+		}
+		seen[typ+" "+key] = true
+		for _, v := range append([]string{"\x00alone", "\x00space"}, fieldValues...) {
+			repl := key + " " + v + "\n"
+			switch v {
+			case "\x00alone":
+				repl = key + "\n"
+			case "\x00space":
+				repl = key + " \n"
+			}
+			c := slices.Concat(lines[:i:i], []string{repl}, lines[i+1:])
+			sameParse(t, fmt.Sprintf("line %d (%s record) as %q", i+1, typ, repl), []byte(strings.Join(c, "")))
+			tried++
+		}
+	}
+	if len(seen) < 40 {
+		t.Errorf("only %d keys of record types tried: %v", len(seen), seen)
+	}
+	t.Logf("%d keys, %d files", len(seen), tried)
 }

@@ -128,10 +128,13 @@ type rollWorkers struct {
 	ch      chan *rollBatch
 	wg      sync.WaitGroup
 	batches []*rollBatch
+	// free takes the jobs of derived batches back for new batches (their rolls' values
+	// are never written again, so that a job that still refers to them is harmless).
+	free chan []rollJob
 }
 
 func startRollWorkers() *rollWorkers {
-	w := &rollWorkers{ch: make(chan *rollBatch, 64)}
+	w := &rollWorkers{ch: make(chan *rollBatch, 64), free: make(chan []rollJob, 128)}
 	for range runtime.GOMAXPROCS(0) {
 		w.wg.Add(1)
 		go func() {
@@ -139,10 +142,27 @@ func startRollWorkers() *rollWorkers {
 			var buf []int
 			for b := range w.ch {
 				buf = b.derive(buf)
+				select {
+				case w.free <- b.jobs[:0]:
+				default:
+				}
+				b.jobs = nil
 			}
 		}()
 	}
 	return w
+}
+
+// jobs returns an empty slice for a batch's jobs with room for at least size.
+func (w *rollWorkers) jobs(size int) []rollJob {
+	select {
+	case j := <-w.free:
+		if cap(j) >= size {
+			return j
+		}
+	default:
+	}
+	return make([]rollJob, 0, size)
 }
 
 func (w *rollWorkers) send(b *rollBatch) {

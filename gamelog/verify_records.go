@@ -127,7 +127,7 @@ func (v *verifier) keyed(c *closeRec, key ident.Hash) {
 		size = max(size, len(v.batch.jobs))
 	}
 	v.flushBatch()
-	c.batch = &rollBatch{key: key, jobs: make([]rollJob, 0, size)}
+	c.batch = &rollBatch{key: key, jobs: v.workers.jobs(size)}
 	v.batch = c.batch
 }
 
