@@ -263,7 +263,7 @@ func parseRecord(raw []byte, s string, arena *[]uint16) (Record, error) {
 	if !ok || checkValue(kUint, idx) != nil {
 		return Record{}, fmt.Errorf("%w: line 2: %q is not an index line", ErrSyntax, sc.line)
 	}
-	rec := Record{Type: name, Raw: raw, Index: parseUint(idx)}
+	rec := Record{Type: name, Raw: raw[:len(raw):len(raw)], Index: parseUint(idx)}
 	start := len(*arena)
 	sc.next()
 	if err := parseFields(schema, &sc, arena); err != nil {
@@ -407,7 +407,7 @@ func scanRecordInto(dst *Record, data []byte, str string, start int, arena *[]ui
 		return 0, false
 	}
 	*arena = lines
-	dst.Index, dst.Type, dst.Raw, dst.lines = parseUint(idx), name, data[start:start+p], lines[mark:len(lines):len(lines)]
+	dst.Index, dst.Type, dst.Raw, dst.lines = parseUint(idx), name, data[start:start+p:start+p], lines[mark:len(lines):len(lines)]
 	return start + p, true
 }
 
