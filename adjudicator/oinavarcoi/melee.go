@@ -229,8 +229,10 @@ func (rs *resolver) morale() error {
 	g := rs.g
 	totals := map[string]int{}
 	routs := slices.Clone(rs.routNow)
-	for _, s := range g.inMelee() {
-		if slices.Contains(routs, s) {
+	for _, s := range g.Squadrons {
+		// every squadron that failed a Battle test this turn tests, even when its enemy sank
+		// in the same melee phase and it is out of melee now (rule Morale.test)
+		if !s.InPlay() || len(s.Melee) == 0 && !s.Failed || slices.Contains(routs, s) {
 			continue
 		}
 		why := ""

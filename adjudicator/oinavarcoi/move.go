@@ -450,9 +450,10 @@ func (rs *resolver) engage(s, t *Squadron, a table.Arc) {
 	}
 	s.Frontal, t.Frontal = true, true
 	for _, x := range []*Squadron{s, t} {
-		if x.Formation == Keras && !x.Disordered {
-			x.Disordered = true
-			rs.event("Melee.ranks", "%s, engaged frontally in epi keras, is Disordered", x.ID)
+		if x.Formation == Keras {
+			// a disorder like any other: a second one makes it Unformed (rule Disorder.effects)
+			rs.event("Melee.ranks", "%s is engaged frontally in epi keras", x.ID)
+			rs.disorder(x, "Melee.ranks")
 		}
 	}
 }

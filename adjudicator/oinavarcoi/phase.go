@@ -69,7 +69,7 @@ func (rs *resolver) signal(i int, o *Order) {
 	g.Signalled[i] = true
 	rs.event("Signals.give", "%s signals %s to its %s wing", g.side(i), o.Signal, o.Wing)
 	for _, s := range g.Squadrons {
-		if s.Side != g.side(i) || s.Wing != o.Wing || !s.InPlay() || len(s.Melee) > 0 || s.Freighter || s.Hold {
+		if s.Side != g.side(i) || s.Wing != o.Wing || !s.InPlay() || len(s.Melee) > 0 || s.Freighter || s.Hold || s.Pursuing != "" {
 			continue
 		}
 		switch o.Signal {
@@ -230,11 +230,14 @@ func (g *Game) validSquadron(s *Squadron, o *Order) (string, []string) {
 
 // validSteps: one whole-move manoeuvre alone; epi mias wheels and backs water; epi pollon
 // wheels or turns 90 all together; epi keras turns in succession up to 90 a move; unformed
-// squadrons move straight.
+// squadrons move straight. A change of front (TURN) or an about face costs the whole move for
+// every formation but epi keras turning in succession (rules Formations.change,
+// Turning.front: "About face and change of front normally cost the move"; the only "at no
+// cost" turn is epi keras's).
 func (g *Game) validSteps(s *Squadron, steps []mstep) string {
 	turned := 0
 	for _, st := range steps {
-		whole := st.Kind == stAbout || st.Kind == stTurn && s.Formation == Mias || st.Kind == stBack
+		whole := st.Kind == stAbout || st.Kind == stTurn && s.Formation != Keras || st.Kind == stBack
 		switch {
 		case whole && len(steps) > 1:
 			return fmt.Sprintf("%s costs the whole move: write it alone", st.Kind)
@@ -266,7 +269,7 @@ func (g *Game) legalSteps(s *Squadron) []string {
 	case Mias:
 		return []string{s.ID + " MOVE", s.ID + " WHEEL L 45 MOVE", s.ID + " BACK 2", s.ID + " TURN R 90", s.ID + " ABOUT", s.ID + " EPI-POLLON", s.ID + " PERIPLOUS ENEMY"}
 	case Pollon:
-		return []string{s.ID + " MOVE 8", s.ID + " WHEEL R 30 MOVE", s.ID + " TURN L 90 MOVE 4", s.ID + " DIEKPLOUS ENEMY"}
+		return []string{s.ID + " MOVE 8", s.ID + " WHEEL R 30 MOVE", s.ID + " TURN L 90", s.ID + " DIEKPLOUS ENEMY"}
 	case Keras:
 		return []string{s.ID + " MOVE 4 TURN R 45 MOVE 4", s.ID + " EPI-MIAS", s.ID + " DIEKPLOUS ENEMY"}
 	case Unformed:
