@@ -144,7 +144,8 @@ type mover struct {
 	o       *Order
 	left    table.Len
 	rolled  bool
-	engage  bool // the ENGAGE signal was given to its wing (no test to engage)
+	engage  bool          // the ENGAGE signal was given to its wing (no test to engage)
+	start   table.Polygon // where it stood when its move began (rule Flank.only)
 	tests   int
 	stopped bool
 }
@@ -213,6 +214,7 @@ func (rs *resolver) squadronOrder(o *Order, engage bool) error {
 		return nil
 	}
 	s.Moved = true
+	m.start = g.corners(s)
 	for _, st := range o.Steps {
 		if m.stopped {
 			break
@@ -332,7 +334,6 @@ func (m *mover) move(d table.Len) error {
 		rs.disorder(s, "Flotsam")
 		b = g.base(s)
 	}
-	before := b.Corners(s.Pose)
 	obs := g.obstacles(s)
 	poses, blk := b.Follow(s.Pose, table.Path{{Move: d}}, polys(obs))
 	if len(poses) > 0 {
@@ -363,7 +364,7 @@ func (m *mover) move(d table.Len) error {
 		rs.event("Freighters", "%s takes the freighter %s", s.ID, t.ID)
 		return nil
 	}
-	return m.contact(t, before)
+	return m.contact(t, m.start)
 }
 
 // touchedAhead returns the index of an enemy squadron in play that a move ending exactly
@@ -406,6 +407,9 @@ func (g *Game) face(t *Squadron, before table.Polygon) table.Arc {
 
 // contact: s has met enemy t moving straight ahead. A named diekplous or periplous is tried;
 // otherwise engaging takes a manoeuvre test (none under the ENGAGE signal) and the two fight.
+// before is where s stood at the start of its move: the side it strikes is judged from there
+// ("already behind the enemy's front before contact", rule Flank.only), not from the start
+// of its last straight leg.
 func (m *mover) contact(t *Squadron, before table.Polygon) error {
 	rs, s, g := m.rs, m.s, m.rs.g
 	if m.o.Attack != "" && m.o.Target == t.ID {
