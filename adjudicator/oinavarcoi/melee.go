@@ -223,8 +223,8 @@ func (rs *resolver) moraleTest(s *Squadron, label, why string, pursuing bool) (b
 
 // morale: squadrons that failed a Battle test (and, in full-size play, those in melee with
 // four stands or fewer) test; one squadron must survive each melee; routers spread disorder
-// behind them, leave flotsam, and their enemies test to pursue; pursuers test to stop;
-// routers and pursuers move (rules Morale.*, Rout.*, Pursuit.*).
+// behind them, leave flotsam, and their enemies test to pursue; routers and pursuers move;
+// then the earlier pursuers test to stop (rules Sequence.turn, Morale.*, Rout.*, Pursuit.*).
 func (rs *resolver) morale() error {
 	g := rs.g
 	totals := map[string]int{}
@@ -254,34 +254,45 @@ func (rs *resolver) morale() error {
 		}
 	}
 	routs = rs.survivor(routs, totals)
-	stop := map[string]bool{}
+	var earlier []*Squadron // pursuing since an earlier morale phase (rule Pursuit.stop)
 	for _, s := range g.Squadrons {
 		if s.InPlay() && s.Pursuing != "" {
-			ok, _, err := rs.moraleTest(s, "stop/"+s.ID, "to stop pursuing", true)
-			if err != nil {
-				return err
-			}
-			stop[s.ID] = ok
+			earlier = append(earlier, s)
 		}
 	}
-	var newPursuers []*Squadron
 	for _, r := range g.Squadrons {
 		if !slices.Contains(routs, r) {
 			continue
 		}
-		ps, err := rs.rout(r)
+		if _, err := rs.rout(r); err != nil {
+			return err
+		}
+	}
+	if err := rs.moveRouters(); err != nil {
+		return err
+	}
+	return rs.stopPursuit(earlier)
+}
+
+// stopPursuit: after the routers move, each squadron that was pursuing before this morale
+// phase and still is tests morale, -2 Pursuing, and stops on a pass (rules Pursuit.stop,
+// Sequence.turn: "squadrons that failed Battle tests test morale, routers move, and
+// pursuers test to stop").
+func (rs *resolver) stopPursuit(earlier []*Squadron) error {
+	for _, s := range earlier {
+		if !s.InPlay() || s.Pursuing == "" {
+			continue
+		}
+		ok, _, err := rs.moraleTest(s, "stop/"+s.ID, "to stop pursuing", true)
 		if err != nil {
 			return err
 		}
-		newPursuers = append(newPursuers, ps...)
-	}
-	for _, s := range g.Squadrons {
-		if stop[s.ID] && !slices.Contains(newPursuers, s) {
+		if ok {
 			s.Pursuing = ""
 			rs.event("Pursuit.stop", "%s stops pursuing", s.ID)
 		}
 	}
-	return rs.moveRouters()
+	return nil
 }
 
 // survivor applies "one squadron must survive each melee": if every squadron of a melee
