@@ -90,7 +90,10 @@ func (rs *resolver) melee() error {
 		}
 		diff := rank(s.Formation) - best
 		first := s.MeleeTurns == 0
-		if diff > 0 && !(s.FlankAttacker && first) {
+		// the flank attacker ignores the formation differential for as long as that melee
+		// lasts, and its own failure in the first turn only (rule Flank.attacker: "ignores
+		// formation differential and first-turn failure effects"; DESIGNED reading)
+		if diff > 0 && !s.FlankAttacker {
 			mod -= diff
 		}
 		total := n + mod
@@ -145,7 +148,8 @@ func (rs *resolver) melee() error {
 }
 
 // outnumbered: a squadron of one stand or less facing three stands or more routs at once
-// (rule Flank.outnumbered).
+// (rule Flank.outnumbered); in full-size play two stands or less facing six or more
+// (DESIGNED reading, docs/OINAVARCOI.md: the numbers double with the stands).
 func (rs *resolver) outnumbered(s *Squadron, enemies []*Squadron) bool {
 	if s.Halves > 2*(1+boolInt(rs.g.full)) {
 		return false
