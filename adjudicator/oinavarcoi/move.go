@@ -249,7 +249,7 @@ func (m *mover) step(st mstep) error {
 				return err
 			}
 			s.Pose = s.Pose.Turn(st.Deg)
-			rs.event(rule, "%s turns %s to heading %d", s.ID, st, s.Pose.Heading)
+			rs.event(rule, "%s turns %s to heading %d (the whole move)", s.ID, st, s.Pose.Heading)
 			return nil
 		}
 		np := table.Pose{At: rotate(s.Pose.At, frontPoint(b, s.Pose), st.Deg), Heading: table.Norm(s.Pose.Heading + st.Deg)}
