@@ -268,7 +268,7 @@ func (rs *resolver) morale() error {
 		if !slices.Contains(routs, r) {
 			continue
 		}
-		if _, err := rs.rout(r); err != nil {
+		if err := rs.rout(r); err != nil {
 			return err
 		}
 	}
@@ -358,7 +358,7 @@ func (g *Game) meleeGroup(s *Squadron) []*Squadron {
 // rout turns r into a router (rule Rout.move): squadrons within 6" directly behind it are
 // disordered (rule Rout.behind), flotsam marks the melee (rule Flotsam), and each enemy in
 // melee with it tests morale: a failure pursues, Unformed (rule Pursuit.start).
-func (rs *resolver) rout(r *Squadron) ([]*Squadron, error) {
+func (rs *resolver) rout(r *Squadron) error {
 	g := rs.g
 	enemies := g.enemiesOf(r)
 	rs.event("Rout.move", "%s routs", r.ID)
@@ -379,14 +379,13 @@ func (rs *resolver) rout(r *Squadron) ([]*Squadron, error) {
 	r.Fled = slices.Clone(r.Melee)
 	rs.leaveMelee(r)
 	r.Status, r.Pursuing, r.Hold, r.Reform = Routing, "", false, ""
-	var pursuers []*Squadron
 	for _, e := range enemies {
 		if !e.InPlay() || e.Pursuing != "" {
 			continue
 		}
 		ok, _, err := rs.moraleTest(e, "pursue/"+e.ID+"/"+r.ID, "in melee with a router", false)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok && len(e.Melee) == 0 {
 			e.Pursuing, e.Hold = r.ID, true
@@ -394,10 +393,9 @@ func (rs *resolver) rout(r *Squadron) ([]*Squadron, error) {
 				rs.unform(e)
 			}
 			rs.event("Pursuit.start", "%s pursues %s, Unformed", e.ID, r.ID)
-			pursuers = append(pursuers, e)
 		}
 	}
-	return pursuers, nil
+	return nil
 }
 
 // moveRouters: routers move 2Avd directly away from the enemy, through other squadrons
