@@ -112,7 +112,7 @@ func (rs *resolver) movePhalanxes(side string) {
 }
 
 // phalanxMelee: opposing phalanxes within the Respect area fight. Each allocates 3d6 to each
-// hoplite stand (2d6 while not deployed: SUBSTITUTE) and 2d6 to each euzonoi stand; the stand
+// hoplite stand, deployed or not, and 2d6 to each euzonoi stand; the stand
 // totals are paired best against best; the side that wins fewer pairs loses: losing hoplites
 // are pushed back, and rout on the second push-back; losing euzonoi alone lose a stand
 // (SUBSTITUTE). An army routs when two wings rout (rules Phalanx.melee, Phalanx.rout).
