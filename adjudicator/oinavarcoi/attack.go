@@ -37,14 +37,34 @@ func (rs *resolver) diekplous(s, t *Squadron) error {
 		rs.event("Diekplous.outcomes", "Diekplous! %s breaks through %s's line and turns on its rear", s.ID, t.ID)
 		rs.engage(s, t, table.Stern)
 	case a && d:
-		s.Pose = s.Pose.Forward(-6 * table.Inch)
 		rs.event("Diekplous.outcomes", "%s parries the diekplous: %s is pushed back 6\"", t.ID, s.ID)
+		rs.pushBack(s, 6*table.Inch)
 	default:
 		rs.event("Diekplous.outcomes", "The diekplous fails: %s is caught in front of %s", s.ID, t.ID)
 		rs.disorder(s, "Diekplous.outcomes")
 		rs.engage(s, t, table.Bow)
 	}
 	return nil
+}
+
+// pushBack moves s straight astern up to d, stopping as any move does (rule Movement.each,
+// SUBSTITUTE: warships stop at the table's edge) at the edge, at land or at a squadron behind
+// it that is not routing; routers are passed through.
+func (rs *resolver) pushBack(s *Squadron, d table.Len) {
+	g := rs.g
+	obs := g.obstacles(s)
+	poses, blk := g.base(s).Follow(s.Pose, table.Path{{Move: -d}}, polys(obs))
+	if len(poses) > 0 {
+		s.Pose = poses[len(poses)-1]
+	}
+	switch {
+	case blk == nil:
+		rs.event("Diekplous.outcomes", "%s backs to %v", s.ID, s.Pose.At)
+	case obs[blk.Obstacle].edge:
+		rs.event("Diekplous.outcomes", "%s backs to %v, stopped at the table's edge", s.ID, s.Pose.At)
+	default:
+		rs.event("Diekplous.outcomes", "%s backs to %v, stopped by %s", s.ID, s.Pose.At, nameOf(obs[blk.Obstacle].sq))
+	}
 }
 
 // offshoreFlank returns t's flank facing the open sea.

@@ -117,7 +117,7 @@ Movement:
   SQ1 MOVE [4]                 straight ahead (epi mias 1Avd, epi pollon/keras 8")
   SQ1 WHEEL L 45 MOVE 4        wheel on the inner corner (manoeuvre test), then move
   SQ3 MOVE 3 TURN R 45 MOVE 5  epi keras turns in succession up to 90, free
-  SQ2 TURN R 90 MOVE 4         epi pollon turns all stands together (test)
+  SQ2 TURN R 90                epi pollon turns all stands together (the whole move, test)
   SQ1 BACK 2 | SQ1 ABOUT | SQ1 TURN L 90 | SQ1 EPI-POLLON   (the whole move, test)
   SQ2 DIEKPLOUS SQ7 | SQ1 PERIPLOUS SQ7   move ahead into the named enemy and attempt it
   SQ4 REFORM EPI-MIAS          an unformed squadron stays still to reform

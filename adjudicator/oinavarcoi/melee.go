@@ -90,7 +90,10 @@ func (rs *resolver) melee() error {
 		}
 		diff := rank(s.Formation) - best
 		first := s.MeleeTurns == 0
-		if diff > 0 && !(s.FlankAttacker && first) {
+		// the flank attacker ignores the formation differential for as long as that melee
+		// lasts, and its own failure in the first turn only (rule Flank.attacker: "ignores
+		// formation differential and first-turn failure effects"; DESIGNED reading)
+		if diff > 0 && !s.FlankAttacker {
 			mod -= diff
 		}
 		total := n + mod
@@ -145,7 +148,8 @@ func (rs *resolver) melee() error {
 }
 
 // outnumbered: a squadron of one stand or less facing three stands or more routs at once
-// (rule Flank.outnumbered).
+// (rule Flank.outnumbered); in full-size play two stands or less facing six or more
+// (DESIGNED reading, docs/OINAVARCOI.md: the numbers double with the stands).
 func (rs *resolver) outnumbered(s *Squadron, enemies []*Squadron) bool {
 	if s.Halves > 2*(1+boolInt(rs.g.full)) {
 		return false
@@ -223,14 +227,16 @@ func (rs *resolver) moraleTest(s *Squadron, label, why string, pursuing bool) (b
 
 // morale: squadrons that failed a Battle test (and, in full-size play, those in melee with
 // four stands or fewer) test; one squadron must survive each melee; routers spread disorder
-// behind them, leave flotsam, and their enemies test to pursue; pursuers test to stop;
-// routers and pursuers move (rules Morale.*, Rout.*, Pursuit.*).
+// behind them, leave flotsam, and their enemies test to pursue; routers and pursuers move;
+// then the earlier pursuers test to stop (rules Sequence.turn, Morale.*, Rout.*, Pursuit.*).
 func (rs *resolver) morale() error {
 	g := rs.g
 	totals := map[string]int{}
 	routs := slices.Clone(rs.routNow)
-	for _, s := range g.inMelee() {
-		if slices.Contains(routs, s) {
+	for _, s := range g.Squadrons {
+		// every squadron that failed a Battle test this turn tests, even when its enemy sank
+		// in the same melee phase and it is out of melee now (rule Morale.test)
+		if !s.InPlay() || len(s.Melee) == 0 && !s.Failed || slices.Contains(routs, s) {
 			continue
 		}
 		why := ""
@@ -252,34 +258,45 @@ func (rs *resolver) morale() error {
 		}
 	}
 	routs = rs.survivor(routs, totals)
-	stop := map[string]bool{}
+	var earlier []*Squadron // pursuing since an earlier morale phase (rule Pursuit.stop)
 	for _, s := range g.Squadrons {
 		if s.InPlay() && s.Pursuing != "" {
-			ok, _, err := rs.moraleTest(s, "stop/"+s.ID, "to stop pursuing", true)
-			if err != nil {
-				return err
-			}
-			stop[s.ID] = ok
+			earlier = append(earlier, s)
 		}
 	}
-	var newPursuers []*Squadron
 	for _, r := range g.Squadrons {
 		if !slices.Contains(routs, r) {
 			continue
 		}
-		ps, err := rs.rout(r)
+		if err := rs.rout(r); err != nil {
+			return err
+		}
+	}
+	if err := rs.moveRouters(); err != nil {
+		return err
+	}
+	return rs.stopPursuit(earlier)
+}
+
+// stopPursuit: after the routers move, each squadron that was pursuing before this morale
+// phase and still is tests morale, -2 Pursuing, and stops on a pass (rules Pursuit.stop,
+// Sequence.turn: "squadrons that failed Battle tests test morale, routers move, and
+// pursuers test to stop").
+func (rs *resolver) stopPursuit(earlier []*Squadron) error {
+	for _, s := range earlier {
+		if !s.InPlay() || s.Pursuing == "" {
+			continue
+		}
+		ok, _, err := rs.moraleTest(s, "stop/"+s.ID, "to stop pursuing", true)
 		if err != nil {
 			return err
 		}
-		newPursuers = append(newPursuers, ps...)
-	}
-	for _, s := range g.Squadrons {
-		if stop[s.ID] && !slices.Contains(newPursuers, s) {
+		if ok {
 			s.Pursuing = ""
 			rs.event("Pursuit.stop", "%s stops pursuing", s.ID)
 		}
 	}
-	return rs.moveRouters()
+	return nil
 }
 
 // survivor applies "one squadron must survive each melee": if every squadron of a melee
@@ -341,7 +358,7 @@ func (g *Game) meleeGroup(s *Squadron) []*Squadron {
 // rout turns r into a router (rule Rout.move): squadrons within 6" directly behind it are
 // disordered (rule Rout.behind), flotsam marks the melee (rule Flotsam), and each enemy in
 // melee with it tests morale: a failure pursues, Unformed (rule Pursuit.start).
-func (rs *resolver) rout(r *Squadron) ([]*Squadron, error) {
+func (rs *resolver) rout(r *Squadron) error {
 	g := rs.g
 	enemies := g.enemiesOf(r)
 	rs.event("Rout.move", "%s routs", r.ID)
@@ -362,14 +379,13 @@ func (rs *resolver) rout(r *Squadron) ([]*Squadron, error) {
 	r.Fled = slices.Clone(r.Melee)
 	rs.leaveMelee(r)
 	r.Status, r.Pursuing, r.Hold, r.Reform = Routing, "", false, ""
-	var pursuers []*Squadron
 	for _, e := range enemies {
 		if !e.InPlay() || e.Pursuing != "" {
 			continue
 		}
 		ok, _, err := rs.moraleTest(e, "pursue/"+e.ID+"/"+r.ID, "in melee with a router", false)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok && len(e.Melee) == 0 {
 			e.Pursuing, e.Hold = r.ID, true
@@ -377,10 +393,9 @@ func (rs *resolver) rout(r *Squadron) ([]*Squadron, error) {
 				rs.unform(e)
 			}
 			rs.event("Pursuit.start", "%s pursues %s, Unformed", e.ID, r.ID)
-			pursuers = append(pursuers, e)
 		}
 	}
-	return pursuers, nil
+	return nil
 }
 
 // moveRouters: routers move 2Avd directly away from the enemy, through other squadrons

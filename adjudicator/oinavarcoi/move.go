@@ -144,7 +144,8 @@ type mover struct {
 	o       *Order
 	left    table.Len
 	rolled  bool
-	engage  bool // the ENGAGE signal was given to its wing (no test to engage)
+	engage  bool          // the ENGAGE signal was given to its wing (no test to engage)
+	start   table.Polygon // where it stood when its move began (rule Flank.only)
 	tests   int
 	stopped bool
 }
@@ -213,6 +214,7 @@ func (rs *resolver) squadronOrder(o *Order, engage bool) error {
 		return nil
 	}
 	s.Moved = true
+	m.start = g.corners(s)
 	for _, st := range o.Steps {
 		if m.stopped {
 			break
@@ -247,7 +249,7 @@ func (m *mover) step(st mstep) error {
 				return err
 			}
 			s.Pose = s.Pose.Turn(st.Deg)
-			rs.event(rule, "%s turns %s to heading %d", s.ID, st, s.Pose.Heading)
+			rs.event(rule, "%s turns %s to heading %d (the whole move)", s.ID, st, s.Pose.Heading)
 			return nil
 		}
 		np := table.Pose{At: rotate(s.Pose.At, frontPoint(b, s.Pose), st.Deg), Heading: table.Norm(s.Pose.Heading + st.Deg)}
@@ -332,7 +334,6 @@ func (m *mover) move(d table.Len) error {
 		rs.disorder(s, "Flotsam")
 		b = g.base(s)
 	}
-	before := b.Corners(s.Pose)
 	obs := g.obstacles(s)
 	poses, blk := b.Follow(s.Pose, table.Path{{Move: d}}, polys(obs))
 	if len(poses) > 0 {
@@ -363,7 +364,7 @@ func (m *mover) move(d table.Len) error {
 		rs.event("Freighters", "%s takes the freighter %s", s.ID, t.ID)
 		return nil
 	}
-	return m.contact(t, before)
+	return m.contact(t, m.start)
 }
 
 // touchedAhead returns the index of an enemy squadron in play that a move ending exactly
@@ -406,6 +407,9 @@ func (g *Game) face(t *Squadron, before table.Polygon) table.Arc {
 
 // contact: s has met enemy t moving straight ahead. A named diekplous or periplous is tried;
 // otherwise engaging takes a manoeuvre test (none under the ENGAGE signal) and the two fight.
+// before is where s stood at the start of its move: the side it strikes is judged from there
+// ("already behind the enemy's front before contact", rule Flank.only), not from the start
+// of its last straight leg.
 func (m *mover) contact(t *Squadron, before table.Polygon) error {
 	rs, s, g := m.rs, m.s, m.rs.g
 	if m.o.Attack != "" && m.o.Target == t.ID {
@@ -450,9 +454,10 @@ func (rs *resolver) engage(s, t *Squadron, a table.Arc) {
 	}
 	s.Frontal, t.Frontal = true, true
 	for _, x := range []*Squadron{s, t} {
-		if x.Formation == Keras && !x.Disordered {
-			x.Disordered = true
-			rs.event("Melee.ranks", "%s, engaged frontally in epi keras, is Disordered", x.ID)
+		if x.Formation == Keras {
+			// a disorder like any other: a second one makes it Unformed (rule Disorder.effects)
+			rs.event("Melee.ranks", "%s is engaged frontally in epi keras", x.ID)
+			rs.disorder(x, "Melee.ranks")
 		}
 	}
 }

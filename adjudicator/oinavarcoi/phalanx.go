@@ -21,7 +21,7 @@ type Phalanx struct {
 	Hoplites, Euzonoi int
 	Pose              table.Pose
 	Order             string // the standing order: MOVE, REDRESS, DEPLOY, or "" (halted)
-	Deployed          bool   // in battle line (DEPLOY); a moving phalanx is not (SUBSTITUTE)
+	Deployed          bool   // in battle line (DEPLOY), shown in reports; a moving phalanx is not (DESIGNED: no effect on dice)
 	Pushes            int    // push-backs suffered (rule Phalanx.melee)
 	Routed            bool
 }
@@ -112,7 +112,7 @@ func (rs *resolver) movePhalanxes(side string) {
 }
 
 // phalanxMelee: opposing phalanxes within the Respect area fight. Each allocates 3d6 to each
-// hoplite stand (2d6 while not deployed: SUBSTITUTE) and 2d6 to each euzonoi stand; the stand
+// hoplite stand, deployed or not, and 2d6 to each euzonoi stand; the stand
 // totals are paired best against best; the side that wins fewer pairs loses: losing hoplites
 // are pushed back, and rout on the second push-back; losing euzonoi alone lose a stand
 // (SUBSTITUTE). An army routs when two wings rout (rules Phalanx.melee, Phalanx.rout).
@@ -160,9 +160,9 @@ func (rs *resolver) phalanxMelee() error {
 func (rs *resolver) phalanxDice(p *Phalanx) ([]int, error) {
 	var out []int
 	for k := 1; k <= p.Hoplites+p.Euzonoi; k++ {
-		n := 2
-		if k <= p.Hoplites && p.Deployed {
-			n = 3
+		n := 2 // euzonoi 2d6
+		if k <= p.Hoplites {
+			n = 3 // hoplites 3d6, deployed or not: the text sets no condition (rule Phalanx.melee)
 		}
 		roll, err := rs.r.Roll(fmt.Sprintf("phalanx/%s/%d", p.ID, k), 6, n)
 		if err != nil {

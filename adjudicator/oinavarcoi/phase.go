@@ -69,7 +69,7 @@ func (rs *resolver) signal(i int, o *Order) {
 	g.Signalled[i] = true
 	rs.event("Signals.give", "%s signals %s to its %s wing", g.side(i), o.Signal, o.Wing)
 	for _, s := range g.Squadrons {
-		if s.Side != g.side(i) || s.Wing != o.Wing || !s.InPlay() || len(s.Melee) > 0 || s.Freighter || s.Hold {
+		if !g.takesSignal(s, g.side(i), o.Wing) {
 			continue
 		}
 		switch o.Signal {
@@ -87,6 +87,35 @@ func (rs *resolver) signal(i int, o *Order) {
 			rs.deployLine(s, o.Signal == "DEPLOY-RIGHT")
 		}
 	}
+}
+
+// takesSignal reports whether s carries out a signal side gives to wing: the wing's
+// squadrons in play and out of melee; not freighters, nor pursuers, which take no movement
+// orders (rules Signals.give, Pursuit.start).
+func (g *Game) takesSignal(s *Squadron, side, wing string) bool {
+	return s.Side == side && s.Wing == wing && s.InPlay() && len(s.Melee) == 0 && !s.Freighter && !s.Hold && s.Pursuing == ""
+}
+
+// afterSignal returns s as the side's signal this turn leaves it, before its own move: a copy
+// turned or deployed into line, or s itself when the signal does not reach it. A squadron's
+// orders are checked against the formation and facing it will have when it moves (rule
+// Signals.give: the signal is carried out before the wing moves).
+func (g *Game) afterSignal(s *Squadron, sig *Order) *Squadron {
+	if sig == nil || !g.takesSignal(s, s.Side, sig.Wing) {
+		return s
+	}
+	c := *s
+	switch sig.Signal {
+	case "TURN-RIGHT":
+		c.Pose = c.Pose.Turn(90)
+	case "TURN-LEFT":
+		c.Pose = c.Pose.Turn(-90)
+	case "DEPLOY-RIGHT", "DEPLOY-LEFT":
+		if c.Formation == Keras {
+			c.Formation = Mias
+		}
+	}
+	return &c
 }
 
 // deployLine deploys a column into line to the right or left of its lead ship: the line's
@@ -114,12 +143,19 @@ func (g *Game) validateMove(side string, orders []*Order) []lineErr {
 	var errs []lineErr
 	seen := map[string]bool{}
 	signals := 0
+	var sig *Order // the side's signal this turn, carried out before its squadrons move
 	for _, o := range orders {
 		if o.Signal != "" {
 			signals++
 			if why, legal := g.validSignal(i, o, signals); why != "" {
 				errs = append(errs, lineErr{o, why, legal})
+			} else {
+				sig = o
 			}
+		}
+	}
+	for _, o := range orders {
+		if o.Signal != "" {
 			continue
 		}
 		if o.Choice != "" || o.Deploy || o.Phalanx != "" {
@@ -136,10 +172,11 @@ func (g *Game) validateMove(side string, orders []*Order) []lineErr {
 			continue
 		}
 		seen[s.ID] = true
-		if why, legal := g.validSquadron(s, o); why != "" {
+		if why, legal := g.validSquadron(g.afterSignal(s, sig), o); why != "" {
 			errs = append(errs, lineErr{o, why, legal})
 		}
 	}
+	slices.SortStableFunc(errs, func(x, y lineErr) int { return x.o.line - y.o.line })
 	return errs
 }
 
@@ -230,11 +267,14 @@ func (g *Game) validSquadron(s *Squadron, o *Order) (string, []string) {
 
 // validSteps: one whole-move manoeuvre alone; epi mias wheels and backs water; epi pollon
 // wheels or turns 90 all together; epi keras turns in succession up to 90 a move; unformed
-// squadrons move straight.
+// squadrons move straight. A change of front (TURN) or an about face costs the whole move for
+// every formation but epi keras turning in succession (rules Formations.change,
+// Turning.front: "About face and change of front normally cost the move"; the only "at no
+// cost" turn is epi keras's).
 func (g *Game) validSteps(s *Squadron, steps []mstep) string {
 	turned := 0
 	for _, st := range steps {
-		whole := st.Kind == stAbout || st.Kind == stTurn && s.Formation == Mias || st.Kind == stBack
+		whole := st.Kind == stAbout || st.Kind == stTurn && s.Formation != Keras || st.Kind == stBack
 		switch {
 		case whole && len(steps) > 1:
 			return fmt.Sprintf("%s costs the whole move: write it alone", st.Kind)
@@ -266,7 +306,7 @@ func (g *Game) legalSteps(s *Squadron) []string {
 	case Mias:
 		return []string{s.ID + " MOVE", s.ID + " WHEEL L 45 MOVE", s.ID + " BACK 2", s.ID + " TURN R 90", s.ID + " ABOUT", s.ID + " EPI-POLLON", s.ID + " PERIPLOUS ENEMY"}
 	case Pollon:
-		return []string{s.ID + " MOVE 8", s.ID + " WHEEL R 30 MOVE", s.ID + " TURN L 90 MOVE 4", s.ID + " DIEKPLOUS ENEMY"}
+		return []string{s.ID + " MOVE 8", s.ID + " WHEEL R 30 MOVE", s.ID + " TURN L 90", s.ID + " DIEKPLOUS ENEMY"}
 	case Keras:
 		return []string{s.ID + " MOVE 4 TURN R 45 MOVE 4", s.ID + " EPI-MIAS", s.ID + " DIEKPLOUS ENEMY"}
 	case Unformed:
