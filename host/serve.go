@@ -143,6 +143,7 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	if in.Mailbox == "" {
 		in.Mailbox = "INBOX"
 	}
+	h.warnStranded()
 	in.Wake, in.Handle, in.Park = wake, h.observed(h.Handle), h.observedPark(h.Park)
 	in.Load, in.Save = h.loadCursor(in.Mailbox), h.saveCursor(in.Mailbox)
 	var wg sync.WaitGroup
@@ -301,5 +302,18 @@ func (h *Host) backup() {
 		h.log.Error("backup failed", "err", err)
 	} else {
 		h.log.Info("backup written", "path", path)
+	}
+}
+
+// warnStranded logs, at start, each game under way this navarch cannot continue (Stranded):
+// an upgrade that changed a ruleset's engine parks their mail until the navarch that began
+// them runs again.
+func (h *Host) warnStranded() {
+	lines, err := h.Stranded()
+	if err != nil {
+		h.log.Error("cannot list the games this navarch cannot continue", "err", err)
+	}
+	for _, l := range lines {
+		h.log.Error("a game under way this navarch cannot continue: its mail is parked until the navarch that began it runs (docs/deploy/README.md, Upgrading)", "game", l)
 	}
 }

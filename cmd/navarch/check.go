@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 
+	"navarch/host"
 	"navarch/store"
 )
 
@@ -39,6 +41,15 @@ func runCheck(c *cli, args []string) int {
 		problems = store.Check(tx)
 		return nil
 	})
+	// Games under way this navarch's engines cannot continue: run on a copy of the
+	// database before an upgrade, the new navarch's check names the games it would strand.
+	stranded, err := host.New(s, rulesets, host.Config{}, slog.New(slog.DiscardHandler)).Stranded()
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	for _, l := range stranded {
+		problems = append(problems, "stranded game "+l)
+	}
 	for _, p := range problems {
 		fmt.Fprintln(stdout, p)
 	}

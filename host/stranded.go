@@ -1,0 +1,40 @@
+package host
+
+import (
+	"fmt"
+
+	"navarch/play"
+	"navarch/store"
+)
+
+// Stranded describes, a line each, the games under way that this navarch cannot continue:
+// their genesis record names another version of their ruleset's engine (replay refuses a
+// log made by another version rather than adjudicate it differently: docs/DESIGN.md 2), or a
+// ruleset this navarch lacks. Their mail is kept and parked, not lost; the navarch that began
+// them continues them (docs/deploy/README.md, Upgrading). A game over is never stranded:
+// its log verifies without an engine.
+func (h *Host) Stranded() ([]string, error) {
+	var out []string
+	err := h.s.View(func(tx *store.Tx) error {
+		for _, id := range store.Games(tx) {
+			g, err := loadGame(tx, id)
+			if err != nil || g == nil || g.Status == "over" {
+				continue
+			}
+			genesis, err := store.Record(tx, id, 0)
+			if err != nil {
+				return fmt.Errorf("game %s: %w", g.Tag, err)
+			}
+			rs, err := play.Find(h.rulesets, g.Ruleset)
+			switch {
+			case err != nil:
+				out = append(out, fmt.Sprintf("%s: %v", g.Tag, err))
+			case genesis.Get("engine") != rs.Version():
+				out = append(out, fmt.Sprintf("%s: begun with engine %s of %s; this navarch has engine %s and cannot continue it",
+					g.Tag, genesis.Get("engine"), rs.ID(), rs.Version()))
+			}
+		}
+		return nil
+	})
+	return out, err
+}
