@@ -428,7 +428,7 @@ func (v *verifier) checkCheckpoint(e *Entry) error {
 	if !c.Valid(v.key) {
 		return v.fail(e, "bad checkpoint signature")
 	}
-	if c.Head != v.heads(int(c.Size))[c.Size-1] {
+	if c.Head != v.headAt(int(c.Size)) {
 		return v.fail(e, "signed head for size %d differs from the recomputed chain: a record in %d..%d was changed, inserted or removed", c.Size, v.goodSize, c.Size-1)
 	}
 	v.goodSize = c.Size
