@@ -147,7 +147,8 @@ func (v *verifier) run() error {
 
 // computeHeads counts the entries and starts the chain of their heads, which keeps the
 // heads a check may ask for: the whole chain's (the trailer), and that of the size of every
-// checkpoint record and every checkpoint from mail.
+// checkpoint record and every checkpoint from mail. It notes where the reveals are, for
+// collectSeeds.
 func (v *verifier) computeHeads() {
 	n := len(v.f.Entries)
 	sizes := []int{n}
@@ -163,6 +164,8 @@ func (v *verifier) computeHeads() {
 			v.rep.Redacted++
 		case e.Record.Type == TypeCheckpoint:
 			size(e.Record.Uint("size"))
+		case e.Record.Type == TypeReveal:
+			v.reveals = append(v.reveals, i)
 		case e.Inner != nil && e.Inner.Type == TypeCheckpoint:
 			size(e.Inner.Uint("size"))
 		}
@@ -267,11 +270,8 @@ func (v *verifier) pinKey(e *Entry, logged ed25519.PublicKey) error {
 // turn. It stops at the first reveal that does not fit; checkReveal fails that record.
 func (v *verifier) collectSeeds() {
 	prevT, prevX := uint32(0), v.commitment
-	for _, e := range v.f.Entries {
-		r := e.Record
-		if r == nil || r.Type != TypeReveal {
-			continue
-		}
+	for _, i := range v.reveals {
+		r := v.f.Entries[i].Record
 		t := r.Uint("turn")
 		if t <= uint64(prevT) || t > v.turns {
 			break

@@ -53,6 +53,7 @@ type verifier struct {
 	players    map[string]string // id → side
 	sides      map[string]bool
 	seeds      map[uint32]ident.Hash
+	reveals    []int // the entries of reveal records, in order
 
 	joins       map[string][]byte
 	started     bool
