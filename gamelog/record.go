@@ -94,6 +94,22 @@ func (r *Record) value(i int, key string) string {
 	return line[len(key)+1:]
 }
 
+// valueAt returns the value of field i where its key is key.
+func (r *Record) valueAt(i int, key string) (string, bool) {
+	if i >= len(r.lines) {
+		return "", false
+	}
+	text := r.text()
+	o := int(r.lines[i])
+	// Every line ends with a newline, so the byte after a matching key exists.
+	if o+len(key) < len(text) && text[o:o+len(key)] == key {
+		if c := text[o+len(key)]; c == ' ' || c == '\n' {
+			return r.value(i, key), true
+		}
+	}
+	return "", false
+}
+
 // Get returns the value of the first field named key, or "".
 func (r *Record) Get(key string) string {
 	if i := r.find(key, 0); i >= 0 {
@@ -135,11 +151,14 @@ func (r *Record) Bytes(key string) []byte {
 
 // Hash32 returns a 32-byte hex field decoded (zero bytes where it is not 32 bytes of hex;
 // the parser has already checked its syntax).
-func (r *Record) Hash32(key string) [32]byte {
+func (r *Record) Hash32(key string) [32]byte { return hash32Value(r.Get(key)) }
+
+// hash32Value is Hash32 of a field whose value is v.
+func hash32Value(v string) [32]byte {
 	var h [32]byte
-	v := r.Get(key)
 	if len(v) != 64 {
-		copy(h[:], r.Bytes(key))
+		b, _ := hex.DecodeString(v)
+		copy(h[:], b)
 		return h
 	}
 	if decodeFixed(h[:], v) == nil { // lowercase hex, as the parser takes it
@@ -150,7 +169,8 @@ func (r *Record) Hash32(key string) [32]byte {
 		lo, ok2 := unhex(v[2*i+1])
 		if !ok1 || !ok2 {
 			h = [32]byte{}
-			copy(h[:], r.Bytes(key)) // as hex.DecodeString gives it: the bytes before the bad one
+			b, _ := hex.DecodeString(v) // as Bytes gives it: the bytes before the bad one
+			copy(h[:], b)
 			return h
 		}
 		h[i] = hi<<4 | lo

@@ -119,7 +119,8 @@ func TestParseFileLongAsBefore(t *testing.T) {
 }
 
 // FuzzParseFileAsBefore: for any input, ParseFile gives what the parser it replaced gave,
-// to the error message.
+// to the error message, as it parses a file of its size and cut into stretches for every
+// core (as it parses a long file).
 func FuzzParseFileAsBefore(f *testing.F) {
 	g := newGame(f, ledgertest.Script{Seed: "fuzz", Turns: 1, Activations: 1, Rolls: 2, Reveal: 1}, ledger.View{Full: true})
 	f.Add(g.Data)
@@ -127,6 +128,8 @@ func FuzzParseFileAsBefore(f *testing.F) {
 	f.Add([]byte("navarch/v2 log full\n\n\ntype\n\nend-of-log\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameParse(t, "input", data)
+		defer gamelog.SetParallelMin(64)()
+		sameParse(t, "input in stretches", data)
 	})
 }
 

@@ -145,18 +145,40 @@ func (v *verifier) run() error {
 	return v.checkSent()
 }
 
+// computeHeads counts the entries and starts the chain of their heads, which keeps the
+// heads a check may ask for: the whole chain's (the trailer), and that of the size of every
+// checkpoint record and every checkpoint from mail. It notes where the reveals are, for
+// collectSeeds.
 func (v *verifier) computeHeads() {
-	for _, e := range v.f.Entries {
-		if e.Record == nil {
-			v.rep.Redacted++
+	n := len(v.f.Entries)
+	sizes := []int{n}
+	size := func(s uint64) {
+		if s >= 1 && s <= uint64(n) {
+			sizes = append(sizes, int(s))
 		}
 	}
-	v.rep.Records = len(v.f.Entries)
-	v.hc = startHeads(v.f.Entries)
+	for i := range v.f.Entries {
+		e := &v.f.Entries[i]
+		switch {
+		case e.Record == nil:
+			v.rep.Redacted++
+		case e.Record.Type == TypeCheckpoint:
+			size(e.Record.Uint("size"))
+		case e.Record.Type == TypeReveal:
+			v.reveals = append(v.reveals, i)
+		case e.Inner != nil && e.Inner.Type == TypeCheckpoint:
+			size(e.Inner.Uint("size"))
+		}
+	}
+	for _, c := range v.opts.Checkpoints {
+		size(c.Size)
+	}
+	v.rep.Records = n
+	v.hc = startHeads(v.f.Entries, sizes)
 }
 
-// heads returns head_0 … head_{n−1} of the file's entries.
-func (v *verifier) heads(n int) []ident.Hash { return v.hc.upTo(n) }
+// headAt returns head_{n−1} of the file's entries (1 ≤ n ≤ the entries).
+func (v *verifier) headAt(n int) ident.Hash { return v.hc.headAt(n) }
 
 // checkTrailer compares the end-of-log line with the recomputed chain.
 func (v *verifier) checkTrailer() error {
@@ -172,7 +194,7 @@ func (v *verifier) checkTrailer() error {
 	if v.f.Size != uint64(len(v.f.Entries)) {
 		return &Failure{Index: -1, Reason: fmt.Sprintf("end-of-log says %d records, the file has %d (records removed or inserted)", v.f.Size, len(v.f.Entries))}
 	}
-	if n := len(v.f.Entries); n == 0 || v.f.Head != v.heads(n)[n-1] {
+	if n := len(v.f.Entries); n == 0 || v.f.Head != v.headAt(n) {
 		return &Failure{Index: -1, Reason: "end-of-log head does not match the recomputed chain (the file was edited after export)"}
 	}
 	return nil
@@ -251,11 +273,8 @@ func (v *verifier) pinKey(e *Entry, logged ed25519.PublicKey) error {
 // turn. It stops at the first reveal that does not fit; checkReveal fails that record.
 func (v *verifier) collectSeeds() {
 	prevT, prevX := uint32(0), v.commitment
-	for _, e := range v.f.Entries {
-		r := e.Record
-		if r == nil || r.Type != TypeReveal {
-			continue
-		}
+	for _, i := range v.reveals {
+		r := v.f.Entries[i].Record
 		t := r.Uint("turn")
 		if t <= uint64(prevT) || t > v.turns {
 			break

@@ -19,18 +19,26 @@ import (
 // exactly the serial one.
 
 // headChain computes head_i of every entry on its own goroutine (docs/LOG-FORMAT.md 2,
-// chain of records); upTo waits until the heads asked for exist.
+// chain of records), keeping those of the chain lengths the verifier will ask for (the
+// trailer's, each checkpoint's); headAt waits until the head asked for exists.
 type headChain struct {
-	heads []ident.Hash
+	sizes []int        // the lengths of chain whose head is kept, ascending
+	kept  []ident.Hash // kept[j] is head_{sizes[j]−1}
 	mu    sync.Mutex
 	cond  *sync.Cond
 	done  int
 	stop  atomic.Bool
 	ended sync.WaitGroup
+
+	entries []Entry
 }
 
-func startHeads(entries []Entry) *headChain {
-	c := &headChain{heads: make([]ident.Hash, len(entries))}
+// startHeads starts the chain of entries, keeping the heads of the given lengths (in any
+// order, repeated or not).
+func startHeads(entries []Entry, sizes []int) *headChain {
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	c := &headChain{sizes: sizes, kept: make([]ident.Hash, len(sizes)), entries: entries}
 	c.cond = sync.NewCond(&c.mu)
 	c.ended.Add(1)
 	go func() {
@@ -50,9 +58,15 @@ func (c *headChain) finish() {
 func (c *headChain) compute(entries []Entry) {
 	var hh headHasher
 	var head ident.Hash
+	j := 0 // the next kept length
+	for j < len(c.sizes) && c.sizes[j] < 1 {
+		j++
+	}
 	for i := range entries {
 		head = hh.next(entries[i].Index, head, entries[i].Leaf)
-		c.heads[i] = head
+		for ; j < len(c.sizes) && c.sizes[j] == i+1; j++ {
+			c.kept[j] = head
+		}
 		if i%1024 == 1023 || i == len(entries)-1 {
 			c.mu.Lock()
 			c.done = i + 1
@@ -65,14 +79,22 @@ func (c *headChain) compute(entries []Entry) {
 	}
 }
 
-// upTo returns head_0 … head_{n−1}, waiting for them.
-func (c *headChain) upTo(n int) []ident.Hash {
+// headAt returns head_{n−1}, the head of a chain of n entries (1 ≤ n ≤ the entries),
+// waiting for it; a length it was not told to keep is computed again from the start.
+func (c *headChain) headAt(n int) ident.Hash {
 	c.mu.Lock()
 	for c.done < n {
 		c.cond.Wait()
 	}
 	c.mu.Unlock()
-	return c.heads[:n]
+	if j, ok := slices.BinarySearch(c.sizes, n); ok {
+		return c.kept[j]
+	}
+	var head ident.Hash
+	for i := range n {
+		head = NextHead(c.entries[i].Index, head, c.entries[i].Leaf)
+	}
+	return head
 }
 
 // headHasher computes heads without an allocation: its message buffer holds the tag.

@@ -53,6 +53,7 @@ type verifier struct {
 	players    map[string]string // id → side
 	sides      map[string]bool
 	seeds      map[uint32]ident.Hash
+	reveals    []int // the entries of reveal records, in order
 
 	joins       map[string][]byte
 	started     bool
@@ -146,7 +147,7 @@ func (v *verifier) checkEntry(e *Entry) error {
 	if r == nil {
 		return nil // v1: withheld from this view, only its leaf is in the chain
 	}
-	if r.Type != TypeOrdersText && (r.Type != TypeSealed || r.Get("what") != TypeOrdersText) {
+	if r.Type != TypeOrdersText && (r.Type != TypeSealed || readSealed(r).what != TypeOrdersText) {
 		if err := v.finishTexts(e); err != nil {
 			return err
 		}
@@ -396,7 +397,7 @@ func (v *verifier) checkOrdersText(e *Entry) error {
 }
 
 func (v *verifier) checkEvent(e *Entry) error {
-	if side := e.Record.Get("side"); side != "" && !v.sides[side] {
+	if side, _ := eventSide(e.Record); side != "" && !v.sides[side] {
 		return v.fail(e, "side %q is not in the genesis record", side)
 	}
 	return v.checkPlace(e)
@@ -404,7 +405,12 @@ func (v *verifier) checkEvent(e *Entry) error {
 
 // checkPlace accepts turn 0 activation 0 (set-up before play) or an opened activation.
 func (v *verifier) checkPlace(e *Entry) error {
-	turn, act := e.Record.Get("turn"), e.Record.Get("activation")
+	turn, act := placeOf(e.Record)
+	return v.checkPlaceOf(e, turn, act)
+}
+
+// checkPlaceOf is checkPlace of the record's turn and activation fields, given.
+func (v *verifier) checkPlaceOf(e *Entry, turn, act string) error {
 	if uintValue(turn) == 0 && uintValue(act) == 0 {
 		return nil
 	}
@@ -439,7 +445,7 @@ func (v *verifier) checkCheckpoint(e *Entry) error {
 	if !c.Valid(v.key) {
 		return v.fail(e, "bad checkpoint signature")
 	}
-	if c.Head != v.heads(int(c.Size))[c.Size-1] {
+	if c.Head != v.headAt(int(c.Size)) {
 		return v.fail(e, "signed head for size %d differs from the recomputed chain: a record in %d..%d was changed, inserted or removed", c.Size, v.goodSize, c.Size-1)
 	}
 	v.goodSize = c.Size
@@ -475,4 +481,64 @@ func parseUint(s string) uint64 {
 		n = n*10 + uint64(s[i]-'0')
 	}
 	return n
+}
+
+// The fields of the records a long log is made of, read by their places where the schema
+// fixes them (a parsed record's fields are in the schema's order), each as Get gives it:
+// every reader checks the keys where it reads them, and reads by key where they are not
+// where it looks.
+
+// placeOf returns Get("turn") and Get("activation") of r.
+func placeOf(r *Record) (turn, act string) {
+	if t, ok := r.valueAt(0, "turn"); ok {
+		if a, ok := r.valueAt(1, "activation"); ok {
+			return t, a
+		}
+	}
+	return r.Get("turn"), r.Get("activation")
+}
+
+// eventSide returns Get("side") of an event record and whether it has the field (Has): its
+// schema puts side, if any, right after turn and activation, and rule and text after it
+// (and no other schema has rule or text right after turn and activation, so that a record
+// the parser made keeps to this even where its Type was changed).
+func eventSide(r *Record) (string, bool) {
+	if _, ok := r.valueAt(0, "turn"); ok {
+		if _, ok := r.valueAt(1, "activation"); ok {
+			if side, ok := r.valueAt(2, "side"); ok {
+				return side, true
+			}
+			if _, ok := r.valueAt(2, "rule"); ok {
+				return "", false
+			}
+			if _, ok := r.valueAt(2, "text"); ok {
+				return "", false
+			}
+		}
+	}
+	return r.Get("side"), r.Has("side")
+}
+
+// sealedFields are the fields of a sealed record, as Get gives them.
+type sealedFields struct {
+	turn, act, side, what, commitment string
+}
+
+// readSealed reads a sealed record, whose schema is turn, activation, an optional side,
+// what and commitment.
+func readSealed(r *Record) sealedFields {
+	var f sealedFields
+	var ok [5]bool
+	f.turn, ok[0] = r.valueAt(0, "turn")
+	f.act, ok[1] = r.valueAt(1, "activation")
+	i := 2
+	if f.side, ok[2] = r.valueAt(2, "side"); ok[2] {
+		i = 3
+	}
+	f.what, ok[3] = r.valueAt(i, "what")
+	f.commitment, ok[4] = r.valueAt(i+1, "commitment")
+	if ok[0] && ok[1] && ok[3] && ok[4] && len(r.lines) == i+2 {
+		return f
+	}
+	return sealedFields{turn: r.Get("turn"), act: r.Get("activation"), side: r.Get("side"), what: r.Get("what"), commitment: r.Get("commitment")}
 }

@@ -350,7 +350,7 @@ func (v *verifier) checkExternal() error {
 		if c.Size == 0 || c.Size > uint64(len(v.f.Entries)) {
 			return &Failure{Index: -1, Reason: fmt.Sprintf("a signed checkpoint covers %d records, the log has %d: records were removed", c.Size, len(v.f.Entries))}
 		}
-		if v.heads(int(c.Size))[c.Size-1] != c.Head {
+		if v.headAt(int(c.Size)) != c.Head {
 			e := &v.f.Entries[c.Size-1]
 			return v.fail(e, "EQUIVOCATION: the signed checkpoint of size %d from mail disagrees with this log: a record up to %d was changed", c.Size, c.Size-1)
 		}

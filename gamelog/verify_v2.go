@@ -17,8 +17,15 @@ import (
 // such a record must be sealed, since its leaf hash could be matched against guesses.
 func (v *verifier) checkV2Markers(e *Entry) error {
 	r := e.Record
+	var side bool
+	switch r.Type {
+	case TypeEvent:
+		_, side = eventSide(r)
+	case TypeOrdersText, TypeOrders:
+		side = r.Has("side")
+	}
 	switch {
-	case (r.Type == TypeEvent || r.Type == TypeOrdersText || r.Type == TypeOrders) && r.Has("side"):
+	case side:
 		return v.fail(e, "a %s record for one side's eyes must be sealed in %s", r.Type, v.f.Format)
 	case r.Type == TypeState && r.Has("sealed"):
 		return v.fail(e, "a sealed state must be a sealed record in %s", v.f.Format)
@@ -70,7 +77,8 @@ var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
 // which must open the commitment and then passes the rules of its own type in its place.
 func (v *verifier) checkSealed(e *Entry) error {
 	r := e.Record
-	what, side := r.Get("what"), r.Get("side")
+	sf := readSealed(r)
+	what, side := sf.what, sf.side
 	switch {
 	case !v.v2:
 		return v.fail(e, "sealed records belong to %s, not %s", FormatV2, v.f.Format)
@@ -82,12 +90,12 @@ func (v *verifier) checkSealed(e *Entry) error {
 		return v.fail(e, "a sealed %s names the side that may see it (a state, no side: the referee's only)", what)
 	}
 	if what != TypeOrdersText {
-		if err := v.checkPlace(e); err != nil {
+		if err := v.checkPlaceOf(e, sf.turn, sf.act); err != nil {
 			return err
 		}
 	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
 		// An orders text has no turn of its own: its seal carries the close's.
-		return v.fail(e, "a sealed orders text of turn %s activation %s outside that activation's close", r.Get("turn"), r.Get("activation"))
+		return v.fail(e, "a sealed orders text of turn %s activation %s outside that activation's close", sf.turn, sf.act)
 	}
 	if e.Inner == nil {
 		v.rep.Withheld++
@@ -96,28 +104,40 @@ func (v *verifier) checkSealed(e *Entry) error {
 		}
 		return nil
 	}
-	return v.checkUnsealed(e)
+	return v.checkUnsealed(e, &sf)
 }
 
-func (v *verifier) checkUnsealed(e *Entry) error {
-	r, in := e.Record, e.Inner
+// checkUnsealed checks the record a sealed record withholds (sf: the sealed record's
+// fields).
+func (v *verifier) checkUnsealed(e *Entry, sf *sealedFields) error {
+	in := e.Inner
 	var h ident.Hash
 	if c := e.seal; c != nil && c.inner == in && c.nonce == e.Nonce {
 		h = c.hash
 	} else { // not computed by the parser, or changed since
 		h = SealedHash(e.Nonce, in.Raw)
 	}
-	if h != r.Hash32("commitment") {
+	if h != hash32Value(sf.commitment) {
 		return v.fail(e, "the unsealed record does not open the commitment (it was changed)")
 	}
-	if in.Type != r.Get("what") {
-		return v.fail(e, "sealed as %s, unsealed as %s", r.Get("what"), in.Type)
+	if in.Type != sf.what {
+		return v.fail(e, "sealed as %s, unsealed as %s", sf.what, in.Type)
 	}
-	if in.Type == TypeState && in.Get("sealed") != "yes" || in.Type != TypeState && in.Get("side") != r.Get("side") {
+	var side string
+	switch in.Type {
+	case TypeState:
+	case TypeEvent:
+		side, _ = eventSide(in)
+	default:
+		side = in.Get("side")
+	}
+	if in.Type == TypeState && in.Get("sealed") != "yes" || in.Type != TypeState && side != sf.side {
 		return v.fail(e, "the unsealed record's view differs from its seal")
 	}
-	if in.Type != TypeOrdersText && (in.Get("turn") != r.Get("turn") || in.Get("activation") != r.Get("activation")) {
-		return v.fail(e, "the unsealed record's turn or activation differs from its seal")
+	if in.Type != TypeOrdersText {
+		if turn, act := placeOf(in); turn != sf.turn || act != sf.act {
+			return v.fail(e, "the unsealed record's turn or activation differs from its seal")
+		}
 	}
 	// One Entry serves every unsealed record: checkRecord keeps no pointer to an event, state
 	// or orders-text entry (the only types a sealed record withholds).
