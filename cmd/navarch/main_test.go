@@ -144,6 +144,29 @@ func TestBackupAndCheck(t *testing.T) {
 	}
 }
 
+// TestCompactCommand: navarch compact rewrites a stopped daemon's database, which then
+// checks with its games, and keeps the file as it was beside it.
+func TestCompactCommand(t *testing.T) {
+	fx := newFixture(t)
+	code, out, errs := navarch("compact", "-db", fx.db)
+	if code != 0 || !strings.Contains(out, "compacted") {
+		t.Fatalf("compact: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := os.Stat(fx.db + ".before-compact"); err != nil {
+		t.Errorf("the file as it was: %v", err)
+	}
+	if code, out, errs := navarch("check", "-db", fx.db); code != 0 || !strings.Contains(out, "1 games") {
+		t.Errorf("check after compact: exit %d\n%s%s", code, out, errs)
+	}
+	none := filepath.Join(fx.dir, "none.db")
+	if code, _, errs := navarch("compact", "-db", none); code != 1 || !strings.Contains(errs, "no such file") {
+		t.Errorf("compact of no database: exit %d %s", code, errs)
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Error("compact of no database made one")
+	}
+}
+
 func TestReplayCommand(t *testing.T) {
 	dir := t.TempDir()
 	s, err := store.Open(filepath.Join(dir, "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
