@@ -291,9 +291,11 @@ func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 	if rec, err := lastOf(tx, id, gamelog.TypeEnd); err == nil && rec != nil {
 		result = rec.Get("result")
 	}
-	files, err := h.mapFile(tx, id, eng, g, r.side(), false)
-	if err != nil {
-		return err
+	var files []mail.Attachment
+	if eng != nil { // nil: a game this navarch cannot continue (Stranded) has no map
+		if files, err = h.mapFile(tx, id, eng, g, r.side(), false); err != nil {
+			return err
+		}
 	}
 	body := templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name, Verifier: verifier, Summary: summary(eng, r.side())}
 	if len(files) > 0 {

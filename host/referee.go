@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"navarch/adjudicator"
 	"navarch/ident"
 	"navarch/ledger"
 	"navarch/mail"
@@ -273,10 +274,18 @@ func (h *Host) finish(tx *store.Tx, a *actor, result string) error {
 	if err != nil {
 		return err
 	}
-	a.g.Status, a.g.Step = "over", nil
-	eng, err := h.engine(tx, a.id)
+	// A game this navarch cannot continue (Stranded) ends without its engine: its mails
+	// carry the log, without the map and summary that engine would draw.
+	stranded, err := h.strandedBy(tx, a.id, a.g)
 	if err != nil {
 		return err
+	}
+	a.g.Status, a.g.Step = "over", nil
+	var eng adjudicator.Game
+	if stranded == "" {
+		if eng, err = h.engine(tx, a.id); err != nil {
+			return err
+		}
 	}
 	for _, r := range h.recipients(a.g) {
 		if err := h.gameEnd(tx, a.id, a.g, eng, r, &c); err != nil {

@@ -314,6 +314,6 @@ func (h *Host) warnStranded() {
 		h.log.Error("cannot list the games this navarch cannot continue", "err", err)
 	}
 	for _, l := range lines {
-		h.log.Error("a game under way this navarch cannot continue: its mail is parked until the navarch that began it runs (docs/deploy/README.md, Upgrading)", "game", l)
+		h.log.Error("a game under way this navarch cannot continue: its mail is parked until the navarch that began it runs, or its referee ends it (docs/deploy/README.md, Upgrading)", "game", l)
 	}
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 
+	"navarch/ident"
 	"navarch/play"
 	"navarch/store"
 )
@@ -21,20 +22,32 @@ func (h *Host) Stranded() ([]string, error) {
 			if err != nil || g == nil || g.Status == "over" {
 				continue
 			}
-			genesis, err := store.Record(tx, id, 0)
+			why, err := h.strandedBy(tx, id, g)
 			if err != nil {
-				return fmt.Errorf("game %s: %w", g.Tag, err)
+				return err
 			}
-			rs, err := play.Find(h.rulesets, g.Ruleset)
-			switch {
-			case err != nil:
-				out = append(out, fmt.Sprintf("%s: %v", g.Tag, err))
-			case genesis.Get("engine") != rs.Version():
-				out = append(out, fmt.Sprintf("%s: begun with engine %s of %s; this navarch has engine %s and cannot continue it",
-					g.Tag, genesis.Get("engine"), rs.ID(), rs.Version()))
+			if why != "" {
+				out = append(out, g.Tag+": "+why)
 			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// strandedBy says why this navarch cannot continue the game, or "" if it can.
+func (h *Host) strandedBy(tx *store.Tx, id ident.GameID, g *game) (string, error) {
+	genesis, err := store.Record(tx, id, 0)
+	if err != nil {
+		return "", fmt.Errorf("game %s: %w", g.Tag, err)
+	}
+	rs, err := play.Find(h.rulesets, g.Ruleset)
+	switch {
+	case err != nil:
+		return err.Error(), nil
+	case genesis.Get("engine") != rs.Version():
+		return fmt.Sprintf("begun with engine %s of %s; this navarch has engine %s and cannot continue it",
+			genesis.Get("engine"), rs.ID(), rs.Version()), nil
+	}
+	return "", nil
 }

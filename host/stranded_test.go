@@ -39,3 +39,35 @@ func TestStranded(t *testing.T) {
 		t.Errorf("a game over: %q %v", lines, err)
 	}
 }
+
+// TestRefereeEndsAStrandedGame: a game that an upgraded navarch cannot continue can still be
+// ended by its referee (or the operator): the end record reveals the seeds and everyone gets
+// the game-over mail with the whole log to verify, only without the map and summary, which
+// need the engine that began it.
+func TestRefereeEndsAStrandedGame(t *testing.T) {
+	f := newFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.outbox()
+	f.h = New(f.s, []adjudicator.Ruleset{bumped{lepanto.Ruleset}}, f.h.cfg, slog.New(slog.DiscardHandler))
+	f.ref("ENDGAME the rules were mended")
+	mails := f.outbox()
+	for _, who := range []string{"alice@example.org", "bob@example.com", "ref@example.net"} {
+		m := find(mails, who, "game over")
+		if m == nil {
+			t.Fatalf("no game-over mail to %s: %v", who, subjects(mails))
+		}
+		var log bool
+		for _, a := range m.Attachments {
+			log = log || strings.HasSuffix(a.Name, ".log") && strings.Contains(string(a.Data), "\ntype end\n")
+		}
+		if !log || !strings.Contains(m.Subject, "the rules were mended") {
+			t.Errorf("%s: %q, the log attached %v", who, m.Subject, log)
+		}
+	}
+	if lines, err := f.h.Stranded(); err != nil || len(lines) != 0 {
+		t.Errorf("still stranded after the end: %q %v", lines, err)
+	}
+}

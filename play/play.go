@@ -4,6 +4,7 @@ package play
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -165,6 +166,11 @@ func Players(genesis *gamelog.Record) map[string]string {
 	}
 	return out
 }
+
+// ErrOtherEngine is the refusal to replay a log made by another version of its ruleset's
+// engine (adjudicator.Ruleset.Version): replay adjudicates a game only by the rules it was
+// played by.
+var ErrOtherEngine = errors.New("it replays a game only with the rules it was played by")
 
 // Find returns the ruleset with id from the explicit list.
 func Find(rulesets []adjudicator.Ruleset, id string) (adjudicator.Ruleset, error) {

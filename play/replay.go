@@ -85,8 +85,8 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	}
 	rp.rep.Ruleset = rs.ID()
 	if v := g.Get("engine"); v != rs.Version() {
-		return fmt.Errorf("the game was played with version %q of the %s engine, and this navarch has version %q: "+
-			"it replays a game only with the rules it was played by", v, rs.ID(), rs.Version())
+		return fmt.Errorf("the game was played with version %q of the %s engine, and this navarch has version %q: %w",
+			v, rs.ID(), rs.Version(), ErrOtherEngine)
 	}
 	rp.sides = Players(g)
 	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
