@@ -26,7 +26,7 @@ type Order struct {
 	Reloading bool
 	Pass      []PassOrder
 	Douse     bool
-	Cut       []string
+	Cut       []string // at most one: one attempt a phase (rule "Cutting Free")
 	Hold      bool // an explicit "do nothing"
 	// Grapple sets the ship's standing wish: "GRAPPLE" or "NOGRAPPLE" ("" leaves it).
 	Grapple string
@@ -244,6 +244,9 @@ func (o *Order) clause(rest []string) (int, error) {
 		return 1, nil
 	case "CUT":
 		t, err := target(rest, 1, "CUT")
+		if len(o.Cut) > 0 {
+			err = errOneCut
+		}
 		o.Cut = append(o.Cut, t)
 		return 2, err
 	case "HOLD":
@@ -258,6 +261,10 @@ func (o *Order) clause(rest []string) (int, error) {
 	}
 	return 0, fmt.Errorf("%q is not an order word (TURN MOVE SHOOT FIRE FIGHT RELOAD PASS DOUSE CUT GRAPPLE NOGRAPPLE HOLD)", rest[0])
 }
+
+// errOneCut refuses a second CUT on a line: a boarded ship "may attempt to cut free in its
+// command and control phase" (rule "Cutting Free"), one attempt, one roll, each phase.
+var errOneCut = fmt.Errorf("one CUT a phase: a ship attempts to cut free once in her Command and Control phase (rule Cutting Free)")
 
 // parseTurn reads P30 or S15: a turn to port (negative) or starboard.
 func parseTurn(s string) (table.Deg, error) {

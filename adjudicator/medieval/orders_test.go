@@ -96,6 +96,7 @@ func FuzzParseOrders(f *testing.F) {
 	f.Add("THOMAS FIRE STARBOARD CHRIST FIRE PORT RICH\nJOHN FIGHT RICH DENIS")
 	f.Add("THOMAS RELOAD PORT PASS COMBAT TO EDWARD DOUSE CUT CHRIST # c\r\nJOHN HOLD")
 	f.Add("THOMAS MOVE 2.5 TURN S30 MOVE 2.5")
+	f.Add("THOMAS CUT CHRIST CUT CHRIST\nCHRIST CUT RICH CUT RICH") // one CUT a phase (rule Cutting Free)
 	f.Fuzz(func(t *testing.T, text string) {
 		orders, _ := ParseOrders(text)
 		canon := adjudicator.Canonical(orders)
@@ -103,12 +104,12 @@ func FuzzParseOrders(f *testing.F) {
 		if len(errs) > 0 || adjudicator.Canonical(again) != canon {
 			t.Fatalf("canonical %q reads back as %q (%v)", canon, adjudicator.Canonical(again), errs)
 		}
-		for _, card := range []string{"E-MAIN/SF1", "E-MAIN/CC"} {
+		for _, sc := range []struct{ side, card string }{{"english", "E-MAIN/SF1"}, {"english", "E-MAIN/CC"}, {"french", "F-1/CC"}} {
 			g := newScenario(t, "sluys-1340")
-			g.Turn, g.Act, g.Card = 1, 1, card
-			if len(g.Validate("english", orders)) == 0 {
-				if _, err := g.Resolve(map[string][]adjudicator.Order{"english": orders}, dice.NewActivation(1, 1, ident.Hash{1})); err != nil {
-					t.Fatalf("valid orders %q fail to resolve on %s: %v", canon, card, err)
+			g.Turn, g.Act, g.Card = 1, 1, sc.card
+			if len(g.Validate(sc.side, orders)) == 0 {
+				if _, err := g.Resolve(map[string][]adjudicator.Order{sc.side: orders}, dice.NewActivation(1, 1, ident.Hash{1})); err != nil {
+					t.Fatalf("valid orders %q fail to resolve on %s: %v", canon, sc.card, err)
 				}
 			}
 		}

@@ -207,6 +207,9 @@ func (g *Game) validateCommand(s *Ship, o *Order) ([]string, error) {
 			return nil, fmt.Errorf("%s is not another ship of yours", p.To)
 		}
 	}
+	if len(o.Cut) > 1 {
+		return nil, errOneCut
+	}
 	for _, c := range o.Cut {
 		if !contains(s.Grappled, c) && !contains(s.Lashed, c) {
 			return append(slices.Clone(s.Grappled), s.Lashed...), fmt.Errorf("%s is neither grappled with nor lashed to %s", s.ID, c)

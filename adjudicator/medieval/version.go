@@ -2,4 +2,10 @@ package medieval
 
 // Version implements adjudicator.Ruleset: the version of this engine, written into every
 // game's genesis record; replay refuses a log made by another.
-func (ruleset) Version() string { return "0.2.0" }
+//
+// 0.3.0: one CUT a line; cuts at a lashing counted per lashed pair; a fire is lost after its
+// fourth failed attempt or its fourth Command and Control phase, not at the end of a fourth
+// turn; a ship that moves into contact with a burning hulk rolls to catch fire; the
+// non-phasing ship's FIGHT standing order; a GRAPPLE or NOGRAPPLE line alone keeps the
+// Command and Control defaults; the giver of crew components may pass her last level.
+func (ruleset) Version() string { return "0.3.0" }
