@@ -27,7 +27,7 @@ type Order struct {
 	Pass      []PassOrder
 	Douse     bool
 	Cut       []string // at most one: one attempt a phase (rule "Cutting Free")
-	Hold      bool // an explicit "do nothing"
+	Hold      bool     // an explicit "do nothing"
 	// Grapple sets the ship's standing wish: "GRAPPLE" or "NOGRAPPLE" ("" leaves it).
 	Grapple string
 }
