@@ -23,7 +23,7 @@ import (
 //	loaded SHIP PORT STARBOARD            broadside tracks
 //	burning SHIP TRIES TURNS / status SHIP STATUS / grapple A B / unlash A B / wind FROM
 //	nograpple SHIP                        her standing wish is not to grapple
-//	cuts SHIP N                           successful cuts against her lashing so far
+//	cuts SHIP FRIEND                      one successful cut has been made at their lashing
 //	divisions DIV...                      only these divisions' cards are in the deck
 //	turns N                               the scenario's last turn
 //	card CARD                             the card turned (turn 1)
@@ -150,7 +150,8 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 	case "nograpple":
 		c.mustShip(t, g, f[1]).NoGrapple = true
 	case "cuts":
-		c.mustShip(t, g, f[1]).Cuts, _ = strconv.Atoi(f[2])
+		a, b := c.mustShip(t, g, f[1]), c.mustShip(t, g, f[2])
+		a.CutAt, b.CutAt = addSorted(a.CutAt, b.ID), addSorted(b.CutAt, a.ID)
 	case "deck":
 		g.Deck = slices.Clone(f[1:])
 	case "divisions":

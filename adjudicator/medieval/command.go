@@ -110,7 +110,8 @@ func (p *phase) outOfControl(s *Ship) {
 
 // cut tries to cut s free of t (rule "Cutting Free"): 1d10, 1-4 succeeds, +2 for each other
 // enemy ship in contact with s. Against a lashing (t a friend lashed to s) two successful
-// cuts free them (rule "Lashing").
+// cuts at that same lashing, by either ship of the pair, free them (rule "Lashing"); a cut at one lashing does not
+// count towards another.
 func (p *phase) cut(s *Ship, id string) error {
 	t := p.g.ship(id)
 	lashed := contains(s.Lashed, id)
@@ -134,12 +135,12 @@ func (p *phase) cut(s *Ship, id string) error {
 		return nil
 	}
 	if lashed {
-		s.Cuts++
-		if s.Cuts < 2 {
+		if !contains(s.CutAt, id) {
+			s.CutAt, t.CutAt = addSorted(s.CutAt, id), addSorted(t.CutAt, s.ID)
 			p.event("Lashing.1", "%s cuts at her lashing to %s: %d%s, one of the two cuts it needs", s.ID, id, shown(v[0]), plus(others))
 			return nil
 		}
-		s.Cuts = 0
+		s.CutAt, t.CutAt = removeID(s.CutAt, id), removeID(t.CutAt, s.ID)
 		s.Lashed, t.Lashed = removeID(s.Lashed, id), removeID(t.Lashed, s.ID)
 		p.event("Lashing.1", "%s cuts free of %s: the second successful cut ends the lashing", s.ID, id)
 		return nil
