@@ -333,8 +333,25 @@ func (p *phase) command(div string, orders []*Order) error {
 		if err := p.commandShip(s, o); err != nil {
 			return err
 		}
+		p.fireBurns(s)
 	}
 	return nil
+}
+
+// fireBurns counts a Command and Control phase a fire has burnt through: "a fire may burn
+// for four turns", and each turn gives one attempt to put it out in this phase, so a fire
+// still burning after its fourth such phase (fought every time or not) is out of control
+// (rule "Fires"). A fire that starts after its ship's phase in a turn gets its four attempts
+// in the turns that follow.
+func (p *phase) fireBurns(s *Ship) {
+	if !s.Burning || s.Status == Burnt {
+		return
+	}
+	s.FireTurns++
+	if s.FireTurns >= 4 {
+		p.event("Fires.2", "%s's fire has burnt through four Command and Control phases", s.ID)
+		p.outOfControl(s)
+	}
 }
 
 func (p *phase) commandShip(s *Ship, o *Order) error {

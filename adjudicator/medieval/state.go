@@ -42,7 +42,7 @@ type Ship struct {
 	Status                         string
 	Burning                        bool     // on fire (rule "Fires")
 	FireTries                      int      // attempts to extinguish made on this fire
-	FireTurns                      int      // ends of turn this fire has burnt through
+	FireTurns                      int      // her Command and Control phases this fire has burnt through (rule "Fires": four)
 	Grappled                       []string // enemies grappled with, sorted (rule "Grappling")
 	Lashed                         []string // friends lashed to, sorted (rule "Lashing")
 	CutAt                          []string // lashed friends whose lashing to her has had one successful cut, by either, sorted (rule "Lashing": two free the pair)

@@ -106,20 +106,12 @@ func (g *Game) cardText(c string) string {
 	return fmt.Sprintf("Sail/Fight of %s (%s, %s)", d.ID, d.Name, d.Side)
 }
 
-// endOfTurn: fires burn (four turns at most before they are out of control), burnt ships
-// drift downwind one base length and set fire to the bases they touch on 1-4 (rule "Fires");
-// then the designed end of the battle.
+// endOfTurn: burnt ships drift downwind one base length and set fire to the bases they touch
+// on 1-4 (rule "Fires"); then the designed end of the battle. A fire's four turns are counted
+// in its ship's Command and Control phases (command), so that a fire started after that
+// phase still gets its four attempts.
 func (p *phase) endOfTurn() error {
 	g := p.g
-	for _, s := range g.Ships {
-		if s.Burning && s.Status != Burnt && s.OnTable() {
-			s.FireTurns++
-			if s.FireTurns >= 4 {
-				p.event("Fires.2", "%s has burnt for four turns", s.ID)
-				p.outOfControl(s)
-			}
-		}
-	}
 	for _, s := range g.Ships {
 		if s.Status != Burnt || !g.onTable(s) {
 			continue

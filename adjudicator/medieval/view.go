@@ -86,7 +86,7 @@ func shipLine(s *Ship) string {
 		b.WriteString(", flagship")
 	}
 	if s.Burning {
-		fmt.Fprintf(&b, ", on fire (%d turns)", s.FireTurns)
+		fmt.Fprintf(&b, ", on fire (%d of 4 attempts made, %d of 4 Command and Control phases burnt)", s.FireTries, s.FireTurns)
 	}
 	if len(s.Grappled) > 0 {
 		b.WriteString(", grappled with " + strings.Join(s.Grappled, " "))
