@@ -188,13 +188,14 @@ func containsShip(list []*Ship, s *Ship) bool {
 
 // move moves s along path: she stops at the first base in her way, in contact with it; an
 // enemy she touches is grappled (rule "Grappling": either side wishes it); a lashed raft
-// runs together; a ship wholly off the table has left the battle.
-func (p *phase) move(s *Ship, path table.Path) {
+// runs together; a ship wholly off the table has left the battle; one that comes into
+// contact with a burning hulk rolls to catch fire (rule "Fires").
+func (p *phase) move(s *Ship, path table.Path) error {
 	g := p.g
 	if len(s.Lashed) > 0 {
-		p.moveRaft(s, path[0].Move)
-		return
+		return p.moveRaft(s, path[0].Move)
 	}
+	before := g.hulksTouching(s)
 	polys, ships := g.obstacles([]*Ship{s})
 	from := s.Pose
 	poses, blk := s.Base.Follow(s.Pose, path, polys)
@@ -210,12 +211,16 @@ func (p *phase) move(s *Ship, path table.Path) {
 	default:
 		p.event("Movement.3", "%s moves %s to %v", s.ID, path, s.Pose)
 	}
-	p.afterMove(s)
+	return p.afterMove(s, before)
 }
 
-func (p *phase) moveRaft(s *Ship, d table.Len) {
+func (p *phase) moveRaft(s *Ship, d table.Len) error {
 	g := p.g
 	raft := g.raft(s)
+	before := map[*Ship][]*Ship{}
+	for _, r := range raft {
+		before[r] = g.hulksTouching(r)
+	}
 	polys, _ := g.obstacles(raft)
 	for ; d > 0; d-- { // the longest run up to d that meets nothing
 		clear := true
@@ -235,8 +240,11 @@ func (p *phase) moveRaft(s *Ship, d table.Len) {
 	}
 	p.event("Lashing.2", "the lashed vessels %s run %s\" downwind", strings.Join(ids, ", "), table.FormatInches(d))
 	for _, r := range raft {
-		p.afterMove(r)
+		if err := p.afterMove(r, before[r]); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 func overlapsAny(pg table.Polygon, polys []table.Polygon) bool {
@@ -248,14 +256,23 @@ func overlapsAny(pg table.Polygon, polys []table.Polygon) bool {
 	return false
 }
 
-// afterMove grapples the enemies s now touches (unless neither wishes it) and takes her out if she is off the table.
-func (p *phase) afterMove(s *Ship) {
+// afterMove grapples the enemies s now touches (unless neither wishes it), rolls for fire
+// for each burning hulk she has come into contact with (not among before, those she touched
+// before her move), and takes her out if she is off the table.
+func (p *phase) afterMove(s *Ship, before []*Ship) error {
 	g := p.g
 	if g.sc.Table.Off(s.Corners()) {
 		s.Status = Left
 		g.release(s)
 		p.event("Damage.2", "%s has left the table", s.ID)
-		return
+		return nil
+	}
+	for _, h := range g.hulksTouching(s) {
+		if !containsShip(before, h) {
+			if err := p.catchFire(s, h, "comes into contact with"); err != nil {
+				return err
+			}
+		}
 	}
 	for _, e := range g.Ships {
 		if e.Side == s.Side || !e.Active() || !s.Active() || !table.Contact(s.Corners(), e.Corners()) || contains(s.Grappled, e.ID) {
@@ -269,6 +286,41 @@ func (p *phase) afterMove(s *Ship) {
 		e.Grappled = addSorted(e.Grappled, s.ID)
 		p.event("Grappling.1", "%s and %s are in contact and grappled: a boarding action ensues", s.ID, e.ID)
 	}
+	return nil
+}
+
+// hulksTouching returns the burning hulks (ships lost to fire, rule "Fires") on the table
+// that s touches, in scenario order.
+func (g *Game) hulksTouching(s *Ship) []*Ship {
+	var out []*Ship
+	for _, h := range g.Ships {
+		if h != s && h.Status == Burnt && g.onTable(h) && table.Contact(s.Corners(), h.Corners()) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// catchFire rolls for o, in contact with the burning hulk h: on 1-4 she catches fire (rule
+// "Fires": "any base contacting the burning base must roll 1d10"). A ship already on fire or
+// lost, or off the table, does not roll; nor does o roll twice against h in one step (label
+// catch/O/H).
+func (p *phase) catchFire(o, h *Ship, how string) error {
+	label := fmt.Sprintf("catch/%s/%s", o.ID, h.ID)
+	if !p.g.onTable(o) || o.Burning || o.Status == Burnt || contains(p.catch, label) {
+		return nil
+	}
+	p.catch = append(p.catch, label)
+	v, err := p.d10(label, "Fires.5", 1)
+	if err != nil {
+		return err
+	}
+	if v[0] <= 4 {
+		p.setFire(o, "Fires.5", fmt.Sprintf("%s %s the burning %s: %d, she catches fire", o.ID, how, h.ID, shown(v[0])))
+	} else {
+		p.event("Fires.5", "%s %s the burning %s: %d, no fire", o.ID, how, h.ID, shown(v[0]))
+	}
+	return nil
 }
 
 func contains(list []string, id string) bool {

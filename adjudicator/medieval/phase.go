@@ -12,6 +12,7 @@ type phase struct {
 	g      *Game
 	r      dice.Roller
 	events []adjudicator.Event
+	catch  []string // the catch/SHIP/HULK rolls made, so that none is asked for twice
 }
 
 func (p *phase) event(rule, format string, a ...any) {

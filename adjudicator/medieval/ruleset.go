@@ -270,14 +270,18 @@ func (p *phase) sailFight(div string, orders []*Order) error {
 	for _, o := range orders {
 		ordered[o.Ship] = true
 		if len(o.Path) > 0 {
-			p.move(g.ship(o.Ship), o.Path)
+			if err := p.move(g.ship(o.Ship), o.Path); err != nil {
+				return err
+			}
 		}
 	}
 	for _, s := range g.Ships { // leaving ships with no line make for the nearest edge
 		if s.Division == div && s.Status == Leaving && !ordered[s.ID] {
 			if path := g.leavingPath(s); path != nil {
 				p.event("Damage.2", "%s, leaving the battle, makes for the nearest table edge", s.ID)
-				p.move(s, path)
+				if err := p.move(s, path); err != nil {
+					return err
+				}
 			}
 		}
 	}

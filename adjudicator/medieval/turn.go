@@ -122,17 +122,10 @@ func (p *phase) endOfTurn() error {
 		p.traceMove(s, from, s.Pose)
 		p.event("Fires.4", "the burning %s drifts downwind to %v", s.ID, s.Pose)
 		for _, o := range g.Ships {
-			if o == s || !g.onTable(o) || o.Burning || o.Status == Burnt || !table.Contact(s.Corners(), o.Corners()) {
-				continue
-			}
-			v, err := p.d10(fmt.Sprintf("catch/%s/%s", o.ID, s.ID), "Fires.5", 1)
-			if err != nil {
-				return err
-			}
-			if v[0] <= 4 {
-				p.setFire(o, "Fires.5", fmt.Sprintf("%s touches the burning %s: %d, she catches fire", o.ID, s.ID, shown(v[0])))
-			} else {
-				p.event("Fires.5", "%s touches the burning %s: %d, no fire", o.ID, s.ID, shown(v[0]))
+			if o != s && table.Contact(s.Corners(), o.Corners()) {
+				if err := p.catchFire(o, s, "touches"); err != nil {
+					return err
+				}
 			}
 		}
 	}
