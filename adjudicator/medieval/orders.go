@@ -32,6 +32,13 @@ type Order struct {
 	Grapple string
 }
 
+// wishOnly reports whether the line only sets the standing wish (GRAPPLE or NOGRAPPLE alone):
+// such a line orders nothing for the phase, so the card's no-orders defaults still apply.
+func (o *Order) wishOnly() bool {
+	return o.Grapple != "" && !o.Hold && len(o.Path) == 0 && o.Shoot == "" && len(o.Fire) == 0 &&
+		len(o.Fight) == 0 && !o.Reloading && len(o.Pass) == 0 && !o.Douse && len(o.Cut) == 0
+}
+
 // FireOrder fires one broadside at a target.
 type FireOrder struct {
 	Side   table.Arc

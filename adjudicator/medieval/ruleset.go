@@ -268,7 +268,7 @@ func (p *phase) sailFight(div string, orders []*Order) error {
 	g := p.g
 	ordered := map[string]bool{}
 	for _, o := range orders {
-		ordered[o.Ship] = true
+		ordered[o.Ship] = !o.wishOnly()
 		if len(o.Path) > 0 {
 			if err := p.move(g.ship(o.Ship), o.Path); err != nil {
 				return err
@@ -315,8 +315,8 @@ func (p *phase) sailFight(div string, orders []*Order) error {
 }
 
 // command resolves a Command and Control card: reloads, passes, fire fighting and cutting
-// free, in the order of the lines; a ship with no line fights her fire and reloads her
-// emptiest broadside (the no-orders default).
+// free, in the order of the lines; a ship with no line, or only a GRAPPLE or NOGRAPPLE line,
+// fights her fire and reloads her emptiest broadside (the no-orders default).
 func (p *phase) command(div string, orders []*Order) error {
 	g := p.g
 	byShip := map[string]*Order{}
@@ -328,7 +328,7 @@ func (p *phase) command(div string, orders []*Order) error {
 			continue
 		}
 		o := byShip[s.ID]
-		if o == nil {
+		if o == nil || o.wishOnly() {
 			o = &Order{Ship: s.ID, Douse: s.Burning}
 			if side, ok := defaultReload(s); ok && s.Active() {
 				o.Reload, o.Reloading = side, true
