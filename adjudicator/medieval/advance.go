@@ -12,7 +12,7 @@ var _ adjudicator.AdvanceOrders = (*Game)(nil)
 const (
 	sailFightLine = "sail/fight"
 	commandLine   = "command"
-	eitherLine    = "" // HOLD, or GRAPPLE / NOGRAPPLE alone: fits any card
+	eitherLine    = "" // HOLD, or standing orders alone (GRAPPLE, NOGRAPPLE, AGAINST): fits any card
 )
 
 // lineKind says which card a line belongs to.
@@ -29,7 +29,7 @@ func lineKind(o *Order) string {
 // Applicable implements adjudicator.AdvanceOrders (docs/DESIGN.md 3.4): of the orders side
 // holds, those for the ships of the Division whose card is turned, each ship's first line
 // that fits the card (a Sail/Fight line on a Sail/Fight card, a Command and Control line on
-// a Command and Control card, a HOLD or GRAPPLE line on either); lines for ships out of the
+// a Command and Control card, a HOLD or standing-orders line on either); lines for ships out of the
 // battle are passed over, so they never hold the others up. A player can so order a
 // Division's two Sail/Fight phases and its Command and Control phase in one mail, a line each
 // in the order they are to be used.

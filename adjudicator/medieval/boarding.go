@@ -13,10 +13,31 @@ type attack struct {
 	label    string
 }
 
+// foe returns the ship of phasing division div that the non-phasing e fights against (rule
+// "Boarding" iii: she "may fight against the phasing ships"): her standing AGAINST choice if
+// she is in contact with it, otherwise the first phasing ship in contact with her (scenario
+// order); nil if none.
+func (g *Game) foe(e *Ship, div string) *Ship {
+	var first *Ship
+	for _, s := range g.boarders(e) {
+		if s.Division != div {
+			continue
+		}
+		if s.ID == e.Against {
+			return s
+		}
+		if first == nil {
+			first = s
+		}
+	}
+	return first
+}
+
 // boarding fights the boarding actions of division div's Sail/Fight phase (rule "Boarding"):
 // every active ship of the division in contact with an enemy rolls 2d10 at the first of them
 // (split 1 and 1 between two enemies in contact by a FIGHT order), every enemy in contact
-// with one of them rolls 1d10 at the first of them (ships of the phasing side outside the division do not fight); the scores
+// with one of them rolls 1d10 at the one she chose (foe; ships of the phasing side outside the
+// division do not fight); the scores
 // the Combat factors need are fixed before any die is rolled and all hits fall together, each
 // on the Combat factor and each with a defence roll.
 func (p *phase) boarding(div string, fights map[string][]string) error {
@@ -40,11 +61,8 @@ func (p *phase) boarding(div string, fights map[string][]string) error {
 		if !e.Active() || e.Side == g.division(div).Side {
 			continue
 		}
-		for _, s := range g.boarders(e) {
-			if s.Division == div {
-				attacks = append(attacks, attack{from: e, to: s, dice: 1})
-				break
-			}
+		if s := g.foe(e, div); s != nil {
+			attacks = append(attacks, attack{from: e, to: s, dice: 1})
 		}
 	}
 	if len(attacks) == 0 {

@@ -23,6 +23,7 @@ import (
 //	loaded SHIP PORT STARBOARD            broadside tracks
 //	burning SHIP TRIES TURNS / status SHIP STATUS / grapple A B / unlash A B / wind FROM
 //	nograpple SHIP                        her standing wish is not to grapple
+//	against SHIP ENEMY                    her standing AGAINST choice (rule Boarding iii)
 //	cuts SHIP FRIEND                      one successful cut has been made at their lashing
 //	divisions DIV...                      only these divisions' cards are in the deck
 //	turns N                               the scenario's last turn
@@ -149,6 +150,8 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		g.Card, g.Deck = "", nil
 	case "nograpple":
 		c.mustShip(t, g, f[1]).NoGrapple = true
+	case "against":
+		c.mustShip(t, g, f[1]).Against = f[2]
 	case "cuts":
 		a, b := c.mustShip(t, g, f[1]), c.mustShip(t, g, f[2])
 		a.CutAt, b.CutAt = addSorted(a.CutAt, b.ID), addSorted(b.CutAt, a.ID)

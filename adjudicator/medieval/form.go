@@ -27,6 +27,13 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 		a, pos := g.allowance(s, s.Pose.Heading)
 		fu := adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("%03d (%s)", s.Pose.Heading, pos),
 			Allowance: "MOVE up to " + table.FormatInches(a) + `"`}
+		if es := g.boarders(s); len(es) > 1 {
+			var ids []string
+			for _, e := range es {
+				ids = append(ids, e.ID)
+			}
+			fu.May = append(fu.May, "AGAINST "+strings.Join(ids, "|")+" (standing: whom she fights when the enemy is phasing)")
+		}
 		if s.Status == Leaving {
 			fu.May = []string{"leaving the battle: she may only move (with no line she makes for the nearest edge)"}
 			f.Units = append(f.Units, fu)

@@ -14,7 +14,8 @@ import (
 // "Movement"), SHOOT (missiles), FIRE (a broadside), FIGHT (how a phasing ship splits its
 // boarding dice); of a Command and Control card: RELOAD, PASS, DOUSE (fight the fire), CUT;
 // on either, GRAPPLE or NOGRAPPLE sets the ship's standing wish to grapple an enemy she
-// comes into contact with (rule "Grappling").
+// comes into contact with (rule "Grappling"), and AGAINST her standing choice of the phasing
+// enemy she fights against when she is not phasing (rule "Boarding" iii).
 type Order struct {
 	line      int
 	Ship      string
@@ -30,12 +31,15 @@ type Order struct {
 	Hold      bool     // an explicit "do nothing"
 	// Grapple sets the ship's standing wish: "GRAPPLE" or "NOGRAPPLE" ("" leaves it).
 	Grapple string
+	// Against sets the ship's standing choice of the phasing enemy she fights against when
+	// she is not phasing (rule "Boarding" iii), "" leaves it.
+	Against string
 }
 
-// wishOnly reports whether the line only sets the standing wish (GRAPPLE or NOGRAPPLE alone):
+// wishOnly reports whether the line only sets standing orders (GRAPPLE, NOGRAPPLE, AGAINST):
 // such a line orders nothing for the phase, so the card's no-orders defaults still apply.
 func (o *Order) wishOnly() bool {
-	return o.Grapple != "" && !o.Hold && len(o.Path) == 0 && o.Shoot == "" && len(o.Fire) == 0 &&
+	return (o.Grapple != "" || o.Against != "") && !o.Hold && len(o.Path) == 0 && o.Shoot == "" && len(o.Fire) == 0 &&
 		len(o.Fight) == 0 && !o.Reloading && len(o.Pass) == 0 && !o.Douse && len(o.Cut) == 0
 }
 
@@ -91,6 +95,9 @@ func (o *Order) String() string {
 	if o.Grapple != "" {
 		parts = append(parts, o.Grapple)
 	}
+	if o.Against != "" {
+		parts = append(parts, "AGAINST", o.Against)
+	}
 	if len(parts) == 1 {
 		parts = append(parts, "HOLD")
 	}
@@ -126,7 +133,7 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	return orders, errs
 }
 
-const orderSummary = "SHIP [TURN P30|S30] [MOVE 1.5] … [SHOOT SHIP] [FIRE PORT|STARBOARD SHIP] [FIGHT SHIP [SHIP]] | SHIP RELOAD PORT|STARBOARD | SHIP PASS COMBAT|MISSILE TO SHIP | SHIP DOUSE | SHIP CUT SHIP | SHIP GRAPPLE|NOGRAPPLE | SHIP HOLD"
+const orderSummary = "SHIP [TURN P30|S30] [MOVE 1.5] … [SHOOT SHIP] [FIRE PORT|STARBOARD SHIP] [FIGHT SHIP [SHIP]] | SHIP RELOAD PORT|STARBOARD | SHIP PASS COMBAT|MISSILE TO SHIP | SHIP DOUSE | SHIP CUT SHIP | SHIP GRAPPLE|NOGRAPPLE | SHIP AGAINST SHIP | SHIP HOLD"
 
 func validName(s string) bool {
 	if s == "" || len(s) > 24 || keywords[s] {
@@ -141,7 +148,7 @@ func validName(s string) bool {
 }
 
 var keywords = map[string]bool{"TURN": true, "MOVE": true, "SHOOT": true, "FIRE": true, "FIGHT": true, "RELOAD": true,
-	"PASS": true, "DOUSE": true, "CUT": true, "HOLD": true, "GRAPPLE": true, "NOGRAPPLE": true, "TO": true, "PORT": true, "STARBOARD": true}
+	"PASS": true, "DOUSE": true, "CUT": true, "HOLD": true, "GRAPPLE": true, "NOGRAPPLE": true, "AGAINST": true, "TO": true, "PORT": true, "STARBOARD": true}
 
 // parseLine reads one line's words (upper case).
 func parseLine(f []string) (*Order, error) {
@@ -160,7 +167,7 @@ func parseLine(f []string) (*Order, error) {
 		}
 		rest = rest[n:]
 	}
-	if o.Hold && (len(o.Path) > 0 || o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0 || o.Reloading || len(o.Pass) > 0 || o.Douse || len(o.Cut) > 0 || o.Grapple != "") {
+	if o.Hold && (len(o.Path) > 0 || o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0 || o.Reloading || len(o.Pass) > 0 || o.Douse || len(o.Cut) > 0 || o.Grapple != "" || o.Against != "") {
 		return nil, fmt.Errorf("HOLD stands alone")
 	}
 	return o, nil
@@ -265,8 +272,15 @@ func (o *Order) clause(rest []string) (int, error) {
 		}
 		o.Grapple = rest[0]
 		return 1, nil
+	case "AGAINST":
+		t, err := target(rest, 1, "AGAINST")
+		if o.Against != "" {
+			err = fmt.Errorf("AGAINST once a line")
+		}
+		o.Against = t
+		return 2, err
 	}
-	return 0, fmt.Errorf("%q is not an order word (TURN MOVE SHOOT FIRE FIGHT RELOAD PASS DOUSE CUT GRAPPLE NOGRAPPLE HOLD)", rest[0])
+	return 0, fmt.Errorf("%q is not an order word (TURN MOVE SHOOT FIRE FIGHT RELOAD PASS DOUSE CUT GRAPPLE NOGRAPPLE AGAINST HOLD)", rest[0])
 }
 
 // errOneCut refuses a second CUT on a line: a boarded ship "may attempt to cut free in its

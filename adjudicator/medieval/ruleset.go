@@ -149,7 +149,7 @@ func (g *Game) validateSailFight(s *Ship, o *Order) ([]string, error) {
 	if s.Status == Leaving && (o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0) {
 		return g.legalMoves(s), fmt.Errorf("%s takes no further part in the battle: she may only move", s.ID)
 	}
-	for _, id := range append(append([]string{o.Shoot}, o.Fight...), fireTargets(o)...) {
+	for _, id := range append(append([]string{o.Shoot, o.Against}, o.Fight...), fireTargets(o)...) {
 		if id == "" {
 			continue
 		}
@@ -202,6 +202,9 @@ func (g *Game) validateCommand(s *Ship, o *Order) ([]string, error) {
 	if s.Status == Leaving && (o.Reloading || len(o.Pass) > 0) {
 		return nil, fmt.Errorf("%s takes no further part in the battle", s.ID)
 	}
+	if t := g.ship(o.Against); o.Against != "" && (t == nil || t.Side == s.Side) {
+		return g.enemies(s.Side), fmt.Errorf("%s is not an enemy ship", o.Against)
+	}
 	for _, p := range o.Pass {
 		if t := g.ship(p.To); t == nil || t.Side != s.Side || t == s {
 			return nil, fmt.Errorf("%s is not another ship of yours", p.To)
@@ -245,6 +248,11 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 			s := g.ship(o.Ship)
 			s.NoGrapple = o.Grapple == "NOGRAPPLE"
 			p.event("Grappling.1", "%s will %sgrapple an enemy she comes into contact with", s.ID, map[bool]string{true: "not ", false: ""}[s.NoGrapple])
+		}
+		if o.Against != "" {
+			s := g.ship(o.Ship)
+			s.Against = o.Against
+			p.event("Boarding.3", "%s will fight against %s when %s's Division is phasing and they are in contact", s.ID, s.Against, s.Against)
 		}
 	}
 	var err error
@@ -407,6 +415,9 @@ Sail/Fight:  LION MOVE 3 | LION MOVE 1.5 TURN S30 MOVE 1.5 | LION TURN P30 MOVE 
              then SHOOT EAGLE (missiles), FIRE PORT EAGLE (a broadside), FIGHT EAGLE HAWK (split boarding dice)
 Command and Control:  LION RELOAD PORT | LION PASS COMBAT TO BEAR | LION DOUSE | LION CUT EAGLE
 LION NOGRAPPLE (or GRAPPLE), on any card: whether she wishes to grapple an enemy she touches.
+LION AGAINST EAGLE, on any card: when the enemy's Division is phasing and she is in contact
+with EAGLE, she fights against EAGLE (otherwise against the first phasing ship in contact).
+A line of only these standing orders leaves the card's defaults to the ship.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
 Orders ahead: lines for ships whose card is not turned are held and used when it is, each
 ship's first line of that card's kind first (so two MOVE lines serve her two Sail/Fight cards).

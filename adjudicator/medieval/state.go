@@ -47,6 +47,7 @@ type Ship struct {
 	Lashed                         []string // friends lashed to, sorted (rule "Lashing")
 	CutAt                          []string // lashed friends whose lashing to her has had one successful cut, by either, sorted (rule "Lashing": two free the pair)
 	NoGrapple                      bool     // her standing wish not to grapple (rule "Grappling")
+	Against                        string   // the phasing enemy she fights against when not phasing, if in contact (rule "Boarding" iii)
 }
 
 // Active reports whether s still takes part: afloat, not surrendered, leaving or lost.
@@ -141,9 +142,9 @@ func (g *Game) Encode() []byte {
 	fmt.Fprintf(&b, "medieval %s\nturn %d\nact %d\ndeck %s\ncard %s\nwind %d\nover %t %s\n",
 		g.sc.ID, g.Turn, g.Act, strings.Join(g.Deck, " "), g.Card, g.Wind, g.Over, g.Result)
 	for _, s := range g.Ships {
-		fmt.Fprintf(&b, "ship %s %d %d %d %v loaded=%v/%v status=%s fire=%t/%d/%d grappled=%s lashed=%s cuts=%s nograpple=%t\n",
+		fmt.Fprintf(&b, "ship %s %d %d %d %v loaded=%v/%v status=%s fire=%t/%d/%d grappled=%s lashed=%s cuts=%s nograpple=%t against=%s\n",
 			s.ID, s.Pose.At.X, s.Pose.At.Y, s.Pose.Heading, s.F, s.Loaded[0], s.Loaded[1], s.Status,
-			s.Burning, s.FireTries, s.FireTurns, strings.Join(s.Grappled, ","), strings.Join(s.Lashed, ","), strings.Join(s.CutAt, ","), s.NoGrapple)
+			s.Burning, s.FireTries, s.FireTurns, strings.Join(s.Grappled, ","), strings.Join(s.Lashed, ","), strings.Join(s.CutAt, ","), s.NoGrapple, s.Against)
 	}
 	for _, t := range g.Last {
 		fmt.Fprintf(&b, "last %v\n", t)
