@@ -40,7 +40,9 @@ func component(f *Factors, word string) *Level {
 
 // pass passes one level of a crew component from s to t (rule "Passing Crew Components"):
 // t lashed to s (free) or grappled with s, that is in contact with it (a roll of 7+),
-// never above t's starting level; s keeps at least PNY.
+// never above t's starting level. The text limits only the receiver, so s may pass her last
+// level; Combat so reduced to NNE takes her out of the battle (rule "Damage": "if Combat is
+// reduced to NNE the ship will surrender ...").
 func (p *phase) pass(s *Ship, po PassOrder, k int) error {
 	t := p.g.ship(po.To)
 	from, to, start := component(&s.F, po.Factor), component(&t.F, po.Factor), component(&t.Start, po.Factor)
@@ -55,8 +57,8 @@ func (p *phase) pass(s *Ship, po PassOrder, k int) error {
 	case *to >= *start:
 		p.event("Passing.2", "%s's %s is at its starting %v: nothing may be passed to her", t.ID, po.Factor, *start)
 		return nil
-	case *from <= PNY:
-		p.event("Passing.1", "%s has no %s to spare (%v)", s.ID, po.Factor, *from)
+	case *from == NNE:
+		p.event("Passing.1", "%s has no %s to pass (NNE)", s.ID, po.Factor)
 		return nil
 	}
 	if !lashed {
@@ -73,6 +75,9 @@ func (p *phase) pass(s *Ship, po PassOrder, k int) error {
 	*from--
 	*to++
 	p.event("Passing.1", "%s passes a level of %s to %s: %v and %v", s.ID, po.Factor, t.ID, *from, *to)
+	if po.Factor == "COMBAT" && *from == NNE {
+		p.afterDamage(s)
+	}
 	return nil
 }
 

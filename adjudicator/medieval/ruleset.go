@@ -383,6 +383,9 @@ func (p *phase) commandShip(s *Ship, o *Order) error {
 			return err
 		}
 	}
+	if !s.Active() { // she passed her last Combat (rule "Damage")
+		return nil
+	}
 	for _, c := range o.Cut {
 		if err := p.cut(s, c); err != nil {
 			return err
