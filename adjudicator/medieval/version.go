@@ -6,6 +6,7 @@ package medieval
 // 0.3.0: one CUT a line; cuts at a lashing counted per lashed pair; a fire is lost after its
 // fourth failed attempt or its fourth Command and Control phase, not at the end of a fourth
 // turn; a ship that moves into contact with a burning hulk rolls to catch fire; the
-// non-phasing ship's FIGHT standing order; a GRAPPLE or NOGRAPPLE line alone keeps the
-// Command and Control defaults; the giver of crew components may pass her last level.
+// non-phasing ship's AGAINST standing order (whom she fights); a line of standing orders
+// alone keeps the card's defaults; the giver of crew components may pass her last level.
+// Games begun under 0.2.0 are stranded (navarch check, the daemon), as docs/MEDIEVAL.md says.
 func (ruleset) Version() string { return "0.3.0" }
