@@ -14,7 +14,9 @@ import (
 // is in, and pre-filled lines that state the no-orders default: on a Sail/Fight card each ship
 // holds (or fights the boarding action she is in); on a Command and Control card each douses
 // her fire and reloads as the default would. A leaving ship gets no line: with none she makes
-// for the nearest edge (rule "Damage"). Every line passes Validate.
+// for the nearest edge (rule "Damage"). A ship in contact with two enemies or more is offered
+// AGAINST, her standing choice of whom she fights when they are phasing (rule "Boarding" iii).
+// Every line passes Validate.
 func (g *Game) OrderForm(side string) adjudicator.Form {
 	st := g.Next()
 	if st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, side) {
@@ -27,13 +29,6 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 		a, pos := g.allowance(s, s.Pose.Heading)
 		fu := adjudicator.FormUnit{ID: s.ID, Where: s.Pose.At.String(), Facing: fmt.Sprintf("%03d (%s)", s.Pose.Heading, pos),
 			Allowance: "MOVE up to " + table.FormatInches(a) + `"`}
-		if es := g.boarders(s); len(es) > 1 {
-			var ids []string
-			for _, e := range es {
-				ids = append(ids, e.ID)
-			}
-			fu.May = append(fu.May, "AGAINST "+strings.Join(ids, "|")+" (standing: whom she fights when the enemy is phasing)")
-		}
 		if s.Status == Leaving {
 			fu.May = []string{"leaving the battle: she may only move (with no line she makes for the nearest edge)"}
 			f.Units = append(f.Units, fu)
@@ -65,6 +60,13 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 				o.Fight = o.Fight[:2] // one or two enemies a line
 			}
 			f.Lines = append(f.Lines, o.String())
+		}
+		if es := g.boarders(s); len(es) > 1 {
+			var ids []string
+			for _, e := range es {
+				ids = append(ids, e.ID)
+			}
+			fu.May = append(fu.May, "AGAINST "+strings.Join(ids, "|")+" (standing: whom she fights when the enemy is phasing)")
 		}
 		f.Units = append(f.Units, fu)
 	}

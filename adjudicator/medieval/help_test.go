@@ -21,6 +21,7 @@ func TestHelp(t *testing.T) {
 		"at heading 090 running: MOVE up to 5 (each half 2.5 with turns)",
 		"wind from 270: headings 211-329 are into the wind",
 		"enemy CHRIST at 6\" (long), arc bow",
+		"LION AGAINST EAGLE, on any card",
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help lacks %q:\n%s", want, h)

@@ -94,5 +94,8 @@ func shipLine(s *Ship) string {
 	if len(s.Lashed) > 0 {
 		b.WriteString(", lashed to " + strings.Join(s.Lashed, " "))
 	}
+	if s.Against != "" {
+		b.WriteString(", standing order AGAINST " + s.Against)
+	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package medieval
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,5 +37,46 @@ func TestSummary(t *testing.T) {
 	}
 	if ref := "\n" + strings.Join(g.Summary("").Lines(), "\n"); !strings.Contains(ref, "\nCHRIST F-1 ") || !strings.Contains(ref, "\nTHOMAS E-MAIN") {
 		t.Errorf("the referee's summary lacks a side:\n%s", ref)
+	}
+}
+
+// TestSummaryFireAndAgainst: a burning ship's line counts the attempts made and the Command
+// and Control phases burnt, of four each (rule "Fires"), and shows her standing AGAINST.
+func TestSummaryFireAndAgainst(t *testing.T) {
+	g := newScenario(t, "sluys-1340")
+	s := g.ship("THOMAS")
+	s.Burning, s.FireTries, s.FireTurns, s.Against = true, 1, 2, "CHRIST"
+	got := strings.Join(g.Summary("english").Lines(), "\n")
+	for _, want := range []string{
+		"on fire (1 of 4 attempts made, 2 of 4 Command and Control phases burnt)",
+		"standing order AGAINST CHRIST",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestOrderFormAgainst: a ship in contact with two enemies is offered AGAINST, her standing
+// choice of the phasing ship she fights (rule "Boarding" iii).
+func TestOrderFormAgainst(t *testing.T) {
+	g := newScenario(t, "sluys-1340")
+	g.Turn, g.Act, g.Card = 1, 1, "F-GEN/CC"
+	g.Ships = slices.DeleteFunc(g.Ships, func(s *Ship) bool { return s.ID != "THOMAS" && s.ID != "EDWARD" && s.ID != "GEN2" })
+	g.ship("THOMAS").Pose = table.Pose{At: table.Point{X: 2000, Y: 2000}}
+	g.ship("GEN2").Pose = table.Pose{At: table.Point{X: 2125, Y: 2000}}
+	g.ship("EDWARD").Pose = table.Pose{At: table.Point{X: 2250, Y: 2000}}
+	f := g.OrderForm("french")
+	var may []string
+	for _, u := range f.Units {
+		if u.ID == "GEN2" {
+			may = u.May
+		}
+	}
+	if !slices.ContainsFunc(may, func(m string) bool { return strings.HasPrefix(m, "AGAINST THOMAS|EDWARD ") }) {
+		t.Errorf("GEN2 may %q, want AGAINST THOMAS|EDWARD", may)
+	}
+	if len(f.Lines) == 0 {
+		t.Errorf("the form's pre-filled lines do not validate")
 	}
 }
