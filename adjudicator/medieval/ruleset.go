@@ -361,7 +361,11 @@ func (p *phase) fireBurns(s *Ship) {
 	}
 	s.FireTurns++
 	if s.FireTurns >= 4 {
-		p.event("Fires.2", "%s's fire has burnt through four Command and Control phases", s.ID)
+		what := "Command and Control phases"
+		if s.Status == Surrendered {
+			what = "turns"
+		}
+		p.event("Fires.2", "%s's fire has burnt through four %s", s.ID, what)
 		p.outOfControl(s)
 	}
 }

@@ -109,9 +109,16 @@ func (g *Game) cardText(c string) string {
 // endOfTurn: burnt ships drift downwind one base length and set fire to the bases they touch
 // on 1-4 (rule "Fires"); then the designed end of the battle. A fire's four turns are counted
 // in its ship's Command and Control phases (command), so that a fire started after that
-// phase still gets its four attempts.
+// phase still gets its four attempts; a surrendered prize, which has none, counts ends of
+// turn.
 func (p *phase) endOfTurn() error {
 	g := p.g
+	for _, s := range g.Ships {
+		// a surrendered prize has no Command and Control phase: her fire's turns are ends of turn
+		if s.Burning && s.Status == Surrendered && s.OnTable() {
+			p.fireBurns(s)
+		}
+	}
 	for _, s := range g.Ships {
 		if s.Status != Burnt || !g.onTable(s) {
 			continue
