@@ -18,9 +18,10 @@ func TestParseOrders(t *testing.T) {
 		"LION MOVE 2 SHOOT EAGLE FIRE P EAGLE FIRE S HAWK":          "LION MOVE 2 SHOOT EAGLE FIRE PORT EAGLE FIRE STARBOARD HAWK",
 		"LION FIGHT EAGLE HAWK":                                     "LION FIGHT EAGLE HAWK",
 		"LION RELOAD STARBOARD PASS COMBAT TO BEAR DOUSE CUT EAGLE": "LION RELOAD STARBOARD PASS COMBAT TO BEAR DOUSE CUT EAGLE",
-		"LION HOLD":             "LION HOLD",
-		"LION NOGRAPPLE MOVE 1": "LION MOVE 1 NOGRAPPLE",
-		"LION grapple":          "LION GRAPPLE",
+		"LION HOLD":                    "LION HOLD",
+		"LION NOGRAPPLE MOVE 1":        "LION MOVE 1 NOGRAPPLE",
+		"LION grapple":                 "LION GRAPPLE",
+		"LION against eagle nograpple": "LION NOGRAPPLE AGAINST EAGLE",
 	} {
 		orders, errs := ParseOrders(in)
 		if len(errs) > 0 || len(orders) != 1 || orders[0].String() != want {
@@ -55,6 +56,11 @@ func TestParseOrdersBadInput(t *testing.T) {
 		"L!ON MOVE 3":               "starts with a ship's name",
 		"LION HOLD NOGRAPPLE":       "HOLD stands alone",
 		"LION GRAPPLE NOGRAPPLE":    "once a line",
+		"LION CUT A CUT A":          "one CUT a phase",
+		"LION CUT A CUT B":          "one CUT a phase",
+		"LION AGAINST":              "AGAINST needs a ship's name",
+		"LION AGAINST A AGAINST B":  "AGAINST once a line",
+		"LION HOLD AGAINST A":       "HOLD stands alone",
 		"LION MOVE 3 " + strings.Repeat("X", maxLine): "more than",
 	} {
 		_, errs := ParseOrders(in)
