@@ -121,3 +121,15 @@ func FuzzParseOrders(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateOneCut: an order with two cuts, however made, is refused by Validate before
+// Resolve could ask the roller for the label cut/SHIP/ENEMY twice (rule "Cutting Free").
+func TestValidateOneCut(t *testing.T) {
+	g := newScenario(t, "sluys-1340")
+	g.Turn, g.Act, g.Card = 1, 1, "F-1/CC"
+	o := &Order{line: 1, Ship: "CHRIST", Cut: []string{"RICH", "RICH"}}
+	errs := g.Validate("french", []adjudicator.Order{o})
+	if len(errs) != 1 || !errors.Is(errs[0].Err, adjudicator.ErrIllegal) || !strings.Contains(errs[0].Error(), "one CUT a phase") {
+		t.Errorf("two cuts: %v", errs)
+	}
+}
