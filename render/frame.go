@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"strings"
 	"sync"
@@ -226,11 +225,12 @@ func PNG(p Picture) ([]byte, error) { return encode(Image(p)) }
 
 var colInk = color.RGBA{40, 40, 40, 255}
 
-// encode quantizes img and encodes it as a paletted PNG.
+// encode quantizes img and encodes it as a paletted PNG (writePaletted).
 func encode(img image.Image) ([]byte, error) {
+	q := quantize(img)
+	defer release(q)
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&buf, quantize(img)); err != nil {
+	if err := writePaletted(&buf, q); err != nil {
 		return nil, fmt.Errorf("encode map: %w", err)
 	}
 	return buf.Bytes(), nil
