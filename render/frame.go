@@ -118,7 +118,9 @@ func Image(p Picture) image.Image {
 	h := titleH + int(board.H) + margin + (legendRows+len(panels))*legendRowH + margin
 	dc := gg.NewContextForRGBA(newRGBA(w, h))
 	dc.SetRGB(1, 1, 1)
-	dc.Clear()
+	// As dc.Clear(), but the board's place is left: the board is copied over it (draw.Src).
+	in := image.Rect(margin, titleH, margin+int(board.W), titleH+int(board.H))
+	whiteAround(dc.Image().(*image.RGBA), in)
 	drawTitle(dc, p, f, w)
 	// The board is drawn in a context of its own, which bounds it without a clip mask (gg
 	// draws text through a clip mask at the cost of the whole image).
@@ -129,7 +131,7 @@ func Image(p Picture) image.Image {
 	bc.Clear()
 	p.Draw(bc, board, f)
 	dst := dc.Image().(*image.RGBA)
-	draw.Draw(dst, image.Rect(margin, titleH, margin+int(board.W), titleH+int(board.H)), bi, image.Point{}, draw.Src)
+	draw.Draw(dst, in, bi, image.Point{}, draw.Src)
 	drawLegend(dc, legend, panels, f, float64(titleH)+board.H+margin, w)
 	return dc.Image()
 }
@@ -154,6 +156,17 @@ func newRGBA(w, h int) *image.RGBA {
 func Release(img image.Image) {
 	if m, ok := img.(*image.RGBA); ok {
 		frames.Put(m)
+	}
+}
+
+// whiteAround paints img white (opaque) outside the rectangle in, which lies inside it.
+func whiteAround(img *image.RGBA, in image.Rectangle) {
+	b := img.Rect
+	for _, r := range []image.Rectangle{
+		image.Rect(b.Min.X, b.Min.Y, b.Max.X, in.Min.Y), image.Rect(b.Min.X, in.Max.Y, b.Max.X, b.Max.Y), // above, below
+		image.Rect(b.Min.X, in.Min.Y, in.Min.X, in.Max.Y), image.Rect(in.Max.X, in.Min.Y, b.Max.X, in.Max.Y), // left, right
+	} {
+		draw.Draw(img, r, image.White, image.Point{}, draw.Src)
 	}
 }
 
