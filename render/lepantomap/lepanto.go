@@ -299,9 +299,9 @@ var layers = &hexLayers{}
 const maxHexLayers = 4
 
 type hexLayers struct {
-	mu   sync.Mutex
-	keys [][sha256.Size]byte
-	pix  [][]uint8
+	mu      sync.Mutex
+	keys    [][sha256.Size]byte
+	pix     [][]uint8
 	hits    int // boards used again (for tests)
 	evicted int // boards let go for others (for tests)
 }
