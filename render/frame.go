@@ -142,13 +142,28 @@ func Image(p Picture) image.Image {
 // buffer held is painted over: both contexts are cleared to white before anything is drawn.
 var frames sync.Pool
 
-// newRGBA is a w × h image whose pixels are undefined until drawn over.
+// newRGBA is a w × h image whose pixels are undefined until drawn over. A buffer too small
+// for it goes back to the pool (it may serve a board), and a new one has room to spare: the
+// frames of one game's maps differ in height by a row of legend or two.
 func newRGBA(w, h int) *image.RGBA {
 	n := 4 * w * h
-	if m, ok := frames.Get().(*image.RGBA); ok && cap(m.Pix) >= n {
-		return &image.RGBA{Pix: m.Pix[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	var small []*image.RGBA
+	defer func() {
+		for _, m := range small {
+			frames.Put(m)
+		}
+	}()
+	for range 2 {
+		m, ok := frames.Get().(*image.RGBA)
+		if !ok {
+			break
+		}
+		if cap(m.Pix) >= n {
+			return &image.RGBA{Pix: m.Pix[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+		}
+		small = append(small, m)
 	}
-	return image.NewRGBA(image.Rect(0, 0, w, h))
+	return &image.RGBA{Pix: make([]uint8, n, n+n/8), Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 }
 
 // Release gives the pixels of an image Image drew back, for the next pictures; img must not
