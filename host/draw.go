@@ -148,6 +148,7 @@ func (d *drawer) draw(spec string, workers chan struct{}) ([]byte, error) {
 		return nil, fmt.Errorf("draw %s: %w", spec, err)
 	}
 	data, err := render.Encode(img) // render.Game's bytes: render.Encode(render.Image(picture))
+	render.Release(img)             // its pixels serve the next map
 	if err != nil {
 		return nil, fmt.Errorf("draw %s: %w", spec, err)
 	}

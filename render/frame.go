@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"strings"
 	"sync"
@@ -117,20 +116,73 @@ func Image(p Picture) image.Image {
 	legend, panels := p.Legend(), wrap(p.Panels(), f.Small, float64(w-2*margin))
 	legendRows := (len(legend) + 3) / 4
 	h := titleH + int(board.H) + margin + (legendRows+len(panels))*legendRowH + margin
-	dc := gg.NewContext(w, h)
+	dc := gg.NewContextForRGBA(newRGBA(w, h))
 	dc.SetRGB(1, 1, 1)
-	dc.Clear()
+	// As dc.Clear(), but the board's place is left: the board is copied over it (draw.Src).
+	in := image.Rect(margin, titleH, margin+int(board.W), titleH+int(board.H))
+	whiteAround(dc.Image().(*image.RGBA), in)
 	drawTitle(dc, p, f, w)
 	// The board is drawn in a context of its own, which bounds it without a clip mask (gg
 	// draws text through a clip mask at the cost of the whole image).
-	bc := gg.NewContext(int(board.W), int(board.H))
+	bi := newRGBA(int(board.W), int(board.H))
+	defer Release(bi)
+	bc := gg.NewContextForRGBA(bi)
 	bc.SetRGB(1, 1, 1)
 	bc.Clear()
 	p.Draw(bc, board, f)
 	dst := dc.Image().(*image.RGBA)
-	draw.Draw(dst, image.Rect(margin, titleH, margin+int(board.W), titleH+int(board.H)), bc.Image(), image.Point{}, draw.Src)
+	draw.Draw(dst, in, bi, image.Point{}, draw.Src)
 	drawLegend(dc, legend, panels, f, float64(titleH)+board.H+margin, w)
 	return dc.Image()
+}
+
+// frames keeps the pixels of pictures drawn (Release) for the next ones (issue 14): a report
+// map's frame and board are some 4 and 3 MB, and memory fresh from the runtime is cleared
+// and, in a daemon drawing map after map, often faulted in from the kernel again. Whatever a
+// buffer held is painted over: both contexts are cleared to white before anything is drawn.
+var frames sync.Pool
+
+// newRGBA is a w × h image whose pixels are undefined until drawn over. A buffer too small
+// for it goes back to the pool (it may serve a board), and a new one has room to spare: the
+// frames of one game's maps differ in height by a row of legend or two.
+func newRGBA(w, h int) *image.RGBA {
+	n := 4 * w * h
+	var small []*image.RGBA
+	defer func() {
+		for _, m := range small {
+			frames.Put(m)
+		}
+	}()
+	for range 2 {
+		m, ok := frames.Get().(*image.RGBA)
+		if !ok {
+			break
+		}
+		if cap(m.Pix) >= n {
+			return &image.RGBA{Pix: m.Pix[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+		}
+		small = append(small, m)
+	}
+	return &image.RGBA{Pix: make([]uint8, n, n+n/8), Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+}
+
+// Release gives the pixels of an image Image drew back, for the next pictures; img must not
+// be used after (its pixels will be painted over). Images of other kinds are left alone.
+func Release(img image.Image) {
+	if m, ok := img.(*image.RGBA); ok {
+		frames.Put(m)
+	}
+}
+
+// whiteAround paints img white (opaque) outside the rectangle in, which lies inside it.
+func whiteAround(img *image.RGBA, in image.Rectangle) {
+	b := img.Rect
+	for _, r := range []image.Rectangle{
+		image.Rect(b.Min.X, b.Min.Y, b.Max.X, in.Min.Y), image.Rect(b.Min.X, in.Max.Y, b.Max.X, b.Max.Y), // above, below
+		image.Rect(b.Min.X, in.Min.Y, in.Min.X, in.Max.Y), image.Rect(in.Max.X, in.Min.Y, b.Max.X, in.Max.Y), // left, right
+	} {
+		draw.Draw(img, r, image.White, image.Point{}, draw.Src)
+	}
 }
 
 func drawTitle(dc *gg.Context, p Picture, f *Fonts, w int) {
@@ -222,15 +274,20 @@ func wrap(lines []string, face font.Face, width float64) []string {
 
 // PNG draws p and encodes it, reduced to a palette of 256 colours, which keeps a map mail
 // small (docs/DESIGN.md 6).
-func PNG(p Picture) ([]byte, error) { return encode(Image(p)) }
+func PNG(p Picture) ([]byte, error) {
+	img := Image(p)
+	defer Release(img)
+	return encode(img)
+}
 
 var colInk = color.RGBA{40, 40, 40, 255}
 
-// encode quantizes img and encodes it as a paletted PNG.
+// encode quantizes img and encodes it as a paletted PNG (writePaletted).
 func encode(img image.Image) ([]byte, error) {
+	q := quantize(img)
+	defer release(q)
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&buf, quantize(img)); err != nil {
+	if err := writePaletted(&buf, q); err != nil {
 		return nil, fmt.Errorf("encode map: %w", err)
 	}
 	return buf.Bytes(), nil

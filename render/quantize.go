@@ -2,10 +2,12 @@ package render
 
 import (
 	"cmp"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/draw"
 	"slices"
+	"sync"
 )
 
 // quantize maps img onto a palette of its 256 most used colours (each channel rounded to 5
@@ -15,6 +17,8 @@ import (
 //
 // It reads the pixel buffer directly: a 15-bit key per pixel indexes a count table and then
 // a lookup table from key to palette index, so no pixel goes through an interface or a map.
+// A run of equal pixels (most of a map: flat colours) is keyed once. The paletted image's
+// pixels come from a pool: give them back with release once the image is encoded.
 func quantize(img image.Image) *image.Paletted {
 	src, ok := img.(*image.RGBA)
 	if !ok {
@@ -23,12 +27,12 @@ func quantize(img image.Image) *image.Paletted {
 	}
 	b := src.Rect
 	w, h := b.Dx(), b.Dy()
-	var count [1 << 15]int32
-	for y := 0; y < h; y++ {
-		row := src.Pix[y*src.Stride : y*src.Stride+4*w]
-		for i := 0; i < len(row); i += 4 {
-			count[key15(row[i], row[i+1], row[i+2])]++
-		}
+	t := tables.Get().(*quantTables)
+	defer tables.Put(t)
+	count := &t.count
+	clear(count[:])
+	for y := range h {
+		countRow(count, src.Pix[y*src.Stride:y*src.Stride+4*w])
 	}
 	var used []uint16
 	for k, n := range count {
@@ -43,29 +47,120 @@ func quantize(img image.Image) *image.Paletted {
 		return cmp.Compare(a, b)
 	})
 	pal := make(color.Palette, 0, 256)
-	var index [1 << 15]uint8
+	index := &t.index
 	for _, k := range used[:min(256, len(used))] {
 		index[k] = uint8(len(pal))
 		pal = append(pal, keyColor(k))
 	}
+	near := nearest(pal)
 	for _, k := range used[min(256, len(used)):] {
-		index[k] = uint8(pal.Index(keyColor(k)))
+		index[k] = near.index(keyColor(k))
 	}
-	out := image.NewPaletted(image.Rect(0, 0, w, h).Add(b.Min), pal)
-	for y := 0; y < h; y++ {
-		row := src.Pix[y*src.Stride : y*src.Stride+4*w]
-		dst := out.Pix[y*out.Stride : y*out.Stride+w]
-		for x := range dst {
-			i := 4 * x
-			dst[x] = index[key15(row[i], row[i+1], row[i+2])]
-		}
+	out := &image.Paletted{Pix: paletted(w * h), Stride: w, Rect: image.Rect(0, 0, w, h).Add(b.Min), Palette: pal}
+	for y := range h {
+		indexRow(out.Pix[y*out.Stride:y*out.Stride+w], index, src.Pix[y*src.Stride:y*src.Stride+4*w])
 	}
 	return out
 }
+
+// countRow counts the pixels of an RGBA row by key, a run of equal pixels at a time (a pixel
+// is its 4 bytes read little-endian).
+func countRow(count *[1 << 15]int32, row []uint8) {
+	if len(row) < 4 {
+		return
+	}
+	prev, n := binary.LittleEndian.Uint32(row), int32(0)
+	for i := 0; i+4 <= len(row); i += 4 {
+		if px := binary.LittleEndian.Uint32(row[i : i+4]); px != prev {
+			count[pxKey(prev)] += n
+			prev, n = px, 0
+		}
+		n++
+	}
+	count[pxKey(prev)] += n
+}
+
+// indexRow writes the palette index of each pixel of an RGBA row into dst, looking up each
+// run of equal pixels once.
+func indexRow(dst []uint8, index *[1 << 15]uint8, row []uint8) {
+	if len(row) < 4 {
+		return
+	}
+	prev := binary.LittleEndian.Uint32(row)
+	i := index[pxKey(prev)]
+	for x := range dst {
+		if px := binary.LittleEndian.Uint32(row[4*x : 4*x+4]); px != prev {
+			prev, i = px, index[pxKey(px)]
+		}
+		dst[x] = i
+	}
+}
+
+// quantTables are quantize's count and lookup tables, kept between maps.
+type quantTables struct {
+	count [1 << 15]int32
+	index [1 << 15]uint8
+}
+
+var tables = sync.Pool{New: func() any { return new(quantTables) }}
+
+// pixPool keeps the paletted images' pixels between maps (a report map's are about 1 MB).
+var pixPool sync.Pool
+
+func paletted(n int) []uint8 {
+	if p, ok := pixPool.Get().(*[]uint8); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]uint8, n)
+}
+
+// release gives a quantized image's pixels back to the pool; p must not be used after.
+func release(p *image.Paletted) {
+	pix := p.Pix[:0]
+	pixPool.Put(&pix)
+}
+
+// pxKey is an RGBA pixel, read little-endian, as its key15.
+func pxKey(px uint32) uint16 { return key15(uint8(px), uint8(px>>8), uint8(px>>16)) }
 
 // key15 is a colour with each channel rounded down to 5 bits.
 func key15(r, g, b uint8) uint16 { return uint16(r>>3)<<10 | uint16(g>>3)<<5 | uint16(b>>3) }
 
 func keyColor(k uint16) color.RGBA {
 	return color.RGBA{uint8(k>>10) << 3, uint8(k>>5&31) << 3, uint8(k&31) << 3, 255}
+}
+
+// palette16 is a palette's colours as color.Palette.Index reads them (16 bits a channel).
+type palette16 [][4]uint32
+
+func nearest(p color.Palette) palette16 {
+	out := make(palette16, len(p))
+	for i, c := range p {
+		r, g, b, a := c.RGBA()
+		out[i] = [4]uint32{r, g, b, a}
+	}
+	return out
+}
+
+// index is color.Palette.Index without an interface call a colour: the first entry of least
+// squared distance, with the same arithmetic.
+func (p palette16) index(c color.RGBA) uint8 {
+	cr, cg, cb, ca := c.RGBA()
+	ret, best := 0, uint32(1<<32-1)
+	for i, v := range p {
+		sum := sqDiff(cr, v[0]) + sqDiff(cg, v[1]) + sqDiff(cb, v[2]) + sqDiff(ca, v[3])
+		if sum < best {
+			if sum == 0 {
+				return uint8(i)
+			}
+			ret, best = i, sum
+		}
+	}
+	return uint8(ret)
+}
+
+// sqDiff is image/color's: the squared difference of two 16-bit values, shifted right by 2.
+func sqDiff(x, y uint32) uint32 {
+	d := x - y
+	return (d * d) >> 2
 }

@@ -232,15 +232,22 @@ func (p *Lepanto) label(f *render.Fonts, bold bool) font.Face {
 	return f.Face(bold, 9.5)
 }
 
-func (p *Lepanto) hexPath(dc *gg.Context, h lepanto.Hex, r float64) {
+// hexCorners are the corners of hex h at radius r, from the east corner clockwise (screen y
+// down); hexPath makes them the context's path.
+func (p *Lepanto) hexCorners(h lepanto.Hex, r float64, pts *[6]gg.Point) {
 	x, y := p.center(h)
-	for i := 0; i < 6; i++ {
+	for i := range pts {
 		a := math.Pi / 3 * float64(i)
-		px, py := x+r*math.Cos(a), y+r*math.Sin(a)
+		pts[i] = gg.Point{X: x + r*math.Cos(a), Y: y + r*math.Sin(a)}
+	}
+}
+
+func hexPath(dc *gg.Context, pts *[6]gg.Point) {
+	for i, pt := range pts {
 		if i == 0 {
-			dc.MoveTo(px, py)
+			dc.MoveTo(pt.X, pt.Y)
 		} else {
-			dc.LineTo(px, py)
+			dc.LineTo(pt.X, pt.Y)
 		}
 	}
 	dc.ClosePath()
@@ -253,8 +260,7 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 	img, _ := dc.Image().(*image.RGBA)
 	key, reuse := p.layerKey(img)
 	if reuse {
-		if pix := layers.get(key); pix != nil {
-			copy(img.Pix, pix)
+		if layers.get(key, img.Pix) {
 			dc.SetColor(colGrid) // the context as the last hex leaves it
 			dc.SetLineWidth(0.7)
 			return
@@ -262,15 +268,17 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 	}
 	defer func() {
 		if reuse {
-			layers.put(key, slices.Clone(img.Pix))
+			layers.put(key, img.Pix)
 		}
 	}()
+	fill := render.NewFiller(dc) // as dc.FillPreserve, pixel for pixel, faster
+	var pts [6]gg.Point
 	for c := p.c0; c <= p.c1; c++ {
 		for r := p.r0; r <= p.r1; r++ {
 			h := lepanto.Hex{Col: c, Row: r}
-			p.hexPath(dc, h, p.size)
-			dc.SetColor(terrainColor[p.View.Terrain(h)])
-			dc.FillPreserve()
+			p.hexCorners(h, p.size, &pts)
+			fill.Polygon(pts[:], terrainColor[p.View.Terrain(h)])
+			hexPath(dc, &pts)
 			dc.SetColor(colGrid)
 			dc.SetLineWidth(0.7)
 			dc.Stroke()
@@ -291,32 +299,46 @@ var layers = &hexLayers{}
 const maxHexLayers = 4
 
 type hexLayers struct {
-	mu   sync.Mutex
-	keys [][sha256.Size]byte
-	pix  [][]uint8
-	hits int // boards used again (for tests)
+	mu      sync.Mutex
+	keys    [][sha256.Size]byte
+	pix     [][]uint8
+	hits    int // boards used again (for tests)
+	evicted int // boards let go for others (for tests)
 }
 
-func (l *hexLayers) get(key [sha256.Size]byte) []uint8 {
+// get copies the board kept under key into dst, if there is one. The copy is made under the
+// lock, so that a board evicted meanwhile (its buffer reused by put) is never read.
+func (l *hexLayers) get(key [sha256.Size]byte, dst []uint8) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if i := slices.Index(l.keys, key); i >= 0 {
+	if i := slices.Index(l.keys, key); i >= 0 && len(l.pix[i]) == len(dst) {
 		l.hits++
-		return l.pix[i] // never changed once kept
+		copy(dst, l.pix[i])
+		return true
 	}
-	return nil
+	return false
 }
 
+// put keeps a copy of pix under key, in the buffer of the board it evicts when it can (a
+// board is some 3 MB: no fresh memory for each one kept).
 func (l *hexLayers) put(key [sha256.Size]byte, pix []uint8) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if slices.Contains(l.keys, key) {
 		return
 	}
+	var buf []uint8
 	if len(l.keys) == maxHexLayers {
-		l.keys, l.pix = l.keys[1:], l.pix[1:]
+		buf = l.pix[0]
+		l.evicted++
+		l.keys, l.pix = slices.Delete(l.keys, 0, 1), slices.Delete(l.pix, 0, 1)
 	}
-	l.keys, l.pix = append(l.keys, key), append(l.pix, pix)
+	if cap(buf) < len(pix) {
+		buf = make([]uint8, len(pix))
+	}
+	buf = buf[:len(pix)]
+	copy(buf, pix)
+	l.keys, l.pix = append(l.keys, key), append(l.pix, buf)
 }
 
 // layerKey is what the hexes drawn on img depend on, and whether a kept board may stand for

@@ -306,3 +306,39 @@ func TestHexesKeptDrawTheSameMap(t *testing.T) {
 		t.Error("the map drawn on the kept hexes differs from the map drawn afresh")
 	}
 }
+
+// The boards kept are reused for the next ones kept (issue 14): after more crops than are
+// kept, each step's second map, drawn on the hexes the first kept in a reused buffer, is the
+// same byte for byte as the map drawn afresh.
+func TestHexesKeptInReusedBuffers(t *testing.T) {
+	var games []*lepanto.Game
+	for _, n := range []int{6, 9, 12, 15, 18, 21, 24, 27} {
+		games = append(games, played(t, n, "SIROQ ON SIR-KAP HIDDEN"))
+	}
+	forget := func() {
+		layers.mu.Lock()
+		defer layers.mu.Unlock()
+		layers.keys, layers.pix = nil, nil
+	}
+	count := func() (hits, evicted int) {
+		layers.mu.Lock()
+		defer layers.mu.Unlock()
+		return layers.hits, layers.evicted
+	}
+	var fresh [][]byte
+	for _, g := range games {
+		forget()
+		fresh = append(fresh, mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false)))
+	}
+	forget()
+	hits, evicted := count()
+	for i, g := range games {
+		mustPNG(t, NewLepanto(g.View("christian"), "lep-test", false))
+		if kept := mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false)); !bytes.Equal(kept, fresh[i]) {
+			t.Errorf("game %d: the map drawn on the kept hexes differs from the map drawn afresh", i)
+		}
+	}
+	if h, e := count(); h-hits < len(games) || e-evicted < 2 {
+		t.Errorf("%d maps drawn on kept hexes, %d boards evicted; want at least %d and 2", h-hits, e-evicted, len(games))
+	}
+}

@@ -10,9 +10,9 @@ import (
 	"navarch/render"
 )
 
-// BenchMap draws and encodes p's map (render.Image, render.Encode: what the host sends), and
-// in the same run image/png-encodes the same finished image (RGBA, default compression): the
-// floor under any renderer that sends PNGs. It reports both, their ratio, and the size and
+// BenchMap draws and encodes p's map (render.Image, render.Encode, render.Release: what the
+// host sends), and in the same run image/png-encodes the same finished image (RGBA, default
+// compression): the floor under any renderer that sends PNGs. It reports both, their ratio, and the size and
 // dimensions of the PNG sent.
 func BenchMap(b *testing.B, p func() render.Picture) {
 	b.Helper()
@@ -35,6 +35,7 @@ func BenchMap(b *testing.B, p func() render.Picture) {
 		draw += t1.Sub(t0)
 		size, n = len(data), n+1
 		w, h = img.Bounds().Dx(), img.Bounds().Dy()
+		render.Release(img) // as the host does once a map is encoded
 	}
 	b.ReportMetric(float64(draw.Milliseconds())/float64(n), "render-ms")
 	b.ReportMetric(float64(floor.Milliseconds())/float64(n), "png.Encode-floor-ms")
