@@ -178,6 +178,22 @@ func hash32Value(v string) [32]byte {
 	return h
 }
 
+// isHexOf reports whether v is h in lowercase hex (where it is, hash32Value(v) == h), in one
+// pass without decoding.
+func isHexOf(v string, h [32]byte) bool {
+	if len(v) != 64 {
+		return false
+	}
+	for i, b := range h {
+		if v[2*i] != lowerHex[b>>4] || v[2*i+1] != lowerHex[b&15] {
+			return false
+		}
+	}
+	return true
+}
+
+const lowerHex = "0123456789abcdef"
+
 func unhex(c byte) (byte, bool) {
 	switch {
 	case '0' <= c && c <= '9':

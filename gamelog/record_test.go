@@ -2,6 +2,7 @@ package gamelog
 
 import (
 	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"strings"
 
@@ -200,6 +201,26 @@ func TestSealHasher(t *testing.T) {
 		nonce[i] = byte(i + 1)
 		if got, want := sh.sum(&nonce, []byte(inner)), SealedHash(nonce, []byte(inner)); got != want {
 			t.Errorf("inner %d: %x, SealedHash %x", i, got, want)
+		}
+	}
+}
+
+// TestIsHexOf: isHexOf accepts exactly the lowercase hex of the hash, so that the verifier's
+// shortcut never accepts a commitment that hash32Value would not decode to the same hash.
+func TestIsHexOf(t *testing.T) {
+	var h [32]byte
+	for i := range h {
+		h[i] = byte(i*37 + 5)
+	}
+	v := hex.EncodeToString(h[:])
+	if !isHexOf(v, h) || hash32Value(v) != h {
+		t.Fatalf("%s: isHexOf %t", v, isHexOf(v, h))
+	}
+	other := h
+	other[31] ^= 1
+	for _, bad := range []string{strings.ToUpper(v), v[:63], v + "0", v[:62] + "zz", hex.EncodeToString(other[:]), ""} {
+		if isHexOf(bad, h) {
+			t.Errorf("isHexOf(%q) accepted", bad)
 		}
 	}
 }

@@ -73,6 +73,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		c[i], c[j] = c[j], c[i]
 		return c
 	}
+	labelOf := func(blk string) string { return regexp.MustCompile(`(?m)^label (\S+)$`).FindStringSubmatch(blk)[1] }
 	sig := regexp.MustCompile(`signature ([0-9a-f])`).FindStringSubmatch(b[ckpt])[1]
 	flipped := map[bool]string{true: "1", false: "0"}[sig == "0"]
 
@@ -98,6 +99,8 @@ func TestTamperedLogsFail(t *testing.T) {
 		{"garbled line", forge.Join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
 		{"non-canonical number", forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
 		{"trailer count wrong", []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},
+		// Two rolls of one activation under one label (docs/DICE.md: a label names one roll).
+		{"roll label repeated, chain rebuilt", forge.Rechain(t, tamperKey, edit(roll, "label "+labelOf(b[roll]), "label "+labelOf(b[pair]))), int64(roll - 1), "used twice"},
 	}
 	// A reveal with a wrong seed: change its last hex digit.
 	rv := append([]string(nil), b...)

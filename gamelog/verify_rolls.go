@@ -24,7 +24,11 @@ func (v *verifier) checkRoll(e *Entry) error {
 		return v.fail(e, "seq %d, want %d (a roll was inserted, removed or moved)", seq, v.cur.seq)
 	}
 	label := rf.label
-	if v.cur.label[label] {
+	// One map operation: a label already in the set leaves its size as it was (the first
+	// failure ends the verification, so that a label kept for a roll that fails later is
+	// never read).
+	had := len(v.cur.label)
+	if v.cur.label[label] = true; len(v.cur.label) == had {
 		return v.fail(e, "label %q used twice in turn %d activation %d", label, ta.t, ta.a)
 	}
 	// The parser has checked the dice (ParseDice): <count>d<sides>, canonical decimals, both
@@ -53,7 +57,6 @@ func (v *verifier) checkRoll(e *Entry) error {
 		v.rep.RollsChecked++
 	}
 	v.cur.seq++
-	v.cur.label[label] = true
 	if ta.t != v.rollTurn {
 		v.rollTurns[ta.t], v.rollTurn = true, ta.t
 	}

@@ -117,7 +117,7 @@ func (v *verifier) checkUnsealed(e *Entry, sf *sealedFields) error {
 	} else { // not computed by the parser, or changed since
 		h = SealedHash(e.Nonce, in.Raw)
 	}
-	if h != hash32Value(sf.commitment) {
+	if !isHexOf(sf.commitment, h) && h != hash32Value(sf.commitment) { // the first as a rule
 		return v.fail(e, "the unsealed record does not open the commitment (it was changed)")
 	}
 	if in.Type != sf.what {
