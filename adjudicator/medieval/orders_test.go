@@ -2,6 +2,7 @@ package medieval
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,5 +132,41 @@ func TestValidateOneCut(t *testing.T) {
 	errs := g.Validate("french", []adjudicator.Order{o})
 	if len(errs) != 1 || !errors.Is(errs[0].Err, adjudicator.ErrIllegal) || !strings.Contains(errs[0].Error(), "one CUT a phase") {
 		t.Errorf("two cuts: %v", errs)
+	}
+}
+
+// TestWrongCardNamesEveryLegalWord: an order for the other kind of card is answered with
+// every word the card turned takes, the standing orders (GRAPPLE, NOGRAPPLE, AGAINST), which
+// fit either card, among them.
+func TestWrongCardNamesEveryLegalWord(t *testing.T) {
+	g := newScenario(t, "sluys-1340")
+	g.Turn, g.Act, g.Card = 1, 1, "F-1/CC"
+	move, errs := g.Parse("french", "CHRIST MOVE 2")
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	g.Card = "F-1/SF1"
+	reload, errs := g.Parse("french", "CHRIST RELOAD PORT")
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct {
+		card   string
+		orders []adjudicator.Order
+		want   []string
+	}{
+		{"F-1/CC", move, []string{"RELOAD", "CUT", "HOLD", "GRAPPLE", "NOGRAPPLE", "AGAINST"}},
+		{"F-1/SF1", reload, []string{"MOVE", "FIGHT", "HOLD", "GRAPPLE", "NOGRAPPLE", "AGAINST"}},
+	} {
+		g.Card = c.card
+		errs := g.Validate("french", c.orders)
+		if len(errs) != 1 {
+			t.Fatalf("%s: %v", c.card, errs)
+		}
+		for _, w := range c.want {
+			if !slices.Contains(errs[0].Legal, w) {
+				t.Errorf("%s: legal %v lacks %s", c.card, errs[0].Legal, w)
+			}
+		}
 	}
 }

@@ -141,7 +141,7 @@ func (g *Game) validate(side string, o *Order, seen map[string]bool) ([]string, 
 
 func (g *Game) validateSailFight(s *Ship, o *Order) ([]string, error) {
 	if o.Reloading || len(o.Pass) > 0 || o.Douse || len(o.Cut) > 0 {
-		return []string{"MOVE", "TURN", "SHOOT", "FIRE", "FIGHT", "HOLD"}, fmt.Errorf("RELOAD, PASS, DOUSE and CUT belong to a Command and Control card; this is %s", g.Card)
+		return []string{"MOVE", "TURN", "SHOOT", "FIRE", "FIGHT", "HOLD", "GRAPPLE", "NOGRAPPLE", "AGAINST"}, fmt.Errorf("RELOAD, PASS, DOUSE and CUT belong to a Command and Control card; this is %s", g.Card)
 	}
 	if err := g.checkPath(s, o.Path); err != nil {
 		return g.legalMoves(s), err
@@ -197,7 +197,7 @@ func (g *Game) enemies(side string) []string {
 
 func (g *Game) validateCommand(s *Ship, o *Order) ([]string, error) {
 	if len(o.Path) > 0 || o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0 {
-		return []string{"RELOAD", "PASS", "DOUSE", "CUT", "HOLD"}, fmt.Errorf("MOVE, TURN, SHOOT, FIRE and FIGHT belong to a Sail/Fight card; this is %s", g.Card)
+		return []string{"RELOAD", "PASS", "DOUSE", "CUT", "HOLD", "GRAPPLE", "NOGRAPPLE", "AGAINST"}, fmt.Errorf("MOVE, TURN, SHOOT, FIRE and FIGHT belong to a Sail/Fight card; this is %s", g.Card)
 	}
 	if s.Status == Leaving && (o.Reloading || len(o.Pass) > 0) {
 		return nil, fmt.Errorf("%s takes no further part in the battle", s.ID)
