@@ -35,19 +35,14 @@ func (h *Host) Stranded() ([]string, error) {
 	return out, err
 }
 
-// strandedBy says why this navarch cannot continue the game, or "" if it can.
+// strandedBy says why this navarch cannot continue the game (play.EngineOf), or "" if it can.
 func (h *Host) strandedBy(tx *store.Tx, id ident.GameID, g *game) (string, error) {
 	genesis, err := store.Record(tx, id, 0)
 	if err != nil {
 		return "", fmt.Errorf("game %s: %w", g.Tag, err)
 	}
-	rs, err := play.Find(h.rulesets, g.Ruleset)
-	switch {
-	case err != nil:
+	if _, err := play.EngineOf(&genesis, h.rulesets); err != nil {
 		return err.Error(), nil
-	case genesis.Get("engine") != rs.Version():
-		return fmt.Sprintf("begun with engine %s of %s; this navarch has engine %s and cannot continue it",
-			genesis.Get("engine"), rs.ID(), rs.Version()), nil
 	}
 	return "", nil
 }

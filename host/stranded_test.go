@@ -25,7 +25,7 @@ func TestStranded(t *testing.T) {
 	upgraded := New(f.s, []adjudicator.Ruleset{bumped{lepanto.Ruleset}}, Config{}, slog.New(slog.DiscardHandler))
 	lines, err := upgraded.Stranded()
 	if err != nil || len(lines) != 1 || !strings.Contains(lines[0], f.tag) ||
-		!strings.Contains(lines[0], "engine "+lepanto.Ruleset.Version()+" of lepanto1571") || !strings.Contains(lines[0], "9.9.9-fixed") {
+		!strings.Contains(lines[0], `version "`+lepanto.Ruleset.Version()+`" of the lepanto1571 engine`) || !strings.Contains(lines[0], "9.9.9-fixed") {
 		t.Errorf("upgraded: %q %v", lines, err)
 	}
 	without := New(f.s, nil, Config{}, slog.New(slog.DiscardHandler))

@@ -74,20 +74,30 @@ func (rp *replayer) failAt(i uint64, format string, args ...any) error {
 	return fmt.Errorf("record %d (line %d): %s", e.Index, e.Line, fmt.Sprintf(format, args...))
 }
 
+// EngineOf returns the ruleset that replays the game whose genesis record is g: the one it
+// names, at the engine version it names; else why not (no such ruleset, or ErrOtherEngine).
+func EngineOf(g *gamelog.Record, rulesets []adjudicator.Ruleset) (adjudicator.Ruleset, error) {
+	rs, err := Find(rulesets, g.Get("ruleset"))
+	if err != nil {
+		return nil, err
+	}
+	if v := g.Get("engine"); v != rs.Version() {
+		return nil, fmt.Errorf("the game was played with version %q of the %s engine, and this navarch has version %q: %w",
+			v, rs.ID(), rs.Version(), ErrOtherEngine)
+	}
+	return rs, nil
+}
+
 func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	g := rp.f.Entries[0].Record
 	if g == nil || g.Type != gamelog.TypeGenesis {
 		return fmt.Errorf("record 0 is not a genesis record")
 	}
-	rs, err := Find(rulesets, g.Get("ruleset"))
+	rs, err := EngineOf(g, rulesets)
 	if err != nil {
 		return err
 	}
 	rp.rep.Ruleset = rs.ID()
-	if v := g.Get("engine"); v != rs.Version() {
-		return fmt.Errorf("the game was played with version %q of the %s engine, and this navarch has version %q: %w",
-			v, rs.ID(), rs.Version(), ErrOtherEngine)
-	}
 	rp.sides = Players(g)
 	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}

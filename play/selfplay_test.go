@@ -382,7 +382,7 @@ func TestReplayRefusesAnotherEngineVersion(t *testing.T) {
 		t.Fatalf("the genesis record does not name the engine version:\n%s", data)
 	}
 	f := verified(t, data, c.Verifier)
-	if _, err := play.Replay(f, rulesets); err == nil || !strings.Contains(err.Error(), `version "0.0.1-old"`) {
+	if _, err := play.Replay(f, rulesets); !errors.Is(err, play.ErrOtherEngine) || !strings.Contains(err.Error(), `version "0.0.1-old"`) {
 		t.Errorf("replay of another version's log: %v, want a refusal naming the version", err)
 	}
 	if _, err := play.Replay(f, []adjudicator.Ruleset{otherVersion{lepanto.Ruleset}}); err != nil {

@@ -170,7 +170,8 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 // The order forms by step, as an answer to a line not understood shows them.
 const (
 	formsMove     = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ MOVE D TURN L|R DEG MOVE D | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT"
-	formsDeploy   = "DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | SIGNAL TURN-RIGHT WING LEFT"
+	formDeploy    = "DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT"
+	formsDeploy   = formDeploy + " | SIGNAL TURN-RIGHT WING LEFT"
 	formsChoice   = "MOVE FIRST | MOVE SECOND"
 	formsPhalanx  = "PHALANX ID MOVE|REDRESS|DEPLOY"
 	formsStanding = "OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
@@ -207,7 +208,8 @@ func (g *Game) forms(side string) string {
 	return text
 }
 
-const grammar = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ MOVE D TURN L|R DEG MOVE D | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT | MOVE FIRST | DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT | PHALANX ID MOVE|REDRESS|DEPLOY | OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
+// grammar is every form of the game, for ParseOrders alone (Game.Parse answers with forms).
+const grammar = formsMove + " | MOVE FIRST | " + formDeploy + " | " + formsPhalanx + " | " + formsStanding
 
 func validID(s string) bool {
 	if s == "" || len(s) > 24 {
