@@ -38,7 +38,7 @@ bench:
 bench-smoke:
 	go test -short -run '^$$' -bench . -benchtime 1x ./...
 
-# The load test at 10,000 games (issue 14; about ten minutes on 2 cores): the daemon in a
+# The load test at 10,000 games (about ten minutes on 2 cores): the daemon in a
 # subprocess on loopback, bots playing a sample by mail; it fails on a mail lost or doubled and
 # prints the figures of docs/BENCHMARKS.md. LOAD_GAMES=2000 for another size.
 LOAD_GAMES ?= 10000

@@ -197,8 +197,8 @@ type AdvanceOrders interface {
 	Later(side string, orders []Order) []Order
 }
 
-// OrderFormer is implemented by games that give a side an order form for the step awaited
-// (issue 15.2): the request for orders carries it, so a player can play from the mail.
+// OrderFormer is implemented by games that give a side an order form for the step awaited:
+// the request for orders carries it, so a player can play from the mail.
 type OrderFormer interface {
 	// OrderForm is side's form for the current step; an empty Form when nothing is due
 	// from side.
@@ -225,8 +225,7 @@ type FormUnit struct {
 }
 
 // Worder is implemented by games whose event and roll texts carry the rulebook's result codes:
-// Words rewrites one report line's codes into words for players ("NE" becomes "no effect",
-// issue 15.8). The log keeps the text as resolved; only what a player reads changes.
+// Words rewrites one report line's codes into words for players ("NE" becomes "no effect"). The log keeps the text as resolved; only what a player reads changes.
 type Worder interface {
 	Words(text string) string
 }

@@ -16,7 +16,7 @@ import (
 	"navarch/ledger/ledgertest"
 )
 
-// The attacks of a dishonest operator on the dice (issue 10, finding 1). Each forged log is
+// The attacks of a dishonest operator on the dice. Each forged log is
 // consistent in every hash and signature, since the operator holds the installation key:
 // verify must reject it by the log's structure, or by the player's own sent mail (--sent).
 // The turn attacked is not revealed yet, as when the operator grinds: its rolls are checked
@@ -140,7 +140,7 @@ func TestChosenJoinEntropyFails(t *testing.T) {
 }
 
 // TestCutAfterCheckpointFails: a copy cut right after a checkpoint, given that checkpoint's
-// own signature as its trailer, fails (issue 10, finding 7): the trailer's signature has its
+// own signature as its trailer, fails: the trailer's signature has its
 // own domain, and only the installation key makes one.
 func TestCutAfterCheckpointFails(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{Side: "venice"})

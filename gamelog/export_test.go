@@ -2,7 +2,7 @@ package gamelog
 
 import "strings"
 
-// OldParseFile is the parser as it was before issue 14 (oldparse_test.go), for the tests
+// OldParseFile is the parser as it was before it was made parallel (oldparse_test.go), for the tests
 // that compare it with ParseFile.
 var OldParseFile = oldParseFile
 

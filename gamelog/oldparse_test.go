@@ -1,6 +1,6 @@
 package gamelog
 
-// The parser as it was before issue 14, kept to test that the new one gives the same
+// The parser as it was before it was made parallel, kept to test that the new one gives the same
 // results and the same errors.
 
 import (

@@ -48,7 +48,7 @@ func sameRecord(a, b *gamelog.Record) bool {
 	return a.Index == b.Index && a.Type == b.Type && bytes.Equal(a.Raw, b.Raw) && slices.Equal(a.Fields(), b.Fields())
 }
 
-// TestParseFileAsBefore: the parser of issue 14 (parallel, one string for every field) gives
+// TestParseFileAsBefore: the parallel parser (one string for every field) gives
 // what the old one gave, to the error message, for the exports of every view and for
 // thousands of damaged copies: cut at every line, lines dropped, doubled or joined, bytes
 // changed.
@@ -222,7 +222,7 @@ var fieldValues = []string{"", " ", "0", "00", "01", "7", "18446744073709551615"
 	"1d6", "0d6", "1d0", "10000d6", "10001d6", "1d4294967295", "1d4294967296", "d6", "1d", "1d6 ", "01d6",
 	"none", "None", "2026-11-30T12:00:00Z", "2026-11-30T12:00:00+01:00", "2026-02-30T12:00:00Z"}
 
-// TestFieldValuesAsBefore: the parser of issue 14 checks a field line's value in the pass
+// TestFieldValuesAsBefore: the parallel parser checks a field line's value in the pass
 // that finds the line's end (lineEnd); it gives what the old parser gave, to the error
 // message, with every value of fieldValues, the key alone and the key and a space on the
 // first line of every key of every record type in an export (sealed records' own and their

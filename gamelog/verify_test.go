@@ -104,7 +104,7 @@ func TestWrongKeyFailsAtGenesis(t *testing.T) {
 		t.Errorf("a log under another key: %v", rep.Failure)
 	}
 	// Without a pinned key the log's own key is not trusted unless the auditor says so: a
-	// log re-signed with a new key would pass otherwise (issue 10, finding 7).
+	// log re-signed with a new key would pass otherwise.
 	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{})
 	if rep.OK() || rep.Failure.Index != 0 || !strings.Contains(rep.Failure.Reason, "--key") {
 		t.Errorf("unpinned key: %v", rep.Failure)

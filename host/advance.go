@@ -84,7 +84,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 }
 
 // reports mails each player and referee what happened, the turn-end seed, and what comes
-// next, as one mail per recipient (issue 15.6): the report carries the turn's end and the
+// next, as one mail per recipient: the report carries the turn's end and the
 // request for the recipient's orders. A player who asked for a digest (DIGEST ON) gets mail
 // only when his orders are needed or the game is over, with everything since his last one.
 func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
@@ -193,7 +193,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 	return nil
 }
 
-// subject says what a mail is (issue 15.6), numbered as the map's title: "your move: T3 A12
+// subject says what a mail is, numbered as the map's title: "your move: T3 A12
 // action phase of group BAR, orders due Tue 1 Dec 18:00 UTC · report: BAR-VEN1 moves
 // 0611→0711 (+3 more) · turn 2 over".
 func subject(g *game, eng adjudicator.Game, lines []templates.ReportLine, end *templates.TurnEnd, req *templates.Request) string {
@@ -277,7 +277,7 @@ func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *g
 }
 
 // gameEnd is the last mail: the result, the final map, the positions and the victory-point
-// breakdown as the ruleset's Summarizer gives them (issue 15.7), and the whole log.
+// breakdown as the ruleset's Summarizer gives them, and the whole log.
 func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, r recipient, c *gamelog.Checkpoint) error {
 	verifier, err := verifierKey(tx, id)
 	if err != nil {

@@ -30,7 +30,7 @@ func TestAdvanceOrders(t *testing.T) {
 			if strings.Contains(m.Subject, "report") && strings.Contains(m.Text, "BAR-VEN1 moves 0611→0711") {
 				moved = true
 			}
-			request := m.Text // a report carries the request after its own part (issue 15.6)
+			request := m.Text // a report carries the request after its own part
 			if _, after, ok := strings.Cut(m.Text, "--- your move ---"); ok {
 				request = after
 			}

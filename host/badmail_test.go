@@ -11,7 +11,7 @@ import (
 	"navarch/store"
 )
 
-// The bad-mail corpus (mail/testdata) through the host, for issue 12's items 4-9. A corpus
+// The bad-mail corpus (mail/testdata) through the host. A corpus
 // mail may hold {{NAME}} fields, filled in from vars.
 func (f *fixture) corpus(name string, vars map[string]string) {
 	f.t.Helper()
@@ -94,7 +94,7 @@ func TestStrangerAnsweredOnceADayWithFixedText(t *testing.T) {
 		f.n++
 	}
 	ms = f.outbox()
-	// alice plays one game: her mail is answered about it (issue 15.8), here that it lacks her key.
+	// alice plays one game: her mail is answered about it, here that it lacks her key.
 	if len(ms) != 2 || !strings.Contains(ms[0].Subject, f.tag) || !strings.Contains(flat(ms[0].Text), "it needs your key") {
 		t.Errorf("a player naming no game was not told what was wrong each time: %d mails %v", len(ms), subjects(ms))
 	}

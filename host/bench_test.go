@@ -104,7 +104,7 @@ func BenchmarkServeLoopback(b *testing.B) {
 }
 
 // BenchmarkManyGames is one order mail (CHECK) to the newest of many games in one store file,
-// with what an idle daemon costs as the games grow (issue 14, docs/BENCHMARKS.md), each figure
+// with what an idle daemon costs as the games grow (docs/BENCHMARKS.md), each figure
 // beside its floor in the same run:
 //   - ns/op: the CHECK mail; floor-write-ns: a bare write transaction of the same file;
 //   - pass-ns: the deadline pass with nothing due; floor-view-ns: a bare read transaction,

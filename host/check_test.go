@@ -10,7 +10,7 @@ import (
 
 // TestCheckShowsWhatOrdersWouldDo: CHECK with a ruleset that can say what orders would do
 // (adjudicator.Checker: the medieval game) answers with where each ship would end, before
-// the orders count, and records nothing (issue 17).
+// the orders count, and records nothing.
 func TestCheckShowsWhatOrdersWouldDo(t *testing.T) {
 	f, keys := joinedFixture(t, medieval.Ruleset, "")
 	for _, m := range f.outbox() {

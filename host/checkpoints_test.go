@@ -21,7 +21,7 @@ var (
 	verifierRE   = regexp.MustCompile(`verifier key  ([0-9a-f]{64})`)
 )
 
-// TestSignedMails (issue 10, finding 7): the start notice lists every join entropy and S,
+// TestSignedMails: the start notice lists every join entropy and S,
 // which recomputes from them; receipts quote the entropy and the whole orders hash; and
 // every mail that names a log head carries a signed checkpoint that verify accepts against
 // the log with the pinned key.
@@ -132,7 +132,7 @@ func mustHex32(t *testing.T, s string) []byte {
 	return b
 }
 
-// TestTurnOverSeed (issue 10, finding 8): the turn-over mail sent while turn 2 is under way
+// TestTurnOverSeed: the turn-over mail sent while turn 2 is under way
 // names the seed it reveals as X_1, and X_1 hashes down to the commitment C of the welcome;
 // the mail gives the whole verify command.
 func TestTurnOverSeed(t *testing.T) {

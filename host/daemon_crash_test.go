@@ -29,7 +29,7 @@ import (
 	"navarch/store"
 )
 
-// The daemon crash test (issue 12): this test binary runs as `navarch serve` would (Serve
+// The daemon crash test: this test binary runs as `navarch serve` would (Serve
 // over a store on disk, with fsync, reading go-imap's memory server and sending to a go-smtp
 // server, both in the parent); the parent plays bots against it by mail and kills it with
 // SIGKILL at random moments, restarting it each time.

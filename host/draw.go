@@ -19,7 +19,7 @@ import (
 	"navarch/store"
 )
 
-// Maps are drawn after commit (issue 14): the transaction that resolves a step queues its
+// Maps are drawn after commit: the transaction that resolves a step queues its
 // reports with each map as a drawing order (mail.Attachment.Draw: the game, the log's size
 // when the mail was queued, the side, whole or cropped), and the outbox draws it just before
 // sending, outside any write transaction, from the game's state at that size of its log.

@@ -14,7 +14,7 @@ import (
 	"navarch/store"
 )
 
-// TestDueIndexFollowsEveryChange is a property check of the deadline pass's index (issue 14):
+// TestDueIndexFollowsEveryChange is a property check of the deadline pass's index:
 // three games with different deadline policies go through a random sequence of what can
 // happen to them (orders, NONE, PAUSE with and without hours, RESUME, EXTEND, PROCEED,
 // ABSENT, time passing, deadline passes), and after each step

@@ -21,7 +21,7 @@ import (
 // Config says otherwise. Without them every mail replays its game's whole log (about 90 ms at
 // the end of the full battle, docs/BENCHMARKS.md). An engine of the full battle takes about
 // 46 KiB, so the default costs at most some 12 MiB; it covers the 100 active games of the
-// throughput goal (issue 14), which 64 did not: mail that goes round the games in turn found
+// throughput goal, which 64 did not: mail that goes round the games in turn found
 // none kept.
 const EngineCache = 256
 
@@ -242,7 +242,7 @@ func (e *needEngine) Error() string {
 // after that many rebuilds (the log kept growing meanwhile) replays inside the lock.
 const maxRebuilds = 3
 
-// updateGames runs fn in a write transaction in which no game's log is replayed (issue 14: no
+// updateGames runs fn in a write transaction in which no game's log is replayed (no
 // write transaction holds the lock for a replay). When fn asks for a game's engine that is
 // neither in memory nor rebuilt for it, the transaction rolls back (fn must keep nothing of an
 // attempt outside the transaction), the log is replayed in a read transaction at its length

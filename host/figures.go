@@ -36,7 +36,7 @@ func (h *Host) Figures() (Figures, error) {
 		if stale = store.FiguresStamp(tx) != figuresStamp; stale {
 			return nil
 		}
-		f.OutboxSeqs = store.OutboxSeqs(tx) // not the mails: 20,000 queued welcomes are 240 MB (issue 14)
+		f.OutboxSeqs = store.OutboxSeqs(tx) // not the mails: 20,000 queued welcomes are 240 MB
 		f.OutboxDepth = len(f.OutboxSeqs)
 		f.Parked = store.ParkedCount(tx)
 		c := store.CountGames(tx)

@@ -11,8 +11,8 @@ import (
 	"navarch/store"
 )
 
-// game list shows state, whose move, the deadline and who is late (issue 16.2); Figures
-// counts the same for the metrics (issue 16.3).
+// game list shows state, whose move, the deadline and who is late; Figures
+// counts the same for the metrics.
 func TestListAndFigures(t *testing.T) {
 	f := newFixture(t)
 	list := func() string {

@@ -8,7 +8,7 @@ import (
 )
 
 // requestBody is the request for orders of side for the step awaited: an order form when the
-// game gives one (adjudicator.OrderFormer, issue 15.2), with the units that may act, what each
+// game gives one (adjudicator.OrderFormer), with the units that may act, what each
 // may legally do, the no-orders default, and pre-filled lines the player can send back.
 func requestBody(g *game, eng adjudicator.Game, side string) templates.Request {
 	req := templates.Request{What: g.Step.What, Waiting: g.Step.Sides, Secret: g.Step.Secret, Default: g.Step.Default}
@@ -30,7 +30,7 @@ func requestBody(g *game, eng adjudicator.Game, side string) templates.Request {
 }
 
 // worded rewrites the rulebook's result codes in report lines into words when the game can
-// ("no effect", not "NE"; adjudicator.Worder, issue 15.8).
+// ("no effect", not "NE"; adjudicator.Worder).
 func worded(eng adjudicator.Game, lines []templates.ReportLine) {
 	if w, ok := eng.(adjudicator.Worder); ok {
 		for i := range lines {

@@ -12,7 +12,7 @@ import (
 
 // TestOrderFormEveryRuleset: in a Medieval and an Oi Navarcoi! game through the daemon, each
 // request for orders lists the side's units that may act, and its pre-filled lines, sent back
-// unchanged, are accepted, step after step (issue 15.2).
+// unchanged, are accepted, step after step.
 func TestOrderFormEveryRuleset(t *testing.T) {
 	for _, rs := range []adjudicator.Ruleset{medieval.Ruleset, oinavarcoi.Ruleset} {
 		t.Run(rs.ID(), func(t *testing.T) {

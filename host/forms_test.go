@@ -29,7 +29,7 @@ func groupRequest(t *testing.T) (*fixture, map[string]string, *mail.Outgoing) {
 }
 
 // TestEveryErrorInOnePass: a typo on line 1 hides none of the three illegal lines after it;
-// the one answer lists all four, each by its line (issue 15.3).
+// the one answer lists all four, each by its line.
 func TestEveryErrorInOnePass(t *testing.T) {
 	f, keys, req := groupRequest(t)
 	who := req.To[0]
@@ -69,7 +69,7 @@ func formLines(t *testing.T, text string) string {
 
 // TestRequestIsAnOrderForm: a request for a group's orders lists the group's units with hex,
 // facing, allowance and what each may do, says the no-orders default, and carries
-// pre-filled lines that, sent back unchanged, are accepted (issue 15.2).
+// pre-filled lines that, sent back unchanged, are accepted.
 func TestRequestIsAnOrderForm(t *testing.T) {
 	f, keys, req := groupRequest(t)
 	who := req.To[0]
@@ -96,13 +96,13 @@ func TestRequestIsAnOrderForm(t *testing.T) {
 	if m := find(f.outbox(), who, "orders accepted"); m == nil {
 		t.Fatalf("the order form sent back unchanged was not accepted")
 	} else if !strings.Contains(flat(m.Text), "No advance orders are held for your side.") {
-		t.Errorf("the receipt does not say that no advance orders are held (issue 15.4):\n%s", m.Text)
+		t.Errorf("the receipt does not say that no advance orders are held:\n%s", m.Text)
 	}
 }
 
 // TestReceiptAndReportSayWhatIsHeld: orders for the step with advance orders along are
 // receipted with the advance orders held; when the advance orders are used, the report says
-// so, with the step and the record (issue 15.4).
+// so, with the step and the record.
 func TestReceiptAndReportSayWhatIsHeld(t *testing.T) {
 	f, keys, req := groupRequest(t)
 	alice := "alice@example.org"
@@ -171,8 +171,7 @@ func (f *fixture) botOrders(side string) string {
 }
 
 // TestReportsSayNoEffect: played by the bot through the daemon, Lepanto's fire results read
-// as words in the reports: "no effect", never the code "NE" that reads as a direction (5.5.1;
-// issue 15.8).
+// as words in the reports: "no effect", never the code "NE" that reads as a direction (5.5.1).
 func TestReportsSayNoEffect(t *testing.T) {
 	f, keys, req := groupRequest(t)
 	side := map[string]string{"alice@example.org": "christian", "bob@example.com": "ottoman"}
@@ -213,7 +212,7 @@ func TestReportsSayNoEffect(t *testing.T) {
 }
 
 // TestWrongKeyAnsweredAsWrongKey: a mail with a wrong key is told its key is wrong; one with
-// no key is told it needs one (issue 15.8).
+// no key is told it needs one.
 func TestWrongKeyAnsweredAsWrongKey(t *testing.T) {
 	f, _ := started(t)
 	f.send("alice@example.org", "STATUS\nKEY wrong-wrong")
@@ -227,7 +226,7 @@ func TestWrongKeyAnsweredAsWrongKey(t *testing.T) {
 }
 
 // TestOnlyGameAnswered: a player in exactly one game whose mail names a wrong tag, or none,
-// is answered about that game; a sender in two games is asked to name one (issue 15.8).
+// is answered about that game; a sender in two games is asked to name one.
 func TestOnlyGameAnswered(t *testing.T) {
 	f, keys := started(t)
 	for i, subject := range []string{"Re: [navarch lep-0000] status", "my orders"} {

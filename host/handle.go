@@ -84,7 +84,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 			return err
 		}
 	}
-	if g == nil { // a sender who plays exactly one game is answered about it (issue 15.8)
+	if g == nil { // a sender who plays exactly one game is answered about it
 		oid, og, err := onlyGame(tx, in.From)
 		if err != nil {
 			return err
@@ -168,7 +168,7 @@ func (h *Host) done(tx *store.Tx, a *actor, err error) error {
 }
 
 // authenticate: the player of record's address and key, or a referee's address and the
-// referee's key (docs/DESIGN.md 4; issue 10, finding 4), each key on a KEY line or by the tokenized
+// referee's key (docs/DESIGN.md 4), each key on a KEY line or by the tokenized
 // reply address. A stranger is refused, and the player or referee whose key was used is
 // told; so is a referee whose address sent a mail without the key.
 func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
@@ -193,7 +193,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 	}
 	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
 		why := "Your mail was not applied: it needs your key, on a line KEY followed by the key from your welcome mail" + h.orReply() + "."
-		if a.req.Key != "" { // a wrong key is answered as a wrong key (issue 15.8)
+		if a.req.Key != "" { // a wrong key is answered as a wrong key
 			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
 		}
 		return true, h.refuse(tx, a, func() error {

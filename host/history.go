@@ -10,7 +10,7 @@ import (
 	"navarch/templates"
 )
 
-// history answers HISTORY (issue 15.7): the game so far, turn by turn, in words, from the
+// history answers HISTORY: the game so far, turn by turn, in words, from the
 // log as the sender's side sees it (ledger.Read; the referee sees it whole). Events are
 // told in log order; rolls are left to the reports and the log.
 func (h *Host) history(tx *store.Tx, a *actor) error {
@@ -33,7 +33,7 @@ func (h *Host) history(tx *store.Tx, a *actor) error {
 	return h.queue(tx, a.g, a.to(), "history", "history: the game so far", body, a.msg.MessageID, nil)
 }
 
-// digest answers DIGEST ON and DIGEST OFF (issue 15.6): with a digest the player is mailed
+// digest answers DIGEST ON and DIGEST OFF: with a digest the player is mailed
 // only when his orders are needed or the game ends, each mail with everything since his last.
 func (h *Host) digest(tx *store.Tx, a *actor) error {
 	if a.p == nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestHistoryAndGameEnd (issue 15.7): HISTORY answers with the game so far, turn by turn, in
+// TestHistoryAndGameEnd: HISTORY answers with the game so far, turn by turn, in
 // words, as the sender's side sees it (a hidden leader only in its own side's history); the
 // game-over mail carries the final map, the state of play and the log.
 func TestHistoryAndGameEnd(t *testing.T) {
@@ -36,7 +36,7 @@ func TestHistoryAndGameEnd(t *testing.T) {
 	}
 }
 
-// TestReportCarriesTheRequest (issue 15.6): the player asked next gets one mail with the
+// TestReportCarriesTheRequest: the player asked next gets one mail with the
 // report, its map and the request, under a subject that says so.
 func TestReportCarriesTheRequest(t *testing.T) {
 	f, keys := started(t)
@@ -96,7 +96,7 @@ func TestDigestCommand(t *testing.T) {
 }
 
 // TestNoticeSubject: a notice's subject says what it is, in one clipped line without
-// control characters (issue 15.6).
+// control characters.
 func TestNoticeSubject(t *testing.T) {
 	for _, c := range []struct {
 		lines []string

@@ -113,7 +113,7 @@ type game struct {
 	// Held are advance orders by side, kept out of the log until their step comes.
 	Held map[string]received `json:"held,omitempty"`
 	// Closed is when each side's latest step asking it for orders was resolved: advance
-	// orders written before it were meant for a step already resolved (issue 12.8).
+	// orders written before it were meant for a step already resolved.
 	Closed map[string]time.Time `json:"closed,omitempty"`
 	// The deadline policy (docs/DESIGN.md 3.1, 3.6): hours for orders and for the reminder before the
 	// deadline (0: the installation's), and what a deadline without orders brings: the
@@ -128,7 +128,7 @@ type game struct {
 	// RefereeZones is each referee's time zone for deadlines, set by ZONE (UTC if none).
 	RefereeZones map[string]string `json:"referee_zones,omitempty"`
 	// used notes, by side, the advance orders used since the reports last went out; each
-	// side's next report says so (issue 15.4). Not stored: reports go out in the same
+	// side's next report says so. Not stored: reports go out in the same
 	// transaction.
 	used map[string][]string
 }

@@ -8,7 +8,7 @@ import (
 
 // warnKeyOwners tells every other player of the game whose key (or tokenized reply address)
 // a player's refused mail used: the opponent holding a player's key is as much a danger as a
-// stranger holding it (issue 12.6).
+// stranger holding it.
 func (h *Host) warnKeyOwners(tx *store.Tx, a *actor) error {
 	for i := range a.g.Players {
 		q := &a.g.Players[i]

@@ -31,7 +31,7 @@ import (
 	"navarch/store"
 )
 
-// The load test (issue 14): many games in one store file, the daemon run as `navarch serve`
+// The load test: many games in one store file, the daemon run as `navarch serve`
 // runs it (Serve over the file with fsync, the maps, the default rate limit) in a
 // subprocess, go-imap's memory server and a go-smtp server in the parent on loopback. Bots
 // play a sample of the games by mail while the welcomes of all of them go out: joins, orders
@@ -536,7 +536,7 @@ func btoi(b bool) int {
 }
 
 // strangers mails the daemon from addresses it does not know, two mails each (distinct
-// Message-IDs) naming no game: each address is answered once a day (issue 12.5), the
+// Message-IDs) naming no game: each address is answered once a day, the
 // second mail not at all. It returns the addresses.
 func (b *loadBots) strangers(n int) []string {
 	b.mu.Lock()

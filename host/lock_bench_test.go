@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkOrderMailWriteLock is the store's write lock held by an order mail that resolves a
-// step and queues two reports with maps (issue 14: maps are drawn after commit, by the
+// step and queues two reports with maps (maps are drawn after commit, by the
 // outbox), on a store that syncs to disk, beside the floor measured in the same run: a bare
 // bbolt commit of the same bytes (ns/bare-commit). Each iteration is a new game whose
 // set-up the second player's NONE resolves; making the game is not timed. ns/lock is the time

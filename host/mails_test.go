@@ -66,7 +66,7 @@ func perTurn(got map[string][]string) float64 {
 	return float64(n) / float64(len(got)) / mailTurns
 }
 
-// TestMailsPerTurn (issue 15.6): a game of Lepanto played through the host, two game turns,
+// TestMailsPerTurn: a game of Lepanto played through the host, two game turns,
 // every step answered by NONE: a report and the next request go as one mail, so each player
 // gets fewer mails per game turn; with DIGEST ON, fewer still (one per step that needs him).
 // The figures are in docs/BENCHMARKS.md.
@@ -92,7 +92,7 @@ func TestMailsPerTurn(t *testing.T) {
 			}
 		}
 	}
-	if plain > 17 || digest >= plain { // 23.2 before issue 15.6
+	if plain > 17 || digest >= plain { // 23.2 before reports carried the next request
 		t.Errorf("%.1f mails per player per game turn, %.1f with a digest: want at most 17, and fewer with a digest", plain, digest)
 	}
 }

@@ -47,7 +47,7 @@ func (h *Host) observedPark(park func([]byte, error) error) func([]byte, error) 
 	}
 }
 
-// logSent writes the one log line of a mail the server took or refused for good (issue 16.2):
+// logSent writes the one log line of a mail the server took or refused for good:
 // its game, recipient, kind and Message-ID; and tells the Observer.
 func (h *Host) logSent(o mail.Outgoing, refused error) {
 	args := []any{"game", o.Game, "to", strings.Join(o.To, ","), "kind", o.Kind, "message-id", o.MessageID}

@@ -10,7 +10,7 @@ import (
 
 // TestOiNavarcoiSignalsStaySecretByMail: Oi Navarcoi!'s pre-battle signal list, written with
 // the secret deployment, reaches its own side's mail and no mail of the other side, nor the
-// other side's copy of the log (issue 18), through the whole host.
+// other side's copy of the log, through the whole host.
 func TestOiNavarcoiSignalsStaySecretByMail(t *testing.T) {
 	f, keys := joinedFixture(t, oinavarcoi.Ruleset, "clash")
 	all := deployWithSignal(t, f, keys)

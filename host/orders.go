@@ -66,7 +66,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 				later = nil
 			}
 		}
-		// Every error in one pass (issue 15.3): the lines that parsed are validated even when
+		// Every error in one pass: the lines that parsed are validated even when
 		// others did not, so a typo hides no illegal line; a line that did not parse is
 		// reported once, by the parser.
 		errs = byLine(append(errs, eng.Validate(a.p.Side, orders)...))
@@ -122,15 +122,15 @@ func without(all, some []adjudicator.Order) []adjudicator.Order {
 // now, kept out of the log (so that the opponent learns nothing of them), and used when
 // their step comes if they are still legal; otherwise the player is asked then.
 //
-// Orders meant for a step already resolved are refused as stale (issue 12.8), and so are
-// lines that name no unit of the side in play (issue 12.7): a unit of the other side, one
+// Orders meant for a step already resolved are refused as stale, and so are
+// lines that name no unit of the side in play: a unit of the other side, one
 // that does not exist or is out of play, or an order given only when asked.
 func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 	if lines := h.stale(a, eng); lines != nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
-	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass (issue 15.3)
+	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", refusedSubject("advance orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 	}
@@ -140,7 +140,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 	}
 	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
 	lines := []string{"Your orders are held as advance orders; each line is used when the step it belongs to comes (its group's marker drawn, its division's card turned, its phase reached), if it is still legal then. They replace any advance orders you sent before:", text}
-	if s := a.g.Step; s != nil { // everything held for the side (issue 15.4)
+	if s := a.g.Step; s != nil { // everything held for the side
 		if cur, ok := s.Orders[a.p.Side]; ok {
 			lines = append(lines, fmt.Sprintf("Your orders for the step open now (T%d A%d, %s) stand too, as record #%d:", s.Turn, s.Act, s.What, cur.Index), cur.Text)
 		}
@@ -304,7 +304,7 @@ func (g *game) noteUsed(side, note string) {
 	g.used[side] = append(g.used[side], note)
 }
 
-// heldNow is what side has held as advance orders ("" for none), for receipts (issue 15.4).
+// heldNow is what side has held as advance orders ("" for none), for receipts.
 func (g *game) heldNow(side string) string {
 	if r, ok := g.Held[side]; ok {
 		return r.Text
@@ -317,7 +317,7 @@ func takesAdvance(eng adjudicator.Game) bool {
 	return ok
 }
 
-// errorsBody lists refused lines, their control characters shown visibly (issue 12.9).
+// errorsBody lists refused lines, their control characters shown visibly.
 func errorsBody(errs []adjudicator.LineError) templates.Errors {
 	var b templates.Errors
 	for _, e := range errs {

@@ -39,7 +39,7 @@ func (r recipient) to() string {
 // game is one thread: every mail refers to the game's first one (docs/DESIGN.md 4).
 func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, body any, inReplyTo string, files []mail.Attachment) error {
 	id := h.gameID(g)
-	// Every mail that names the log's head carries it signed (docs/LOG-FORMAT.md 5; issue 10,
+	// Every mail that names the log's head carries it signed (docs/LOG-FORMAT.md 5,
 	// finding 7): each saved mail pins the log, not only the mails at a turn's end.
 	c, err := ledger.SignedHead(tx, id)
 	if err != nil {
@@ -86,7 +86,7 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 }
 
 // outboxClass names the mails that are queued many times over in much the same words: the
-// welcome mails, two or more for every game created (issue 14). The outbox keeps one of
+// welcome mails, two or more for every game created. The outbox keeps one of
 // them whole as a dictionary and of each other only what differs (store.OutboxAddAs).
 var outboxClass = map[string]string{"welcome": "welcome", "refwelcome": "refwelcome"}
 
@@ -96,7 +96,7 @@ func (h *Host) notice(tx *store.Tx, g *game, r recipient, inReplyTo string, line
 	return h.queue(tx, g, r, "notice", noticeSubject(lines), templates.Notice{Lines: lines}, inReplyTo, nil)
 }
 
-// noticeSubject says what a notice is (issue 15.6): "notice: " and its first line's first
+// noticeSubject says what a notice is: "notice: " and its first line's first
 // words, "notice: You have joined the game.".
 func noticeSubject(lines []string) string {
 	first := ""
@@ -125,7 +125,7 @@ func noticeSubject(lines []string) string {
 // game the sender is not in, or it cannot be read. A player, referee or game master of any
 // game is told what was wrong (lines); anyone else gets fixed text, at most once a day per
 // address, that echoes nothing of the mail, so that navarch cannot be made to mail text of
-// someone's choosing to a third party (issue 12.5, backscatter).
+// someone's choosing to a third party (backscatter).
 func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) error {
 	known, err := h.known(tx, to)
 	if err != nil {
@@ -182,7 +182,7 @@ func markKnown(tx *store.Tx, g *game) error {
 }
 
 // self reports whether an address is navarch's own, with or without a reply token
-// (local+token@domain): mail from it is never answered (issue 12.4).
+// (local+token@domain): mail from it is never answered.
 func (h *Host) self(address string) bool {
 	local, domain, ok := strings.Cut(strings.ToLower(h.cfg.Address), "@")
 	if !ok {
@@ -221,7 +221,7 @@ func export(tx *store.Tx, g *game, id ident.GameID, side string, full bool) (mai
 
 // visible shows the control and bidirectional formatting characters of s as Go escapes
 // (\x00, \u202e), so that a mail's bytes echoed into an answer cannot hide or reorder what
-// it says (issue 12.9); it reports whether it changed anything.
+// it says; it reports whether it changed anything.
 func visible(s string) (string, bool) {
 	if !strings.ContainsFunc(s, hidden) {
 		return s, false

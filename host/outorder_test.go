@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestAnswersBeforeWelcomes (issue 14): the answer to a player's mail goes before the
+// TestAnswersBeforeWelcomes: the answer to a player's mail goes before the
 // welcome mails of the games created before it, which may be thousands; the welcomes all
 // still go, each game's in the order queued.
 func TestAnswersBeforeWelcomes(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"navarch/store"
 )
 
-// The rate limit (docs/DESIGN.md 4: never flood; issue 10, finding 5). Mail is counted in clock
+// The rate limit (docs/DESIGN.md 4: never flood). Mail is counted in clock
 // hours in two kinds of bucket that never meet: an authenticated player's (or referee's)
 // own, counted after authentication, and the From address of mail that did not
 // authenticate. A flood forged in a player's name fills only the latter, so it can never

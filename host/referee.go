@@ -85,7 +85,7 @@ func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
 	return text, nil
 }
 
-// by is who acted, as an announcement names it (issue 16): the operator, a player, or a
+// by is who acted, as an announcement names it: the operator, a player, or a
 // referee with the address.
 func (a *actor) by() (announce, note string) {
 	switch {
@@ -136,7 +136,7 @@ func hoursArg(args []string, def, maxH int) (int, error) {
 // paused says whether the referee has paused the game.
 func (g *game) paused() bool { return !g.PausedAt.IsZero() }
 
-// pause stops play (issue 16): orders are still taken and acknowledged, but nothing is
+// pause stops play: orders are still taken and acknowledged, but nothing is
 // adjudicated and no deadline runs until RESUME, or until HOURS (at most maxPauseHours)
 // have passed if given.
 func (h *Host) pause(a *actor) (string, error) {

@@ -102,7 +102,7 @@ func TestAbsenceAndRate(t *testing.T) {
 	}
 }
 
-// TestForgedFloodLeavesOrders (issue 10, finding 5): thirty and more mails forged "from" bob
+// TestForgedFloodLeavesOrders: thirty and more mails forged "from" bob
 // (without his key) are answered at most RateLimit times, and then bob's real orders are
 // accepted and answered, and the game goes on.
 func TestForgedFloodLeavesOrders(t *testing.T) {
@@ -223,7 +223,7 @@ func TestReplace(t *testing.T) {
 	f.checkLog()
 }
 
-// TestForgedReferee (issue 10, finding 4): a mail with the referee's From but without the
+// TestForgedReferee: a mail with the referee's From but without the
 // referee's key changes nothing and is not answered with anything secret; the referee is
 // told. A forged REPLACE does not hand bob's side to mallory.
 func TestForgedReferee(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"navarch/store"
 )
 
-// A referee authenticates like a player (issue 10, finding 4): a From address can be forged,
+// A referee authenticates like a player: a From address can be forged,
 // so a referee's mail counts only with the referee's own secret key, given in the referee's
 // welcome at the game's creation, on a KEY line or (with Config.ReplyTokens) by replying to
 // the tokenized address navarch's mails to the referee carry.

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestRefereeWelcome (issue 16): the referee's welcome is a referee's: the referee key and how
+// TestRefereeWelcome: the referee's welcome is a referee's: the referee key and how
 // to use it, the referee commands, no JOIN and no player's key.
 func TestRefereeWelcome(t *testing.T) {
 	f := newFixture(t)
@@ -29,7 +29,7 @@ func TestRefereeWelcome(t *testing.T) {
 	}
 }
 
-// TestPauseStopsPlay (issue 16): while paused, orders are taken and receipted but nothing
+// TestPauseStopsPlay: while paused, orders are taken and receipted but nothing
 // is adjudicated and no deadline passes; RESUME announces the new deadline in each
 // recipient's zone, and the step whose orders all came in is adjudicated.
 func TestPauseStopsPlay(t *testing.T) {
@@ -73,7 +73,7 @@ func TestPauseStopsPlay(t *testing.T) {
 	f.checkLog()
 }
 
-// TestAnnouncementsNameWhoActed (issue 16): a player's absence is the player's
+// TestAnnouncementsNameWhoActed: a player's absence is the player's
 // announcement, the operator's change the operator's, a referee's the referee's; EXTEND
 // states the new deadline in each recipient's zone.
 func TestAnnouncementsNameWhoActed(t *testing.T) {
@@ -98,7 +98,7 @@ func TestAnnouncementsNameWhoActed(t *testing.T) {
 	}
 }
 
-// TestRekey (issue 16): REKEY PLAYER mails the player a new key at the address of record;
+// TestRekey: REKEY PLAYER mails the player a new key at the address of record;
 // the old key stops working, the new one works; a player cannot REKEY.
 func TestRekey(t *testing.T) {
 	f, keys := started(t)
@@ -132,7 +132,7 @@ func TestRekey(t *testing.T) {
 	}
 }
 
-// TestLateDigest (issue 16): at a deadline the referee gets one mail naming the late players.
+// TestLateDigest: at a deadline the referee gets one mail naming the late players.
 func TestLateDigest(t *testing.T) {
 	f, keys := started(t)
 	f.send("alice@example.org", "NONE\nKEY "+keys["alice@example.org"])

@@ -6,7 +6,7 @@ import (
 	"navarch/store"
 )
 
-// rekey gives a player a new key (REKEY PLAYER, issue 16), mailed to the player's address of
+// rekey gives a player a new key (REKEY PLAYER), mailed to the player's address of
 // record only: the old key (and the reply address made from it) no longer counts. The
 // operator may also give a referee of the game a new key (REKEY ADDRESS), mailed to that
 // referee, e.g. for a game made before referees had keys.

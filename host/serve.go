@@ -30,7 +30,7 @@ type Sender interface {
 //
 // A mail once handed to the server is seen through even when ctx ends meanwhile (the send
 // is bounded by the SMTP timeout) and its outcome recorded at once, in a transaction of its
-// own: a graceful stop never leaves a sent mail queued to be sent again (issue 12.2, 12.3).
+// own: a graceful stop never leaves a sent mail queued to be sent again.
 // When ctx has ended, no new send starts.
 func (h *Host) Flush(ctx context.Context, s Sender) error {
 	d := h.newDrawer()
@@ -182,7 +182,7 @@ type Prober interface {
 
 // sendLoop flushes the outbox after each mail handled (wake), every 30 seconds, and after a
 // failure with backoff. The backoff is cut short, and starts again from the beginning, when
-// new mail is to be sent or the server answers again after failing to (issue 12.10).
+// new mail is to be sent or the server answers again after failing to.
 func (h *Host) sendLoop(ctx context.Context, s Sender, wake chan struct{}) {
 	first := cmp.Or(h.cfg.SendRetry, time.Second)
 	backoff := first

@@ -11,7 +11,7 @@ import (
 )
 
 // startNotice tells every player and referee that play begins, with every player's join
-// entropy and the start hash S made from them (docs/DICE.md 2; issue 10): each player can see
+// entropy and the start hash S made from them (docs/DICE.md 2): each player can see
 // that his own entropy went in as he wrote it, so nobody, this server included, could
 // choose S.
 func (h *Host) startNotice(tx *store.Tx, id ident.GameID, g *game, s ident.Hash) error {

@@ -28,7 +28,7 @@ import (
 	"navarch/store"
 )
 
-// throughputGames is how many games the throughput benchmark plays at once (issue 14: the goal
+// throughputGames is how many games the throughput benchmark plays at once (the goal
 // is ≥ 20 order mails with two maps a second across 100 games).
 const throughputGames = 100
 

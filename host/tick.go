@@ -18,7 +18,7 @@ import (
 // fails (our failure) does not keep the others from their deadlines: the failures are
 // returned together, and ErrStoreDown among them when the store could not be read at all.
 //
-// The pass reads the store's due index in one read transaction (issue 14: an idle daemon is
+// The pass reads the store's due index in one read transaction (an idle daemon is
 // idle) and opens a write transaction only for each game whose moment has come (nextLook);
 // an index built another way (an upgraded file, another ReminderHours) is rebuilt first.
 func (h *Host) Tick() error {
@@ -247,8 +247,8 @@ func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
 	return h.noOrders(tx, g, missing)
 }
 
-// lateDigest tells the referees, in one mail each, which players were late at a deadline
-// (issue 16): who, with side and address, and what the rules now do for them.
+// lateDigest tells the referees, in one mail each, which players were late at a deadline:
+// who, with side and address, and what the rules now do for them.
 func (h *Host) lateDigest(tx *store.Tx, g *game, missing []*player) error {
 	if len(missing) == 0 || len(g.Referees) == 0 {
 		return nil

@@ -223,8 +223,8 @@ func TestHiddenSetup(t *testing.T) {
 }
 
 // TestSimultaneousOrdersStaySecret: while both sides order in one step, the records of the
-// orders that arrived show nothing that could be matched against guesses, not even of NONE
-// (issue 10, finding 3): only a salted commitment, until the close discloses text and nonce.
+// orders that arrived show nothing that could be matched against guesses, not even of NONE:
+// only a salted commitment, until the close discloses text and nonce.
 func TestSimultaneousOrdersStaySecret(t *testing.T) {
 	s := newStore(t)
 	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "both", Turns: 1, Activations: 0, Reveal: 0})

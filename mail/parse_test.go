@@ -59,7 +59,7 @@ func TestMailsNotToAnswer(t *testing.T) {
 	for file, want := range map[string]string{
 		"auto-reply.eml": "auto-submitted", "vacation.eml": "automatic reply", "bounce.eml": "bounce",
 		"list.eml": "mailing list", "own.eml": "our own mail", "no-from.eml": "no From",
-		"own-address.eml": "our own address", // issue 12.4: a foreign Message-ID, no Auto-Submitted
+		"own-address.eml": "our own address", // a foreign Message-ID, no Auto-Submitted
 	} {
 		in, err := parseFile(t, file)
 		if in == nil {

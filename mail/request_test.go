@@ -24,7 +24,7 @@ func TestReadRequest(t *testing.T) {
 		"JOIN  my random words\nKEY k": {Command: CmdJoin, Entropy: "my random words", Key: "k"},
 		"help":                         {Command: CmdHelp},
 		"STATUS FULL\nGAME lep-1":      {Command: CmdStatus, Args: []string{"FULL"}, Game: "lep-1"},
-		"GAME Lep-1 t1 a2\nSTATUS":     {Command: CmdStatus, Game: "lep-1", At: "T1 A2"}, // the step meant (issue 12.8)
+		"GAME Lep-1 t1 a2\nSTATUS":     {Command: CmdStatus, Game: "lep-1", At: "T1 A2"}, // the step meant
 		"ABSENT 2026-12-01 2026-12-05": {Command: CmdAbsent, Args: []string{"2026-12-01", "2026-12-05"}},
 		"EXTEND 24\n# the referee":     {Command: CmdExtend, Args: []string{"24"}},
 		"history\nKEY k":               {Command: CmdHistory, Key: "k"},

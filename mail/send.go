@@ -46,7 +46,7 @@ var refusals = []gm.SendErrReason{gm.ErrSMTPRcptTo, gm.ErrSMTPData, gm.ErrSMTPDa
 
 // Send delivers one outgoing mail. It returns nil once the server has accepted the mail (its
 // 250 after DATA), whatever fails after that (RSET, QUIT). Only an explicit 5xx reply
-// refusing the recipient or the content is permanent (issue 12.1); anything else (4xx, EOF,
+// refusing the recipient or the content is permanent; anything else (4xx, EOF,
 // a reset or a timeout at any stage, before or after DATA) is wrapped with ErrTemporary: the
 // server may not have the mail, so it is sent again, with the same Message-ID.
 func (s SMTP) Send(ctx context.Context, o Outgoing) error {

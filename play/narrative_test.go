@@ -13,7 +13,7 @@ import (
 
 // TestReplayRederivesNarrative: a log whose readable account was rewritten (a roll's result,
 // the item a draw reads as, an event's words), with every hash left consistent as a
-// re-signing operator would leave it, is refused by replay at that record (issue 10,
+// re-signing operator would leave it, is refused by replay at that record,
 // finding 6): replay compares every record the engine writes, byte for byte.
 func TestReplayRederivesNarrative(t *testing.T) {
 	s, id, g := newHiddenGame(t)

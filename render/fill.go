@@ -11,7 +11,7 @@ import (
 
 // Filler fills polygons with opaque colours on a context's image as gg's FillPreserve does,
 // pixel for pixel, but paints the spans the polygon covers whole by copying the colour's
-// bytes instead of blending each pixel (issue 14: the hexes of a map are most of its pixels,
+// bytes instead of blending each pixel (the hexes of a map are most of its pixels,
 // and blending them was most of the drawing of a board's hexes). The edges, partly covered,
 // are blended by freetype's own painter, as gg does.
 //

@@ -101,7 +101,7 @@ const (
 	legendRowH = 20
 )
 
-// fonts keeps Fonts between renders (issue 14): a face is not safe for concurrent use, so a
+// fonts keeps Fonts between renders: a face is not safe for concurrent use, so a
 // render has its own until it ends, but the faces' glyph caches stay warm from one map to the
 // next instead of rasterizing and hinting every glyph again. A glyph from the cache is the
 // same mask as one drawn afresh (the cache is keyed by the glyph and its sub-pixel offset).
@@ -136,7 +136,7 @@ func Image(p Picture) image.Image {
 	return dc.Image()
 }
 
-// frames keeps the pixels of pictures drawn (Release) for the next ones (issue 14): a report
+// frames keeps the pixels of pictures drawn (Release) for the next ones: a report
 // map's frame and board are some 4 and 3 MB, and memory fresh from the runtime is cleared
 // and, in a daemon drawing map after map, often faulted in from the kernel again. Whatever a
 // buffer held is painted over: both contexts are cleared to white before anything is drawn.

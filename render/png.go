@@ -11,7 +11,7 @@ import (
 	"github.com/klauspost/compress/zlib"
 )
 
-// The maps are written by a paletted PNG writer of this package's own (issue 14): image/png at
+// The maps are written by a paletted PNG writer of this package's own: image/png at
 // default compression spends most of a map's encoding in compress/flate, and
 // github.com/klauspost/compress's deflate at level 6 compresses a map's 1-byte-per-pixel
 // rows to the same size (±1 %) in about 40 % of the time. The picture is the same: the file

@@ -7,7 +7,7 @@ import (
 )
 
 // The index of known addresses and the day each stranger was last answered (docs/DESIGN.md
-// 4; issue 12.5): a mail from an address that plays or referees no game here is answered
+// 4): a mail from an address that plays or referees no game here is answered
 // with fixed text at most once a day, so that navarch cannot be made to mail strangers.
 const (
 	stateKnown    = "state:known:"    // meta/: state:known:<address> → 1

@@ -35,7 +35,7 @@
 //	            deflated against (mail.go)
 //
 // Every game's keys share the g* buckets, prefixed by its 16-byte id, so that many small
-// games share pages (a bucket per game cost a page of 4 KiB each: issue 14).
+// games share pages (a bucket per game cost a page of 4 KiB each at 10,000 games).
 //
 // The store owns this layout: the host's state is read and written through typed functions
 // (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkCommitWithFreePages is an empty write transaction's commit with many free pages in
-// the file, as after 20,000 queued welcome mails were sent (issue 14: about 5,000 pages at
+// the file, as after 20,000 queued welcome mails were sent (about 5,000 pages at
 // 10,000 games), with bbolt's two freelist types: every commit writes the whole freelist,
 // and the hash-map type sorts it first.
 func BenchmarkCommitWithFreePages(b *testing.B) {

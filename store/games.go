@@ -21,7 +21,7 @@ var (
 )
 
 // A game's data, since schema 5, lies in buckets that every game shares, each key starting
-// with the game's 16-byte id (issue 14: a bucket of its own per game cost a 4 KiB page a
+// with the game's 16-byte id (a bucket of its own per game cost a 4 KiB page a
 // game, 40 MiB at 10,000 games holding 1.5 KB each; shared buckets pack the games' keys
 // onto common pages). The nested layout before it (games/<id>/log/ and so on) is what
 // the upgrades to schema 4 read; flattenGames moves it.

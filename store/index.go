@@ -12,7 +12,7 @@ import (
 	"navarch/ident"
 )
 
-// Indexes that spare the daemon a read of every game (issue 14: 10,000 games on one small
+// Indexes that spare the daemon a read of every game (10,000 games on one small
 // machine): when each game next needs the deadline pass, and which games each address plays.
 //
 //	due/      u64(unix ns) ‖ game id → empty: the moment the deadline pass must next look at

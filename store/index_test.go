@@ -223,7 +223,7 @@ func TestUpgradeToSchema5(t *testing.T) {
 }
 
 // TestFileFollowsItsPages: past bbolt's first 16 MiB the file grows a MiB at a time, not 16,
-// so that it stays within a MiB of the pages in use (issue 14: 64 MiB for 48.6 MiB of pages
+// so that it stays within a MiB of the pages in use (64 MiB for 48.6 MiB of pages
 // at 10,000 games).
 func TestFileFollowsItsPages(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "navarch.db")

@@ -38,7 +38,7 @@ func Processed(tx *Tx, messageID string) ([]byte, bool) {
 }
 
 // OutboxAdd queues an outgoing mail; it is sent after the transaction commits. A mail of
-// more than compressAbove bytes is kept deflated (issue 14: queued welcome mails, text and
+// more than compressAbove bytes is kept deflated (queued welcome mails, text and
 // HTML of much the same words, were most of a store with many games).
 func OutboxAdd(tx *Tx, mail []byte) (uint64, error) { return OutboxAddAs(tx, mail, "") }
 
@@ -173,7 +173,7 @@ func dictIDs(v []byte) []uint64 {
 }
 
 // deflate deflates a mail queued alone (an answer, a report: queued for seconds) at
-// BestSpeed, with a writer the store keeps (deflateWith with no dictionary; issue 14: new
+// BestSpeed, with a writer the store keeps (deflateWith with no dictionary: new
 // writers, a sync.Pool losing them at every collection, and the default level's search were
 // a third of an order mail's write lock). The welcomes, which may stay queued by the
 // thousand, are deflated against a dictionary at the default level.

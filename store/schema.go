@@ -42,7 +42,7 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeSchema5,        // 4 → 5
 }
 
-// upgradeSchema5 (schema 4 → 5, issue 14) moves every game's data to the buckets all games
+// upgradeSchema5 (schema 4 → 5) moves every game's data to the buckets all games
 // share and makes the indexes that spare reading every game.
 func upgradeSchema5(tx *bolt.Tx) error {
 	if err := flattenGames(tx); err != nil {

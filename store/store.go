@@ -34,7 +34,7 @@ type Options struct {
 	// SyncFreelist writes bbolt's list of free pages with every commit, as bbolt does by
 	// default. Without it (the default here) the list is rebuilt when the file is opened for
 	// writing, by walking every page: every commit wrote the whole list, which the pages left
-	// free by sent mail make long (issue 14: 0.5 ms of a CHECK mail's commit at 10,000
+	// free by sent mail make long (0.5 ms of a CHECK mail's commit at 10,000
 	// games); an open walks the file once instead (BenchmarkManyGames's open-ms). A crash
 	// loses nothing either way: the list is rebuilt from the pages in use.
 	SyncFreelist bool
@@ -97,8 +97,8 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 const freelistType = bolt.FreelistMapType
 
 // allocSize is how much the file grows when bbolt needs more pages: bbolt's default, 16 MiB
-// once the file is past 16 MiB, left a file up to 16 MiB larger than its pages (issue 14:
-// 64 MiB for 48.6 MiB of pages at 10,000 games). Each growth costs a truncate and an fsync,
+// once the file is past 16 MiB, left a file up to 16 MiB larger than its pages
+// (64 MiB for 48.6 MiB of pages at 10,000 games). Each growth costs a truncate and an fsync,
 // once a MiB.
 const allocSize = 1 << 20
 

@@ -46,7 +46,7 @@ type Request struct {
 	Map string
 }
 
-// FormUnit is a unit that may act, as the order form shows it (issue 15.2).
+// FormUnit is a unit that may act, as the order form shows it.
 type FormUnit struct {
 	ID, Where, Facing, Allowance string
 	May                          []string // what it may legally do now
@@ -67,7 +67,7 @@ type Receipt struct {
 	Preview []string
 	Paused  bool // the game is paused: the orders wait for it to resume
 	// Held is the side's advance orders held for later steps after this mail, one per line
-	// ("" for none): a receipt says everything held (issue 15.4).
+	// ("" for none): a receipt says everything held.
 	Held string
 	// Advance: the game takes advance orders, so a receipt says when none are held.
 	Advance bool
@@ -93,9 +93,9 @@ type Report struct {
 	Summary []Section // the ruleset's summary for the recipient: positions, victory points
 	Map     string    // the attached map's file name, if any
 	// Used says which advance orders of the recipient's side were used since the last
-	// report, each with its step and record (issue 15.4).
+	// report, each with its step and record.
 	Used []string
-	// TurnEnd and Request, if set, ride in the same mail after the report (issue 15.6): the
+	// TurnEnd and Request, if set, ride in the same mail after the report: the
 	// turn's seed revealed, and the request for the recipient's next orders.
 	TurnEnd *TurnEnd
 	Request *Request
@@ -163,7 +163,7 @@ type Section struct {
 	Lines   []string
 }
 
-// History is the game so far, turn by turn, in words (HISTORY, issue 15.7).
+// History is the game so far, turn by turn, in words (HISTORY).
 type History struct {
 	Turns []HistoryTurn
 }

@@ -67,7 +67,7 @@ document.body.appendChild(d); });</script></body></html>`, filepath.Base(page), 
 var widthsRE = regexp.MustCompile(`widths (\d+) (\d+)`)
 
 // browserPages are the mails TestMailsInBrowser looks at: a request, a report with the
-// turn's end and the next request (issue 15.5), and a welcome with its order help, each with
+// turn's end and the next request, and a welcome with its order help, each with
 // a checkpoint as long as a real one.
 func browserPages() map[string]Mail {
 	s := samples()
@@ -93,7 +93,7 @@ func browserPages() map[string]Mail {
 	return out
 }
 
-// TestMailsInBrowser (issue 15.5): the HTML parts of a request, a report and a welcome (the
+// TestMailsInBrowser: the HTML parts of a request, a report and a welcome (the
 // order help), in headless Chromium at phone (390 px, in a frame) and desktop (1280 px)
 // width, never run off the screen; the phone screenshots of the request and the report are
 // kept in testdata/*.phone.png (go test -update rewrites them; look at them after a change to

@@ -8,7 +8,7 @@ import (
 	"navarch/gamelog"
 )
 
-// TestReportLines: each event comes before the rolls logged for it (issue 15.5).
+// TestReportLines: each event comes before the rolls logged for it.
 func TestReportLines(t *testing.T) {
 	raw := []string{
 		"type roll\nindex 40\nturn 2\nactivation 1\nseq 0\nlabel fire/BAR-VEN1>SIR-EGY1\ndice 1d6\nvalues 4\nrule 5.5\nresult fire value 0 (FV 4, - HV 4): 1\n",

@@ -103,7 +103,7 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// TestTurnEndNamesItsTurn (issue 10, finding 8): the seed is labelled with the turn it
+// TestTurnEndNamesItsTurn: the seed is labelled with the turn it
 // belongs to, not the turn under way when the mail is sent; the verify command is whole.
 func TestTurnEndNamesItsTurn(t *testing.T) {
 	p, err := Render("turnend", samples()["turnend"]) // sent during turn 3, revealing X_2
@@ -191,7 +191,7 @@ func TestWrap(t *testing.T) {
 	}
 }
 
-// TestReportCarriesRequest (issue 15.6): a report with the turn's end and the next request is
+// TestReportCarriesRequest: a report with the turn's end and the next request is
 // one mail with one greeting, one info block and one HTML page.
 func TestReportCarriesRequest(t *testing.T) {
 	p, err := Render("report", samples()["report"])

@@ -395,7 +395,7 @@ func sentMails(t *testing.T, file string) []gamelog.SentMail {
 }
 
 // compareDice requires verify's per-die table of the page; cup and deck draws are counted
-// apart by both (Report.Draws, issue 16.4).
+// apart by both (Report.Draws).
 func compareDice(t *testing.T, rep *gamelog.Report, page pageReport, lines []string) {
 	t.Helper()
 	pageDice := page.Dice

@@ -8,8 +8,8 @@ import (
 )
 
 // CheckForm fails t unless g's order form for side, asked for orders now, holds pre-filled
-// lines that pass Parse and Validate as they stand, and names each of its units once
-// (issue 15.2). A game without forms passes.
+// lines that pass Parse and Validate as they stand, and names each of its units once.
+// A game without forms passes.
 func CheckForm(t testing.TB, g adjudicator.Game, side string) adjudicator.Form {
 	t.Helper()
 	fo, ok := g.(adjudicator.OrderFormer)

@@ -47,7 +47,7 @@ func playedStates(t *testing.T, scenario string, options []string, steps int) []
 
 // TestEncodeGolden pins the bytes of Encode, which every state record of a log hashes, over
 // two played games: the SHA-256 of the encoding at every step, and the final encoding whole.
-// The golden files were written by the fmt.Fprintf encoder that Encode replaced (issue 14),
+// The golden files were written by the fmt.Fprintf encoder that Encode replaced,
 // after TestEncodeMatchesFmt (commit 8640b77) had compared the two at every step of two
 // played games and with the rarer marks set (negative hexes, hold fire, placed leaders).
 // Run with -update only for a new engine version: a changed state hash breaks replay of every

@@ -15,7 +15,7 @@ import (
 // TestOrderFormEveryStep: in every scenario, played by the bots for up to 150 steps, each
 // side asked for orders gets a form whose pre-filled lines pass Parse and Validate; a group's
 // form lists each of its units in play with hex, facing and MP and a PASS line for it
-// (issue 15.2; 2.2, 3, 5.2.1, 16.05).
+// (2.2, 3, 5.2.1, 16.05).
 func TestOrderFormEveryStep(t *testing.T) {
 	for _, sc := range Ruleset.Scenarios() {
 		t.Run(sc.ID, func(t *testing.T) {

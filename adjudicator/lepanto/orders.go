@@ -156,7 +156,7 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 }
 
 // grammar is the order language in one line, the legal forms a line not understood is
-// answered with (issue 15.3; HELP gives it in full).
+// answered with; HELP gives it in full).
 const grammar = "UNIT MOVE STEP... [RAM|GRAPPLE TARGET] [FIRE TARGET] [REPAIR] | UNIT PASS | UNIT STACK UNIT... MOVE STEP... | " +
 	"UNIT DISENGAGE STEP... | LEADER TO UNIT | LEADER ON UNIT [HIDDEN] | ACTIVATE GROUP | BOARD UNIT [UNIT] | " +
 	"HOLD FIRE|REACT UNIT|GROUP | LEADERS STAY|ASK | CAPTAIN GROUP ON UNIT"

@@ -143,7 +143,7 @@ func (g *Game) leadersAboard(u *Unit) []*Leader {
 // Encode returns the canonical state: one line per fact, in canonical order. Its bytes are
 // hashed into every state record of a game's log (adjudicator.StateHash), so they never
 // change: TestEncodeGolden pins them over a played full battle. It appends to one buffer
-// without fmt (issue 14: fmt was half the cost of an activation).
+// without fmt (fmt was half the cost of an activation).
 func (g *Game) Encode() []byte {
 	b := make([]byte, 0, 512+128*len(g.Units)+64*(len(g.Leaders)+len(g.Groups)+len(g.Wings)))
 	b = append(b, "lepanto1571 "...)

@@ -3,7 +3,7 @@ package lepanto
 import "testing"
 
 // TestWords: fire, ramming and damage results read as words, and a facing NE stays NE (5.5.1,
-// 6.3, 9.6; issue 15.8).
+// 6.3, 9.6).
 func TestWords(t *testing.T) {
 	g := newGame(t)
 	for in, want := range map[string]string{

@@ -8,7 +8,7 @@ import (
 )
 
 // Check answers a CHECK: where side's orders for the turned card would put each ship, and
-// what she would then have in range, without rolling a die or changing the game (issue 17).
+// what she would then have in range, without rolling a die or changing the game.
 // Ships move in the order of the lines, each against the others' places so far, as Resolve
 // moves them; the result of any shot is not foreseen.
 func (g *Game) Check(side string, orders []adjudicator.Order) []string {

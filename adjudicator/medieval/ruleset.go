@@ -431,7 +431,7 @@ ship's first line of that card's kind first (so two MOVE lines serve her two Sai
 `
 
 // EnemiesInRange lists, for each of side's ships still fighting, the enemies within 20"
-// with range, band and arc, for the player's report (issue 17).
+// with range, band and arc, for the player's report.
 func (g *Game) EnemiesInRange(side string) []string {
 	var out []string
 	for _, s := range g.Ships {

@@ -54,7 +54,7 @@ func (g *Game) ActiveDivision() (string, bool) {
 
 // Summary implements adjudicator.Summarizer: for each of side's ships (every ship for the
 // referee, side ""), where she stands, her factors, tracks and markers, and then the enemy
-// ships in range with range, band and arc (issue 17: nobody has to measure a picture).
+// ships in range with range, band and arc (nobody has to measure a picture).
 func (g *Game) Summary(side string) adjudicator.Summary {
 	return adjudicator.Summary{{Heading: "Positions", Lines: g.positions(side)}}
 }

@@ -62,7 +62,7 @@ type daemonStore struct {
 	wake chan struct{} // the outbox's wake-up call (host.Config.Wake), or nil
 }
 
-// wakeOutbox has the daemon send at once what a command queued (issue 16.2).
+// wakeOutbox has the daemon send at once what a command queued.
 func (ds *daemonStore) wakeOutbox() {
 	if ds.wake == nil {
 		return

@@ -208,7 +208,7 @@ func waitFor(t *testing.T, within time.Duration, what string, ok func() bool, sa
 	}
 }
 
-// TestDaemonOperator (issue 16.2): while the daemon runs, the database commands run through
+// TestDaemonOperator: while the daemon runs, the database commands run through
 // its control socket, render and backup included, with -config and the game's tag; the
 // welcome mails a command queues leave at once (not at the outbox's 30-second timer); each
 // sent and each refused mail is one log line with game, recipient, kind and Message-ID; once
@@ -282,7 +282,7 @@ func TestDaemonOperator(t *testing.T) {
 	}, func() string { return list })
 }
 
-// TestMetricsScraped (issue 16.3): after a few mails, the daemon's metrics, scraped over
+// TestMetricsScraped: after a few mails, the daemon's metrics, scraped over
 // loopback, count them, and navarch health reports the same figures.
 func TestMetricsScraped(t *testing.T) {
 	ts := startTestServers(t)

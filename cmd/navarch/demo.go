@@ -147,7 +147,7 @@ func (d *demo) read(m delivered) (bool, error) {
 		d.lastMail[p.id] = m.file
 		return true, nil
 	}
-	// A report may carry the turn's end and the request for orders (issue 15.6).
+	// A report may carry the turn's end and the request for orders.
 	if strings.Contains(kind, "report") {
 		if err := d.saveMaps(m.raw, p, kind); err != nil {
 			return false, err

@@ -22,7 +22,7 @@ func withRuleset(t *testing.T, r ruleset, fn func()) {
 	fn()
 }
 
-// TestAddARuleset is issue 11's "must show": a ruleset of its own packages (the test ruleset
+// TestAddARuleset shows that a ruleset is added by one list entry: a ruleset of its own packages (the test ruleset
 // adjudicator/duel with its map render/duelmap and its bot), given one entry in the ruleset
 // list and nothing else, is played through the daemon by IMAP and SMTP (navarch demo) to the
 // rules' end, with maps in its reports, and its log verifies and replays.

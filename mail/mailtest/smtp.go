@@ -19,7 +19,7 @@ import (
 // Fault is how the server misbehaves.
 type Fault int
 
-// The faults of issue 12.1. A dropped connection never replies, so the mail is not accepted.
+// The SMTP faults of docs/RELIABILITY.md, Goals. A dropped connection never replies, so the mail is not accepted.
 const (
 	OK            Fault = iota // accept everything
 	DropAtRcpt                 // close the connection on RCPT

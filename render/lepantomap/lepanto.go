@@ -288,7 +288,7 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 	}
 }
 
-// The hexes of a crop, drawn, are kept for the next maps (issue 14): every map of a step
+// The hexes of a crop, drawn, are kept for the next maps: every map of a step
 // (each side's and the referee's) has the same crop, and the hexes are a fifth of a report
 // map's drawing. A board of hexes is used again only on a blank board (white, as render.Image
 // gives it) of the same size, for the same crop and scale and the same terrain colours, so its

@@ -165,7 +165,7 @@ func TestUnitsInTheirColours(t *testing.T) {
 }
 
 // TestFogOfWar: a hidden leader shows only in his own side's map; the referee's map, which
-// is no side's, has no hidden-leader mark and no such legend line (issue 15).
+// is no side's, has no hidden-leader mark and no such legend line.
 func TestFogOfWar(t *testing.T) {
 	g := played(t, 1, "SIROQ ON SIR-KAP HIDDEN")
 	kap := unitOf(g.View(""), "SIR-KAP")
@@ -236,7 +236,7 @@ func mustPNG(t testing.TB, p render.Picture) []byte {
 
 // TestReportAfterDrawShowsLastActivation: when the orders of a group are followed by an
 // automatic step (the draw of the next chit) before the game waits again, the report's map
-// still shows and crops to the moves of that group (issue 14).
+// still shows and crops to the moves of that group.
 func TestReportAfterDrawShowsLastActivation(t *testing.T) {
 	var kinds []adjudicator.StepKind
 	g := playUntil(t, 400, "", func(g *lepanto.Game) bool {
@@ -307,7 +307,7 @@ func TestHexesKeptDrawTheSameMap(t *testing.T) {
 	}
 }
 
-// The boards kept are reused for the next ones kept (issue 14): after more crops than are
+// The boards kept are reused for the next ones kept: after more crops than are
 // kept, each step's second map, drawn on the hexes the first kept in a reused buffer, is the
 // same byte for byte as the map drawn afresh.
 func TestHexesKeptInReusedBuffers(t *testing.T) {

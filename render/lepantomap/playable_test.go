@@ -13,7 +13,7 @@ import (
 	"navarch/render"
 )
 
-// The tests of issue 15.1, maps a player can play from: each decodes the render.PNG and looks at
+// The tests of maps a player can play from: each decodes the render.PNG and looks at
 // known places.
 
 // topUnits are the units on top of each hex in play inside p's picture.
@@ -330,7 +330,7 @@ func TestStatusFullLabelled(t *testing.T) {
 
 // TestReportMapSizes: the maps a report of the full battle (13.1) sends, at report points
 // spread over the first turns, for both sides: every one under the 300 KB a mail may carry,
-// and the usual one (the median) at most 80 KB (issue 14); the whole map too is under 300 KB.
+// and the usual one (the median) at most 80 KB; the whole map too is under 300 KB.
 func TestReportMapSizes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws some twenty maps of the full battle")

@@ -31,7 +31,7 @@ func (medievalMap) Picture(g adjudicator.Game, label, side string, full bool) (r
 	return New(mg, label, side, full), nil
 }
 
-// Picture is a medieval game drawn from above (issue 17): the table at scale with a ruler
+// Picture is a medieval game drawn from above: the table at scale with a ruler
 // grid in inches; each ship as her base in her side's colour, the bow pointed, her id above
 // and her factors below, her broadside tracks as pips along the beams, fire, grapple and
 // lashing markers; the active Division's ships outlined, with the range bands of their loaded

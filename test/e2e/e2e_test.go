@@ -95,7 +95,7 @@ func (m *mailbox) fetch() []received {
 }
 
 // waitFor reads the mailbox until a mail of this game whose subject holds s arrives, and
-// takes that part of it: a report carries the next request (issue 15.6), so one mail
+// takes that part of it: a report carries the next request, so one mail
 // answers a wait for "report" and another for "orders due". Other mail read on the way is
 // kept for later calls.
 func (m *mailbox) waitFor(s string) received {
