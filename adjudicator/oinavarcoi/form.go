@@ -13,7 +13,8 @@ import (
 // reach, and pre-filled lines that state the no-orders default: at deployment each squadron
 // where the scenario places it (rule Deployment.secret; a beached squadron is listed, with no
 // line); the initiative winner MOVE FIRST
-// (rule Initiative); in movement each squadron HOLD (rule Movement.each); and the side's
+// (rule Initiative); in movement each squadron HOLD (rule Movement.each), an unformed one REFORM EPI-MIAS, which
+// is what HOLD or no line does too (rule Formations.unformed); and the side's
 // standing OMEN and NAVARCH orders in force, which the Default also states. Every line passes
 // Validate.
 func (g *Game) OrderForm(side string) adjudicator.Form {
@@ -54,7 +55,11 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 				}
 			}
 			f.Units = append(f.Units, g.formUnit(s, append(may, g.enemiesInReach(s)...)))
-			f.Lines = append(f.Lines, id+" HOLD")
+			if s.Formation == Unformed { // the default too: a stationary turn reforms it (rule Formations.unformed)
+				f.Lines = append(f.Lines, id+" REFORM "+Mias)
+			} else {
+				f.Lines = append(f.Lines, id+" HOLD")
+			}
 		}
 	}
 	f.Lines = append(f.Lines, g.standingLines(side)...)

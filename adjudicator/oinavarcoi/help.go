@@ -120,8 +120,9 @@ Movement:
   SQ2 TURN R 90                epi pollon turns all stands together (the whole move, test)
   SQ1 BACK 2 | SQ1 ABOUT | SQ1 TURN L 90 | SQ1 EPI-POLLON   (the whole move, test)
   SQ2 DIEKPLOUS SQ7 | SQ1 PERIPLOUS SQ7   move ahead into the named enemy and attempt it
-  SQ4 REFORM EPI-MIAS          an unformed squadron stays still to reform
-  SQ1 HOLD                     stay still (a Disordered squadron rallies)
+  SQ4 REFORM EPI-MIAS          an unformed squadron stays still to reform (in this formation)
+  SQ1 HOLD                     stay still (a Disordered squadron rallies; an unformed one
+                               reforms in epi mias, as with no line at all)
   F1 SAIL DOWNWIND | F1 SAIL LEFT | F1 SAIL RIGHT   freighters
   SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, before your squadrons' lines
 Amphibious battle, after the initiative roll (secret):  PHALANX HA MOVE | PHALANX HA REDRESS | PHALANX HA DEPLOY

@@ -39,6 +39,8 @@ type Squadron struct {
 	FlankAttacker         bool     // made a flank or rear attack this melee (rule Flank.attacker)
 	Frontal               bool     // engaged frontally (rule Melee.ranks: forms line next turn)
 	Failed                bool     // failed a Battle test this turn (rule Morale.test)
+	Fought                bool     // took its Battle test this turn (the immediate melee of a diekplous)
+	Broken                bool     // outnumbered in a melee this turn: routs in the morale phase (rule Flank.outnumbered)
 	Katastrophe           bool     // flanked this melee: the Katastrophe morale malus
 	Moved                 bool     // moved or manoeuvred this movement phase (rule Disorder.rally)
 	Hold                  bool     // a pursuer that does not move in the next movement phase
@@ -184,11 +186,11 @@ func (g *Game) Encode() []byte {
 		}
 	}
 	for _, s := range g.Squadrons {
-		fmt.Fprintf(&b, "sq %s %s wing=%s %d/%d/%d strat=%t %s dis=%t %d %d %d halves=%d/%d status=%q melee=%s mt=%d fl=%t fa=%t fr=%t failed=%t kat=%t moved=%t hold=%t pursuing=%q race=%q fled=%s reform=%q fresh=%t\n",
+		fmt.Fprintf(&b, "sq %s %s wing=%s %d/%d/%d strat=%t %s dis=%t %d %d %d halves=%d/%d status=%q melee=%s mt=%d fl=%t fa=%t fr=%t failed=%t kat=%t moved=%t hold=%t pursuing=%q race=%q fled=%s reform=%q fresh=%t fought=%t broken=%t\n",
 			s.ID, s.Side, s.Wing, s.Quality, s.Morale, s.Ship, s.Strategos, s.Formation, s.Disordered,
 			s.Pose.At.X, s.Pose.At.Y, s.Pose.Heading, s.Halves, s.Start, s.Status, strings.Join(s.Melee, ","),
 			s.MeleeTurns, s.Flanked, s.FlankAttacker, s.Frontal, s.Failed, s.Katastrophe, s.Moved, s.Hold,
-			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform, s.Fresh)
+			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform, s.Fresh, s.Fought, s.Broken)
 	}
 	encodePhalanxes(&b, g.Phalanxes)
 	for _, f := range g.Flotsam {
