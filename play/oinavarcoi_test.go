@@ -118,7 +118,7 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 	if !st.Secret {
 		t.Fatalf("deployment step %+v is not secret", st)
 	}
-	text := "DEPLOY A1 AT 20.5,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT"
+	text := "DEPLOY A1 AT 20.5,11 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT"
 	o, errs := g.Parse("athens", text)
 	if len(errs) > 0 || len(g.Validate("athens", o)) > 0 {
 		t.Fatal(errs)
@@ -133,7 +133,7 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret := [][]byte{[]byte("DEPLOY A1 AT 20.5,13"), []byte("TURN-LEFT WING LEFT"), []byte("TURN-LEFT to the LEFT")}
+	secret := [][]byte{[]byte("DEPLOY A1 AT 20.5,11"), []byte("TURN-LEFT WING LEFT"), []byte("TURN-LEFT to the LEFT")}
 	exports := func() map[string][]byte {
 		out := map[string][]byte{}
 		for _, v := range []ledger.View{{Full: true}, {Side: "athens"}, {Side: "sparta"}, {}} {
@@ -174,7 +174,7 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := exports()
-	if !bytes.Contains(after["public"], []byte("A1 (Paralos squadron) deploys at 20.5,13")) {
+	if !bytes.Contains(after["public"], []byte("A1 (Paralos squadron) deploys at 20.5,11")) {
 		t.Errorf("the deployment is not revealed in the public copy")
 	}
 	if !g.(*oinavarcoi.Game).Sealed() || !bytes.Contains(after["full"], []byte("\nsealed yes\n")) {

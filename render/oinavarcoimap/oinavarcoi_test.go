@@ -157,7 +157,7 @@ func TestMapHidesTheOtherSignals(t *testing.T) {
 		}
 		return data
 	}
-	with, without := "DEPLOY A1 AT 24,13\nSIGNAL TURN-LEFT WING LEFT", "DEPLOY A1 AT 24,13"
+	with, without := "DEPLOY A1 AT 24,12\nSIGNAL TURN-LEFT WING LEFT", "DEPLOY A1 AT 24,12"
 	if !bytes.Equal(draw(with, "sparta"), draw(without, "sparta")) {
 		t.Error("sparta's map differs with athens's signal list")
 	}
