@@ -117,7 +117,7 @@ func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack
 		}
 		p, ok := s.Pose, !pack && turn == 0 && legal(s.Pose)
 		bestD := int64(-1)
-		var ys []table.Len // whole inches, from the centre line outwards
+		var ys []table.Len             // whole inches, from the centre line outwards
 		ext := base.Length + base.Beam // a centre's reach beyond the band, whatever the heading
 		for y := (lo - ext + table.Inch - 1) / table.Inch * table.Inch; y <= hi+ext; y += gridStep(hi - lo + 2*ext) {
 			ys = append(ys, y)
