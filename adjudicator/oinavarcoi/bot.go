@@ -11,7 +11,7 @@ import (
 
 // BotOrders returns orders a simple, always-legal player would send for the current step:
 // at deployment it keeps the scenario's places, writes ENGAGE signals for its wings and a
-// standing NAVARCH order that spares its strategos's squadron; it
+// standing NAVARCH order that spares its strategos's squadron and INITIATIVE FIRST; it
 // moves first when it wins the initiative; in movement each squadron heads for the nearest
 // enemy (wheeling or turning towards it, trying diekplous or periplous where the rules
 // allow), reforms or rallies when out of reach, and freighters sail for their exit. Every
@@ -54,6 +54,7 @@ func (g *Game) BotOrders(side string) string {
 		if len(spare) > 0 {
 			add("NAVARCH " + strings.Join(spare, " "))
 		}
+		add("INITIATIVE FIRST") // won initiatives need no mail of their own
 	case g.Phase == phaseChoose:
 		if side == g.Winner {
 			add("MOVE FIRST")

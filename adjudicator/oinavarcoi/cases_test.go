@@ -35,8 +35,8 @@ import (
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
 //	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
-//	standing SIDE OMEN|NAVARCH SQ...      a standing order in force
-//	expect standing SIDE OMEN|NAVARCH SQ...|-   the standing order after the step
+//	standing SIDE OMEN|NAVARCH|SHARE SQ...   a standing order in force (INITIATIVE FIRST|SECOND)
+//	expect standing SIDE OMEN|NAVARCH|SHARE SQ...|-   the standing order after the step
 //	phalanx ID X Y HEADING ORDER|- yes|no PUSHES / routed ID     (the amphibious battle)
 //	expect phalanx ID TEXT                matched against "at X,Y order O|- deployed B pushes N routed B"
 //
@@ -168,7 +168,11 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		g.phalanx(f[1]).Routed = true
 	case "admiral":
 		g.Admiral[g.sc.SideIndex(f[1])] = true
-	case "standing": // standing SIDE OMEN|NAVARCH SQ...
+	case "standing": // standing SIDE OMEN|NAVARCH|SHARE SQ... | standing SIDE INITIATIVE FIRST|SECOND
+		if f[2] == "INITIATIVE" {
+			g.Initiative[g.sc.SideIndex(f[1])] = f[3]
+			break
+		}
 		*g.prefer(f[1], f[2]) = f[3:]
 	case "defender":
 		g.sc.Defender = f[1]
@@ -398,8 +402,11 @@ func (c *ruleCase) checkSq(t *testing.T, s *Squadron, field string, v []string) 
 // prefer returns the standing order list of side for kind (OMEN or NAVARCH).
 func (g *Game) prefer(side, kind string) *[]string {
 	i := g.sc.SideIndex(side)
-	if kind == "OMEN" {
+	switch kind {
+	case "OMEN":
 		return &g.OmenPrefer[i]
+	case "SHARE":
+		return &g.SharePrefer[i]
 	}
 	return &g.NavarchPrefer[i]
 }

@@ -38,7 +38,11 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 		}
 	case g.Phase == phaseChoose:
 		if side == g.Winner {
-			f.Lines = append(f.Lines, "MOVE FIRST")
+			choice := g.Initiative[g.sc.SideIndex(side)]
+			if choice == "" {
+				choice = "FIRST"
+			}
+			f.Lines = append(f.Lines, "MOVE "+choice)
 		}
 		for _, p := range g.Phalanxes {
 			if p.Side == side && !p.Routed {

@@ -136,7 +136,7 @@ func (rs *resolver) battle(fighters []*Squadron) error {
 			h *= 2
 		}
 		rs.event("Melee.battle", "%s's Battle test %v%+d = %d: the enemy loses %s stands", s.ID, v, mod, total, halvesText(h))
-		for k, e := range enemies {
+		for k, e := range g.shareOrder(enemies) {
 			share := h / len(enemies)
 			if k < h%len(enemies) {
 				share++
@@ -170,6 +170,28 @@ func (rs *resolver) battle(fighters []*Squadron) error {
 		}
 	}
 	return nil
+}
+
+// shareOrder returns the squadrons sharing a loss (all of one side, in the fleet list's
+// order) in the order that takes the odd half stand: their side's SHARE standing order first,
+// then the fleet list's (rule Melee.two: "2-vs-1 fights share losses"; which squadron takes
+// the odd half is the owner's choice).
+func (g *Game) shareOrder(enemies []*Squadron) []*Squadron {
+	if len(enemies) < 2 {
+		return enemies
+	}
+	var out []*Squadron
+	for _, id := range g.SharePrefer[g.sc.SideIndex(enemies[0].Side)] {
+		if k := slices.IndexFunc(enemies, func(e *Squadron) bool { return e.ID == id }); k >= 0 {
+			out = append(out, enemies[k])
+		}
+	}
+	for _, e := range enemies {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // outnumbered: a squadron of one stand or less facing three stands or more routs at once

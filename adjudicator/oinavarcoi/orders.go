@@ -54,9 +54,10 @@ type Order struct {
 	Deploy  bool   // DEPLOY SQ ...
 	Phalanx string // PHALANX ID ORDER (rule Phalanx.orders)
 	PhOrder string
-	// Standing is a standing order, OMEN or NAVARCH, naming the squadrons the side prefers, in
-	// order, when the event table gives it good omens or kills a navarch (rules Event.omens,
-	// Event.navarch); Prefer empty is OMEN DEFAULT or NAVARCH DEFAULT (the engine chooses).
+	// Standing is a standing order, OMEN, NAVARCH or SHARE, naming the squadrons the side
+	// prefers, in order, when the event table gives it good omens or kills a navarch, or when
+	// two of them share a loss (rules Event.omens, Event.navarch, Melee.two); or INITIATIVE,
+	// Prefer holding FIRST or SECOND (rule Initiative). Prefer empty is KIND DEFAULT.
 	Standing string
 	Prefer   []string
 	// squadron order
@@ -141,6 +142,7 @@ var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
 //	SIGNAL KIND WING W | MOVE FIRST|SECOND
 //	DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]
 //	OMEN SQ [SQ...] | OMEN DEFAULT | NAVARCH SQ [SQ...] | NAVARCH DEFAULT   (standing orders)
+//	SHARE SQ [SQ...] | SHARE DEFAULT | INITIATIVE FIRST|SECOND|DEFAULT     (standing orders)
 func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	var out []adjudicator.Order
 	var errs []adjudicator.LineError
@@ -174,7 +176,7 @@ const (
 	formsDeploy   = formDeploy + " | SIGNAL TURN-RIGHT WING LEFT"
 	formsChoice   = "MOVE FIRST | MOVE SECOND"
 	formsPhalanx  = "PHALANX ID MOVE|REDRESS|DEPLOY"
-	formsStanding = "OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
+	formsStanding = "OMEN SQ1 SQ2 | NAVARCH SQ3 | SHARE SQ2 SQ1 | INITIATIVE FIRST|SECOND | OMEN DEFAULT"
 )
 
 // forms is what side may write now (the step's forms and the standing orders), then, unless
@@ -224,7 +226,7 @@ func validID(s string) bool {
 }
 
 var keywords = []string{"PHALANX", "SIGNAL", "DEPLOY", "MOVE", "END", "WING", "AT", "FACING", "HOLD", "REFORM", "SAIL",
-	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND", "OMEN", "NAVARCH", "DEFAULT"}
+	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND", "OMEN", "NAVARCH", "SHARE", "INITIATIVE", "DEFAULT", "IF", "ELSE"}
 
 func parseLine(n int, f []string) (*Order, error) {
 	switch f[0] {
@@ -240,8 +242,16 @@ func parseLine(n int, f []string) (*Order, error) {
 		return &Order{line: n, Choice: f[1]}, nil
 	case "DEPLOY":
 		return parseDeploy(n, f)
-	case "OMEN", "NAVARCH":
+	case "OMEN", "NAVARCH", "SHARE":
 		return parseStanding(n, f)
+	case "INITIATIVE":
+		switch {
+		case len(f) == 2 && f[1] == "DEFAULT":
+			return &Order{line: n, Standing: f[0]}, nil
+		case len(f) == 2 && (f[1] == "FIRST" || f[1] == "SECOND"):
+			return &Order{line: n, Standing: f[0], Prefer: []string{f[1]}}, nil
+		}
+		return nil, fmt.Errorf("want INITIATIVE FIRST, INITIATIVE SECOND or INITIATIVE DEFAULT (asked each time)")
 	case "PHALANX":
 		if len(f) != 3 || !validID(f[1]) || !slices.Contains([]string{PhMove, PhRedress, PhDeploy}, f[2]) {
 			return nil, fmt.Errorf("want PHALANX ID MOVE|REDRESS|DEPLOY")

@@ -160,7 +160,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	case g.Phase == "":
 		err = rs.startTurn()
 	case g.Phase == phaseChoose:
-		rs.choose(own(orders[g.Winner]))
+		rs.choose(own(orders[g.Winner]), "")
 		rs.phalanxOrders(map[string][]*Order{g.side(0): own(orders[g.side(0)]), g.side(1): own(orders[g.side(1)])})
 	default:
 		err = rs.movement(st.Sides[0], own(orders[st.Sides[0]]))

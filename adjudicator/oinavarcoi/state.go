@@ -95,6 +95,12 @@ type Game struct {
 	// OmenPrefer and NavarchPrefer are the sides' standing OMEN and NAVARCH orders: their
 	// squadrons preferred for good omens and a navarch killed (standing.go); nil: default.
 	OmenPrefer, NavarchPrefer [2][]string
+	// SharePrefer is the SHARE standing order: the side's squadrons, in the order that takes
+	// the odd half stand of a loss two of them share (rule Melee.two); nil: the fleet list's.
+	SharePrefer [2][]string
+	// Initiative is the INITIATIVE standing order: FIRST or SECOND, the side's choice when it
+	// wins the initiative, made at once with no step of its own (rule Initiative); "": asked.
+	Initiative [2]string
 	Squadrons                 []*Squadron
 	Flotsam                   []Flotsam
 	Phalanxes                 []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
@@ -183,6 +189,12 @@ func (g *Game) Encode() []byte {
 		}
 		if len(g.NavarchPrefer[i]) > 0 {
 			fmt.Fprintf(&b, "standing %s NAVARCH %s\n", g.side(i), strings.Join(g.NavarchPrefer[i], " "))
+		}
+		if len(g.SharePrefer[i]) > 0 {
+			fmt.Fprintf(&b, "standing %s SHARE %s\n", g.side(i), strings.Join(g.SharePrefer[i], " "))
+		}
+		if g.Initiative[i] != "" {
+			fmt.Fprintf(&b, "standing %s INITIATIVE %s\n", g.side(i), g.Initiative[i])
 		}
 	}
 	for _, s := range g.Squadrons {

@@ -308,21 +308,32 @@ func (rs *resolver) initiative() error {
 			}
 			g.Winner, g.Phase = g.side(w), phaseChoose
 			rs.event("Initiative", "Initiative %s %d, %s %d: %s chooses who moves first", g.side(0), d[0], g.side(1), d[1], g.Winner)
+			if g.Initiative[w] != "" && len(g.Phalanxes) == 0 {
+				rs.choose(nil, "")
+			}
 			return nil
 		}
 	}
 }
 
-// choose applies the winner's choice; the default is to move first.
-func (rs *resolver) choose(orders []*Order) {
+// choose applies the winner's choice; the default is to move first, or the winner's
+// INITIATIVE standing order (rule Initiative).
+func (rs *resolver) choose(orders []*Order, how string) {
 	g := rs.g
 	g.First = g.Winner
+	choice := g.Initiative[g.sc.SideIndex(g.Winner)]
+	if choice != "" {
+		how = " (by INITIATIVE standing order)"
+	}
 	for _, o := range orders {
-		if o.Choice == "SECOND" {
-			g.First = g.enemy(g.Winner)
+		if o.Choice != "" {
+			choice, how = o.Choice, ""
 		}
+	}
+	if choice == "SECOND" {
+		g.First = g.enemy(g.Winner)
 	}
 	g.Phase = phaseMove1
 	g.Act = 1
-	rs.event("Initiative", "%s moves first", g.First)
+	rs.event("Initiative", "%s moves first%s", g.First, how)
 }
