@@ -101,11 +101,11 @@ type Game struct {
 	// Initiative is the INITIATIVE standing order: FIRST or SECOND, the side's choice when it
 	// wins the initiative, made at once with no step of its own (rule Initiative); "": asked.
 	Initiative [2]string
-	Squadrons                 []*Squadron
-	Flotsam                   []Flotsam
-	Phalanxes                 []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
-	Over                      bool
-	Result                    string
+	Squadrons  []*Squadron
+	Flotsam    []Flotsam
+	Phalanxes  []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
+	Over       bool
+	Result     string
 
 	// trace is what the last step moved, for the map only: it is recomputed by replaying
 	// that step, so it is not part of Encode.
