@@ -32,6 +32,7 @@ import (
 //	                                      reads raw 1..6 as 2,3,3,4,4,5
 //	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
 //	expect event TEXT | expect no-event TEXT | expect private SIDE TEXT | expect headline TEXT
+//	expect before TEXT | TEXT             the first event with the one comes before the other's
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
 //	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
@@ -296,6 +297,13 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	case "private":
 		if !hasEvent(events, e[1], strings.Join(e[2:], " ")) {
 			t.Errorf("no event private to %s contains %q", e[1], strings.Join(e[2:], " "))
+		}
+	case "before": // expect before TEXT | TEXT: the first public event with the one comes before the other's
+		a, b, _ := strings.Cut(rest, " | ")
+		ia := slices.IndexFunc(events, func(e adjudicator.Event) bool { return e.Side == "" && strings.Contains(e.Text, a) })
+		ib := slices.IndexFunc(events, func(e adjudicator.Event) bool { return e.Side == "" && strings.Contains(e.Text, b) })
+		if ia < 0 || ib < 0 || ia > ib {
+			t.Errorf("want an event containing %q (#%d) before one containing %q (#%d)", a, ia, b, ib)
 		}
 	case "no-event":
 		if hasEvent(events, "", rest) {

@@ -124,7 +124,9 @@ Movement:
   SQ1 HOLD                     stay still (a Disordered squadron rallies; an unformed one
                                reforms in epi mias, as with no line at all)
   F1 SAIL DOWNWIND | F1 SAIL LEFT | F1 SAIL RIGHT   freighters
-  SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, before your squadrons' lines
+  SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, carried out where its line
+                               stands: above the wing's lines (other wings' lines above it
+                               move first)
 Amphibious battle, after the initiative roll (secret):  PHALANX HA MOVE | PHALANX HA REDRESS | PHALANX HA DEPLOY
 Standing orders, in any mail with orders, held until changed:
   OMEN SQ3 SQ1                 good omens raise the first of these below Determined

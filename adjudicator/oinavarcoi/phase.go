@@ -8,9 +8,11 @@ import (
 	"navarch/adjudicator/table"
 )
 
-// movement moves one side (rule Movement.each): its signal first, announced before the wing
-// moves (rule Signals.give), then each squadron in the order of the lines; after the second
-// side, the melee and morale phases end the turn.
+// movement moves one side (rule Movement.each): each squadron in the order of the lines, and
+// the signal where its line stands among them: "announced before moving that wing" (rule
+// Signals.give), so the other wings' squadrons written above it move before it (Validate
+// refuses a line of the signalled wing above the signal); after the second side, the melee
+// and morale phases end the turn.
 func (rs *resolver) movement(side string, orders []*Order) error {
 	g := rs.g
 	i := g.sc.SideIndex(side)
@@ -26,9 +28,8 @@ func (rs *resolver) movement(side string, orders []*Order) error {
 			if o.Signal == "ENGAGE" {
 				engage = o.Wing
 			}
+			continue
 		}
-	}
-	for _, o := range orders {
 		if o.Sq == "" || o.Deploy || o.Phalanx != "" {
 			continue
 		}
@@ -156,6 +157,10 @@ func (g *Game) validateMove(side string, orders []*Order) []lineErr {
 	}
 	for _, o := range orders {
 		if o.Signal != "" {
+			continue
+		}
+		if s := g.sq(o.Sq); sig != nil && s != nil && o.line < sig.line && s.Side == side && g.takesSignal(s, side, sig.Wing) {
+			errs = append(errs, lineErr{o, fmt.Sprintf("the signal to the %s wing is announced before that wing moves: write %s's line below the SIGNAL line", sig.Wing, s.ID), nil})
 			continue
 		}
 		if o.Choice != "" || o.Deploy || o.Phalanx != "" {
