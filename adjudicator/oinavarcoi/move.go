@@ -3,6 +3,7 @@ package oinavarcoi
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"navarch/adjudicator/table"
 )
@@ -189,9 +190,29 @@ func (m *mover) test(what, rule string) error {
 
 // squadronOrder carries out one squadron's order.
 func (rs *resolver) squadronOrder(o *Order, engage bool) error {
-	g := rs.g
-	s := g.sq(o.Sq)
-	m := &mover{rs: rs, s: s, o: o, engage: engage}
+	m := &mover{rs: rs, s: rs.g.sq(o.Sq), o: o, engage: engage}
+	return m.run(o)
+}
+
+// run carries out o: a conditional order rolls the squadron's move first, then carries out
+// the branch that move chooses.
+func (m *mover) run(o *Order) error {
+	rs, g, s := m.rs, m.rs.g, m.s
+	if o.If > 0 {
+		if err := m.allowance(); err != nil {
+			return err
+		}
+		pick, res := o.Else, "less"
+		if m.left >= o.If {
+			then := *o
+			then.If, then.Else = 0, nil
+			pick, res = &then, "enough"
+		}
+		rs.event("Formations.mias", "%s may move %s\" (IF %s+: %s): %s", s.ID, table.FormatInches(m.left), table.FormatInches(o.If), res,
+			strings.TrimPrefix(pick.String(), s.ID+" "))
+		m.o = pick
+		return m.run(pick)
+	}
 	switch {
 	case o.Hold:
 		rs.event("Movement.each", "%s holds", s.ID)

@@ -68,6 +68,11 @@ type Order struct {
 	Attack    string // DIEKPLOUS or PERIPLOUS
 	Target    string
 	Sail      string // freighters: DOWNWIND, LEFT, RIGHT
+	// If makes the order conditional on the move the average die gives (epi mias, unformed:
+	// rule Formations.mias): the order is carried out if the squadron may move If or more
+	// this turn, else Else (HOLD when the line has no ELSE).
+	If   table.Len
+	Else *Order
 	// SIGNAL
 	Wing string
 	// DEPLOY
@@ -107,6 +112,12 @@ func (o *Order) String() string {
 		}
 		return s
 	}
+	if o.If > 0 {
+		then := *o
+		then.If, then.Else = 0, nil
+		return fmt.Sprintf("%s IF %s+ %s ELSE %s", o.Sq, table.FormatInches(o.If), strings.TrimPrefix(then.String(), o.Sq+" "),
+			strings.TrimPrefix(o.Else.String(), o.Sq+" "))
+	}
 	parts := []string{o.Sq}
 	switch {
 	case o.Hold:
@@ -139,6 +150,7 @@ var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
 //	SQ MOVE [D] | SQ WHEEL L|R DEG [MOVE [D]] | SQ MOVE D TURN L|R DEG MOVE D ... | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT
 //	SQ EPI-MIAS|EPI-POLLON|EPI-KERAS|KYKLOS | SQ REFORM FORMATION | SQ HOLD
 //	SQ [steps] DIEKPLOUS|PERIPLOUS ENEMY | FR SAIL DOWNWIND|LEFT|RIGHT
+//	SQ IF D+ ORDER [ELSE ORDER]   (epi mias, unformed: by the move the average die gives)
 //	SIGNAL KIND WING W | MOVE FIRST|SECOND
 //	DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]
 //	OMEN SQ [SQ...] | OMEN DEFAULT | NAVARCH SQ [SQ...] | NAVARCH DEFAULT   (standing orders)
@@ -171,7 +183,7 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 
 // The order forms by step, as an answer to a line not understood shows them.
 const (
-	formsMove     = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ MOVE D TURN L|R DEG MOVE D | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT"
+	formsMove     = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ MOVE D TURN L|R DEG MOVE D | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | SQ IF 4+ PERIPLOUS ENEMY ELSE HOLD | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT"
 	formDeploy    = "DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT"
 	formsDeploy   = formDeploy + " | SIGNAL TURN-RIGHT WING LEFT"
 	formsChoice   = "MOVE FIRST | MOVE SECOND"
@@ -261,6 +273,9 @@ func parseLine(n int, f []string) (*Order, error) {
 	if !validID(f[0]) || slices.Contains(keywords, f[0]) {
 		return nil, fmt.Errorf("%q is not a squadron", f[0])
 	}
+	if len(f) > 1 && f[1] == "IF" {
+		return parseIf(n, f)
+	}
 	o := &Order{line: n, Sq: f[0]}
 	rest := f[1:]
 	if len(rest) == 0 {
@@ -281,6 +296,36 @@ func parseLine(n int, f []string) (*Order, error) {
 		return o, nil
 	}
 	return o, parseSteps(o, rest)
+}
+
+// parseIf reads SQ IF D+ ORDER [ELSE ORDER]: the first order if the squadron may move D
+// inches or more this turn (its average die rolled), else the second (HOLD if none).
+func parseIf(n int, f []string) (*Order, error) {
+	want := fmt.Errorf("want %s IF D+ ORDER [ELSE ORDER], e.g. %s IF 4+ MOVE ELSE HOLD", f[0], f[0])
+	if len(f) < 4 {
+		return nil, want
+	}
+	d, err := table.ParseInches(strings.TrimSuffix(f[2], "+"))
+	if err != nil || d <= 0 || d > 100*table.Inch {
+		return nil, fmt.Errorf("%q is not a distance in inches: %w", f[2], want)
+	}
+	then, els := f[3:], []string{"HOLD"}
+	if k := slices.Index(then, "ELSE"); k >= 0 {
+		then, els = then[:k], then[k+1:]
+	}
+	if len(then) == 0 || len(els) == 0 || slices.Contains(then, "IF") || slices.Contains(els, "IF") || slices.Contains(els, "ELSE") {
+		return nil, want
+	}
+	o, err := parseLine(n, append([]string{f[0]}, then...))
+	if err != nil {
+		return nil, err
+	}
+	e, err := parseLine(n, append([]string{f[0]}, els...))
+	if err != nil {
+		return nil, err
+	}
+	o.If, o.Else = d, e
+	return o, nil
 }
 
 func parseSteps(o *Order, rest []string) error {

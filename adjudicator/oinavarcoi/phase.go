@@ -214,8 +214,20 @@ func (g *Game) movable(side string) []string {
 	return out
 }
 
-// validSquadron checks one squadron's order against its formation (rules Formations.*).
+// validSquadron checks one squadron's order against its formation (rules Formations.*); a
+// conditional order's two branches each, for a squadron whose move the average die gives.
 func (g *Game) validSquadron(s *Squadron, o *Order) (string, []string) {
+	if o.If > 0 {
+		if s.InPlay() && s.Formation != Mias && s.Formation != Unformed {
+			return fmt.Sprintf("IF waits for the average die, and %s in %s rolls none: it moves 8\"", s.ID, s.Formation), nil
+		}
+		then := *o
+		then.If, then.Else = 0, nil
+		if why, legal := g.validSquadron(s, &then); why != "" {
+			return why, legal
+		}
+		return g.validSquadron(s, o.Else)
+	}
 	switch {
 	case s.Status == Beached:
 		return s.ID + " is still on the beach (it launches on 10+ at the start of a turn)", nil
