@@ -25,6 +25,7 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 	f := adjudicator.Form{Default: st.Default}
 	switch {
 	case !g.Deployed:
+		f.Units = append(f.Units, g.deployNotes(side)...)
 		for _, s := range g.Squadrons {
 			if s.Side == side && s.Status == Beached {
 				f.Units = append(f.Units, g.formUnit(s, []string{"beached: it takes no orders and launches on 10+ on 2d6 at the start of a turn (rule Scenarios.bottled)"}))
@@ -66,6 +67,9 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 			}
 		}
 	}
+	if !g.Deployed {
+		f.Lines = append(f.Lines, g.signalLines(side)...)
+	}
 	f.Lines = append(f.Lines, g.standingLines(side)...)
 	if !g.legalLines(side, f.Lines) {
 		f.Lines = nil
@@ -86,3 +90,52 @@ func (g *Game) legalLines(side string, lines []string) bool {
 }
 
 var _ adjudicator.OrderFormer = (*Game)(nil)
+
+// deployNotes are the deployment form's first entries: the side's zone (rule
+// Deployment.zone) and the signals it may write (rules Signals.list, Signals.none), so that
+// the request can be answered without the rulebook.
+func (g *Game) deployNotes(side string) []adjudicator.FormUnit {
+	i := g.sc.SideIndex(side)
+	zone := adjudicator.FormUnit{ID: "Your deployment zone", May: []string{g.zoneText(i)}}
+	n := g.signalAllowance(i)
+	sig := adjudicator.FormUnit{ID: "Your signals"}
+	switch {
+	case g.sc.NoSignals[i]:
+		sig.Allowance = "none: a fleet in a meeting engagement, or ambushed, uses no signals (rule Signals.none)"
+	default:
+		sig.Allowance = fmt.Sprintf("write up to %d now (half your squadrons, rounded up), each for one wing; each is given once, one a turn, in the battle", n)
+		sig.May = []string{"SIGNAL " + strings.Join(SignalKinds, "|") + " WING " + strings.Join(g.wings(side), "|"),
+			"TURN-RIGHT, TURN-LEFT: the wing turns 90 degrees; DEPLOY-RIGHT, DEPLOY-LEFT: its columns deploy into line to that side; ENGAGE: its engagements need no manoeuvre test"}
+	}
+	return []adjudicator.FormUnit{zone, sig}
+}
+
+// signalLines are the deployment form's SIGNAL lines, commented out: the default writes no
+// signal, and taking the "#" away writes one.
+func (g *Game) signalLines(side string) []string {
+	i := g.sc.SideIndex(side)
+	n := g.signalAllowance(i)
+	if n == 0 {
+		return nil
+	}
+	var out []string
+	for k, w := range g.wings(side) {
+		if k == n {
+			break
+		}
+		out = append(out, fmt.Sprintf("# SIGNAL ENGAGE WING %s", w))
+	}
+	out[0] += fmt.Sprintf("   (up to %d SIGNAL lines: delete the # to write one)", n)
+	return out
+}
+
+// wings lists the wings side's squadrons belong to, in the order of Wings.
+func (g *Game) wings(side string) []string {
+	var out []string
+	for _, w := range Wings {
+		if slices.ContainsFunc(g.Squadrons, func(s *Squadron) bool { return s.Side == side && s.Wing == w && !s.Freighter }) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -30,6 +30,9 @@ func (g *Game) Help(side string) string {
 				left = append(left, fmt.Sprintf("SIGNAL %s WING %s", e.Kind, e.Wing))
 			}
 		}
+		if len(left) == 0 {
+			left = []string{"none"}
+		}
 		fmt.Fprintf(&b, "\nYour signals left: %s\n", strings.Join(left, "; "))
 	}
 	for _, p := range g.Phalanxes {

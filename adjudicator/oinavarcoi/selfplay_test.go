@@ -115,8 +115,16 @@ func TestDeploymentForms(t *testing.T) {
 						t.Errorf("%s %s: %s at %v is outside the zone (%s)", name, side, s.ID, s.Pose.At, g.zoneText(i))
 					}
 				}
-				if len(f.Lines) != len(want) || len(f.Units) != len(want)+beached {
-					t.Errorf("%s %s: %d lines and %d units for the squadrons %v and %d beached", name, side, len(f.Lines), len(f.Units), want, beached)
+				signals := min(g.signalAllowance(i), len(g.wings(side)))
+				if len(f.Lines) != len(want)+signals || len(f.Units) != len(want)+beached+2 {
+					t.Errorf("%s %s: %d lines and %d units for the squadrons %v, %d beached and %d signal lines", name, side, len(f.Lines), len(f.Units), want, beached, signals)
+				}
+				// the request states the zone and the signals allowed, and offers a SIGNAL line
+				if len(f.Units) < 2 || f.Units[0].May[0] != g.zoneText(i) || !strings.Contains(f.Units[1].Allowance, fmt.Sprint(g.signalAllowance(i))) && !g.sc.NoSignals[i] {
+					t.Errorf("%s %s: the form's first entries %+v do not state the zone and the signals", name, side, f.Units[:min(2, len(f.Units))])
+				}
+				if signals > 0 && !slices.ContainsFunc(f.Lines, func(l string) bool { return strings.HasPrefix(l, "# SIGNAL ENGAGE WING ") }) {
+					t.Errorf("%s %s: no SIGNAL line in the form: %q", name, side, f.Lines)
 				}
 			}
 			for i, s := range g.Squadrons {
