@@ -159,3 +159,38 @@ func TestFormStandingOrders(t *testing.T) {
 		t.Errorf("help does not show the standing orders: %s", h)
 	}
 }
+
+// TestFormReformsUnformed: the movement form pre-fills REFORM EPI-MIAS for an unformed
+// squadron near the enemy, never a line that keeps it Unformed; sent back as it stands, or
+// not at all, the squadron reforms at the end of the turn (rule Formations.unformed). The
+// INITIATIVE and SHARE standing orders in force are pre-filled too.
+func TestFormReformsUnformed(t *testing.T) {
+	for _, send := range []bool{true, false} {
+		g := newScenario(t, "clash")
+		g.Deployed, g.Turn, g.Phase, g.First, g.Act = true, 1, phaseMove2, "sparta", 3
+		a1 := g.sq("A1")
+		a1.Pose = table.Pose{At: table.Point{X: 22 * table.Inch, Y: 30 * table.Inch}}
+		g.unformForTest(a1)
+		g.Initiative[0], g.SharePrefer[0] = "SECOND", []string{"A2", "A1"}
+		f := adjtest.CheckForm(t, g, "athens")
+		for _, want := range []string{"A1 REFORM EPI-MIAS", "INITIATIVE SECOND", "SHARE A2 A1"} {
+			if !slices.Contains(f.Lines, want) {
+				t.Errorf("form lines %q lack %q", f.Lines, want)
+			}
+		}
+		orders := map[string][]adjudicator.Order{}
+		if send {
+			orders["athens"], _ = g.Parse("athens", strings.Join(f.Lines, "\n"))
+		}
+		if _, err := g.Resolve(orders, hashRoller{}); err != nil {
+			t.Fatal(err)
+		}
+		if a1.Formation != Mias && len(a1.Melee) == 0 {
+			t.Errorf("sent %v: A1 still %s after a stationary turn", send, a1.Formation)
+		}
+	}
+}
+
+func (g *Game) unformForTest(s *Squadron) {
+	(&resolver{g: g}).unform(s)
+}
