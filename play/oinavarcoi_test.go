@@ -259,7 +259,7 @@ func oiRoundTrips(t *testing.T, id, mode string) (trips, turns int, used map[str
 			t.Fatal(err)
 		}
 		for _, e := range ev {
-			for _, k := range []string{"Diekplous!", "parries the diekplous", "Periplous!", "race offshore", "signals", "(IF ", "by SHARE", "by OMEN", "by NAVARCH", "reforms", "rallies", "routs", "has lost every stand"} {
+			for _, k := range []string{"Diekplous!", "diekplous test", "periplous test", "engages", "contacts", "parries the diekplous", "Periplous!", "race offshore", "signals", "(IF ", "by SHARE", "by OMEN", "by NAVARCH", "reforms", "rallies", "routs", "has lost every stand"} {
 				if strings.Contains(e.Text, k) {
 					used[k]++
 				}

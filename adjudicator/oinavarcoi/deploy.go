@@ -59,9 +59,9 @@ func (g *Game) inZone(i int, _ table.Pose, pg table.Polygon) bool {
 // full-size play doubles the footprints) to the nearest legal place of its zone, in its
 // scenario formation, on whole inches; if some squadron finds none, the side's squadrons are
 // packed instead, each at the first legal place from the centre line outwards and from the
-// west, so that the first squadrons of the fleet list form the front; a column placed
-// so keeps its lead ship 10" (deploy-near) off the centre line, and one that fits nowhere
-// facing the enemy is laid across the table (facing 90, then 270). Beached
+// west, so that the first squadrons of the fleet list form the front (every part of each 10"
+// or more off the centre line, as inZone wants); a column that fits nowhere facing the enemy
+// is laid across the table (facing 90, then 270). Beached
 // squadrons that overlap are spread along their beach line. (SUBSTITUTE: the data files give
 // the places for four-stand squadrons.) So a side that deploys nothing, or sends its
 // deployment form back unchanged, is legal (rule Deployment.zone).
