@@ -54,7 +54,11 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 		for _, id := range g.movable(side) {
 			s := g.sq(id)
 			var may []string
-			for _, line := range g.botLines(s) {
+			cands := g.botLines(s)
+			if s.Formation == Mias || s.Formation == Unformed { // its move is rolled: an order may wait for it
+				cands = append(cands, id+" IF 4+ MOVE ELSE HOLD")
+			}
+			for _, line := range cands {
 				if !slices.Contains(may, line) && g.legalLines(side, []string{line}) {
 					may = append(may, line)
 				}
