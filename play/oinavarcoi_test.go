@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
+	"navarch/adjudicator/dice"
 	"navarch/adjudicator/oinavarcoi"
 	"navarch/gamelog"
 	"navarch/ident"
@@ -118,7 +119,7 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 	if !st.Secret {
 		t.Fatalf("deployment step %+v is not secret", st)
 	}
-	text := "DEPLOY A1 AT 20.5,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT"
+	text := "DEPLOY A1 AT 20.5,11 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT"
 	o, errs := g.Parse("athens", text)
 	if len(errs) > 0 || len(g.Validate("athens", o)) > 0 {
 		t.Fatal(errs)
@@ -133,7 +134,7 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret := [][]byte{[]byte("DEPLOY A1 AT 20.5,13"), []byte("TURN-LEFT WING LEFT"), []byte("TURN-LEFT to the LEFT")}
+	secret := [][]byte{[]byte("DEPLOY A1 AT 20.5,11"), []byte("TURN-LEFT WING LEFT"), []byte("TURN-LEFT to the LEFT")}
 	exports := func() map[string][]byte {
 		out := map[string][]byte{}
 		for _, v := range []ledger.View{{Full: true}, {Side: "athens"}, {Side: "sparta"}, {}} {
@@ -174,7 +175,7 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := exports()
-	if !bytes.Contains(after["public"], []byte("A1 (Paralos squadron) deploys at 20.5,13")) {
+	if !bytes.Contains(after["public"], []byte("A1 (Paralos squadron) deploys at 20.5,11")) {
 		t.Errorf("the deployment is not revealed in the public copy")
 	}
 	if !g.(*oinavarcoi.Game).Sealed() || !bytes.Contains(after["full"], []byte("\nsealed yes\n")) {
@@ -196,4 +197,74 @@ func TestOiNavarcoiDeploymentStaysSecret(t *testing.T) {
 	if !strings.Contains(string(after["public"]), "has written 1 signals") {
 		t.Errorf("the public copy does not count the signals")
 	}
+}
+
+// TestOiNavarcoiRoundTrips plays Oi Navarcoi!'s largest scenario (Knidos, nine squadrons) to
+// the rules' end with bot players and counts the round trips per game turn per side
+// (docs/BENCHMARKS.md): asked, where the initiative winner is asked to MOVE FIRST or SECOND
+// in a mail of its own; and standing, where INITIATIVE FIRST, sent with the deployment, makes
+// the choice at once, so that a side is asked only for its own movement. The goal is at most
+// 8 round trips a side per game turn; with the standing order it must be one.
+func TestOiNavarcoiRoundTrips(t *testing.T) {
+	perSide := map[string]float64{}
+	lastTurns := 0
+	for _, mode := range []string{"asked", "standing"} {
+		trips, turns, used := oiRoundTrips(t, "knidos", mode)
+		lastTurns = turns
+		perSide[mode] = float64(trips) / float64(2*turns)
+		t.Logf("knidos, %s: %d round trips in %d turns: %.2f per side per game turn; %v", mode, trips, turns, perSide[mode], used)
+	}
+	if perSide["asked"] > 8 || perSide["standing"] > 8 {
+		t.Errorf("round trips per side per game turn %v: more than the goal of 8", perSide)
+	}
+	if perSide["standing"] >= perSide["asked"] || perSide["standing"] > 1+1/float64(lastTurns) {
+		t.Errorf("INITIATIVE standing order: %.2f round trips per side per game turn against %.2f asked, want one a turn and the deployment's", perSide["standing"], perSide["asked"])
+	}
+}
+
+// oiRoundTrips plays scenario id with bots (mode asked: without their INITIATIVE standing
+// order) and returns the requests for orders, the game turns and how often the game's rules
+// came up (the bots' repertoire).
+func oiRoundTrips(t *testing.T, id, mode string) (trips, turns int, used map[string]int) {
+	t.Helper()
+	gm, err := oinavarcoi.Ruleset.New(adjudicator.Config{Scenario: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gm.(*oinavarcoi.Game)
+	used = map[string]int{}
+	for n := 0; g.Next().Kind != adjudicator.Over; n++ {
+		if n > 300 {
+			t.Fatal("the game does not end")
+		}
+		st := g.Next()
+		orders := map[string][]adjudicator.Order{}
+		for _, side := range st.Sides {
+			trips++
+			text := g.BotOrders(side)
+			if mode == "asked" {
+				text = strings.ReplaceAll(text, "INITIATIVE FIRST", "")
+			}
+			o, errs := g.Parse(side, text)
+			if len(errs) == 0 {
+				errs = g.Validate(side, o)
+			}
+			if len(errs) > 0 {
+				t.Fatalf("%s: bot orders %q refused: %v", st.What, text, errs)
+			}
+			orders[side] = o
+		}
+		ev, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(st.Act), byte(st.Turn)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ev {
+			for _, k := range []string{"Diekplous!", "diekplous test", "periplous test", "engages", "contacts", "parries the diekplous", "Periplous!", "race offshore", "signals", "(IF ", "by SHARE", "by OMEN", "by NAVARCH", "reforms", "rallies", "routs", "has lost every stand"} {
+				if strings.Contains(e.Text, k) {
+					used[k]++
+				}
+			}
+		}
+	}
+	return trips, int(g.Next().Turn), used
 }

@@ -19,8 +19,8 @@ func (rs *resolver) attackTest(s *Squadron, kind, attacker string) (bool, error)
 	return ok, nil
 }
 
-// diekplous: attacker-only success puts the attacker in epi mias in the defender's rear for
-// an immediate melee; both succeeding pushes it back 6"; an attacker's failure disorders it
+// diekplous: attacker-only success puts the attacker in epi mias in the defender's rear and
+// the two fight a round of melee at once; both succeeding pushes it back 6"; an attacker's failure disorders it
 // and starts a melee (rule Diekplous.outcomes).
 func (rs *resolver) diekplous(s, t *Squadron) error {
 	a, err := rs.attackTest(s, "diekplous", s.ID)
@@ -36,6 +36,11 @@ func (rs *resolver) diekplous(s, t *Squadron) error {
 		rs.g.setFormation(s, Mias)
 		rs.event("Diekplous.outcomes", "Diekplous! %s breaks through %s's line and turns on its rear", s.ID, t.ID)
 		rs.engage(s, t, table.Stern)
+		// "Place the attacking squadron in epi mias in the defender's rear and immediately
+		// fight a melee": the two take their Battle tests now, in the movement phase, and not
+		// again in this turn's melee phase; those that fail test morale in the morale phase.
+		rs.event("Diekplous.outcomes", "%s and %s fight a melee at once", s.ID, t.ID)
+		return rs.battle([]*Squadron{s, t})
 	case a && d:
 		rs.event("Diekplous.outcomes", "%s parries the diekplous: %s is pushed back 6\"", t.ID, s.ID)
 		rs.pushBack(s, 6*table.Inch)

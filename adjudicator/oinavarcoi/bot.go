@@ -11,10 +11,11 @@ import (
 
 // BotOrders returns orders a simple, always-legal player would send for the current step:
 // at deployment it keeps the scenario's places, writes ENGAGE signals for its wings and a
-// standing NAVARCH order that spares its strategos's squadron; it
+// standing NAVARCH order that spares its strategos's squadron, OMEN and SHARE orders and
+// INITIATIVE FIRST; it
 // moves first when it wins the initiative; in movement each squadron heads for the nearest
 // enemy (wheeling or turning towards it, trying diekplous or periplous where the rules
-// allow), reforms or rallies when out of reach, and freighters sail for their exit. Every
+// allow; an epi mias close ahead of it engages IF its die lets it reach, else holds), reforms or rallies when out of reach, and freighters sail for their exit. Every
 // line it returns passes Validate; the self-play tests use it.
 func (g *Game) BotOrders(side string) string {
 	st := g.Next()
@@ -53,6 +54,11 @@ func (g *Game) BotOrders(side string) string {
 		}
 		if len(spare) > 0 {
 			add("NAVARCH " + strings.Join(spare, " "))
+		}
+		add("INITIATIVE FIRST") // won initiatives need no mail of their own
+		if lines := g.botPreferences(side); len(lines) > 0 {
+			add(lines[0])
+			add(lines[1])
 		}
 	case g.Phase == phaseChoose:
 		if side == g.Winner {
@@ -133,6 +139,10 @@ func (g *Game) botLines(s *Squadron) []string {
 		if s.Quality > 0 {
 			out = append(out, id+" PERIPLOUS "+e.ID)
 		}
+		if need := (d + table.Inch - 1) / table.Inch; d <= 5*table.Inch && need > 1 {
+			// epi mias's move is rolled: engage only if the die lets it reach, else wait
+			out = append(out, fmt.Sprintf("%s IF %d+ MOVE ELSE HOLD", id, need))
+		}
 		out = append(out, id+" MOVE")
 	}
 	switch s.Formation {
@@ -176,4 +186,30 @@ func (g *Game) botPhalanx(p *Phalanx) []string {
 		return []string{"PHALANX " + p.ID + " " + PhRedress}
 	}
 	return nil
+}
+
+// botPreferences are the bot's standing OMEN and SHARE orders: good omens to its poorly
+// motivated squadrons first; the odd half stand of a shared loss to its best crews first.
+func (g *Game) botPreferences(side string) []string {
+	var own []*Squadron
+	for _, s := range g.Squadrons {
+		if s.Side == side && !s.Freighter {
+			own = append(own, s)
+		}
+	}
+	if len(own) == 0 {
+		return nil
+	}
+	ids := func(l []*Squadron) string {
+		var out []string
+		for _, s := range l {
+			out = append(out, s.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	byMorale := slices.Clone(own)
+	slices.SortStableFunc(byMorale, func(a, b *Squadron) int { return a.Morale - b.Morale })
+	byQuality := slices.Clone(own)
+	slices.SortStableFunc(byQuality, func(a, b *Squadron) int { return b.Quality - a.Quality })
+	return []string{"OMEN " + ids(byMorale), "SHARE " + ids(byQuality)}
 }

@@ -32,11 +32,12 @@ import (
 //	                                      reads raw 1..6 as 2,3,3,4,4,5
 //	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
 //	expect event TEXT | expect no-event TEXT | expect private SIDE TEXT | expect headline TEXT
+//	expect before TEXT | TEXT             the first event with the one comes before the other's
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
 //	expect over TEXT | expect phase P | expect first SIDE | expect sealed yes|no
-//	standing SIDE OMEN|NAVARCH SQ...      a standing order in force
-//	expect standing SIDE OMEN|NAVARCH SQ...|-   the standing order after the step
+//	standing SIDE OMEN|NAVARCH|SHARE SQ...   a standing order in force (INITIATIVE FIRST|SECOND)
+//	expect standing SIDE OMEN|NAVARCH|SHARE SQ...|-   the standing order after the step
 //	phalanx ID X Y HEADING ORDER|- yes|no PUSHES / routed ID     (the amphibious battle)
 //	expect phalanx ID TEXT                matched against "at X,Y order O|- deployed B pushes N routed B"
 //
@@ -168,7 +169,11 @@ func (c *ruleCase) apply(t *testing.T, g *Game, f []string) {
 		g.phalanx(f[1]).Routed = true
 	case "admiral":
 		g.Admiral[g.sc.SideIndex(f[1])] = true
-	case "standing": // standing SIDE OMEN|NAVARCH SQ...
+	case "standing": // standing SIDE OMEN|NAVARCH|SHARE SQ... | standing SIDE INITIATIVE FIRST|SECOND
+		if f[2] == "INITIATIVE" {
+			g.Initiative[g.sc.SideIndex(f[1])] = f[3]
+			break
+		}
 		*g.prefer(f[1], f[2]) = f[3:]
 	case "defender":
 		g.sc.Defender = f[1]
@@ -293,6 +298,13 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 		if !hasEvent(events, e[1], strings.Join(e[2:], " ")) {
 			t.Errorf("no event private to %s contains %q", e[1], strings.Join(e[2:], " "))
 		}
+	case "before": // expect before TEXT | TEXT: the first public event with the one comes before the other's
+		a, b, _ := strings.Cut(rest, " | ")
+		ia := slices.IndexFunc(events, func(e adjudicator.Event) bool { return e.Side == "" && strings.Contains(e.Text, a) })
+		ib := slices.IndexFunc(events, func(e adjudicator.Event) bool { return e.Side == "" && strings.Contains(e.Text, b) })
+		if ia < 0 || ib < 0 || ia > ib {
+			t.Errorf("want an event containing %q (#%d) before one containing %q (#%d)", a, ia, b, ib)
+		}
 	case "no-event":
 		if hasEvent(events, "", rest) {
 			t.Errorf("a public event contains %q", rest)
@@ -398,8 +410,11 @@ func (c *ruleCase) checkSq(t *testing.T, s *Squadron, field string, v []string) 
 // prefer returns the standing order list of side for kind (OMEN or NAVARCH).
 func (g *Game) prefer(side, kind string) *[]string {
 	i := g.sc.SideIndex(side)
-	if kind == "OMEN" {
+	switch kind {
+	case "OMEN":
 		return &g.OmenPrefer[i]
+	case "SHARE":
+		return &g.SharePrefer[i]
 	}
 	return &g.NavarchPrefer[i]
 }

@@ -23,29 +23,35 @@ func (g *Game) signalAllowance(i int) int {
 	return (n + 1) / 2
 }
 
-// zone describes side i's deployment zone (rule Deployment.zone): the squadron's centre
-// 10-15" from the centre line on its own half, the whole squadron at least 10" from the side
-// edges.
-func (g *Game) zone(i int) (lo, hi, xlo, xhi table.Len) {
+// zone describes side i's deployment zone (rule Deployment.zone: "10-15 inches from the
+// centre line and at least 10 inches from the side edges"), read as: no part of a squadron
+// nearer the centre line than 10" (the line at Y near, on the side's own half), its nearest
+// part no farther than 15" (the line at Y far), and the whole squadron within X xlo..xhi
+// (DESIGNED reading, docs/OINAVARCOI.md: a 12" column cannot lie wholly in a 5" band).
+func (g *Game) zone(i int) (near, far, xlo, xhi table.Len) {
 	r, t := g.data.Rules, g.sc.Table
 	mid := t.Height / 2
-	lo, hi = mid-r.DeployFar, mid-r.DeployNear
+	near, far = mid-r.DeployNear, mid-r.DeployFar
 	if g.sc.North[i] {
-		lo, hi = mid+r.DeployNear, mid+r.DeployFar
+		near, far = mid+r.DeployNear, mid+r.DeployFar
 	}
-	return lo, hi, r.DeploySide, t.Width - r.DeploySide
+	return near, far, r.DeploySide, t.Width - r.DeploySide
 }
 
-// inZone reports whether a squadron at p with corners pg stands in side i's zone, wholly on
-// the table.
-func (g *Game) inZone(i int, p table.Pose, pg table.Polygon) bool {
-	lo, hi, xlo, xhi := g.zone(i)
+// inZone reports whether a squadron with corners pg stands in side i's zone, wholly on the
+// table: no corner nearer the centre line than 10", the nearest within 15" of it, every
+// corner within the side edges' 10".
+func (g *Game) inZone(i int, _ table.Pose, pg table.Polygon) bool {
+	near, far, xlo, xhi := g.zone(i)
+	north := g.sc.North[i]
+	reach := false // some part is within 15" of the centre line
 	for _, c := range pg {
-		if c.X < xlo || c.X > xhi {
+		if c.X < xlo || c.X > xhi || north && c.Y < near || !north && c.Y > near {
 			return false
 		}
+		reach = reach || north && c.Y <= far || !north && c.Y >= far
 	}
-	return p.At.Y >= lo && p.At.Y <= hi && g.sc.Table.Inside(pg)
+	return reach && g.sc.Table.Inside(pg)
 }
 
 // fitDefaults moves each squadron whose default place the deployment's checks would refuse
@@ -53,9 +59,9 @@ func (g *Game) inZone(i int, p table.Pose, pg table.Polygon) bool {
 // full-size play doubles the footprints) to the nearest legal place of its zone, in its
 // scenario formation, on whole inches; if some squadron finds none, the side's squadrons are
 // packed instead, each at the first legal place from the centre line outwards and from the
-// west, so that the first squadrons of the fleet list form the front; a column placed
-// so keeps its lead ship 10" (deploy-near) off the centre line, and one that fits nowhere
-// facing the enemy is laid across the table (facing 90, then 270). Beached
+// west, so that the first squadrons of the fleet list form the front (every part of each 10"
+// or more off the centre line, as inZone wants); a column that fits nowhere facing the enemy
+// is laid across the table (facing 90, then 270). Beached
 // squadrons that overlap are spread along their beach line. (SUBSTITUTE: the data files give
 // the places for four-stand squadrons.) So a side that deploys nothing, or sends its
 // deployment form back unchanged, is legal (rule Deployment.zone).
@@ -96,26 +102,24 @@ func (g *Game) fitDefaults() {
 func (g *Game) fitSide(i int, squadrons []*Squadron, fixed []table.Polygon, pack bool, turn table.Deg) ([]table.Pose, bool) {
 	placed := slices.Clone(fixed)
 	var out []table.Pose
-	lo, hi, xlo, xhi := g.zone(i)
+	near, far, xlo, xhi := g.zone(i)
+	lo, hi := min(near, far), max(near, far)
 	for _, s := range squadrons {
 		base := g.footprint(s, s.Formation)
 		legal := func(p table.Pose) bool {
 			pg := base.Corners(p)
 			return g.inZone(i, p, pg) && !slices.ContainsFunc(placed, func(o table.Polygon) bool { return table.Overlap(pg, o) })
 		}
-		found := func(p table.Pose) bool { // a column found a place keeps its lead ship 10" off the centre line
-			mid := g.sc.Table.Height / 2
-			d := frontPoint(base, p).Y - mid
-			return legal(p) && (s.Formation != Keras || max(d, -d) >= g.data.Rules.DeployNear)
-		}
+		found := legal
 		h := s.Pose.Heading
 		if s.Formation == Keras {
 			h = table.Norm(h + turn)
 		}
 		p, ok := s.Pose, !pack && turn == 0 && legal(s.Pose)
 		bestD := int64(-1)
-		var ys []table.Len // whole inches, from the centre line outwards
-		for y := (lo + table.Inch - 1) / table.Inch * table.Inch; y <= hi; y += gridStep(hi - lo) {
+		var ys []table.Len             // whole inches, from the centre line outwards
+		ext := base.Length + base.Beam // a centre's reach beyond the band, whatever the heading
+		for y := (lo - ext + table.Inch - 1) / table.Inch * table.Inch; y <= hi+ext; y += gridStep(hi - lo + 2*ext) {
 			ys = append(ys, y)
 		}
 		if !g.sc.North[i] {
@@ -176,9 +180,15 @@ func (g *Game) fitBeached(s *Squadron, placed []table.Polygon) table.Pose {
 }
 
 func (g *Game) zoneText(i int) string {
-	lo, hi, xlo, xhi := g.zone(i)
-	return fmt.Sprintf("centre at Y %s..%s, the whole squadron within X %s..%s and on the table", table.FormatInches(lo), table.FormatInches(hi),
-		table.FormatInches(xlo), table.FormatInches(xhi))
+	near, far, xlo, xhi := g.zone(i)
+	r, mid := g.data.Rules, g.sc.Table.Height/2
+	side, reach := "at or below", "at or above"
+	if g.sc.North[i] {
+		side, reach = "at or above", "at or below"
+	}
+	return fmt.Sprintf("every part of a squadron %s\" or more from the centre line (Y %s), so %s Y %s, and some part within %s\" of it (%s Y %s); the whole squadron within X %s..%s (%s\" from the side edges)",
+		table.FormatInches(r.DeployNear), table.FormatInches(mid), side, table.FormatInches(near), table.FormatInches(r.DeployFar), reach, table.FormatInches(far),
+		table.FormatInches(xlo), table.FormatInches(xhi), table.FormatInches(r.DeploySide))
 }
 
 func (g *Game) defaultFacing(i int) table.Deg {

@@ -30,6 +30,9 @@ func (g *Game) Help(side string) string {
 				left = append(left, fmt.Sprintf("SIGNAL %s WING %s", e.Kind, e.Wing))
 			}
 		}
+		if len(left) == 0 {
+			left = []string{"none"}
+		}
 		fmt.Fprintf(&b, "\nYour signals left: %s\n", strings.Join(left, "; "))
 	}
 	for _, p := range g.Phalanxes {
@@ -112,7 +115,7 @@ const helpText = `Oi Navarcoi! orders: one line per squadron; words case-insensi
 Before the battle (secret, revealed together):
   DEPLOY SQ1 AT 30,12 [FACING 0] [EPI-MIAS] [WING LEFT] [STRATEGOS]
   SIGNAL TURN-RIGHT WING LEFT     (TURN-RIGHT, TURN-LEFT, DEPLOY-RIGHT, DEPLOY-LEFT, ENGAGE)
-Initiative winner:  MOVE FIRST | MOVE SECOND
+Initiative winner:  MOVE FIRST | MOVE SECOND   (or ahead, as the standing order INITIATIVE)
 Movement:
   SQ1 MOVE [4]                 straight ahead (epi mias 1Avd, epi pollon/keras 8")
   SQ1 WHEEL L 45 MOVE 4        wheel on the inner corner (manoeuvre test), then move
@@ -120,15 +123,25 @@ Movement:
   SQ2 TURN R 90                epi pollon turns all stands together (the whole move, test)
   SQ1 BACK 2 | SQ1 ABOUT | SQ1 TURN L 90 | SQ1 EPI-POLLON   (the whole move, test)
   SQ2 DIEKPLOUS SQ7 | SQ1 PERIPLOUS SQ7   move ahead into the named enemy and attempt it
-  SQ4 REFORM EPI-MIAS          an unformed squadron stays still to reform
-  SQ1 HOLD                     stay still (a Disordered squadron rallies)
+  SQ1 IF 4+ PERIPLOUS SQ7 ELSE HOLD   epi mias, unformed: the first order if the average die
+                               lets it move 4" or more, else the second (no ELSE: HOLD)
+  SQ4 REFORM EPI-MIAS          an unformed squadron stays still to reform (in this formation)
+  SQ1 HOLD                     stay still (a Disordered squadron rallies; an unformed one
+                               reforms in epi mias, as with no line at all)
   F1 SAIL DOWNWIND | F1 SAIL LEFT | F1 SAIL RIGHT   freighters
-  SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, before your squadrons' lines
+  SIGNAL ENGAGE WING CENTRE    one signal a turn, from your list, carried out where its line
+                               stands: above the wing's lines (other wings' lines above it
+                               move first)
 Amphibious battle, after the initiative roll (secret):  PHALANX HA MOVE | PHALANX HA REDRESS | PHALANX HA DEPLOY
 Standing orders, in any mail with orders, held until changed:
   OMEN SQ3 SQ1                 good omens raise the first of these below Determined
   NAVARCH SQ2 SQ1              a navarch killed falls in the first of these in melee
-  OMEN DEFAULT | NAVARCH DEFAULT   the engine chooses: the first squadron of lowest crew
-                               morale; the first squadron in melee
+  SHARE SQ2 SQ1                when two of yours share a loss, the odd half stand falls on
+                               the first of these among them
+  INITIATIVE FIRST | INITIATIVE SECOND   your choice when you win the initiative, made at
+                               once: nobody waits for your mail
+  OMEN DEFAULT | NAVARCH DEFAULT | SHARE DEFAULT | INITIATIVE DEFAULT   the engine chooses:
+                               the first squadron of lowest crew morale; the first squadron
+                               in melee; the first in the fleet list; you are asked
 A move into an enemy is an engagement (manoeuvre test); squadrons in melee fight on.
 `

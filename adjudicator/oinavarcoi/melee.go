@@ -65,10 +65,27 @@ func battleResult(total int) int {
 }
 
 // melee: every squadron in contact takes a Battle test at once; results are applied
-// together (rules Melee.battle, Melee.modifiers, Melee.two, Flank.*).
+// together (rules Melee.battle, Melee.modifiers, Melee.two, Flank.*). A squadron that fought
+// this turn already, in the immediate melee of a diekplous, takes no second test; its
+// enemies still take theirs against it.
 func (rs *resolver) melee() error {
+	var fighters []*Squadron
+	for _, s := range rs.g.inMelee() {
+		if !s.Fought {
+			fighters = append(fighters, s)
+		}
+	}
+	if err := rs.battle(fighters); err != nil {
+		return err
+	}
+	rs.formLine()
+	return nil
+}
+
+// battle has each of fighters take its Battle test against the enemies it is in melee with,
+// and applies the results together.
+func (rs *resolver) battle(fighters []*Squadron) error {
 	g := rs.g
-	fighters := g.inMelee()
 	loss := map[string]int{}
 	var failed []*Squadron
 	for _, s := range fighters {
@@ -119,7 +136,7 @@ func (rs *resolver) melee() error {
 			h *= 2
 		}
 		rs.event("Melee.battle", "%s's Battle test %v%+d = %d: the enemy loses %s stands", s.ID, v, mod, total, halvesText(h))
-		for k, e := range enemies {
+		for k, e := range g.shareOrder(enemies) {
 			share := h / len(enemies)
 			if k < h%len(enemies) {
 				share++
@@ -131,7 +148,13 @@ func (rs *resolver) melee() error {
 		s.Failed = true
 		rs.disorder(s, "Melee.battle")
 	}
-	for _, s := range fighters {
+	hit := slices.Clone(fighters)
+	for _, s := range g.Squadrons {
+		if loss[s.ID] > 0 && !slices.Contains(hit, s) {
+			hit = append(hit, s)
+		}
+	}
+	for _, s := range hit {
 		if l := loss[s.ID]; l > 0 {
 			s.Halves -= min(l, s.Halves)
 			rs.event("Melee.two", "%s loses %s stands (%s left)", s.ID, halvesText(l), s.Stands())
@@ -139,12 +162,36 @@ func (rs *resolver) melee() error {
 	}
 	for _, s := range fighters {
 		s.MeleeTurns++
-		if s.Halves == 0 {
+		s.Fought = true
+	}
+	for _, s := range hit {
+		if s.Halves == 0 && s.Status != Sunk {
 			rs.sink(s)
 		}
 	}
-	rs.formLine()
 	return nil
+}
+
+// shareOrder returns the squadrons sharing a loss (all of one side, in the fleet list's
+// order) in the order that takes the odd half stand: their side's SHARE standing order first,
+// then the fleet list's (rule Melee.two: "2-vs-1 fights share losses"; which squadron takes
+// the odd half is the owner's choice).
+func (g *Game) shareOrder(enemies []*Squadron) []*Squadron {
+	if len(enemies) < 2 {
+		return enemies
+	}
+	var out []*Squadron
+	for _, id := range g.SharePrefer[g.sc.SideIndex(enemies[0].Side)] {
+		if k := slices.IndexFunc(enemies, func(e *Squadron) bool { return e.ID == id }); k >= 0 {
+			out = append(out, enemies[k])
+		}
+	}
+	for _, e := range enemies {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // outnumbered: a squadron of one stand or less facing three stands or more routs at once
@@ -164,7 +211,7 @@ func (rs *resolver) outnumbered(s *Squadron, enemies []*Squadron) bool {
 	s.Failed = true
 	s.Katastrophe = true
 	rs.event("Flank.outnumbered", "%s (%s stands) faces %s stands: it routs", s.ID, s.Stands(), halvesText(t))
-	rs.routNow = append(rs.routNow, s)
+	s.Broken = true
 	return true
 }
 
@@ -232,7 +279,12 @@ func (rs *resolver) moraleTest(s *Squadron, label, why string, pursuing bool) (b
 func (rs *resolver) morale() error {
 	g := rs.g
 	totals := map[string]int{}
-	routs := slices.Clone(rs.routNow)
+	var routs []*Squadron
+	for _, s := range g.Squadrons {
+		if s.Broken && s.InPlay() {
+			routs = append(routs, s)
+		}
+	}
 	for _, s := range g.Squadrons {
 		// every squadron that failed a Battle test this turn tests, even when its enemy sank
 		// in the same melee phase and it is out of melee now (rule Morale.test)
@@ -433,6 +485,7 @@ func (rs *resolver) moveRouters() error {
 			continue
 		}
 		p.Pose.Heading = bearing(r.Pose.At.Sub(p.Pose.At))
+		p.Moved = true // its turn was not stationary: it does not reform (rule Formations.unformed)
 		poses, _ := g.base(p).Follow(p.Pose, table.Path{{Move: moved[r.ID]}}, []table.Polygon{g.corners(r)})
 		if len(poses) > 0 {
 			p.Pose = poses[len(poses)-1]
@@ -549,20 +602,26 @@ func (rs *resolver) ashore(r *Squadron) {
 // rally: a Disordered squadron that spent the movement phase stationary and out of melee
 // recovers at the end of the turn (rule Disorder.rally) — disordered before that phase began
 // (a disorder after it waits for the next stationary phase: SUBSTITUTE reading); an unformed one that did so reforms
-// in the formation ordered, still Disordered (rule Formations.unformed; SUBSTITUTE reading).
+// ("must spend a stationary turn to reform", rule Formations.unformed), whether it was ordered
+// REFORM F, HOLD or nothing: in F, else in epi mias, still Disordered (DESIGNED reading,
+// docs/OINAVARCOI.md).
 func (rs *resolver) rally() {
 	g := rs.g
 	for _, s := range g.Squadrons {
 		still := s.InPlay() && !s.Moved && !s.Fresh && len(s.Melee) == 0 && s.Pursuing == "" && !s.Freighter
 		switch {
-		case still && s.Formation == Unformed && s.Reform != "":
-			g.setFormation(s, s.Reform)
-			rs.event("Formations.unformed", "%s reforms in %s, still Disordered", s.ID, s.Reform)
+		case still && s.Formation == Unformed:
+			f, how := s.Reform, "as ordered"
+			if f == "" {
+				f, how = Mias, "the line, with no REFORM order"
+			}
+			g.setFormation(s, f)
+			rs.event("Formations.unformed", "%s reforms in %s (%s), still Disordered", s.ID, f, how)
 		case still && s.Disordered && s.Formation != Unformed:
 			s.Disordered = false
 			rs.event("Disorder.rally", "%s rallies from Disorder", s.ID)
 		}
-		s.Moved, s.Failed, s.Katastrophe, s.Reform = false, false, false, ""
+		s.Moved, s.Failed, s.Katastrophe, s.Reform, s.Fought, s.Broken = false, false, false, "", false, false
 	}
 }
 

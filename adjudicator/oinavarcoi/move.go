@@ -3,6 +3,7 @@ package oinavarcoi
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"navarch/adjudicator/table"
 )
@@ -189,9 +190,29 @@ func (m *mover) test(what, rule string) error {
 
 // squadronOrder carries out one squadron's order.
 func (rs *resolver) squadronOrder(o *Order, engage bool) error {
-	g := rs.g
-	s := g.sq(o.Sq)
-	m := &mover{rs: rs, s: s, o: o, engage: engage}
+	m := &mover{rs: rs, s: rs.g.sq(o.Sq), o: o, engage: engage}
+	return m.run(o)
+}
+
+// run carries out o: a conditional order rolls the squadron's move first, then carries out
+// the branch that move chooses.
+func (m *mover) run(o *Order) error {
+	rs, g, s := m.rs, m.rs.g, m.s
+	if o.If > 0 {
+		if err := m.allowance(); err != nil {
+			return err
+		}
+		pick, res := o.Else, "less"
+		if m.left >= o.If {
+			then := *o
+			then.If, then.Else = 0, nil
+			pick, res = &then, "enough"
+		}
+		rs.event("Formations.mias", "%s may move %s\" (IF %s+: %s): %s", s.ID, table.FormatInches(m.left), table.FormatInches(o.If), res,
+			strings.TrimPrefix(pick.String(), s.ID+" "))
+		m.o = pick
+		return m.run(pick)
+	}
 	switch {
 	case o.Hold:
 		rs.event("Movement.each", "%s holds", s.ID)
@@ -275,7 +296,7 @@ func (m *mover) step(st mstep) error {
 
 // wheel pivots on the inner front corner; the outer flank's travel counts against the move;
 // a wheel that would touch another squadron or land is not made: contact cannot be made by
-// wheeling (rule Turning.wheel).
+// wheeling (rule Turning.wheel), and a wheel not made takes no manoeuvre test.
 func (m *mover) wheel(deg table.Deg) error {
 	rs, s, g := m.rs, m.s, m.rs.g
 	if err := m.allowance(); err != nil {
@@ -290,9 +311,6 @@ func (m *mover) wheel(deg table.Deg) error {
 		m.stopped = true
 		return nil
 	}
-	if err := m.test("wheeling", "Turning.wheel"); err != nil {
-		return err
-	}
 	np, cost := wheel(b, s.Pose, deg)
 	for _, o := range g.obstacles(s) {
 		if table.Distance(b.Corners(np), o.pg) <= table.Touch {
@@ -300,6 +318,10 @@ func (m *mover) wheel(deg table.Deg) error {
 			m.stopped = true
 			return nil
 		}
+	}
+	// the test is for a wheel that is made: one not made cannot disorder (rule Manoeuvre.test)
+	if err := m.test("wheeling", "Turning.wheel"); err != nil {
+		return err
 	}
 	s.Pose, m.left = np, m.left-cost
 	rs.event("Turning.wheel", "%s wheels %d degrees to heading %d (%s\" of its move)", s.ID, deg, s.Pose.Heading, table.FormatInches(cost))
@@ -314,7 +336,7 @@ func sign(d int) int {
 }
 
 // move goes straight ahead up to d (0: the whole allowance left); crossing flotsam halves the
-// distance and disorders (rule Flotsam); meeting an enemy is contact (rule Melee.contact).
+// distance and disorders a squadron not Disordered already (rule Flotsam); meeting an enemy is contact (rule Melee.contact).
 func (m *mover) move(d table.Len) error {
 	rs, s, g := m.rs, m.s, m.rs.g
 	if err := m.allowance(); err != nil {
@@ -331,8 +353,9 @@ func (m *mover) move(d table.Len) error {
 	if g.crossesFlotsam(b, s.Pose, d) {
 		d /= 2
 		rs.event("Flotsam", "%s crosses flotsam: half speed", s.ID)
-		rs.disorder(s, "Flotsam")
-		b = g.base(s)
+		if !s.Disordered { // "is Disordered, if not already": never Unformed by flotsam (rule Flotsam)
+			rs.disorder(s, "Flotsam")
+		}
 	}
 	obs := g.obstacles(s)
 	poses, blk := b.Follow(s.Pose, table.Path{{Move: d}}, polys(obs))

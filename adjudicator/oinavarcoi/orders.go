@@ -54,9 +54,10 @@ type Order struct {
 	Deploy  bool   // DEPLOY SQ ...
 	Phalanx string // PHALANX ID ORDER (rule Phalanx.orders)
 	PhOrder string
-	// Standing is a standing order, OMEN or NAVARCH, naming the squadrons the side prefers, in
-	// order, when the event table gives it good omens or kills a navarch (rules Event.omens,
-	// Event.navarch); Prefer empty is OMEN DEFAULT or NAVARCH DEFAULT (the engine chooses).
+	// Standing is a standing order, OMEN, NAVARCH or SHARE, naming the squadrons the side
+	// prefers, in order, when the event table gives it good omens or kills a navarch, or when
+	// two of them share a loss (rules Event.omens, Event.navarch, Melee.two); or INITIATIVE,
+	// Prefer holding FIRST or SECOND (rule Initiative). Prefer empty is KIND DEFAULT.
 	Standing string
 	Prefer   []string
 	// squadron order
@@ -67,6 +68,11 @@ type Order struct {
 	Attack    string // DIEKPLOUS or PERIPLOUS
 	Target    string
 	Sail      string // freighters: DOWNWIND, LEFT, RIGHT
+	// If makes the order conditional on the move the average die gives (epi mias, unformed:
+	// rule Formations.mias): the order is carried out if the squadron may move If or more
+	// this turn, else Else (HOLD when the line has no ELSE).
+	If   table.Len
+	Else *Order
 	// SIGNAL
 	Wing string
 	// DEPLOY
@@ -106,6 +112,12 @@ func (o *Order) String() string {
 		}
 		return s
 	}
+	if o.If > 0 {
+		then := *o
+		then.If, then.Else = 0, nil
+		return fmt.Sprintf("%s IF %s+ %s ELSE %s", o.Sq, table.FormatInches(o.If), strings.TrimPrefix(then.String(), o.Sq+" "),
+			strings.TrimPrefix(o.Else.String(), o.Sq+" "))
+	}
 	parts := []string{o.Sq}
 	switch {
 	case o.Hold:
@@ -138,9 +150,11 @@ var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
 //	SQ MOVE [D] | SQ WHEEL L|R DEG [MOVE [D]] | SQ MOVE D TURN L|R DEG MOVE D ... | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT
 //	SQ EPI-MIAS|EPI-POLLON|EPI-KERAS|KYKLOS | SQ REFORM FORMATION | SQ HOLD
 //	SQ [steps] DIEKPLOUS|PERIPLOUS ENEMY | FR SAIL DOWNWIND|LEFT|RIGHT
+//	SQ IF D+ ORDER [ELSE ORDER]   (epi mias, unformed: by the move the average die gives)
 //	SIGNAL KIND WING W | MOVE FIRST|SECOND
 //	DEPLOY SQ AT X,Y [FACING DEG] [FORMATION] [WING W] [STRATEGOS]
 //	OMEN SQ [SQ...] | OMEN DEFAULT | NAVARCH SQ [SQ...] | NAVARCH DEFAULT   (standing orders)
+//	SHARE SQ [SQ...] | SHARE DEFAULT | INITIATIVE FIRST|SECOND|DEFAULT     (standing orders)
 func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 	var out []adjudicator.Order
 	var errs []adjudicator.LineError
@@ -169,12 +183,12 @@ func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
 
 // The order forms by step, as an answer to a line not understood shows them.
 const (
-	formsMove     = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ MOVE D TURN L|R DEG MOVE D | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT"
+	formsMove     = "SQ MOVE [D] | SQ WHEEL L|R DEG MOVE [D] | SQ MOVE D TURN L|R DEG MOVE D | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT | SQ EPI-MIAS | SQ REFORM EPI-MIAS | SQ HOLD | SQ DIEKPLOUS ENEMY | SQ PERIPLOUS ENEMY | SQ IF 4+ PERIPLOUS ENEMY ELSE HOLD | FR SAIL DOWNWIND | SIGNAL TURN-RIGHT WING LEFT"
 	formDeploy    = "DEPLOY SQ AT 30,12 FACING 0 EPI-MIAS WING LEFT"
 	formsDeploy   = formDeploy + " | SIGNAL TURN-RIGHT WING LEFT"
 	formsChoice   = "MOVE FIRST | MOVE SECOND"
 	formsPhalanx  = "PHALANX ID MOVE|REDRESS|DEPLOY"
-	formsStanding = "OMEN SQ1 SQ2 | NAVARCH SQ3 | OMEN DEFAULT"
+	formsStanding = "OMEN SQ1 SQ2 | NAVARCH SQ3 | SHARE SQ2 SQ1 | INITIATIVE FIRST|SECOND | OMEN DEFAULT"
 )
 
 // forms is what side may write now (the step's forms and the standing orders), then, unless
@@ -224,7 +238,7 @@ func validID(s string) bool {
 }
 
 var keywords = []string{"PHALANX", "SIGNAL", "DEPLOY", "MOVE", "END", "WING", "AT", "FACING", "HOLD", "REFORM", "SAIL",
-	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND", "OMEN", "NAVARCH", "DEFAULT"}
+	"WHEEL", "TURN", "BACK", "ABOUT", "DIEKPLOUS", "PERIPLOUS", "STRATEGOS", "FIRST", "SECOND", "OMEN", "NAVARCH", "SHARE", "INITIATIVE", "DEFAULT", "IF", "ELSE"}
 
 func parseLine(n int, f []string) (*Order, error) {
 	switch f[0] {
@@ -240,8 +254,16 @@ func parseLine(n int, f []string) (*Order, error) {
 		return &Order{line: n, Choice: f[1]}, nil
 	case "DEPLOY":
 		return parseDeploy(n, f)
-	case "OMEN", "NAVARCH":
+	case "OMEN", "NAVARCH", "SHARE":
 		return parseStanding(n, f)
+	case "INITIATIVE":
+		switch {
+		case len(f) == 2 && f[1] == "DEFAULT":
+			return &Order{line: n, Standing: f[0]}, nil
+		case len(f) == 2 && (f[1] == "FIRST" || f[1] == "SECOND"):
+			return &Order{line: n, Standing: f[0], Prefer: []string{f[1]}}, nil
+		}
+		return nil, fmt.Errorf("want INITIATIVE FIRST, INITIATIVE SECOND or INITIATIVE DEFAULT (asked each time)")
 	case "PHALANX":
 		if len(f) != 3 || !validID(f[1]) || !slices.Contains([]string{PhMove, PhRedress, PhDeploy}, f[2]) {
 			return nil, fmt.Errorf("want PHALANX ID MOVE|REDRESS|DEPLOY")
@@ -250,6 +272,9 @@ func parseLine(n int, f []string) (*Order, error) {
 	}
 	if !validID(f[0]) || slices.Contains(keywords, f[0]) {
 		return nil, fmt.Errorf("%q is not a squadron", f[0])
+	}
+	if len(f) > 1 && f[1] == "IF" {
+		return parseIf(n, f)
 	}
 	o := &Order{line: n, Sq: f[0]}
 	rest := f[1:]
@@ -271,6 +296,36 @@ func parseLine(n int, f []string) (*Order, error) {
 		return o, nil
 	}
 	return o, parseSteps(o, rest)
+}
+
+// parseIf reads SQ IF D+ ORDER [ELSE ORDER]: the first order if the squadron may move D
+// inches or more this turn (its average die rolled), else the second (HOLD if none).
+func parseIf(n int, f []string) (*Order, error) {
+	want := fmt.Errorf("want %s IF D+ ORDER [ELSE ORDER], e.g. %s IF 4+ MOVE ELSE HOLD", f[0], f[0])
+	if len(f) < 4 {
+		return nil, want
+	}
+	d, err := table.ParseInches(strings.TrimSuffix(f[2], "+"))
+	if err != nil || d <= 0 || d > 100*table.Inch {
+		return nil, fmt.Errorf("%q is not a distance in inches: %w", f[2], want)
+	}
+	then, els := f[3:], []string{"HOLD"}
+	if k := slices.Index(then, "ELSE"); k >= 0 {
+		then, els = then[:k], then[k+1:]
+	}
+	if len(then) == 0 || len(els) == 0 || slices.Contains(then, "IF") || slices.Contains(els, "IF") || slices.Contains(els, "ELSE") {
+		return nil, want
+	}
+	o, err := parseLine(n, append([]string{f[0]}, then...))
+	if err != nil {
+		return nil, err
+	}
+	e, err := parseLine(n, append([]string{f[0]}, els...))
+	if err != nil {
+		return nil, err
+	}
+	o.If, o.Else = d, e
+	return o, nil
 }
 
 func parseSteps(o *Order, rest []string) error {

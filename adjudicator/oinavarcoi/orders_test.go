@@ -101,6 +101,7 @@ func FuzzParseOrders(f *testing.F) {
 	f.Add("MOVE FIRST\nA1 ABOUT\nA2 BACK 2 # back\r\nA3 TURN L 90 MOVE 8\nEND")
 	f.Add("A1 PERIPLOUS S1\nA2 REFORM KYKLOS\nA3 KYKLOS\nF1 SAIL LEFT")
 	f.Add("OMEN A3 A1\nNAVARCH A2\nA1 HOLD\nNAVARCH DEFAULT\nOMEN S1")
+	f.Add("A1 IF 4+ WHEEL L 30 MOVE ELSE BACK 2\nA2 IF 3 PERIPLOUS S2\nSHARE A2 A1\nINITIATIVE SECOND\nINITIATIVE DEFAULT")
 	f.Fuzz(func(t *testing.T, text string) {
 		orders, _ := ParseOrders(text)
 		canon := adjudicator.Canonical(orders)

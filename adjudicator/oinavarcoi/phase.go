@@ -8,9 +8,11 @@ import (
 	"navarch/adjudicator/table"
 )
 
-// movement moves one side (rule Movement.each): its signal first, announced before the wing
-// moves (rule Signals.give), then each squadron in the order of the lines; after the second
-// side, the melee and morale phases end the turn.
+// movement moves one side (rule Movement.each): each squadron in the order of the lines, and
+// the signal where its line stands among them: "announced before moving that wing" (rule
+// Signals.give), so the other wings' squadrons written above it move before it (Validate
+// refuses a line of the signalled wing above the signal); after the second side, the melee
+// and morale phases end the turn.
 func (rs *resolver) movement(side string, orders []*Order) error {
 	g := rs.g
 	i := g.sc.SideIndex(side)
@@ -26,9 +28,8 @@ func (rs *resolver) movement(side string, orders []*Order) error {
 			if o.Signal == "ENGAGE" {
 				engage = o.Wing
 			}
+			continue
 		}
-	}
-	for _, o := range orders {
 		if o.Sq == "" || o.Deploy || o.Phalanx != "" {
 			continue
 		}
@@ -158,6 +159,10 @@ func (g *Game) validateMove(side string, orders []*Order) []lineErr {
 		if o.Signal != "" {
 			continue
 		}
+		if s := g.sq(o.Sq); sig != nil && s != nil && o.line < sig.line && s.Side == side && g.takesSignal(s, side, sig.Wing) {
+			errs = append(errs, lineErr{o, fmt.Sprintf("the signal to the %s wing is announced before that wing moves: write %s's line below the SIGNAL line", sig.Wing, s.ID), nil})
+			continue
+		}
 		if o.Choice != "" || o.Deploy || o.Phalanx != "" {
 			errs = append(errs, lineErr{o, "movement orders name a squadron (or give a SIGNAL)", nil})
 			continue
@@ -209,8 +214,20 @@ func (g *Game) movable(side string) []string {
 	return out
 }
 
-// validSquadron checks one squadron's order against its formation (rules Formations.*).
+// validSquadron checks one squadron's order against its formation (rules Formations.*); a
+// conditional order's two branches each, for a squadron whose move the average die gives.
 func (g *Game) validSquadron(s *Squadron, o *Order) (string, []string) {
+	if o.If > 0 {
+		if s.InPlay() && s.Formation != Mias && s.Formation != Unformed {
+			return fmt.Sprintf("IF waits for the average die, and %s in %s rolls none: it moves 8\"", s.ID, s.Formation), nil
+		}
+		then := *o
+		then.If, then.Else = 0, nil
+		if why, legal := g.validSquadron(s, &then); why != "" {
+			return why, legal
+		}
+		return g.validSquadron(s, o.Else)
+	}
 	switch {
 	case s.Status == Beached:
 		return s.ID + " is still on the beach (it launches on 10+ at the start of a turn)", nil

@@ -114,7 +114,7 @@ func (g *Game) Next() adjudicator.Step {
 	if g.Phase == phaseMove2 {
 		side, act = g.enemy(g.First), 3
 	}
-	def := "squadrons hold"
+	def := "squadrons hold (an unformed one reforms in epi mias)"
 	if act == 3 {
 		def += "; then melee and morale"
 	}
@@ -160,7 +160,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	case g.Phase == "":
 		err = rs.startTurn()
 	case g.Phase == phaseChoose:
-		rs.choose(own(orders[g.Winner]))
+		rs.choose(own(orders[g.Winner]), "")
 		rs.phalanxOrders(map[string][]*Order{g.side(0): own(orders[g.side(0)]), g.side(1): own(orders[g.side(1)])})
 	default:
 		err = rs.movement(st.Sides[0], own(orders[st.Sides[0]]))
@@ -195,11 +195,10 @@ func (g *Game) Sealed() bool {
 
 // resolver collects the events and rolls of one step.
 type resolver struct {
-	g       *Game
-	r       dice.Roller
-	events  []adjudicator.Event
-	routNow []*Squadron // routed at once in the melee phase (rule Flank.outnumbered)
-	err     error       // a roll that failed where no error could be returned
+	g      *Game
+	r      dice.Roller
+	events []adjudicator.Event
+	err    error // a roll that failed where no error could be returned
 }
 
 func (rs *resolver) event(rule, format string, args ...any) {

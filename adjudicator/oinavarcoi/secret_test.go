@@ -16,7 +16,7 @@ func TestDeploymentStaysSecret(t *testing.T) {
 	if !st.Secret || st.Kind != adjudicator.NeedOrders || len(st.Sides) != 2 {
 		t.Fatalf("deployment step %+v", st)
 	}
-	athens, _ := g.Parse("athens", "DEPLOY A1 AT 24,13 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT\nNAVARCH A3 A1")
+	athens, _ := g.Parse("athens", "DEPLOY A1 AT 24,11 EPI-POLLON\nSIGNAL TURN-LEFT WING LEFT\nNAVARCH A3 A1")
 	if errs := g.Validate("athens", athens); len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -115,8 +115,16 @@ func TestDeploymentForms(t *testing.T) {
 						t.Errorf("%s %s: %s at %v is outside the zone (%s)", name, side, s.ID, s.Pose.At, g.zoneText(i))
 					}
 				}
-				if len(f.Lines) != len(want) || len(f.Units) != len(want)+beached {
-					t.Errorf("%s %s: %d lines and %d units for the squadrons %v and %d beached", name, side, len(f.Lines), len(f.Units), want, beached)
+				signals := min(g.signalAllowance(i), len(g.wings(side)))
+				if len(f.Lines) != len(want)+signals || len(f.Units) != len(want)+beached+2 {
+					t.Errorf("%s %s: %d lines and %d units for the squadrons %v, %d beached and %d signal lines", name, side, len(f.Lines), len(f.Units), want, beached, signals)
+				}
+				// the request states the zone and the signals allowed, and offers a SIGNAL line
+				if len(f.Units) < 2 || f.Units[0].May[0] != g.zoneText(i) || !strings.Contains(f.Units[1].Allowance, fmt.Sprint(g.signalAllowance(i))) && !g.sc.NoSignals[i] {
+					t.Errorf("%s %s: the form's first entries %+v do not state the zone and the signals", name, side, f.Units[:min(2, len(f.Units))])
+				}
+				if signals > 0 && !slices.ContainsFunc(f.Lines, func(l string) bool { return strings.HasPrefix(l, "# SIGNAL ENGAGE WING ") }) {
+					t.Errorf("%s %s: no SIGNAL line in the form: %q", name, side, f.Lines)
 				}
 			}
 			for i, s := range g.Squadrons {
@@ -150,4 +158,39 @@ func TestFormStandingOrders(t *testing.T) {
 	if h := g.Help("athens"); !strings.Contains(h, "standing orders: OMEN A3 A1") || !strings.Contains(h, "NAVARCH SQ2 SQ1") {
 		t.Errorf("help does not show the standing orders: %s", h)
 	}
+}
+
+// TestFormReformsUnformed: the movement form pre-fills REFORM EPI-MIAS for an unformed
+// squadron near the enemy, never a line that keeps it Unformed; sent back as it stands, or
+// not at all, the squadron reforms at the end of the turn (rule Formations.unformed). The
+// INITIATIVE and SHARE standing orders in force are pre-filled too.
+func TestFormReformsUnformed(t *testing.T) {
+	for _, send := range []bool{true, false} {
+		g := newScenario(t, "clash")
+		g.Deployed, g.Turn, g.Phase, g.First, g.Act = true, 1, phaseMove2, "sparta", 3
+		a1 := g.sq("A1")
+		a1.Pose = table.Pose{At: table.Point{X: 22 * table.Inch, Y: 30 * table.Inch}}
+		g.unformForTest(a1)
+		g.Initiative[0], g.SharePrefer[0] = "SECOND", []string{"A2", "A1"}
+		f := adjtest.CheckForm(t, g, "athens")
+		for _, want := range []string{"A1 REFORM EPI-MIAS", "INITIATIVE SECOND", "SHARE A2 A1"} {
+			if !slices.Contains(f.Lines, want) {
+				t.Errorf("form lines %q lack %q", f.Lines, want)
+			}
+		}
+		orders := map[string][]adjudicator.Order{}
+		if send {
+			orders["athens"], _ = g.Parse("athens", strings.Join(f.Lines, "\n"))
+		}
+		if _, err := g.Resolve(orders, hashRoller{}); err != nil {
+			t.Fatal(err)
+		}
+		if a1.Formation != Mias && len(a1.Melee) == 0 {
+			t.Errorf("sent %v: A1 still %s after a stationary turn", send, a1.Formation)
+		}
+	}
+}
+
+func (g *Game) unformForTest(s *Squadron) {
+	(&resolver{g: g}).unform(s)
 }

@@ -17,7 +17,12 @@ import (
 //
 //	OMEN SQ [SQ...]      good omens raise the first of these below Determined
 //	NAVARCH SQ [SQ...]   a navarch killed falls in the first of these in melee
-//	OMEN DEFAULT | NAVARCH DEFAULT
+//	SHARE SQ [SQ...]     the odd half stand of a loss two of them share (rule Melee.two)
+//	                     goes to the first of these among them
+//	INITIATIVE FIRST|SECOND   the choice when the side wins the initiative (rule
+//	                     Initiative: "Higher roll chooses whether to move first or
+//	                     second"), made at once: no step waits for it
+//	OMEN DEFAULT | NAVARCH DEFAULT | SHARE DEFAULT | INITIATIVE DEFAULT
 
 // splitStanding separates the standing orders from the step's own orders.
 func splitStanding(os []*Order) (standing, rest []*Order) {
@@ -49,6 +54,9 @@ func (g *Game) validateStanding(side string, os []*Order) []lineErr {
 			continue
 		}
 		seen[o.Standing] = true
+		if o.Standing == "INITIATIVE" {
+			continue
+		}
 		for _, id := range o.Prefer {
 			if !slices.Contains(own, id) {
 				errs = append(errs, lineErr{o, fmt.Sprintf("%s is not a war squadron of yours", id), own})
@@ -73,6 +81,12 @@ func (rs *resolver) applyStanding(orders map[string][]adjudicator.Order) {
 			case "NAVARCH":
 				g.NavarchPrefer[i] = slices.Clone(o.Prefer)
 				rs.private(side, "Event.navarch", "Standing order: %s", o)
+			case "SHARE":
+				g.SharePrefer[i] = slices.Clone(o.Prefer)
+				rs.private(side, "Melee.two", "Standing order: %s", o)
+			case "INITIATIVE":
+				g.Initiative[i] = strings.Join(o.Prefer, "")
+				rs.private(side, "Initiative", "Standing order: %s", o)
 			}
 		}
 	}
@@ -108,16 +122,24 @@ func (g *Game) standingText(i int) string {
 		}
 		return kind + " " + strings.Join(prefer, " ")
 	}
+	init := []string{}
+	if g.Initiative[i] != "" {
+		init = []string{g.Initiative[i]}
+	}
 	return "standing orders: " + text("OMEN", g.OmenPrefer[i], "good omens raise your first squadron of lowest crew morale") +
-		"; " + text("NAVARCH", g.NavarchPrefer[i], "a navarch killed falls in your first squadron in melee")
+		"; " + text("NAVARCH", g.NavarchPrefer[i], "a navarch killed falls in your first squadron in melee") +
+		"; " + text("SHARE", g.SharePrefer[i], "the odd half stand of a shared loss falls on the first in your fleet list") +
+		"; " + text("INITIATIVE", init, "you are asked to MOVE FIRST or SECOND when you win the initiative")
 }
 
 // standingLines are the side's standing orders in force as order lines naming only its war
 // squadrons still on the table, for its order form (sent back, they change nothing).
-func (g *Game) standingLines(side string) []string {
+func (g *Game) standingLines(side string) (out []string) {
 	i := g.sc.SideIndex(side)
-	var out []string
-	for k, prefer := range [][]string{g.OmenPrefer[i], g.NavarchPrefer[i]} {
+	if g.Initiative[i] != "" {
+		defer func() { out = append(out, "INITIATIVE "+g.Initiative[i]) }()
+	}
+	for k, prefer := range [][]string{g.OmenPrefer[i], g.NavarchPrefer[i], g.SharePrefer[i]} {
 		var ids []string
 		for _, id := range prefer {
 			if s := g.sq(id); s != nil && s.Side == side && !s.Freighter && s.OnTable() {
@@ -125,7 +147,7 @@ func (g *Game) standingLines(side string) []string {
 			}
 		}
 		if len(ids) > 0 {
-			out = append(out, []string{"OMEN", "NAVARCH"}[k]+" "+strings.Join(ids, " "))
+			out = append(out, []string{"OMEN", "NAVARCH", "SHARE"}[k]+" "+strings.Join(ids, " "))
 		}
 	}
 	return out

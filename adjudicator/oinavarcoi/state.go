@@ -39,6 +39,8 @@ type Squadron struct {
 	FlankAttacker         bool     // made a flank or rear attack this melee (rule Flank.attacker)
 	Frontal               bool     // engaged frontally (rule Melee.ranks: forms line next turn)
 	Failed                bool     // failed a Battle test this turn (rule Morale.test)
+	Fought                bool     // took its Battle test this turn (the immediate melee of a diekplous)
+	Broken                bool     // outnumbered in a melee this turn: routs in the morale phase (rule Flank.outnumbered)
 	Katastrophe           bool     // flanked this melee: the Katastrophe morale malus
 	Moved                 bool     // moved or manoeuvred this movement phase (rule Disorder.rally)
 	Hold                  bool     // a pursuer that does not move in the next movement phase
@@ -93,11 +95,17 @@ type Game struct {
 	// OmenPrefer and NavarchPrefer are the sides' standing OMEN and NAVARCH orders: their
 	// squadrons preferred for good omens and a navarch killed (standing.go); nil: default.
 	OmenPrefer, NavarchPrefer [2][]string
-	Squadrons                 []*Squadron
-	Flotsam                   []Flotsam
-	Phalanxes                 []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
-	Over                      bool
-	Result                    string
+	// SharePrefer is the SHARE standing order: the side's squadrons, in the order that takes
+	// the odd half stand of a loss two of them share (rule Melee.two); nil: the fleet list's.
+	SharePrefer [2][]string
+	// Initiative is the INITIATIVE standing order: FIRST or SECOND, the side's choice when it
+	// wins the initiative, made at once with no step of its own (rule Initiative); "": asked.
+	Initiative [2]string
+	Squadrons  []*Squadron
+	Flotsam    []Flotsam
+	Phalanxes  []*Phalanx // the armies of the amphibious battle (rules Phalanx.*)
+	Over       bool
+	Result     string
 
 	// trace is what the last step moved, for the map only: it is recomputed by replaying
 	// that step, so it is not part of Encode.
@@ -182,13 +190,19 @@ func (g *Game) Encode() []byte {
 		if len(g.NavarchPrefer[i]) > 0 {
 			fmt.Fprintf(&b, "standing %s NAVARCH %s\n", g.side(i), strings.Join(g.NavarchPrefer[i], " "))
 		}
+		if len(g.SharePrefer[i]) > 0 {
+			fmt.Fprintf(&b, "standing %s SHARE %s\n", g.side(i), strings.Join(g.SharePrefer[i], " "))
+		}
+		if g.Initiative[i] != "" {
+			fmt.Fprintf(&b, "standing %s INITIATIVE %s\n", g.side(i), g.Initiative[i])
+		}
 	}
 	for _, s := range g.Squadrons {
-		fmt.Fprintf(&b, "sq %s %s wing=%s %d/%d/%d strat=%t %s dis=%t %d %d %d halves=%d/%d status=%q melee=%s mt=%d fl=%t fa=%t fr=%t failed=%t kat=%t moved=%t hold=%t pursuing=%q race=%q fled=%s reform=%q fresh=%t\n",
+		fmt.Fprintf(&b, "sq %s %s wing=%s %d/%d/%d strat=%t %s dis=%t %d %d %d halves=%d/%d status=%q melee=%s mt=%d fl=%t fa=%t fr=%t failed=%t kat=%t moved=%t hold=%t pursuing=%q race=%q fled=%s reform=%q fresh=%t fought=%t broken=%t\n",
 			s.ID, s.Side, s.Wing, s.Quality, s.Morale, s.Ship, s.Strategos, s.Formation, s.Disordered,
 			s.Pose.At.X, s.Pose.At.Y, s.Pose.Heading, s.Halves, s.Start, s.Status, strings.Join(s.Melee, ","),
 			s.MeleeTurns, s.Flanked, s.FlankAttacker, s.Frontal, s.Failed, s.Katastrophe, s.Moved, s.Hold,
-			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform, s.Fresh)
+			s.Pursuing, s.RaceWith, strings.Join(s.Fled, ","), s.Reform, s.Fresh, s.Fought, s.Broken)
 	}
 	encodePhalanxes(&b, g.Phalanxes)
 	for _, f := range g.Flotsam {

@@ -53,8 +53,9 @@ func (rs *resolver) launch() error {
 
 // eventPhase: each player rolls 1d6 and the sum is read on the Event table (rule
 // Event.table). The side with the higher die is favoured by omens, the side with the lower
-// loses a navarch (SUBSTITUTE reading: the text does not say whose squadron; on equal dice
-// nothing happens).
+// loses a navarch (SUBSTITUTE reading: the text does not say whose squadron). Good omens on
+// equal dice (2+2, 5+5) go to the winner of a d6 roll-off (omenRollOff); a navarch killed
+// (5 or 9) never comes on equal dice.
 func (rs *resolver) eventPhase() error {
 	g := rs.g
 	var d [2]int
@@ -78,6 +79,13 @@ func (rs *resolver) eventPhase() error {
 	case 2, 3, 11, 12:
 		return rs.weather()
 	case 4, 10:
+		if hi < 0 {
+			w, err := rs.omenRollOff()
+			if err != nil {
+				return err
+			}
+			hi = w
+		}
 		rs.omen(hi)
 	case 5, 9:
 		rs.navarch(lo)
@@ -85,6 +93,30 @@ func (rs *resolver) eventPhase() error {
 		return rs.withdrawal()
 	}
 	return nil
+}
+
+// omenRollOff: good omens "raise a squadron's morale" (rule Event.omens) on every 4 and 10,
+// so on equal dice one side must get them; the text settles between the two fleets by a d6
+// each, the higher winning (rule Initiative: "Roll a d6 for each side. Higher roll
+// chooses"; rule Event.withdrawal's roll-off), equal rolls rolling again as the initiative's
+// do (DESIGNED reading, docs/OINAVARCOI.md).
+func (rs *resolver) omenRollOff() (int, error) {
+	g := rs.g
+	for k := 1; k <= maxRerolls; k++ {
+		var d [2]int
+		for i, side := range g.sc.Sides {
+			v, err := rs.d6(fmt.Sprintf("omen/%d/%s", k, side), "Event.omens")
+			if err != nil {
+				return 0, err
+			}
+			d[i] = v
+		}
+		rs.event("Event.omens", "Good omens on equal dice: roll-off %s %d, %s %d", g.side(0), d[0], g.side(1), d[1])
+		if d[0] != d[1] {
+			return boolInt(d[1] > d[0]), nil
+		}
+	}
+	return 0, fmt.Errorf("oinavarcoi: %d equal omen roll-offs in a row", maxRerolls)
 }
 
 // weather worsens and every squadron afloat takes a manoeuvre test (rule Event.weather).
@@ -108,10 +140,6 @@ func (rs *resolver) weather() error {
 // first squadron of lowest crew morale (SUBSTITUTE choice).
 func (rs *resolver) omen(side int) {
 	g := rs.g
-	if side < 0 {
-		rs.event("Event.omens", "Good omens, but the dice are equal: nobody profits")
-		return
-	}
 	can := func(s *Squadron) bool { return s.Side == g.side(side) && s.InPlay() && !s.Freighter && s.Morale < 1 }
 	best := g.preferred(g.OmenPrefer[side], can)
 	byOrder := best != nil
@@ -280,21 +308,32 @@ func (rs *resolver) initiative() error {
 			}
 			g.Winner, g.Phase = g.side(w), phaseChoose
 			rs.event("Initiative", "Initiative %s %d, %s %d: %s chooses who moves first", g.side(0), d[0], g.side(1), d[1], g.Winner)
+			if g.Initiative[w] != "" && len(g.Phalanxes) == 0 {
+				rs.choose(nil, "")
+			}
 			return nil
 		}
 	}
 }
 
-// choose applies the winner's choice; the default is to move first.
-func (rs *resolver) choose(orders []*Order) {
+// choose applies the winner's choice; the default is to move first, or the winner's
+// INITIATIVE standing order (rule Initiative).
+func (rs *resolver) choose(orders []*Order, how string) {
 	g := rs.g
 	g.First = g.Winner
+	choice := g.Initiative[g.sc.SideIndex(g.Winner)]
+	if choice != "" {
+		how = " (by INITIATIVE standing order)"
+	}
 	for _, o := range orders {
-		if o.Choice == "SECOND" {
-			g.First = g.enemy(g.Winner)
+		if o.Choice != "" {
+			choice, how = o.Choice, ""
 		}
+	}
+	if choice == "SECOND" {
+		g.First = g.enemy(g.Winner)
 	}
 	g.Phase = phaseMove1
 	g.Act = 1
-	rs.event("Initiative", "%s moves first", g.First)
+	rs.event("Initiative", "%s moves first%s", g.First, how)
 }

@@ -4,4 +4,11 @@ package oinavarcoi
 // game's genesis record; replay refuses a log made by another. 0.2.0: full-size play's
 // default places fitted to the zone, the periplous race's d3 losses, the OMEN and NAVARCH
 // standing orders.
-func (ruleset) Version() string { return "0.2.0" }
+//
+// 0.3.0 (docs/OINAVARCOI.md, "Engine 0.3.0"): a successful diekplous fights its melee at
+// once; flotsam never unforms; a wheel into contact takes no test; an unformed squadron
+// that spends a stationary turn reforms; the deployment band holds the whole squadron; good
+// omens on equal dice go to a roll-off's winner; a signal is carried out where its line
+// stands; the standing orders INITIATIVE and SHARE and the conditional IF. Games begun under
+// 0.2.0 are stranded (navarch check, the daemon).
+func (ruleset) Version() string { return "0.3.0" }

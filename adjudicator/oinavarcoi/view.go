@@ -3,6 +3,8 @@ package oinavarcoi
 import (
 	"slices"
 
+	"navarch/adjudicator"
+
 	"navarch/adjudicator/table"
 )
 
@@ -22,7 +24,14 @@ type View struct {
 	Phalanxes             []ViewPhalanx
 	Flotsam               []table.Polygon
 	Signals               []string // the viewer's own signals not yet given
-	Moves                 []Moved  // what the last step moved
+	// Deployed is false before the deployment: the signal list is still to be written, and
+	// SignalAllowance is how many the viewer may write.
+	Deployed        bool
+	SignalAllowance int
+	// Act and What number the step the game waits for as the mails do (adjudicator.Step).
+	Act   int
+	What  string
+	Moves []Moved // what the last step moved
 }
 
 // ViewLand is a beach and whose it is.
@@ -56,8 +65,14 @@ type ViewPhalanx struct {
 func (g *Game) View(side string) View {
 	v := View{Scenario: g.sc.ID, Title: g.sc.Title, Side: side, Sides: g.sc.Sides, Turn: g.Turn, Width: g.sc.Table.Width,
 		Height: g.sc.Table.Height, Wind: g.sc.Wind, Cape: slices.Clone(g.sc.Cape), Moves: slices.Clone(g.trace)}
+	st := g.Next()
+	v.Turn, v.Act, v.Deployed = int(st.Turn), int(st.Act), g.Deployed
+	if st.Kind == adjudicator.Over {
+		v.What = "game over"
+	}
 	if i := g.sc.SideIndex(side); i >= 0 {
 		v.Edges = g.sc.Edges[i]
+		v.SignalAllowance = g.signalAllowance(i)
 		for _, e := range g.Signals[i] {
 			if !e.Used {
 				v.Signals = append(v.Signals, e.Kind+" "+e.Wing)

@@ -40,9 +40,20 @@ func (p *OiNavarcoi) Board() render.Rect {
 	return render.Rect{W: float64(p.View.Width)/100*p.ppi + 2*oiPad, H: float64(p.View.Height)/100*p.ppi + 2*oiPad}
 }
 
-// Title implements render.Picture.
+// Title implements render.Picture: numbered as the mails number the step the game waits for
+// (turn and activation), so that a map and the mail it comes with agree.
 func (p *OiNavarcoi) Title() string {
-	return fmt.Sprintf("navarch %s · %s · turn %d", p.Game, p.View.Title, p.View.Turn)
+	v := p.View
+	when := fmt.Sprintf("T%d A%d", v.Turn, v.Act)
+	switch {
+	case v.What == "game over":
+		when = fmt.Sprintf("T%d game over", v.Turn)
+	case !v.Deployed:
+		when = fmt.Sprintf("T%d deployment", v.Turn)
+	case v.Act == 0:
+		when = fmt.Sprintf("T%d start", v.Turn)
+	}
+	return fmt.Sprintf("navarch %s · %s · %s", p.Game, v.Title, when)
 }
 
 // Status implements render.Picture.
@@ -87,12 +98,16 @@ func (p *OiNavarcoi) Legend() []render.LegendItem {
 // Panels implements render.Picture.
 func (p *OiNavarcoi) Panels() []string {
 	out := []string{"Positions are X,Y in inches from the south-west corner; the thick side of a squadron is its bow."}
-	if p.View.Side != "" {
-		s := "none"
-		if len(p.View.Signals) > 0 {
-			s = strings.Join(p.View.Signals, "; ")
-		}
-		out = append(out, "Your signals left: "+s)
+	switch v := p.View; {
+	case v.Side == "":
+	case !v.Deployed && v.SignalAllowance == 0:
+		out = append(out, "Your signals: none in this scenario")
+	case !v.Deployed:
+		out = append(out, fmt.Sprintf("Your signals: up to %d, written with your deployment (SIGNAL lines)", v.SignalAllowance))
+	case len(v.Signals) == 0:
+		out = append(out, "Your signals left: none")
+	default:
+		out = append(out, "Your signals left: "+strings.Join(v.Signals, "; "))
 	}
 	return out
 }

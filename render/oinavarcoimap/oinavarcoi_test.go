@@ -157,11 +157,41 @@ func TestMapHidesTheOtherSignals(t *testing.T) {
 		}
 		return data
 	}
-	with, without := "DEPLOY A1 AT 24,13\nSIGNAL TURN-LEFT WING LEFT", "DEPLOY A1 AT 24,13"
+	with, without := "DEPLOY A1 AT 24,12\nSIGNAL TURN-LEFT WING LEFT", "DEPLOY A1 AT 24,12"
 	if !bytes.Equal(draw(with, "sparta"), draw(without, "sparta")) {
 		t.Error("sparta's map differs with athens's signal list")
 	}
 	if bytes.Equal(draw(with, "athens"), draw(without, "athens")) {
 		t.Error("athens's map does not show its own signal list")
+	}
+}
+
+// TestTitleNumbersTheStep: the map's title numbers the step the game waits for as the mails
+// do (turn and activation, the deployment, the game's end), and before the deployment the
+// panel says how many signals the viewer may write instead of "Your signals left: none".
+func TestTitleNumbersTheStep(t *testing.T) {
+	for _, c := range []struct {
+		steps        int
+		title, panel string
+	}{
+		{0, "· T1 deployment", "Your signals: up to 2, written with your deployment"},
+		{1, "· T1 A2", "Your signals left: ENGAGE"},
+		{3, "· T2 start", "Your signals left:"},
+		{5, "· T2 A3", "Your signals left:"},
+		{400, "game over", "Your signals left:"},
+	} {
+		g := oiPlayed(t, "clash", c.steps)
+		p := NewOiNavarcoi(g.View("athens"), "test")
+		st := g.Next()
+		if !bytes.Contains([]byte(p.Title()), []byte(c.title)) {
+			t.Errorf("after %d steps (step %+v): title %q, want %q", c.steps, st, p.Title(), c.title)
+		}
+		if st.Kind != adjudicator.Over && !bytes.Contains([]byte(p.Title()), []byte(fmt.Sprintf("T%d", st.Turn))) {
+			t.Errorf("title %q does not number turn %d", p.Title(), st.Turn)
+		}
+		panels := fmt.Sprint(p.Panels())
+		if !bytes.Contains([]byte(panels), []byte(c.panel)) {
+			t.Errorf("after %d steps: panels %q, want %q", c.steps, panels, c.panel)
+		}
 	}
 }
