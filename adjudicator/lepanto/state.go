@@ -20,6 +20,10 @@ type Unit struct {
 	GrappleTurn                       int      // the last turn it tried to grapple (7.1)
 	Sailing                           bool     // in Sailing Mode (12)
 	HoldMove, HoldRam                 bool     // standing HOLD FIRE: no reaction fire (5.3, 6.2)
+	EvadeStern                        bool     // standing EVADE STERN: evades stern first (9.6)
+	NoExtinguish                      bool     // standing LET BURN: no extinguish roll (9.2.1)
+	ReactAt                           string   // standing REACT ... AT SINGLE|SQUADRON: which unit of a stack it fires at (5.3)
+	ReturnAt                          string   // standing RETURN: "HEX FACING" where it comes back after fleeing (9.6)
 }
 
 // Single reports whether u is a single ship (Lanterna, Capitana, Kapudana or Galleass).
@@ -214,6 +218,20 @@ func (u *Unit) appendEncoding(b []byte) []byte {
 	if u.HoldMove || u.HoldRam {
 		b = strconv.AppendBool(append(b, " hold-fire="...), u.HoldMove)
 		b = strconv.AppendBool(append(b, ','), u.HoldRam)
+	}
+	// the standing choices of version 0.3.0, written only once made (the bytes of a game
+	// that makes none are as before)
+	if u.EvadeStern {
+		b = append(b, " evade=stern"...)
+	}
+	if u.NoExtinguish {
+		b = append(b, " let-burn"...)
+	}
+	if u.ReactAt != "" {
+		b = append(append(b, " react-at="...), u.ReactAt...)
+	}
+	if u.ReturnAt != "" {
+		b = append(append(b, " return-at="...), strings.ReplaceAll(u.ReturnAt, " ", ",")...)
 	}
 	return append(b, '\n')
 }

@@ -333,6 +333,9 @@ func (g *Game) leaderTargets(id string) []string {
 		return nil
 	}
 	from := g.unit(l.Unit)
+	if from == nil || !from.InPlay() {
+		return nil // aboard a fled ship, out of the game with it (9.6)
+	}
 	singles := false
 	for _, u := range g.Units {
 		singles = singles || u.InPlay() && u.Group == l.Group && u.Single()
