@@ -147,9 +147,6 @@ func (rs *resolver) evadePath(t *Unit) []position {
 		return h.Col - t.Hex.Col
 	}
 	modes := []bool{false, true} // bow first, then stern first
-	if t.EvadeStern {
-		modes = []bool{true, false}
-	}
 	steps := func(p position, turns int) []position {
 		var out []position
 		for _, d := range prefs {
@@ -171,7 +168,22 @@ func (rs *resolver) evadePath(t *Unit) []position {
 	}
 	start := position{t.Hex, t.Facing, t.Sailing}
 	var best []position
-	score := func(path []position) int { return 10*gain(path[len(path)-1].hex) + len(path) }
+	// score: nearest the edge, two hexes before one; then, bow first, the most hexes
+	// entered bow first or, stern first, the least turning.
+	score := func(path []position) [2]int {
+		second, prev := 0, start
+		for _, p := range path {
+			d, _ := prev.hex.DirTo(p.hex)
+			if t.EvadeStern {
+				second -= hexsides(prev.facing, p.facing)
+			} else if p.facing == d {
+				second++
+			}
+			prev = p
+		}
+		return [2]int{10*gain(path[len(path)-1].hex) + len(path), second}
+	}
+	better := func(a, b [2]int) bool { return a[0] > b[0] || a[0] == b[0] && a[1] > b[1] }
 	for _, p1 := range steps(start, 2) {
 		cands := [][]position{{p1}}
 		for _, p2 := range steps(p1, 1) {
@@ -180,7 +192,7 @@ func (rs *resolver) evadePath(t *Unit) []position {
 			}
 		}
 		for _, c := range cands {
-			if best == nil || score(c) > score(best) {
+			if best == nil || better(score(c), score(best)) {
 				best = c
 			}
 		}

@@ -96,6 +96,7 @@ type Game struct {
 	SetUp       bool     // the hidden set-up of 4.5 is done
 	Drawer      string   // the drawing player: the side of the group activated last (2.4.1, 8)
 	LeadersStay []string // sides with the standing order LEADERS STAY (2.4.1), sorted
+	EngagedStay []string // sides with the standing order ENGAGED STAY (2.4.4), sorted
 
 	trace []Trace // what the last step did, for maps only: not part of the state (Encode)
 }
@@ -168,6 +169,10 @@ func (g *Game) Encode() []byte {
 	if g.Drawer != "" || len(g.LeadersStay) > 0 { // standing choices: written once made
 		b = append(append(b, "drawer "...), g.Drawer...)
 		b = appendJoin(append(b, "\nleaders-stay "...), g.LeadersStay, ",")
+		b = append(b, '\n')
+	}
+	if len(g.EngagedStay) > 0 { // version 0.3.0: written once chosen
+		b = appendJoin(append(b, "engaged-stay "...), g.EngagedStay, ",")
 		b = append(b, '\n')
 	}
 	for _, gr := range g.Groups {
