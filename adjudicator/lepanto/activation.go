@@ -72,6 +72,15 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 	if u == nil || !u.InPlay() || o.pass {
 		return nil
 	}
+	if u.Sailing && g.enemyWithin(u, u.Hex, 3) { // 12.3, at no cost (12.4 charges voluntary changes)
+		u.Sailing = false
+		rs.event("12.3", "%s is within 3 hexes of the enemy and lowers its sails, at no cost", u.ID)
+		if len(o.move) > 0 && o.move[0].kind == stepRow {
+			c := *o
+			c.move = o.move[1:]
+			o = &c
+		}
+	}
 	attack := o.ram != "" || o.grapple != ""
 	res := moveResult{end: position{u.Hex, u.Facing, u.Sailing}}
 	if len(o.move) > 0 {

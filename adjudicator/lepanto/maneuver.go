@@ -102,9 +102,6 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.end.sailing && g.enemyWithin(u, res.end.hex, 3) {
-		return res, &moveError{msg: fmt.Sprintf("%s is within 3 hexes of the enemy: its sails must come down, start its move with ROW (12.3)", u.ID)}
-	}
 	ma := g.allowanceIn(u, res.end.sailing)
 	if res.end.sailing && g.intoWind(res.end.facing) {
 		ma += g.value("movement-modifiers", "into-wind-sailing", "mp")

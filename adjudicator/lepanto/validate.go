@@ -177,7 +177,7 @@ func (v *validation) unit(o *unitOrder) {
 		v.fire(o, u)
 	}
 	if o.repair {
-		v.repair(o, u)
+		v.repair(o, u, res.entered > 0 || o.ram != "" || o.grapple != "")
 	}
 }
 
@@ -263,10 +263,11 @@ func (b *board) targets(u *Unit) []string {
 	return out
 }
 
-// repair: one attempt per group activation, for a Mast Down unit that did not move, is not
-// engaged and is within 2 hexes of another unit of its group (9.1.1).
-func (v *validation) repair(o *unitOrder, u *Unit) {
-	if why := v.g.cannotRepair(u, len(o.move) > 0); why != "" {
+// repair: one attempt per group activation, for a Mast Down unit that did not move (turning
+// in place is "facing change without moving", 3.1.3), is not engaged and is within 2 hexes
+// of another unit of its group (9.1.1).
+func (v *validation) repair(o *unitOrder, u *Unit, moved bool) {
+	if why := v.g.cannotRepair(u, moved); why != "" {
 		v.fail(o, nil, "%s cannot be repaired: %s (9.1.1)", u.ID, why)
 		return
 	}
