@@ -292,6 +292,11 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 	return i, nil
 }
 
+// fireOnly reports whether the order is a Battle Segment alone: FIRE and nothing else.
+func (o *unitOrder) fireOnly() bool {
+	return len(o.fire) > 0 && len(o.move) == 0 && len(o.stack) == 0 && o.ram == "" && o.grapple == "" && !o.repair && !o.pass && !o.disengage
+}
+
 // expand turns a stack's move (3.2.1) into the moves of its units, the stack's own unit first:
 // each follows the path up to the point where it is dropped off. Moving the units of a
 // stack one after the other along one path leaves the same position as moving them

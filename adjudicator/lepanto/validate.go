@@ -67,17 +67,30 @@ func (v *validation) fail(o adjudicator.Order, legal []string, format string, ar
 }
 
 func (v *validation) units(orders []adjudicator.Order) {
+	var members map[string]bool // units of the stack just ordered, which may fire on lines of their own
 	for _, o := range orders {
 		uo, ok := o.(*unitOrder)
 		if !ok {
 			v.fail(o, nil, "only unit orders of group %s are due now", v.group)
 			continue
 		}
+		if members[uo.unit] && uo.fireOnly() {
+			delete(members, uo.unit)
+			v.fire(uo, v.g.unit(uo.unit))
+			continue
+		}
+		members = nil
 		if len(uo.stack) > 0 && !v.stackable(uo) {
 			continue
 		}
 		for _, part := range uo.expand() {
 			v.unit(part)
+		}
+		if len(uo.stack) > 0 {
+			members = map[string]bool{}
+			for _, m := range uo.stack {
+				members[m] = true
+			}
 		}
 	}
 }
@@ -131,6 +144,9 @@ func (v *validation) unit(o *unitOrder) {
 		return
 	case v.seen[u.ID] && u.Galleass():
 		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2): give a galleass's fires on its one line, UNIT FIRE T1 FIRE T2 (5.2.1)", u.ID)
+		return
+	case v.seen[u.ID] && o.fireOnly():
+		v.fail(o, nil, "%s has orders on an earlier line; a unit moved in a STACK fires on a line of its own right after the stack's line (2.2, 3.2.1)", u.ID)
 		return
 	case v.seen[u.ID]:
 		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2)", u.ID)
