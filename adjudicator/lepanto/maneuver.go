@@ -116,11 +116,14 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 			turned = turnCount(res.end.facing, s)
 			res.end.facing = turnTo(res.end.facing, s)
 			cost = turned
-			if res.end.sailing {
+			switch {
+			case res.end.sailing && u.Galleass() && res.entered == 0:
+				err = &moveError{msg: fmt.Sprintf("%s is a galleass: galleasses cannot change facing without moving, under sail too (3.1.3)", u.ID)}
+			case res.end.sailing:
 				cost = 0 // sailing turns cost no MP; some need an HV check (12.2)
-			} else if u.Galleass() {
+			case u.Galleass():
 				err = b.galleassTurn(u, res, p, turned, i, len(steps))
-				cost, galleassTurn = ma, true
+				cost, galleassTurn = max(ma-res.mp, 0), true // the hex and the turn spend the total allowance (3.1.2)
 			}
 		case stepPivot:
 			turned = hexsides(res.end.facing, s.dir)
@@ -177,8 +180,9 @@ func turnTo(f Dir, s pathStep) Dir {
 
 // galleassTurn: "Galleasses move one hex forward and then expend their total Movement
 // Allowance to change facing one hexside" (3.1.2): the turn is the last step of a move that
-// entered exactly one hex, the bow hex, and costs the whole allowance on top of that hex's
-// MP (the caller charges it). A galleass cannot turn without moving (3.1.3).
+// entered exactly one hex, the bow hex, and the hex and the turn together spend the total
+// allowance (the caller charges the turn the rest). A galleass cannot turn without moving
+// (3.1.3).
 func (b *board) galleassTurn(u *Unit, res moveResult, start position, turned, i, n int) error {
 	forward := res.entered == 1 && res.mp == 1 && res.end.hex == start.hex.Neighbor(start.facing)
 	if !forward || turned != 1 || i != n-1 {

@@ -60,6 +60,8 @@ func (b *board) modeChange(u *Unit, res *moveResult, steps []pathStep) ([]pathSt
 		return steps, &moveError{msg: fmt.Sprintf("%s's sails are %s already", u.ID, map[bool]string{true: "up", false: "down"}[raise])}
 	case raise && (u.MastDown || u.OnFire):
 		return steps, &moveError{msg: "Mast Down and burning units cannot raise sails (12)"}
+	case raise && u.Side != "ottoman" && g.m.Terrain(res.end.hex) == Shallow:
+		return steps, &moveError{msg: "only Ottoman ships can sail in shallow waters (12.5)"}
 	case raise && g.enemyWithin(u, res.end.hex, 3):
 		return steps, &moveError{msg: "sails go up only more than 3 hexes from the nearest enemy (12, 12.3)"}
 	}
