@@ -242,7 +242,7 @@ func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
 		rs.grappled[u.Hex] = true
 		return rs.grapple(u, target)
 	}
-	return rs.ram(u, target, o.ramOnce, o.ramGrab && !u.Galleass()) // galleasses cannot grapple (5)
+	return rs.ram(u, target, o.ramOnce, o.ramBelow, o.ramGrab && !u.Galleass()) // galleasses cannot grapple (5)
 }
 
 // reactionFire: every enemy unit able to fire that has the units that just stopped in a hex

@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"navarch/adjudicator"
@@ -57,6 +58,7 @@ type unitOrder struct {
 	move      []pathStep
 	ram       string   // target of a ramming attack at the end of the move (6)
 	ramOnce   bool     // abort after the first ramming roll if it falls short (6.2)
+	ramBelow  int      // abort after a short first roll if the speed so far is below this (6.2)
 	ramGrab   bool     // grapple the target after a successful ram (6.3)
 	grapple   string   // target of a grappling attempt at the end of the move (7.1)
 	stack     []string // units moving with this one (3.2.1)
@@ -86,6 +88,9 @@ func (o *unitOrder) String() string {
 		parts = append(parts, "RAM", o.ram)
 		if o.ramOnce {
 			parts = append(parts, "ONCE")
+		}
+		if o.ramBelow > 0 {
+			parts = append(parts, "ABORT", "BELOW", strconv.Itoa(o.ramBelow))
 		}
 		if o.ramGrab {
 			parts = append(parts, "GRAPPLE")
@@ -222,7 +227,8 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 			i, err = o.parseMove(f, i+1)
 			segment = 1
 		case f[i] == "RAM" && segment <= 1 && i+1 < len(f):
-			o.ram, i, segment = f[i+1], o.parseRamOptions(f, i+2), 3
+			o.ram, segment = f[i+1], 3
+			i, err = o.parseRamOptions(f, i+2)
 		case f[i] == "GRAPPLE" && segment <= 1 && i+1 < len(f):
 			o.grapple, i, segment = f[i+1], i+2, 3
 		case f[i] == "FIRE" && segment <= 2 && i+1 < len(f):
@@ -230,7 +236,7 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 		case f[i] == "REPAIR" && segment <= 3 && !o.repair:
 			o.repair, i, segment = true, i+1, 4
 		default:
-			return nil, fmt.Errorf("%q: want MOVE, then RAM TARGET [ONCE] [GRAPPLE] or GRAPPLE TARGET or FIRE TARGET, then REPAIR, in that order", f[i])
+			return nil, fmt.Errorf("%q: want MOVE, then RAM TARGET [ONCE|ABORT BELOW N] [GRAPPLE] or GRAPPLE TARGET or FIRE TARGET, then REPAIR, in that order", f[i])
 		}
 		if err != nil {
 			return nil, err
@@ -239,14 +245,23 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 	return o, nil
 }
 
-func (o *unitOrder) parseRamOptions(f []string, i int) int {
+func (o *unitOrder) parseRamOptions(f []string, i int) (int, error) {
 	if i < len(f) && f[i] == "ONCE" {
 		o.ramOnce, i = true, i+1
+	} else if i < len(f) && f[i] == "ABORT" {
+		n := 0
+		if i+2 < len(f) && f[i+1] == "BELOW" {
+			n, _ = strconv.Atoi(f[i+2])
+		}
+		if n < 2 || n > 6 {
+			return i, fmt.Errorf("want RAM TARGET ABORT BELOW N, N from 2 to 6: the speed after the first roll, less 1 for the target's bow or stern maneuver, below which the rammer aborts (6.2)")
+		}
+		o.ramBelow, i = n, i+3
 	}
 	if i < len(f) && f[i] == "GRAPPLE" {
 		o.ramGrab, i = true, i+1
 	}
-	return i
+	return i, nil
 }
 
 func (o *unitOrder) parseMove(f []string, i int) (int, error) {

@@ -30,7 +30,7 @@ func (g *Game) ramTarget(u *Unit, t *Unit, p position, mpLeft int, grapple bool)
 
 // ram resolves a Ramming attack (6.2, 6.3): the ramming speed roll, the target's emergency
 // maneuvers, the attacker's second roll or abort, and the Ramming Hit Table.
-func (rs *resolver) ram(a, t *Unit, once, grab bool) error {
+func (rs *resolver) ram(a, t *Unit, once bool, below int, grab bool) error {
 	rs.reveal(a, "leads an attack")
 	rs.traceShot("ram", a, t)
 	from, label := a.Hex, fmt.Sprintf("ram/%s>%s", a.ID, t.ID)
@@ -53,8 +53,8 @@ func (rs *resolver) ram(a, t *Unit, once, grab bool) error {
 		rs.placeAfterRam(a, t.Hex, from)
 		return err
 	}
-	if once {
-		rs.event("6.2", "%s aborts the ram", a.ID)
+	if once || first+drm < below { // the attacker's choice after the first roll (6.2), given ahead
+		rs.event("6.2", "%s aborts the ram%s", a.ID, map[bool]string{true: fmt.Sprintf(": speed %d%+d is below %d", first, drm, below), false: ""}[!once])
 		rs.placeAfterRam(a, t.Hex, from)
 		return nil
 	}
