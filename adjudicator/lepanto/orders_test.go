@@ -125,6 +125,46 @@ func TestAdvanceOrders(t *testing.T) {
 	}
 }
 
+// TestAdvanceFuryAndDisengage: an ACTIVATE line sent ahead, with the unit lines of its group
+// that follow it, answers a fury chit that may activate that group again (2.4.2), and is not
+// taken for the group's own activation; DISENGAGE lines sent ahead answer the Disengage chit
+// (2.4.4).
+func TestAdvanceFuryAndDisengage(t *testing.T) {
+	g := newGame(t)
+	g.SetUp, g.Turn = true, 1
+	held, errs := g.Parse("christian", "BAR-VEN1 PASS\nACTIVATE BAR\nBAR-VEN2 PASS\nCAN-GAL PASS\nBAR-VEN3 DISENGAGE 1009")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	join := func(o []adjudicator.Order) string {
+		return strings.ReplaceAll(strings.TrimSpace(adjudicator.Canonical(o)), "\n", "|")
+	}
+	g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{"christian"}, "BAR"
+	if got := join(g.Applicable("christian", held)); got != "BAR-VEN1 PASS" {
+		t.Errorf("group BAR: Applicable = %q, want the lines before ACTIVATE", got)
+	}
+	if got := join(g.Later("christian", held)); got != "ACTIVATE BAR|BAR-VEN2 PASS|CAN-GAL PASS|BAR-VEN3 DISENGAGE 1009" {
+		t.Errorf("group BAR: Later = %q", got)
+	}
+	g.group("BAR").Acted = true
+	g.Wait, g.WaitGroup = waitFury, "bragadin"
+	if got := join(g.Applicable("christian", held)); got != "ACTIVATE BAR|BAR-VEN2 PASS" {
+		t.Errorf("fury: Applicable = %q, want ACTIVATE BAR and its group's lines after it", got)
+	}
+	if errs := g.Validate("christian", g.Applicable("christian", held)); len(errs) > 0 {
+		t.Errorf("fury: the held orders used are refused: %v", errs)
+	}
+	g.group("BAR").Acted = false
+	if got := g.Applicable("christian", held); got != nil {
+		t.Errorf("fury for a group that has not acted: Applicable = %v", got)
+	}
+	g.engage(g.unit("BAR-VEN3"), g.unit("SIR-EGY1"))
+	g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, []string{"christian", "ottoman"}, ChitDisengage
+	if got := join(g.Applicable("christian", held)); got != "BAR-VEN3 DISENGAGE 1009" {
+		t.Errorf("disengage: Applicable = %q", got)
+	}
+}
+
 // TestEncodeIsDeterministic: two games played with the same orders and dice encode the same
 // bytes at every step (the state hash replay compares).
 func TestEncodeIsDeterministic(t *testing.T) {
