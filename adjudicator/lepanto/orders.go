@@ -162,9 +162,10 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 
 // grammar is the order language in one line, the legal forms a line not understood is
 // answered with (issue 15.3; HELP gives it in full).
-const grammar = "UNIT MOVE STEP... [RAM|GRAPPLE TARGET] [FIRE TARGET] [REPAIR] | UNIT PASS | UNIT STACK UNIT... MOVE STEP... | " +
+const grammar = "UNIT MOVE STEP... [RAM TARGET [ONCE|ABORT BELOW N] [GRAPPLE]|GRAPPLE TARGET] [FIRE TARGET] [REPAIR] | UNIT PASS | UNIT STACK UNIT... MOVE STEP... | " +
 	"UNIT DISENGAGE STEP... | LEADER TO UNIT | LEADER ON UNIT [HIDDEN] | ACTIVATE GROUP | BOARD UNIT [UNIT] | " +
-	"HOLD FIRE|REACT UNIT|GROUP | LEADERS STAY|ASK | CAPTAIN GROUP ON UNIT"
+	"HOLD FIRE|REACT UNIT|GROUP | AIM UNIT|GROUP SINGLE|SQUADRON | LEADERS STAY|ASK | ENGAGED STAY|ASK | CAPTAIN GROUP ON UNIT | " +
+	"EVADE UNIT|GROUP BOW|STERN | LET BURN|EXTINGUISH UNIT|GROUP | RETURN UNIT AT HEX [FACING DIR]"
 
 func parseLine(n int, f []string) (adjudicator.Order, error) {
 	if o, err := parseStanding(n, f); o != nil || err != nil {
