@@ -140,25 +140,44 @@ func (g *Game) Later(side string, orders []adjudicator.Order) []adjudicator.Orde
 }
 
 // BotAdvanceOrders returns the bot's orders for every group of side that has not acted this
-// turn, as if each were activated now, and its standing LEADERS STAY: what a player sends to
-// order ahead.
+// turn, as if each were activated now, and its standing LEADERS STAY; then, for the chits to
+// come, an ACTIVATE block for each of its groups (a fury chit takes the first it may, 2.4.2),
+// DISENGAGE lines for its damaged engaged units (or ENGAGED STAY when it has none, 2.4.4) and
+// the boardings' order (8): what a player sends to order ahead.
 func (g *Game) BotAdvanceOrders(side string) string {
 	wait, sides, group := g.Wait, g.WaitSides, g.WaitGroup
 	defer func() { g.Wait, g.WaitSides, g.WaitGroup = wait, sides, group }()
-	var lines []string
+	var lines, fury []string
 	for _, gr := range g.Groups {
-		if gr.Side != side || gr.Acted {
+		if gr.Side != side {
 			continue
 		}
 		g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{side}, gr.ID
-		if text := g.BotOrders(side); text != "" {
+		text := g.BotOrders(side)
+		if !gr.Acted && text != "" {
 			lines = append(lines, text)
 		}
+		fury = append(fury, strings.TrimSpace("ACTIVATE "+gr.ID+"\n"+text))
 	}
 	if !slices.Contains(g.LeadersStay, side) {
 		lines = append(lines, "LEADERS STAY") // the bot never moves its leaders (2.4.1)
 	}
-	return strings.Join(lines, "\n")
+	g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, []string{side}, ChitDisengage
+	out := g.botDisengage(side)
+	stay := slices.Contains(g.EngagedStay, side)
+	switch {
+	case out != "" && stay:
+		lines = append(lines, "ENGAGED ASK", out)
+	case out != "":
+		lines = append(lines, out)
+	case !stay:
+		lines = append(lines, "ENGAGED STAY")
+	}
+	g.Wait, g.WaitSides, g.WaitGroup = waitBoarding, []string{side}, ChitBoarding
+	if b := g.BotOrders(side); b != "" {
+		lines = append(lines, b)
+	}
+	return strings.Join(append(lines, fury...), "\n")
 }
 
 var _ adjudicator.AdvanceOrders = (*Game)(nil)
