@@ -213,6 +213,14 @@ func TestFullBattleSelfPlay(t *testing.T) {
 	if rr.States != rr.Steps || len(requests) != 7 {
 		t.Errorf("replay %+v, %d turns", rr, len(requests))
 	}
+	if !strings.Contains(rr.Result, "VP") { // the rules' end (10.1), not a referee's ENDGAME
+		t.Errorf("the game ended %q, not by the victory count", rr.Result)
+	}
+	for _, what := range []string{"rams", "tries to grapple", "Boarding:", "Disengage chit:"} { // the whole repertoire
+		if !bytes.Contains(data, []byte(what)) {
+			t.Errorf("no %q in the full battle's log", what)
+		}
+	}
 }
 
 // TestRoundTrips measures the mail round trips per game turn of the full battle played by
