@@ -93,6 +93,16 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 		return nil
 	}
 	o = rs.lowerSails(u, o)
+	if o.dest != nil { // a MOVE TO not validated: its path is found now, as Validate would
+		path, err := (&board{g: g}).route(u, o.move, *o.dest, o.destFace)
+		if err != nil {
+			rs.event("3", "%s cannot move as ordered: %v; it stays at %s", u.ID, err, u.Hex)
+			return nil
+		}
+		c := *o
+		c.move, c.dest, c.destFace = path, nil, nil
+		o = &c
+	}
 	attack := o.ram != "" || o.grapple != ""
 	res := moveResult{end: position{u.Hex, u.Facing, u.Sailing}}
 	if len(o.move) > 0 {

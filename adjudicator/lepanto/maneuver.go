@@ -95,6 +95,16 @@ func (b *board) planOut(u *Unit, steps []pathStep) (moveResult, error) {
 }
 
 func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
+	res, err := b.planSteps(u, steps)
+	if err != nil {
+		return res, err
+	}
+	return res, b.checkStack(u, res.end.hex)
+}
+
+// planSteps checks the steps of a move by the rules of section 3, all but the stacking
+// limits of the hex it ends in (3.2.1: checked after the move).
+func (b *board) planSteps(u *Unit, steps []pathStep) (moveResult, error) {
 	g := b.g
 	p := b.pos(u)
 	res := moveResult{end: p}
@@ -153,7 +163,7 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 	if res.entered > 0 && turns > res.entered && !u.Galleass() && !res.end.sailing && !p.sailing {
 		return res, &moveError{msg: "a moving unit may turn one hexside per hex entered (3.1.1)"}
 	}
-	return res, b.checkStack(u, res.end.hex)
+	return res, nil
 }
 
 func hexsides(from, to Dir) int {

@@ -62,6 +62,8 @@ type unitOrder struct {
 	ramGrab   bool     // grapple the target after a successful ram (6.3)
 	grapple   string   // target of a grappling attempt at the end of the move (7.1)
 	stack     []string // units moving with this one (3.2.1)
+	dest      *Hex     // MOVE TO: the hex to reach by the path of fewest MP, found when validated
+	destFace  *Dir     // MOVE TO ... FACING: the facing to end in
 	disengage bool     // leave the engagement along move (2.4.4)
 	fire      []string // targets in order; only a galleass may have more than one (5.2.1)
 	repair    bool
@@ -78,7 +80,16 @@ func (o *unitOrder) String() string {
 	if len(o.stack) > 0 {
 		parts = append(append(parts, "STACK"), o.stack...)
 	}
-	if len(o.move) > 0 {
+	if o.dest != nil {
+		parts = append(parts, "MOVE")
+		for _, s := range o.move { // SAIL or ROW first
+			parts = append(parts, s.String())
+		}
+		parts = append(parts, "TO", o.dest.String())
+		if o.destFace != nil {
+			parts = append(parts, "FACING", o.destFace.String())
+		}
+	} else if len(o.move) > 0 {
 		parts = append(parts, map[bool]string{true: "DISENGAGE", false: "MOVE"}[o.disengage])
 		for _, s := range o.move {
 			parts = append(parts, s.String())
@@ -269,6 +280,8 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 	o.move = []pathStep{}
 	for ; i < len(f) && !slices.Contains([]string{"FIRE", "REPAIR", "RAM", "GRAPPLE"}, f[i]); i++ {
 		switch f[i] {
+		case "TO":
+			return o.parseDest(f, i+1)
 		case "SAIL":
 			o.move = append(o.move, pathStep{kind: stepSail})
 		case "ROW":
@@ -304,6 +317,33 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 	}
 	if len(o.move) == 0 {
 		return i, fmt.Errorf("MOVE needs at least one step")
+	}
+	return i, nil
+}
+
+// parseDest reads the rest of MOVE [SAIL|ROW] TO HEX [FACING DIR]: only a mode change may
+// come before TO, nothing but FACING after the hex.
+func (o *unitOrder) parseDest(f []string, i int) (int, error) {
+	bad := fmt.Errorf("want MOVE [SAIL|ROW] TO HEX [FACING DIR]")
+	for _, s := range o.move {
+		if s.kind != stepSail && s.kind != stepRow {
+			return i, bad
+		}
+	}
+	if o.disengage || len(o.stack) > 0 || i >= len(f) {
+		return i, fmt.Errorf("MOVE TO is for a unit moving alone: %w", bad)
+	}
+	h, err := ParseHex(f[i])
+	if err != nil {
+		return i, fmt.Errorf("%w: %v", bad, err)
+	}
+	o.dest, i = &h, i+1
+	if i+1 < len(f) && f[i] == "FACING" {
+		d, err := ParseDir(f[i+1])
+		if err != nil {
+			return i, fmt.Errorf("%w: %v", bad, err)
+		}
+		o.destFace, i = &d, i+2
 	}
 	return i, nil
 }

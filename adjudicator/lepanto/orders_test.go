@@ -198,3 +198,31 @@ func (fixedDice) Roll(label string, sides, count int) (*dice.Roll, error) {
 	}
 	return &dice.Roll{Label: label, Sides: sides, Count: count, Values: v}, nil
 }
+
+// TestMoveToEchoesPath: a MOVE TO order holds, once validated, the path of fewest MP it
+// takes, so that the receipt and the log show the path; a path given still works, and an
+// order held for later keeps its destination until it is due.
+func TestMoveToEchoesPath(t *testing.T) {
+	g := newGame(t)
+	g.SetUp, g.Turn = true, 1
+	g.Wait, g.WaitSides, g.WaitGroup = waitGroup, []string{"christian"}, "BAR"
+	u := g.unit("BAR-VEN1")
+	u.Hex, u.Facing = Hex{10, 12}, N
+	orders, errs := g.Parse("christian", "BAR-VEN1 MOVE TO 1110 FACING NE\nCAN-GAL MOVE TO 0913")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := adjudicator.Canonical(orders[1:]); got != "CAN-GAL MOVE TO 0913\n" {
+		t.Errorf("an order not yet validated: %q", got)
+	}
+	if errs := g.Validate("christian", orders[:1]); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := adjudicator.Canonical(orders[:1]); got != "BAR-VEN1 MOVE 1011 1010 1110\n" {
+		t.Errorf("validated MOVE TO reads %q, want the path it takes", got)
+	}
+	again, _ := g.Parse("christian", adjudicator.Canonical(orders[:1]))
+	if errs := g.Validate("christian", again); len(errs) > 0 {
+		t.Errorf("the path a MOVE TO took is refused: %v", errs)
+	}
+}

@@ -143,6 +143,8 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
                         the stern hex rows backwards, 3.5), L or R (turn one hexside),
                         FACE DIR (turn to N, NE, SE, S, SW or NW) or PIVOT DIR (up to three
                         hexsides for 2 MP without leaving the hex, 3.1.4).
+  UNIT MOVE TO HEX [FACING DIR]   the legal path of fewest MP to HEX (ending facing DIR);
+                        the receipt shows the path taken. RAM, GRAPPLE, FIRE may follow.
   UNIT MOVE STEP... RAM TARGET [ONCE | ABORT BELOW N] [GRAPPLE]
                         ram the enemy in the bow hex at the end of the move, with the MP to
                         enter its hex plus one (6); ONCE aborts if the first roll falls

@@ -160,6 +160,16 @@ func (v *validation) unit(o *unitOrder) {
 		v.fail(o, nil, "DISENGAGE is an order for the Disengage chit (2.4.4)")
 		return
 	}
+	if o.dest != nil { // MOVE TO: the path of fewest MP, which the order then holds (and the log records)
+		path, err := v.b.route(u, o.move, *o.dest, o.destFace)
+		if err != nil {
+			var me *moveError
+			errors.As(err, &me)
+			v.fail(o, g.reach(u), "%s", me.msg)
+			return
+		}
+		o.move, o.dest, o.destFace = path, nil, nil
+	}
 	res := moveResult{end: v.b.pos(u)}
 	if len(o.move) > 0 || o.ram != "" || o.grapple != "" {
 		var err error
