@@ -61,7 +61,7 @@ func (g *Game) formUnit(u *Unit) adjudicator.FormUnit {
 	fu := adjudicator.FormUnit{ID: u.ID, Where: u.Hex.String(), Facing: u.Facing.String(),
 		Allowance: fmt.Sprintf("%d MP (%s; %s)", g.allowanceIn(u, u.Sailing), mode, turnCost(u)), May: []string{"PASS"}}
 	if reach := g.reach(u); len(reach) > 0 {
-		fu.May = append(fu.May, "MOVE TO "+strings.Join(reach, "|")+" [FACING DIR], or MOVE with a path")
+		fu.May = append(fu.May, "MOVE to "+strings.Join(reach, " ")+" (MOVE TO HEX [FACING DIR] finds the path of fewest MP)")
 	}
 	b := &board{g: g, moved: map[string]position{}}
 	if g.canFire(u, false) == "" {
@@ -83,7 +83,7 @@ func turnCost(u *Unit) string {
 	case u.Galleass():
 		return "it turns one hexside only after one hex ahead, for the rest of its MP; no turn in place"
 	}
-	return "a turn costs 1 MP, one a hex entered; the hex beside the bow 2 MP; astern 2 MP; PIVOT 2 MP"
+	return "a turn 1 MP, one per hex entered; the hex beside the bow or astern 2 MP"
 }
 
 // reach lists the hexes u can end a legal move in, in hex-number order (a breadth-first search over
