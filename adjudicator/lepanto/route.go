@@ -19,7 +19,7 @@ func (b *board) route(u *Unit, mode []pathStep, dest Hex, face *Dir) ([]pathStep
 		path          []pathStep
 		res           moveResult
 		turns         int
-		order, credit int
+		order         int
 	}
 	start, err := b.planSteps(u, mode)
 	if err != nil {
