@@ -16,10 +16,10 @@ func (b *board) route(u *Unit, mode []pathStep, dest Hex, face *Dir) ([]pathStep
 		sailing bool
 	}
 	type node struct {
-		path          []pathStep
-		res           moveResult
-		turns         int
-		order         int
+		path  []pathStep
+		res   moveResult
+		turns int
+		order int
 	}
 	start, err := b.planSteps(u, mode)
 	if err != nil {
