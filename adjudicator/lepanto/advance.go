@@ -110,8 +110,9 @@ func (g *Game) dueNow(o adjudicator.Order) bool {
 
 // Later returns the orders for steps still to come: unit orders for the side's units outside
 // the group now due, DISENGAGE lines for its units, ACTIVATE lines for its groups, LEADER TO
-// orders for its leaders and BOARD orders, when they are not due now. Standing orders are
-// neither: they take effect with the orders they came with.
+// orders for its leaders and BOARD orders, when they are not due now. Standing orders take
+// effect with the step's orders they come with; in a mail that answers no step they are held
+// too, and come into force with the next step the side answers.
 func (g *Game) Later(side string, orders []adjudicator.Order) []adjudicator.Order {
 	now := g.Applicable(side, orders)
 	var out []adjudicator.Order
@@ -132,7 +133,7 @@ func (g *Game) Later(side string, orders []adjudicator.Order) []adjudicator.Orde
 			if l := g.leader(x.leader); l != nil && l.Side == side && l.Status == "" {
 				out = append(out, o)
 			}
-		case *boardOrder:
+		case *boardOrder, *standingOrder:
 			out = append(out, o)
 		}
 	}

@@ -110,7 +110,7 @@ func TestAdvanceOrders(t *testing.T) {
 		{waitGroup, "BAR", "BAR-VEN1 PASS|HOLD FIRE BAR|LEADERS STAY", "CAN-GAL PASS|DECANAL TO CAN-GAL|BOARD BAR-VEN1"},
 		{waitLeaderMove, ChitLeaderMove, "DECANAL TO CAN-GAL|HOLD FIRE BAR|LEADERS STAY", "BAR-VEN1 PASS|CAN-GAL PASS|BOARD BAR-VEN1"},
 		{waitBoarding, ChitBoarding, "BOARD BAR-VEN1|HOLD FIRE BAR|LEADERS STAY", "BAR-VEN1 PASS|CAN-GAL PASS|DECANAL TO CAN-GAL"},
-		{waitDisengage, ChitDisengage, "", "BAR-VEN1 PASS|CAN-GAL PASS|DECANAL TO CAN-GAL|BOARD BAR-VEN1"},
+		{waitDisengage, ChitDisengage, "", "BAR-VEN1 PASS|CAN-GAL PASS|DECANAL TO CAN-GAL|BOARD BAR-VEN1|HOLD FIRE BAR|LEADERS STAY"},
 	} {
 		g.Wait, g.WaitSides, g.WaitGroup = c.wait, []string{"christian"}, c.group
 		join := func(o []adjudicator.Order) string {
@@ -130,6 +130,9 @@ func TestAdvanceOrders(t *testing.T) {
 	g.Wait, g.WaitGroup = waitGroup, "BAR"
 	if got := g.Applicable("christian", alone); got != nil {
 		t.Errorf("standing orders alone answer a step: %v", got)
+	}
+	if got := g.Later("christian", alone); len(got) != 1 {
+		t.Errorf("standing orders alone are not held for the next step: Later = %v", got)
 	}
 }
 
