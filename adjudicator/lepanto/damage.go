@@ -2,6 +2,7 @@ package lepanto
 
 import (
 	"fmt"
+	"strings"
 )
 
 // hit is the procedure for one hit (9.4-9.6, 5.5.1): an HV check (d6 plus modifiers, passed
@@ -130,8 +131,10 @@ func (rs *resolver) evade(t *Unit) {
 	rs.shallowSailing(t)
 }
 
-// evadePrefs is the order in which an evade tries hexsides, towards each map edge.
-var evadePrefs = map[string][]Dir{"west": {SW, NW, S, N, SE, NE}, "east": {NE, SE, N, S, NW, SW}}
+// evadePrefs is the order in which an evade tries hexsides, towards each map edge, and with
+// the owner's lean to the north or the south (EVADE ... N|S).
+var evadePrefs = map[string][]Dir{"west": {SW, NW, S, N, SE, NE}, "east": {NE, SE, N, S, NW, SW},
+	"west N": {NW, SW, N, S, NE, SE}, "west S": {SW, NW, S, N, SE, NE}, "east N": {NE, SE, N, S, NW, SW}, "east S": {SE, NE, S, N, SW, NW}}
 
 // evadePath is the retreat evade takes: up to two positions, each an adjacent free hex
 // entered bow or stern first within the turns 9.6 allows (two hexsides, then one).
@@ -139,7 +142,7 @@ func (rs *resolver) evadePath(t *Unit) []position {
 	g := rs.g
 	b := &board{g: g}
 	edge := g.sc.Edges[t.Side]
-	prefs := evadePrefs[edge]
+	prefs := evadePrefs[strings.TrimSpace(edge+" "+t.EvadeLean)]
 	gain := func(h Hex) int {
 		if edge == "west" {
 			return t.Hex.Col - h.Col

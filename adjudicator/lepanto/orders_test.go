@@ -22,7 +22,7 @@ func TestParseOrders(t *testing.T) {
 	g := newGame(t)
 	text := "# my orders\r\nbar-ven1 move 0610 r 0710 face n fire sir-egy1 repair\n\nBAR-VEN2 PASS  # hold\nBARBARIGO to bar-ven1\nACTIVATE sir\n" +
 		"can-gal fire sir-egy1 fire sir-egy2\nhold fire bar\nreact bar-ven1 ram\nleaders stay\ncaptain bar on bar-lant\nboard bar-ven1\n" +
-		"bar-ven1 move to 0813 facing ne ram sir-egy1 abort below 4 grapple\nevade bar stern\nlet burn bar-ven1\nextinguish bar\naim bar squadron\n" +
+		"bar-ven1 move to 0813 facing ne ram sir-egy1 abort below 4 grapple\nevade bar stern\nevade bar-ven2 bow n\nlet burn bar-ven1\nextinguish bar\naim bar squadron\n" +
 		"return bar-ven1 at 0813 facing sw\nengaged stay\nEND\nBAR-VEN3 MOVE 0612\n"
 	orders, errs := g.Parse("christian", text)
 	if len(errs) > 0 {
@@ -30,7 +30,7 @@ func TestParseOrders(t *testing.T) {
 	}
 	want := []string{"BAR-VEN1 MOVE 0610 R 0710 FACE N FIRE SIR-EGY1 REPAIR", "BAR-VEN2 PASS", "BARBARIGO TO BAR-VEN1", "ACTIVATE SIR",
 		"CAN-GAL FIRE SIR-EGY1 FIRE SIR-EGY2", "HOLD FIRE BAR", "REACT BAR-VEN1 RAM", "LEADERS STAY", "CAPTAIN BAR ON BAR-LANT", "BOARD BAR-VEN1",
-		"BAR-VEN1 MOVE TO 0813 FACING NE RAM SIR-EGY1 ABORT BELOW 4 GRAPPLE", "EVADE BAR STERN", "LET BURN BAR-VEN1", "EXTINGUISH BAR", "AIM BAR SQUADRON",
+		"BAR-VEN1 MOVE TO 0813 FACING NE RAM SIR-EGY1 ABORT BELOW 4 GRAPPLE", "EVADE BAR STERN", "EVADE BAR-VEN2 BOW N", "LET BURN BAR-VEN1", "EXTINGUISH BAR", "AIM BAR SQUADRON",
 		"RETURN BAR-VEN1 AT 0813 FACING SW", "ENGAGED STAY"}
 	if got := adjudicator.Canonical(orders); got != strings.Join(want, "\n")+"\n" {
 		t.Errorf("canonical orders:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
@@ -49,7 +49,7 @@ func TestParseOrdersRefuses(t *testing.T) {
 		"HOLD FIRE", "HOLD FIRE BAR NOW", "REACT", "REACT BAR MOVE RAM", "LEADERS", "LEADERS GO", "CAPTAIN BAR",
 		"CAPTAIN BAR AT BAR-LANT", "BOARD", "BOARD A B C",
 		"BAR-VEN1 MOVE TO", "BAR-VEN1 MOVE 0610 TO 0611", "BAR-VEN1 MOVE TO 0611 FACING E", "BAR-VEN1 STACK BAR-VEN2 MOVE TO 0611",
-		"BAR-VEN1 MOVE 0610 RAM X ABORT", "BAR-VEN1 MOVE 0610 RAM X ABORT BELOW 1", "EVADE BAR", "EVADE BAR LEFT", "LET BURN", "EXTINGUISH",
+		"BAR-VEN1 MOVE 0610 RAM X ABORT", "BAR-VEN1 MOVE 0610 RAM X ABORT BELOW 1", "EVADE BAR", "EVADE BAR LEFT", "EVADE BAR BOW W", "EVADE BAR STERN N S", "LET BURN", "EXTINGUISH",
 		"AIM BAR", "AIM BAR LEADER", "RETURN BAR-VEN1", "RETURN BAR-VEN1 AT 0611 FACING", "ENGAGED", "ENGAGED NOW",
 	} {
 		_, errs := g.Parse("christian", "BAR-VEN2 PASS\n"+bad)

@@ -185,8 +185,9 @@ Standing orders go with any orders you send and hold until you change them:
   CAPTAIN GROUP ON UNIT a captain who takes command of GROUP goes aboard UNIT (4.4); by
                         default the lost leader's ship, else the group's first single ship;
                         one placed by default moves there with your next orders.
-  EVADE UNIT|GROUP BOW|STERN   an Evade result (9.6) takes the unit away bow first (the
-                        default) or stern first, bow still to the enemy.
+  EVADE UNIT|GROUP BOW|STERN [N|S]   an Evade result (9.6) takes the unit away bow first
+                        (the default) or stern first, bow still to the enemy; N or S: by the
+                        northern or southern hexsides where both come as near its map edge.
   LET BURN UNIT|GROUP   no roll to put out its fire at a Fire Roll chit (9.2.1);
                         EXTINGUISH UNIT|GROUP rolls again (the default).
   RETURN UNIT AT HEX [FACING DIR]   where a fled unit comes back, if HEX is beside or with a

@@ -17,7 +17,7 @@ import (
 //	REACT UNIT|GROUP [MOVE|RAM]       reaction fire again (the default)
 //	LEADERS STAY | LEADERS ASK        not asked, or asked again, at Leader Move chits (2.4.1)
 //	CAPTAIN GROUP ON UNIT             where a captain taking command of GROUP goes (4.4)
-//	EVADE UNIT|GROUP BOW|STERN        which way round an evade goes (9.6 "may change facing")
+//	EVADE UNIT|GROUP BOW|STERN [N|S]  which way round an evade goes, leaning north or south (9.6 "may change facing")
 //	LET BURN UNIT|GROUP | EXTINGUISH UNIT|GROUP   no extinguish roll, or the roll again (9.2.1 "can attempt")
 //	AIM UNIT|GROUP SINGLE|SQUADRON    the unit of a stack its reaction fire takes (5.3)
 //	RETURN UNIT AT HEX [FACING DIR]   where a fled unit comes back (9.6 "can reenter")
@@ -75,10 +75,10 @@ func parseStanding(n int, f []string) (adjudicator.Order, error) {
 		}
 		return &standingOrder{line: n, verb: "ENGAGED", target: f[1]}, nil
 	case f[0] == "EVADE":
-		if len(f) != 3 || f[2] != "BOW" && f[2] != "STERN" {
-			return nil, fmt.Errorf("want EVADE UNIT|GROUP BOW|STERN")
+		if len(f) < 3 || len(f) > 4 || f[2] != "BOW" && f[2] != "STERN" || len(f) == 4 && f[3] != "N" && f[3] != "S" {
+			return nil, fmt.Errorf("want EVADE UNIT|GROUP BOW|STERN [N|S]")
 		}
-		return &standingOrder{line: n, verb: "EVADE", target: f[1], scope: f[2]}, nil
+		return &standingOrder{line: n, verb: "EVADE", target: f[1], scope: strings.Join(f[2:], " ")}, nil
 	case f[0] == "AIM":
 		if len(f) != 3 || f[2] != "SINGLE" && f[2] != "SQUADRON" {
 			return nil, fmt.Errorf("want AIM UNIT|GROUP SINGLE|SQUADRON")
@@ -241,7 +241,8 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 		for _, u := range g.fireChoiceUnits(side, o.target) {
 			switch o.verb {
 			case "EVADE":
-				u.EvadeStern = o.scope == "STERN"
+				mode, lean, _ := strings.Cut(o.scope, " ")
+				u.EvadeStern, u.EvadeLean = mode == "STERN", lean
 			case "AIM":
 				u.ReactAt = map[string]string{"SINGLE": "single", "SQUADRON": "squadron"}[o.scope]
 			default:

@@ -21,6 +21,7 @@ type Unit struct {
 	Sailing                           bool     // in Sailing Mode (12)
 	HoldMove, HoldRam                 bool     // standing HOLD FIRE: no reaction fire (5.3, 6.2)
 	EvadeStern                        bool     // standing EVADE STERN: evades stern first (9.6)
+	EvadeLean                         string   // standing EVADE ... N|S: the hexsides it prefers (9.6)
 	NoExtinguish                      bool     // standing LET BURN: no extinguish roll (9.2.1)
 	ReactAt                           string   // standing REACT ... AT SINGLE|SQUADRON: which unit of a stack it fires at (5.3)
 	ReturnAt                          string   // standing RETURN: "HEX FACING" where it comes back after fleeing (9.6)
@@ -226,8 +227,11 @@ func (u *Unit) appendEncoding(b []byte) []byte {
 	}
 	// the standing choices of version 0.3.0, written only once made (the bytes of a game
 	// that makes none are as before)
-	if u.EvadeStern {
-		b = append(b, " evade=stern"...)
+	if u.EvadeStern || u.EvadeLean != "" {
+		b = append(append(b, " evade="...), map[bool]string{true: "stern", false: "bow"}[u.EvadeStern]...)
+		if u.EvadeLean != "" {
+			b = append(append(b, ','), u.EvadeLean...)
+		}
 	}
 	if u.NoExtinguish {
 		b = append(b, " let-burn"...)
