@@ -213,6 +213,14 @@ func TestFullBattleSelfPlay(t *testing.T) {
 	if rr.States != rr.Steps || len(requests) != 7 {
 		t.Errorf("replay %+v, %d turns", rr, len(requests))
 	}
+	if !strings.Contains(rr.Result, "VP") { // the rules' end (10.1), not a referee's ENDGAME
+		t.Errorf("the game ended %q, not by the victory count", rr.Result)
+	}
+	for _, what := range []string{"rams", "tries to grapple", "Boarding:", "Disengage chit:"} { // the whole repertoire
+		if !bytes.Contains(data, []byte(what)) {
+			t.Errorf("no %q in the full battle's log", what)
+		}
+	}
 }
 
 // TestRoundTrips measures the mail round trips per game turn of the full battle played by
@@ -227,13 +235,23 @@ func TestFullBattleSelfPlay(t *testing.T) {
 //     act this turn and LEADERS STAY (docs/DESIGN.md 3.4); his group orders are used when the
 //     group's marker is drawn if they are still legal, and he is asked again otherwise.
 //
-// The performance goal is at most 8 round trips per game turn with advance orders.
+// The bots use every kind of order (rams, grapples, boardings, disengagements, fury
+// chits), so every kind of step is counted; the test fails unless rams, grapples, boardings
+// and a Disengage chit that asks someone happen.
+//
+// The performance goal is at most 8 round trips per game turn with advance orders, both
+// sides together (so at most 4 a side).
 func TestRoundTrips(t *testing.T) {
 	perTurn := map[string]float64{}
 	for _, mode := range []string{"asked", "standing", "advance"} {
-		requests, turns := roundTrips(t, mode)
+		requests, turns, seen := roundTrips(t, mode)
 		perTurn[mode] = float64(requests) / float64(turns)
-		t.Logf("full battle, %s: %d round trips in %d turns: %.1f per game turn", mode, requests, turns, perTurn[mode])
+		t.Logf("full battle, %s: %d round trips in %d turns: %.1f per game turn (%.1f a side); %v", mode, requests, turns, perTurn[mode], perTurn[mode]/2, seen)
+		for _, what := range []string{"rams", "tries to grapple", "Boarding:", "disengage"} {
+			if seen[what] == 0 {
+				t.Errorf("%s: no event %q: the bots do not use the whole repertoire", mode, what)
+			}
+		}
 	}
 	if perTurn["standing"] >= perTurn["asked"] {
 		t.Errorf("LEADERS STAY saves nothing: %.1f against %.1f round trips per turn", perTurn["standing"], perTurn["asked"])
@@ -244,9 +262,11 @@ func TestRoundTrips(t *testing.T) {
 }
 
 // roundTrips plays the full battle with bot players of one kind (see TestRoundTrips) and
-// returns the round trips and the game turns played.
-func roundTrips(t *testing.T, mode string) (requests, turns int) {
+// returns the round trips, the game turns played and how many events of each kind of
+// attack there were (the steps asking for disengagements as "disengage").
+func roundTrips(t *testing.T, mode string) (requests, turns int, seen map[string]int) {
 	t.Helper()
+	seen = map[string]int{}
 	g, _ := lepanto.Ruleset.New(adjudicator.Config{Scenario: "battle-of-lepanto"})
 	lg := g.(*lepanto.Game)
 	held := map[string][]adjudicator.Order{}
@@ -280,11 +300,22 @@ func roundTrips(t *testing.T, mode string) (requests, turns int) {
 			}
 			orders[side] = use
 		}
-		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(st.Act)})); err != nil {
+		if strings.HasPrefix(st.What, "disengage") {
+			seen["disengage"]++
+		}
+		events, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(st.Act)}))
+		if err != nil {
 			t.Fatal(err)
 		}
+		for _, e := range events {
+			for _, what := range []string{"rams", "tries to grapple", "Boarding:", "captures", "disengages"} {
+				if strings.Contains(e.Text, what) {
+					seen[what]++
+				}
+			}
+		}
 	}
-	return requests, turns
+	return requests, turns, seen
 }
 
 // TestSelfPlayWithOptions plays the full battle with the wind and sailing rules (11, 12).

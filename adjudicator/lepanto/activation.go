@@ -56,14 +56,34 @@ func (rs *resolver) actionPhase(group string, orders []adjudicator.Order, again 
 		if !ok {
 			continue
 		}
-		for _, part := range uo.expand() {
-			if err := rs.unitSegments(part, &repaired); err != nil {
-				return err
-			}
+		var err error
+		if parts := uo.expand(); len(parts) > 1 {
+			err = rs.stackSegments(parts, &repaired)
+		} else {
+			err = rs.unitSegments(uo, &repaired)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	gr.Acted = true
 	return nil
+}
+
+// lowerSails: a unit under sail within 3 hexes of the enemy lowers its sails before it acts,
+// at no cost (12.3; 12.4 charges only voluntary changes); a ROW step ordered is that.
+func (rs *resolver) lowerSails(u *Unit, o *unitOrder) *unitOrder {
+	if !u.Sailing || !rs.g.enemyWithin(u, u.Hex, 3) {
+		return o
+	}
+	u.Sailing = false
+	rs.event("12.3", "%s is within 3 hexes of the enemy and lowers its sails, at no cost", u.ID)
+	if len(o.move) > 0 && o.move[0].kind == stepRow {
+		c := *o
+		c.move = o.move[1:]
+		return &c
+	}
+	return o
 }
 
 func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
@@ -71,6 +91,17 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 	u := g.unit(o.unit)
 	if u == nil || !u.InPlay() || o.pass {
 		return nil
+	}
+	o = rs.lowerSails(u, o)
+	if o.dest != nil { // a MOVE TO not validated: its path is found now, as Validate would
+		path, err := (&board{g: g}).route(u, o.move, *o.dest, o.destFace)
+		if err != nil {
+			rs.event("3", "%s cannot move as ordered: %v; it stays at %s", u.ID, err, u.Hex)
+			return nil
+		}
+		c := *o
+		c.move, c.dest, c.destFace = path, nil, nil
+		o = &c
 	}
 	attack := o.ram != "" || o.grapple != ""
 	res := moveResult{end: position{u.Hex, u.Facing, u.Sailing}}
@@ -80,6 +111,70 @@ func (rs *resolver) unitSegments(o *unitOrder, repaired *bool) error {
 			return err
 		}
 	}
+	return rs.afterManeuver(u, o, res, repaired)
+}
+
+// stackSegments: a stack moves together (3.2.1), its units one by one along its path, and
+// stops as one: reaction fire then takes, at each hex where units of it stopped, the unit
+// its firer's player aims at (5.3, AIM); then the stack's own unit makes its ram or grapple,
+// fire and repair. Its other units fire on lines of their own that follow (2.2: "all
+// combat ... is performed by individual units").
+func (rs *resolver) stackSegments(parts []*unitOrder, repaired *bool) error {
+	g := rs.g
+	lead := parts[0]
+	attack := lead.ram != "" || lead.grapple != ""
+	var stopped []*Unit
+	var leadRes moveResult
+	for i, o := range parts {
+		u := g.unit(o.unit)
+		if u == nil || !u.InPlay() || o.pass {
+			continue
+		}
+		o = rs.lowerSails(u, o)
+		if i == 0 {
+			lead = o
+		}
+		res := moveResult{end: position{u.Hex, u.Facing, u.Sailing}}
+		if len(o.move) > 0 {
+			var err error
+			if res, err = rs.maneuver(u, o.move, false); err != nil {
+				return err
+			}
+		}
+		if i == 0 {
+			leadRes = res
+		}
+		if res.entered > 0 && u.InPlay() && (i > 0 || !attack) {
+			stopped = append(stopped, u)
+		}
+	}
+	for len(stopped) > 0 {
+		h := stopped[0].Hex
+		var here, rest []*Unit
+		for _, u := range stopped {
+			if u.Hex == h {
+				here = append(here, u)
+			} else {
+				rest = append(rest, u)
+			}
+		}
+		if err := rs.reactionFire(here...); err != nil {
+			return err
+		}
+		stopped = rest
+	}
+	u := g.unit(lead.unit)
+	if u == nil || !u.InPlay() || lead.pass {
+		return nil
+	}
+	return rs.afterManeuver(u, lead, leadRes, repaired)
+}
+
+// afterManeuver is the rest of a unit's segments once it has moved: its ram or grapple, its
+// Battle Segment and its Recovery Segment (2.2).
+func (rs *resolver) afterManeuver(u *Unit, o *unitOrder, res moveResult, repaired *bool) error {
+	g := rs.g
+	attack := o.ram != "" || o.grapple != ""
 	if attack {
 		if err := rs.contact(u, o, g.allowance(u)-res.mp); err != nil || !u.InPlay() {
 			return err
@@ -157,27 +252,44 @@ func (rs *resolver) contact(u *Unit, o *unitOrder, mpLeft int) error {
 		rs.grappled[u.Hex] = true
 		return rs.grapple(u, target)
 	}
-	return rs.ram(u, target, o.ramOnce, o.ramGrab && !u.Galleass()) // galleasses cannot grapple (5)
+	return rs.ram(u, target, o.ramOnce, o.ramBelow, o.ramGrab && !u.Galleass()) // galleasses cannot grapple (5)
 }
 
-// reactionFire: every enemy unit able to fire that has the unit that just stopped in its
-// arc fires first (5.3), unless its player's standing HOLD FIRE keeps it from it: reaction
-// "can occur", and is the default.
-func (rs *resolver) reactionFire(mover *Unit) error {
+// reactionFire: every enemy unit able to fire that has the units that just stopped in a hex
+// in its arc fires first (5.3), unless its player's standing HOLD FIRE keeps it from it:
+// reaction "can occur", and is the default. At a stack it fires at the unit its player's
+// standing AIM names (a single ship or the squadron), else at the stack's own unit.
+func (rs *resolver) reactionFire(movers ...*Unit) error {
 	g := rs.g
 	b := &board{g: g}
 	for _, e := range slices.Clone(g.Units) {
-		if !mover.InPlay() {
+		var left []*Unit
+		for _, m := range movers {
+			if m.InPlay() && m.Hex == movers[0].Hex {
+				left = append(left, m)
+			}
+		}
+		if len(left) == 0 {
 			return nil
 		}
-		if e.Side == mover.Side || e.HoldMove || g.canFire(e, true) != "" || !inArc(e, b.pos(e), mover.Hex) {
+		if e.Side == left[0].Side || e.HoldMove || g.canFire(e, true) != "" || !inArc(e, b.pos(e), left[0].Hex) {
 			continue
 		}
-		if err := rs.artilleryFire(e, mover, true); err != nil {
+		if err := rs.artilleryFire(e, aimAt(e, left), true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// aimAt picks the unit of a stack that e's reaction fire takes (5.3, AIM).
+func aimAt(e *Unit, stack []*Unit) *Unit {
+	for _, u := range stack {
+		if e.ReactAt == "single" && u.Single() || e.ReactAt == "squadron" && !u.Single() {
+			return u
+		}
+	}
+	return stack[0]
 }
 
 // battle is the Battle Segment: the ordered Artillery Fire, if it is still possible. A

@@ -187,17 +187,26 @@ func (rs *resolver) capture(att, def *Unit, label string) error {
 	return nil
 }
 
-// disengageChit: sides with engaged units are asked which to disengage (2.4.4).
+// disengageChit: sides with engaged units are asked which to disengage (2.4.4), but for
+// those whose standing ENGAGED STAY says their units stay engaged.
 func (rs *resolver) disengageChit() {
 	g := rs.g
 	var sides []string
+	engaged := false
 	for _, side := range g.sc.Sides {
 		if len(g.engagedUnits(side)) > 0 {
-			sides = append(sides, side)
+			engaged = true
+			if !slices.Contains(g.EngagedStay, side) {
+				sides = append(sides, side)
+			}
 		}
 	}
-	if len(sides) == 0 {
+	if !engaged {
 		rs.event("2.4.4", "Disengage chit: no units are engaged: no effect")
+		return
+	}
+	if len(sides) == 0 {
+		rs.event("2.4.4", "Disengage chit: the engaged units stay engaged (their players keep them so)")
 		return
 	}
 	g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, sides, ChitDisengage

@@ -24,6 +24,7 @@ import (
 //	engage UNIT UNIT / tried-grapple UNIT / setup (the game waits for the 4.5 set-up) / hidden LEADER
 //	fled UNIT TURN (out of the game until TURN)
 //	hold-fire UNIT [move|ram] / captain-on GROUP UNIT / leaders-stay SIDE   standing orders given before
+//	standing SIDE ORDER...            any standing order of SIDE given before (EVADE, LET BURN, AIM, RETURN, ENGAGED, ...)
 //	placed-captain GROUP UNIT (a captain navarch placed aboard UNIT, GROUP's leader killed)
 //	drawer SIDE (the drawing player) / boardingwait (the step waits for the drawer's BOARD orders)
 //	orders SIDE ... end               order text of SIDE for the step
@@ -136,6 +137,12 @@ func applySetup(g *Game, f []string) error {
 		g.Leaders = append(g.Leaders, &Leader{ID: f[1] + "-CAPTAIN1", Kind: "captain", Rating: 1, Group: f[1], Side: g.group(f[1]).Side, Unit: f[2], Placed: true})
 	case "captain-on":
 		g.group(f[1]).CaptainOn = f[2]
+	case "standing":
+		o, err := parseStanding(0, f[2:])
+		if o == nil || err != nil {
+			return fmt.Errorf("not a standing order: %v", err)
+		}
+		(&resolver{g: g}).applyOne(f[1], o.(*standingOrder))
 	case "leaders-stay":
 		g.LeadersStay = append(g.LeadersStay, f[1])
 	case "drawer":

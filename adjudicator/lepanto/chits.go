@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"navarch/adjudicator/dice"
 )
 
 // chit resolves a special chit drawn after a Group Activation Marker (2.4).
@@ -85,9 +87,12 @@ func (rs *resolver) windRoll() error {
 	return nil
 }
 
-// fireRoll: every unit with fire aboard rolls on the Extinguish Fire Table, in the column of
-// what is adjacent (enemy before friendly, 9.2.1); a spreading fire catches the first
-// adjacent unit, hexsides taken N, NE, SE, S, SW, NW.
+// fireRoll: "each Player can attempt to extinguish fires" (9.2.1): every unit with fire
+// aboard rolls on the Extinguish Fire Table unless its player's standing LET BURN says not,
+// in the column of what is adjacent (enemy before friendly), one less under sail (16.04: the
+// table "differentiates between units in Sailing or Rowing Mode"). A spreading fire catches
+// one of the adjacent units not yet burning, drawn by lot among them: the text names no
+// one who chooses.
 func (rs *resolver) fireRoll() error {
 	g := rs.g
 	burning := []*Unit{}
@@ -100,23 +105,56 @@ func (rs *resolver) fireRoll() error {
 		rs.event("2.4.3", "Fire Roll chit: no fires aboard")
 	}
 	for _, u := range burning {
-		col, near := g.adjacency(u)
-		d6, roll, err := rs.roll("extinguish/"+u.ID, 6, "9.2.1")
-		if err != nil {
+		if u.NoExtinguish {
+			rs.event("9.2.1", "Fire aboard %s: no attempt to put it out (its player's choice)", u.ID)
+			continue
+		}
+		if err := rs.extinguish(u); err != nil {
 			return err
 		}
-		res, _ := g.tables.Get("extinguish-fire").IntCol(d6, col)
-		roll.Note = fmt.Sprintf("%s adjacent: %s", col, res)
-		rs.event("9.2.1", "Fire aboard %s (%s adjacent): d6 %d, %s%s", u.ID, col, d6, res, rs.substitute("extinguish-fire"))
-		switch res {
-		case "out":
-			u.OnFire = false
-		case "spreads":
-			if len(near) > 0 && !near[0].OnFire {
-				near[0].OnFire = true
-				rs.event("9.2.1", "The fire spreads to %s", near[0].ID)
+	}
+	return nil
+}
+
+// extinguish is one unit's roll on the Extinguish Fire Table (9.2.1, 16.04).
+func (rs *resolver) extinguish(u *Unit) error {
+	g := rs.g
+	col, near := g.adjacency(u)
+	d6, roll, err := rs.roll("extinguish/"+u.ID, 6, "9.2.1")
+	if err != nil {
+		return err
+	}
+	mod := 0
+	if u.Sailing {
+		mod = -1
+	}
+	res, _ := g.tables.Get("extinguish-fire").IntCol(d6+mod, col)
+	roll.Note = fmt.Sprintf("%d%+d, %s adjacent: %s", d6, mod, col, res)
+	rs.event("9.2.1", "Fire aboard %s (%s adjacent%s): d6 %d, %s%s", u.ID, col, map[bool]string{true: ", under sail -1", false: ""}[u.Sailing], d6, res, rs.substitute("extinguish-fire"))
+	switch res {
+	case "out":
+		u.OnFire = false
+	case "spreads":
+		var ids []string
+		for _, o := range near {
+			if !o.OnFire {
+				ids = append(ids, o.ID)
 			}
 		}
+		if len(ids) == 0 {
+			rs.event("9.2.1", "The fire finds no unit around %s that is not burning already", u.ID)
+			return nil
+		}
+		i := 0
+		if len(ids) > 1 {
+			var r *dice.Roll
+			if i, r, err = dice.Draw(rs.r, "spread/"+u.ID, ids); err != nil {
+				return err
+			}
+			r.Rule, r.Note = "9.2.1", "the fire spreads to "+ids[i]
+		}
+		g.unit(ids[i]).OnFire = true
+		rs.event("9.2.1", "The fire spreads to %s", ids[i])
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package lepanto
 
 import (
 	"fmt"
+	"strings"
 )
 
 // hit is the procedure for one hit (9.4-9.6, 5.5.1): an HV check (d6 plus modifiers, passed
@@ -101,30 +102,105 @@ func remove(s []string, v string) []string {
 	return out
 }
 
-// evade: the unit retreats 2 hexes towards its side's map edge, turning up to two hexsides in
-// the first hex and one in the second (9.6). The retreat takes, hex by hex, the first legal
-// hexside towards the edge, in a fixed order of preference.
+// evade: the unit retreats 2 hexes towards its side's map edge and "may change facing up to
+// two hexsides in the first hex, and (only) one hexside in the second hex" (9.6). It enters
+// each hex bow first (facing where it goes) or stern first (rowing backwards, 3.5, keeping
+// its bow the other way), within those turns. Of the legal retreats, those that come
+// nearest the edge are taken ("toward that side's map edge, if possible"), two hexes before
+// one; among them the owner's standing EVADE BOW|STERN says which way round, and then the
+// hexsides are taken in a fixed order of preference. An engaged unit is held by the
+// grapple and does not move (7.2: engaged units cannot move; only the Disengage chit
+// frees them, 2.4.4).
 func (rs *resolver) evade(t *Unit) {
-	b := &board{g: rs.g}
-	prefs := map[string][]Dir{"west": {SW, NW, S, N}, "east": {NE, SE, N, S}}[rs.g.sc.Edges[t.Side]]
-	moved, from := 0, t.Hex
+	if len(t.Engaged) > 0 {
+		rs.event("9.6", "%s would evade but is held by the grapple: it stays at %s, engaged", t.ID, t.Hex)
+		return
+	}
+	from := t.Hex
+	path := rs.evadePath(t)
 	defer func() { rs.traceAt("evade", t, from) }()
-	for step := 0; step < 2; step++ {
-		ok := false
-		for _, d := range prefs {
-			h := t.Hex.Neighbor(d)
-			if b.canEnter(t, h) == nil && len(b.at(h, t)) == 0 {
-				t.Hex, t.Facing, ok = h, d, true
-				moved++
-				break
-			}
-		}
-		if !ok || rs.aground(t) {
-			break // no way on, or lost in the first hex (12.5)
+	moved := 0
+	for _, p := range path {
+		t.Hex, t.Facing = p.hex, p.facing
+		moved++
+		if rs.aground(t) {
+			break // lost in the first hex (12.5)
 		}
 	}
 	rs.event("9.6", "%s evades %d hexes to %s facing %s", t.ID, moved, t.Hex, t.Facing)
 	rs.shallowSailing(t)
+}
+
+// evadePrefs is the order in which an evade tries hexsides, towards each map edge, and with
+// the owner's lean to the north or the south (EVADE ... N|S).
+var evadePrefs = map[string][]Dir{"west": {SW, NW, S, N, SE, NE}, "east": {NE, SE, N, S, NW, SW},
+	"west N": {NW, SW, N, S, NE, SE}, "west S": {SW, NW, S, N, SE, NE}, "east N": {NE, SE, N, S, NW, SW}, "east S": {SE, NE, S, N, SW, NW}}
+
+// evadePath is the retreat evade takes: up to two positions, each an adjacent free hex
+// entered bow or stern first within the turns 9.6 allows (two hexsides, then one).
+func (rs *resolver) evadePath(t *Unit) []position {
+	g := rs.g
+	b := &board{g: g}
+	edge := g.sc.Edges[t.Side]
+	prefs := evadePrefs[strings.TrimSpace(edge+" "+t.EvadeLean)]
+	gain := func(h Hex) int {
+		if edge == "west" {
+			return t.Hex.Col - h.Col
+		}
+		return h.Col - t.Hex.Col
+	}
+	modes := []bool{false, true} // bow first, then stern first
+	steps := func(p position, turns int) []position {
+		var out []position
+		for _, d := range prefs {
+			h := p.hex.Neighbor(d)
+			if b.canEnter(t, h) != nil || len(b.at(h, t)) > 0 {
+				continue
+			}
+			for _, stern := range modes {
+				f := d
+				if stern {
+					f = d.Opposite()
+				}
+				if hexsides(p.facing, f) <= turns {
+					out = append(out, position{hex: h, facing: f, sailing: p.sailing})
+				}
+			}
+		}
+		return out
+	}
+	start := position{t.Hex, t.Facing, t.Sailing}
+	var best []position
+	// score: nearest the edge, two hexes before one; then, bow first, the most hexes
+	// entered bow first or, stern first, the least turning.
+	score := func(path []position) [2]int {
+		second, prev := 0, start
+		for _, p := range path {
+			d, _ := prev.hex.DirTo(p.hex)
+			if t.EvadeStern {
+				second -= hexsides(prev.facing, p.facing)
+			} else if p.facing == d {
+				second++
+			}
+			prev = p
+		}
+		return [2]int{10*gain(path[len(path)-1].hex) + len(path), second}
+	}
+	better := func(a, b [2]int) bool { return a[0] > b[0] || a[0] == b[0] && a[1] > b[1] }
+	for _, p1 := range steps(start, 2) {
+		cands := [][]position{{p1}}
+		for _, p2 := range steps(p1, 1) {
+			if p2.hex != t.Hex {
+				cands = append(cands, []position{p1, p2})
+			}
+		}
+		for _, c := range cands {
+			if best == nil || better(score(c), score(best)) {
+				best = c
+			}
+		}
+	}
+	return best
 }
 
 // adrift: the unit moves one hex with the wind, keeping its facing; into a friendly unit's

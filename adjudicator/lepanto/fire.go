@@ -215,9 +215,19 @@ func (rs *resolver) leaderCasualties(t *Unit, column, label string) error {
 }
 
 // displaceLeaders moves the surviving leaders of a unit that is gone to an adjacent unit of
-// their group, or loses them at sea (4.3).
+// their group, or loses them at sea (4.3). A unit that flees is not gone for good: it is
+// "out of the game for 2 turns" and comes back (9.6), and its leaders with it (4.3 moves
+// leaders off a captured unit only).
 func (rs *resolver) displaceLeaders(t *Unit) {
 	g := rs.g
+	if t.Status == "fled" {
+		for _, l := range g.leadersAboard(t) {
+			if !l.Hidden {
+				rs.event("4.3", "%s (%s) flees aboard %s and comes back with it", l.Name, l.ID, t.ID)
+			}
+		}
+		return
+	}
 	for _, l := range g.Leaders {
 		if l.Status != "" || l.Unit != t.ID {
 			continue

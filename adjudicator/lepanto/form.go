@@ -19,6 +19,13 @@ func (g *Game) OrderForm(side string) adjudicator.Form {
 	f := adjudicator.Form{Default: st.Default}
 	switch {
 	case !g.SetUp:
+		for _, l := range g.Leaders {
+			if l.Side == side && l.Status == "" {
+				f.Units = append(f.Units, adjudicator.FormUnit{ID: l.ID, Where: l.Unit,
+					May: []string{"ON " + strings.Join(g.leaderShips(l.Group), "|") + " [HIDDEN]", "HIDDEN"}})
+				f.Lines = append(f.Lines, l.ID+" ON "+l.Unit)
+			}
+		}
 	case g.Wait == waitGroup:
 		for _, u := range g.Units {
 			if u.Group == g.WaitGroup && u.InPlay() {
@@ -52,9 +59,9 @@ func (g *Game) formUnit(u *Unit) adjudicator.FormUnit {
 		mode = "sailing"
 	}
 	fu := adjudicator.FormUnit{ID: u.ID, Where: u.Hex.String(), Facing: u.Facing.String(),
-		Allowance: fmt.Sprintf("%d MP (%s)", g.allowanceIn(u, u.Sailing), mode), May: []string{"PASS"}}
+		Allowance: fmt.Sprintf("%d MP (%s; %s)", g.allowanceIn(u, u.Sailing), mode, turnCost(u)), May: []string{"PASS"}}
 	if reach := g.reach(u); len(reach) > 0 {
-		fu.May = append(fu.May, "MOVE to "+strings.Join(reach, " "))
+		fu.May = append(fu.May, "MOVE to "+strings.Join(reach, " ")+" (MOVE TO HEX [FACING DIR] finds the path of fewest MP)")
 	}
 	b := &board{g: g, moved: map[string]position{}}
 	if g.canFire(u, false) == "" {
@@ -66,6 +73,17 @@ func (g *Game) formUnit(u *Unit) adjudicator.FormUnit {
 		fu.May = append(fu.May, "REPAIR")
 	}
 	return fu
+}
+
+// turnCost says what a turn costs the unit (3.1, 3.1.2-3.1.4, 12.2).
+func turnCost(u *Unit) string {
+	switch {
+	case u.Sailing:
+		return "turns cost no MP under sail"
+	case u.Galleass():
+		return "it turns one hexside only after one hex ahead, for the rest of its MP; no turn in place"
+	}
+	return "a turn 1 MP, one per hex entered; the hex beside the bow or astern 2 MP"
 }
 
 // reach lists the hexes u can end a legal move in, in hex-number order (a breadth-first search over

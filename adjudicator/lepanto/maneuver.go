@@ -95,15 +95,22 @@ func (b *board) planOut(u *Unit, steps []pathStep) (moveResult, error) {
 }
 
 func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
+	res, err := b.planSteps(u, steps)
+	if err != nil {
+		return res, err
+	}
+	return res, b.checkStack(u, res.end.hex)
+}
+
+// planSteps checks the steps of a move by the rules of section 3, all but the stacking
+// limits of the hex it ends in (3.2.1: checked after the move).
+func (b *board) planSteps(u *Unit, steps []pathStep) (moveResult, error) {
 	g := b.g
 	p := b.pos(u)
 	res := moveResult{end: p}
 	steps, err := b.modeChange(u, &res, steps)
 	if err != nil {
 		return res, err
-	}
-	if res.end.sailing && g.enemyWithin(u, res.end.hex, 3) {
-		return res, &moveError{msg: fmt.Sprintf("%s is within 3 hexes of the enemy: its sails must come down, start its move with ROW (12.3)", u.ID)}
 	}
 	ma := g.allowanceIn(u, res.end.sailing)
 	if res.end.sailing && g.intoWind(res.end.facing) {
@@ -119,11 +126,14 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 			turned = turnCount(res.end.facing, s)
 			res.end.facing = turnTo(res.end.facing, s)
 			cost = turned
-			if res.end.sailing {
+			switch {
+			case res.end.sailing && u.Galleass() && res.entered == 0:
+				err = &moveError{msg: fmt.Sprintf("%s is a galleass: galleasses cannot change facing without moving, under sail too (3.1.3)", u.ID)}
+			case res.end.sailing:
 				cost = 0 // sailing turns cost no MP; some need an HV check (12.2)
-			} else if u.Galleass() {
+			case u.Galleass():
 				err = b.galleassTurn(u, res, p, turned, i, len(steps))
-				cost, galleassTurn = ma, true
+				cost, galleassTurn = max(ma-res.mp, 0), true // the hex and the turn spend the total allowance (3.1.2)
 			}
 		case stepPivot:
 			turned = hexsides(res.end.facing, s.dir)
@@ -153,7 +163,7 @@ func (b *board) planFree(u *Unit, steps []pathStep) (moveResult, error) {
 	if res.entered > 0 && turns > res.entered && !u.Galleass() && !res.end.sailing && !p.sailing {
 		return res, &moveError{msg: "a moving unit may turn one hexside per hex entered (3.1.1)"}
 	}
-	return res, b.checkStack(u, res.end.hex)
+	return res, nil
 }
 
 func hexsides(from, to Dir) int {
@@ -180,8 +190,9 @@ func turnTo(f Dir, s pathStep) Dir {
 
 // galleassTurn: "Galleasses move one hex forward and then expend their total Movement
 // Allowance to change facing one hexside" (3.1.2): the turn is the last step of a move that
-// entered exactly one hex, the bow hex, and costs the whole allowance on top of that hex's
-// MP (the caller charges it). A galleass cannot turn without moving (3.1.3).
+// entered exactly one hex, the bow hex, and the hex and the turn together spend the total
+// allowance (the caller charges the turn the rest). A galleass cannot turn without moving
+// (3.1.3).
 func (b *board) galleassTurn(u *Unit, res moveResult, start position, turned, i, n int) error {
 	forward := res.entered == 1 && res.mp == 1 && res.end.hex == start.hex.Neighbor(start.facing)
 	if !forward || turned != 1 || i != n-1 {

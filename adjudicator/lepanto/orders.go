@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"navarch/adjudicator"
@@ -57,9 +58,12 @@ type unitOrder struct {
 	move      []pathStep
 	ram       string   // target of a ramming attack at the end of the move (6)
 	ramOnce   bool     // abort after the first ramming roll if it falls short (6.2)
+	ramBelow  int      // abort after a short first roll if the speed so far is below this (6.2)
 	ramGrab   bool     // grapple the target after a successful ram (6.3)
 	grapple   string   // target of a grappling attempt at the end of the move (7.1)
 	stack     []string // units moving with this one (3.2.1)
+	dest      *Hex     // MOVE TO: the hex to reach by the path of fewest MP, found when validated
+	destFace  *Dir     // MOVE TO ... FACING: the facing to end in
 	disengage bool     // leave the engagement along move (2.4.4)
 	fire      []string // targets in order; only a galleass may have more than one (5.2.1)
 	repair    bool
@@ -76,7 +80,16 @@ func (o *unitOrder) String() string {
 	if len(o.stack) > 0 {
 		parts = append(append(parts, "STACK"), o.stack...)
 	}
-	if len(o.move) > 0 {
+	if o.dest != nil {
+		parts = append(parts, "MOVE")
+		for _, s := range o.move { // SAIL or ROW first
+			parts = append(parts, s.String())
+		}
+		parts = append(parts, "TO", o.dest.String())
+		if o.destFace != nil {
+			parts = append(parts, "FACING", o.destFace.String())
+		}
+	} else if len(o.move) > 0 {
 		parts = append(parts, map[bool]string{true: "DISENGAGE", false: "MOVE"}[o.disengage])
 		for _, s := range o.move {
 			parts = append(parts, s.String())
@@ -86,6 +99,9 @@ func (o *unitOrder) String() string {
 		parts = append(parts, "RAM", o.ram)
 		if o.ramOnce {
 			parts = append(parts, "ONCE")
+		}
+		if o.ramBelow > 0 {
+			parts = append(parts, "ABORT", "BELOW", strconv.Itoa(o.ramBelow))
 		}
 		if o.ramGrab {
 			parts = append(parts, "GRAPPLE")
@@ -156,10 +172,11 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 }
 
 // grammar is the order language in one line, the legal forms a line not understood is
-// answered with; HELP gives it in full).
-const grammar = "UNIT MOVE STEP... [RAM|GRAPPLE TARGET] [FIRE TARGET] [REPAIR] | UNIT PASS | UNIT STACK UNIT... MOVE STEP... | " +
+// answered with (HELP gives it in full).
+const grammar = "UNIT MOVE STEP... [RAM TARGET [ONCE|ABORT BELOW N] [GRAPPLE]|GRAPPLE TARGET] [FIRE TARGET] [REPAIR] | UNIT PASS | UNIT STACK UNIT... MOVE STEP... | " +
 	"UNIT DISENGAGE STEP... | LEADER TO UNIT | LEADER ON UNIT [HIDDEN] | ACTIVATE GROUP | BOARD UNIT [UNIT] | " +
-	"HOLD FIRE|REACT UNIT|GROUP | LEADERS STAY|ASK | CAPTAIN GROUP ON UNIT"
+	"HOLD FIRE|REACT UNIT|GROUP | AIM UNIT|GROUP SINGLE|SQUADRON | LEADERS STAY|ASK | ENGAGED STAY|ASK | CAPTAIN GROUP ON UNIT | " +
+	"EVADE UNIT|GROUP BOW|STERN [N|S] | LET BURN|EXTINGUISH UNIT|GROUP | RETURN UNIT AT HEX [FACING DIR]"
 
 func parseLine(n int, f []string) (adjudicator.Order, error) {
 	if o, err := parseStanding(n, f); o != nil || err != nil {
@@ -222,7 +239,8 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 			i, err = o.parseMove(f, i+1)
 			segment = 1
 		case f[i] == "RAM" && segment <= 1 && i+1 < len(f):
-			o.ram, i, segment = f[i+1], o.parseRamOptions(f, i+2), 3
+			o.ram, segment = f[i+1], 3
+			i, err = o.parseRamOptions(f, i+2)
 		case f[i] == "GRAPPLE" && segment <= 1 && i+1 < len(f):
 			o.grapple, i, segment = f[i+1], i+2, 3
 		case f[i] == "FIRE" && segment <= 2 && i+1 < len(f):
@@ -230,7 +248,7 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 		case f[i] == "REPAIR" && segment <= 3 && !o.repair:
 			o.repair, i, segment = true, i+1, 4
 		default:
-			return nil, fmt.Errorf("%q: want MOVE, then RAM TARGET [ONCE] [GRAPPLE] or GRAPPLE TARGET or FIRE TARGET, then REPAIR, in that order", f[i])
+			return nil, fmt.Errorf("%q: want MOVE, then RAM TARGET [ONCE|ABORT BELOW N] [GRAPPLE] or GRAPPLE TARGET or FIRE TARGET, then REPAIR, in that order", f[i])
 		}
 		if err != nil {
 			return nil, err
@@ -239,20 +257,31 @@ func parseUnitOrder(n int, f []string) (*unitOrder, error) {
 	return o, nil
 }
 
-func (o *unitOrder) parseRamOptions(f []string, i int) int {
+func (o *unitOrder) parseRamOptions(f []string, i int) (int, error) {
 	if i < len(f) && f[i] == "ONCE" {
 		o.ramOnce, i = true, i+1
+	} else if i < len(f) && f[i] == "ABORT" {
+		n := 0
+		if i+2 < len(f) && f[i+1] == "BELOW" {
+			n, _ = strconv.Atoi(f[i+2])
+		}
+		if n < 2 || n > 6 {
+			return i, fmt.Errorf("want RAM TARGET ABORT BELOW N, N from 2 to 6: the speed after the first roll, less 1 for the target's bow or stern maneuver, below which the rammer aborts (6.2)")
+		}
+		o.ramBelow, i = n, i+3
 	}
 	if i < len(f) && f[i] == "GRAPPLE" {
 		o.ramGrab, i = true, i+1
 	}
-	return i
+	return i, nil
 }
 
 func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 	o.move = []pathStep{}
 	for ; i < len(f) && !slices.Contains([]string{"FIRE", "REPAIR", "RAM", "GRAPPLE"}, f[i]); i++ {
 		switch f[i] {
+		case "TO":
+			return o.parseDest(f, i+1)
 		case "SAIL":
 			o.move = append(o.move, pathStep{kind: stepSail})
 		case "ROW":
@@ -290,6 +319,38 @@ func (o *unitOrder) parseMove(f []string, i int) (int, error) {
 		return i, fmt.Errorf("MOVE needs at least one step")
 	}
 	return i, nil
+}
+
+// parseDest reads the rest of MOVE [SAIL|ROW] TO HEX [FACING DIR]: only a mode change may
+// come before TO, nothing but FACING after the hex.
+func (o *unitOrder) parseDest(f []string, i int) (int, error) {
+	bad := fmt.Errorf("want MOVE [SAIL|ROW] TO HEX [FACING DIR]")
+	for _, s := range o.move {
+		if s.kind != stepSail && s.kind != stepRow {
+			return i, bad
+		}
+	}
+	if o.disengage || len(o.stack) > 0 || i >= len(f) {
+		return i, fmt.Errorf("MOVE TO is for a unit moving alone: %w", bad)
+	}
+	h, err := ParseHex(f[i])
+	if err != nil {
+		return i, fmt.Errorf("%w: %v", bad, err)
+	}
+	o.dest, i = &h, i+1
+	if i+1 < len(f) && f[i] == "FACING" {
+		d, err := ParseDir(f[i+1])
+		if err != nil {
+			return i, fmt.Errorf("%w: %v", bad, err)
+		}
+		o.destFace, i = &d, i+2
+	}
+	return i, nil
+}
+
+// fireOnly reports whether the order is a Battle Segment alone: FIRE and nothing else.
+func (o *unitOrder) fireOnly() bool {
+	return len(o.fire) > 0 && len(o.move) == 0 && len(o.stack) == 0 && o.ram == "" && o.grapple == "" && !o.repair && !o.pass && !o.disengage
 }
 
 // expand turns a stack's move (3.2.1) into the moves of its units, the stack's own unit first:

@@ -30,7 +30,7 @@ func (g *Game) ramTarget(u *Unit, t *Unit, p position, mpLeft int, grapple bool)
 
 // ram resolves a Ramming attack (6.2, 6.3): the ramming speed roll, the target's emergency
 // maneuvers, the attacker's second roll or abort, and the Ramming Hit Table.
-func (rs *resolver) ram(a, t *Unit, once, grab bool) error {
+func (rs *resolver) ram(a, t *Unit, once bool, below int, grab bool) error {
 	rs.reveal(a, "leads an attack")
 	rs.traceShot("ram", a, t)
 	from, label := a.Hex, fmt.Sprintf("ram/%s>%s", a.ID, t.ID)
@@ -50,12 +50,12 @@ func (rs *resolver) ram(a, t *Unit, once, grab bool) error {
 	}
 	side, drm, err := rs.emr(t, label+"/emr1")
 	if err != nil || side == "evades" {
-		rs.placeAfterRam(a, t, from)
+		rs.placeAfterRam(a, t.Hex, from)
 		return err
 	}
-	if once {
-		rs.event("6.2", "%s aborts the ram", a.ID)
-		rs.placeAfterRam(a, t, from)
+	if once || first+drm < below { // the attacker's choice after the first roll (6.2), given ahead
+		rs.event("6.2", "%s aborts the ram%s", a.ID, map[bool]string{true: fmt.Sprintf(": speed %d%+d is below %d", first, drm, below), false: ""}[!once])
+		rs.placeAfterRam(a, t.Hex, from)
 		return nil
 	}
 	d2, r2, err := rs.roll(label+"/speed2", 6, "6.2")
@@ -66,18 +66,22 @@ func (rs *resolver) ram(a, t *Unit, once, grab bool) error {
 	r2.Note = fmt.Sprintf("second roll %d%+d: speed %d", d2, drm, speed)
 	if speed < 5 {
 		rs.event("6.2", "%s is too slow (speed %d) to reach %s", a.ID, speed, t.ID)
-		rs.placeAfterRam(a, t, from)
+		rs.placeAfterRam(a, t.Hex, from)
 		return nil
 	}
 	side2, drm2, err := rs.emr(t, label+"/emr2")
 	if err != nil || side2 == "evades" {
-		rs.placeAfterRam(a, t, from)
+		rs.placeAfterRam(a, t.Hex, from)
 		return err
 	}
 	if side2 != "failed" {
 		side = side2
 		if err := rs.ramReaction(t, a, side2); err != nil || !a.InPlay() {
 			return err
+		}
+		if a.Hex != from { // the reaction fire made it evade or go adrift (9.6): no contact
+			rs.event("6.2", "%s is driven off by the reaction fire before it strikes: the ram ends with %s at %s", a.ID, a.ID, a.Hex)
+			return nil
 		}
 	}
 	return rs.ramHit(a, t, from, speed+drm2, map[string]string{"failed": "broadside", "bow": "bow", "stern": "stern"}[side], grab, label)
@@ -112,9 +116,13 @@ func (rs *resolver) ramReaction(t, a *Unit, side string) error {
 	return rs.artilleryFire(t, a, true)
 }
 
-// ramHit applies the Ramming Hit Table and places the units (6.3).
+// ramHit applies the Ramming Hit Table and places the units (6.3). The places are those of
+// the moment of impact: a target the hit makes evade or go adrift (9.6) has moved away, and
+// the attacker "remains in the target's hex" it struck, with nothing there to grapple (with
+// GRAPPLE), or is placed beyond that hex (without).
 func (rs *resolver) ramHit(a, t *Unit, from Hex, speed int, side string, grab bool, label string) error {
 	g := rs.g
+	at := t.Hex
 	res, _ := g.tables.Get("ramming-hits").IntCol(speed, side)
 	rs.event("6.3", "%s strikes %s's %s at speed %d: %s", a.ID, t.ID, side, speed, res)
 	if err := rs.applyFireResult(t, res, label, false); err != nil {
@@ -122,9 +130,12 @@ func (rs *resolver) ramHit(a, t *Unit, from Hex, speed int, side string, grab bo
 	}
 	switch {
 	case !t.InPlay():
-		a.Hex = t.Hex
+		a.Hex = at
 	case res == "NE" || !grab:
-		rs.placeAfterRam(a, t, from)
+		rs.placeAfterRam(a, at, from)
+	case t.Hex != at:
+		rs.event("6.3", "%s has been driven from %s: %s cannot grapple it", t.ID, at, a.ID)
+		rs.place(a, []Hex{at, beyond(from, at), from}, "6.3")
 	default:
 		a.Hex = t.Hex
 		g.engage(a, t)
@@ -136,9 +147,14 @@ func (rs *resolver) ramHit(a, t *Unit, from Hex, speed int, side string, grab bo
 // placeAfterRam puts an attacker whose ram was aborted or did no damage beyond the target,
 // in the direction it came from, or back in the hex it rammed from if that hex is not free
 // (6.3).
-func (rs *resolver) placeAfterRam(a, t *Unit, from Hex) {
-	d, _ := from.DirTo(t.Hex)
-	rs.place(a, []Hex{t.Hex.Neighbor(d), from}, "6.3")
+func (rs *resolver) placeAfterRam(a *Unit, target, from Hex) {
+	rs.place(a, []Hex{beyond(from, target), from}, "6.3")
+}
+
+// beyond is the hex past target seen from the adjacent hex from.
+func beyond(from, target Hex) Hex {
+	d, _ := from.DirTo(target)
+	return target.Neighbor(d)
 }
 
 // place moves a unit to the first of hexes it may stand in.

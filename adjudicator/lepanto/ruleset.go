@@ -143,25 +143,32 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
                         the stern hex rows backwards, 3.5), L or R (turn one hexside),
                         FACE DIR (turn to N, NE, SE, S, SW or NW) or PIVOT DIR (up to three
                         hexsides for 2 MP without leaving the hex, 3.1.4).
-  UNIT MOVE STEP... RAM TARGET [ONCE] [GRAPPLE]
+  UNIT MOVE TO HEX [FACING DIR]   the legal path of fewest MP to HEX (ending facing DIR);
+                        the receipt shows the path taken. RAM, GRAPPLE, FIRE may follow.
+  UNIT MOVE STEP... RAM TARGET [ONCE | ABORT BELOW N] [GRAPPLE]
                         ram the enemy in the bow hex at the end of the move, with the MP to
                         enter its hex plus one (6); ONCE aborts if the first roll falls
-                        short (6.2); GRAPPLE grapples it after a successful ram (6.3).
+                        short, ABORT BELOW N if it leaves the speed (less 1 for a bow or
+                        stern maneuver) below N (6.2); GRAPPLE grapples it after a
+                        successful ram (6.3).
   UNIT MOVE STEP... GRAPPLE TARGET   try to grapple the enemy in the bow hex (7.1).
   UNIT STACK UNIT... MOVE STEP... [DROP UNIT] ...   move a stack together, dropping units
-                        off on the way (3.2.1).
+                        off on the way (3.2.1); the other units of the stack fire on lines
+                        of their own right after it: UNIT FIRE TARGET (2.2).
   UNIT FIRE TARGET      Battle Segment: Artillery Fire at an adjacent enemy in arc (5.2);
                         a galleass may fire into several hexes: FIRE T1 FIRE T2 (5.2.1).
   UNIT REPAIR           Recovery Segment: try to repair the unit's Mast Down (9.1.1).
   UNIT MOVE SAIL STEP...  with the sailing rule: raise sails first (1 MP), more than 3
-                        hexes from the enemy (12); MOVE ROW STEP... lowers them (12.4).
+                        hexes from the enemy (12); MOVE ROW STEP... lowers them (12.4);
+                        within 3 hexes of the enemy they come down at no cost (12.3).
   UNIT PASS             the unit does nothing.
   A line may combine the segments in order: UNIT MOVE 1507 1407 FIRE SIR-EGY1 REPAIR.
   LEADER ON UNIT [HIDDEN]  at set-up: the ship a leader starts aboard, face up or
                         hidden (4.5); LEADER HIDDEN keeps him on his ship, face down.
   LEADER TO UNIT        when the Leader Move chit is drawn (2.4.1).
   UNIT DISENGAGE STEP...   when the Disengage chit is drawn: leave the engagement (2.4.4).
-  ACTIVATE GROUP        first line after a Bragadin, Doria, Gloria Christi or Jihad chit (2.4.2).
+  ACTIVATE GROUP        first line after a Bragadin, Doria, Gloria Christi or Jihad chit (2.4.2);
+                        sent ahead, the group's lines that follow it go with it.
   BOARD UNIT [UNIT]     when the Boarding chit finds two or more boardings, the drawing player
                         (whose group acted last) names them in the order to resolve; those he
                         does not name follow in the order of battle's order (8).
@@ -169,11 +176,22 @@ Standing orders go with any orders you send and hold until you change them:
   HOLD FIRE UNIT|GROUP [MOVE|RAM]   no reaction fire at an enemy stopping in its arc (MOVE,
                         5.3) or at a rammer after a last maneuver (RAM, 6.2); both if neither.
   REACT UNIT|GROUP [MOVE|RAM]       reaction fire again (the default).
+  AIM UNIT|GROUP SINGLE|SQUADRON    at a stack stopping in its arc, its reaction fire takes
+                        a single ship or the squadron (5.3); by default the stack's own unit.
   LEADERS STAY          you are not asked when a Leader Move chit is drawn (2.4.1); LEADERS
                         ASK undoes it. A side none of whose leaders can move is not asked.
+  ENGAGED STAY          you are not asked when a Disengage chit is drawn: your engaged units
+                        stay engaged (2.4.4); ENGAGED ASK undoes it.
   CAPTAIN GROUP ON UNIT a captain who takes command of GROUP goes aboard UNIT (4.4); by
                         default the lost leader's ship, else the group's first single ship;
                         one placed by default moves there with your next orders.
-Orders for steps to come (other groups, LEADER TO, BOARD) are held and used when due.
+  EVADE UNIT|GROUP BOW|STERN [N|S]   an Evade result (9.6) takes the unit away bow first
+                        (the default) or stern first, bow still to the enemy; N or S: by the
+                        northern or southern hexsides where both come as near its map edge.
+  LET BURN UNIT|GROUP   no roll to put out its fire at a Fire Roll chit (9.2.1);
+                        EXTINGUISH UNIT|GROUP rolls again (the default).
+  RETURN UNIT AT HEX [FACING DIR]   where a fled unit comes back, if HEX is beside or with a
+                        ship it may rejoin then (9.6); by default the first free hex around one.
+Orders for steps to come (other groups, LEADER TO, BOARD, DISENGAGE, ACTIVATE) are held and used when due.
 Words are case-insensitive; "#" starts a comment; END stops reading.
 `

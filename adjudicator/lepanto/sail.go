@@ -32,7 +32,17 @@ func (g *Game) enemyWithin(u *Unit, h Hex, n int) bool {
 // modeChange applies a SAIL or ROW step at the start of a move: 1 MP, before any movement
 // or facing change (12.4). Sails go up only with the sailing rule, more than 3 hexes from
 // the nearest enemy, and not Mast Down or on fire (12, 12.3).
+//
+// A unit under sail within 3 hexes of the enemy "must lower the sails" (12.3): it does so at
+// no cost, since only a voluntary change costs 1 MP (12.4 "It costs 1 MP to (voluntarily)
+// lower or raise sails"); a ROW step there is taken as that, and may be left out.
 func (b *board) modeChange(u *Unit, res *moveResult, steps []pathStep) ([]pathStep, error) {
+	if res.end.sailing && b.g.enemyWithin(u, res.end.hex, 3) {
+		res.end.sailing = false
+		if len(steps) > 0 && steps[0].kind == stepRow {
+			steps = steps[1:]
+		}
+	}
 	if len(steps) == 0 || steps[0].kind != stepSail && steps[0].kind != stepRow {
 		for _, s := range steps {
 			if s.kind == stepSail || s.kind == stepRow {
@@ -50,6 +60,8 @@ func (b *board) modeChange(u *Unit, res *moveResult, steps []pathStep) ([]pathSt
 		return steps, &moveError{msg: fmt.Sprintf("%s's sails are %s already", u.ID, map[bool]string{true: "up", false: "down"}[raise])}
 	case raise && (u.MastDown || u.OnFire):
 		return steps, &moveError{msg: "Mast Down and burning units cannot raise sails (12)"}
+	case raise && u.Side != "ottoman" && g.m.Terrain(res.end.hex) == Shallow:
+		return steps, &moveError{msg: "only Ottoman ships can sail in shallow waters (12.5)"}
 	case raise && g.enemyWithin(u, res.end.hex, 3):
 		return steps, &moveError{msg: "sails go up only more than 3 hexes from the nearest enemy (12, 12.3)"}
 	}

@@ -17,6 +17,11 @@ import (
 //	REACT UNIT|GROUP [MOVE|RAM]       reaction fire again (the default)
 //	LEADERS STAY | LEADERS ASK        not asked, or asked again, at Leader Move chits (2.4.1)
 //	CAPTAIN GROUP ON UNIT             where a captain taking command of GROUP goes (4.4)
+//	EVADE UNIT|GROUP BOW|STERN [N|S]  which way round an evade goes, leaning north or south (9.6 "may change facing")
+//	LET BURN UNIT|GROUP | EXTINGUISH UNIT|GROUP   no extinguish roll, or the roll again (9.2.1 "can attempt")
+//	AIM UNIT|GROUP SINGLE|SQUADRON    the unit of a stack its reaction fire takes (5.3)
+//	RETURN UNIT AT HEX [FACING DIR]   where a fled unit comes back (9.6 "can reenter")
+//	ENGAGED STAY | ENGAGED ASK        not asked, or asked again, at Disengage chits (2.4.4)
 type standingOrder struct {
 	line   int
 	verb   string // HOLD, REACT, LEADERS, CAPTAIN
@@ -33,8 +38,16 @@ func (o *standingOrder) String() string {
 		return strings.TrimSpace("HOLD FIRE " + o.target + " " + o.scope)
 	case "REACT":
 		return strings.TrimSpace("REACT " + o.target + " " + o.scope)
-	case "LEADERS":
-		return "LEADERS " + o.target
+	case "LEADERS", "ENGAGED":
+		return o.verb + " " + o.target
+	case "EVADE", "AIM":
+		return o.verb + " " + o.target + " " + o.scope
+	case "LET":
+		return "LET BURN " + o.target
+	case "EXTINGUISH":
+		return "EXTINGUISH " + o.target
+	case "RETURN":
+		return strings.TrimSpace("RETURN " + o.target + " AT " + o.ship + " " + o.scope)
 	}
 	return "CAPTAIN " + o.target + " ON " + o.ship
 }
@@ -56,8 +69,54 @@ func parseStanding(n int, f []string) (adjudicator.Order, error) {
 			return nil, fmt.Errorf("want CAPTAIN GROUP ON UNIT")
 		}
 		return &standingOrder{line: n, verb: "CAPTAIN", target: f[1], ship: f[3]}, nil
+	case f[0] == "ENGAGED":
+		if len(f) != 2 || f[1] != "STAY" && f[1] != "ASK" {
+			return nil, fmt.Errorf("want ENGAGED STAY or ENGAGED ASK")
+		}
+		return &standingOrder{line: n, verb: "ENGAGED", target: f[1]}, nil
+	case f[0] == "EVADE":
+		if len(f) < 3 || len(f) > 4 || f[2] != "BOW" && f[2] != "STERN" || len(f) == 4 && f[3] != "N" && f[3] != "S" {
+			return nil, fmt.Errorf("want EVADE UNIT|GROUP BOW|STERN [N|S]")
+		}
+		return &standingOrder{line: n, verb: "EVADE", target: f[1], scope: strings.Join(f[2:], " ")}, nil
+	case f[0] == "AIM":
+		if len(f) != 3 || f[2] != "SINGLE" && f[2] != "SQUADRON" {
+			return nil, fmt.Errorf("want AIM UNIT|GROUP SINGLE|SQUADRON")
+		}
+		return &standingOrder{line: n, verb: "AIM", target: f[1], scope: f[2]}, nil
+	case f[0] == "LET" && len(f) >= 2 && f[1] == "BURN", f[0] == "EXTINGUISH":
+		verb, rest := f[0], f[1:]
+		if verb == "LET" {
+			rest = f[2:]
+		}
+		if len(rest) != 1 {
+			return nil, fmt.Errorf("want LET BURN UNIT|GROUP or EXTINGUISH UNIT|GROUP")
+		}
+		return &standingOrder{line: n, verb: verb, target: rest[0]}, nil
+	case f[0] == "RETURN":
+		return parseReturn(n, f)
 	}
 	return nil, nil
+}
+
+// parseReturn reads RETURN UNIT AT HEX [FACING DIR].
+func parseReturn(n int, f []string) (adjudicator.Order, error) {
+	bad := fmt.Errorf("want RETURN UNIT AT HEX [FACING DIR]")
+	if len(f) != 4 && (len(f) != 6 || f[4] != "FACING") || f[2] != "AT" {
+		return nil, bad
+	}
+	if _, err := ParseHex(f[3]); err != nil {
+		return nil, fmt.Errorf("%w: %v", bad, err)
+	}
+	o := &standingOrder{line: n, verb: "RETURN", target: f[1], ship: f[3]}
+	if len(f) == 6 {
+		d, err := ParseDir(f[5])
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", bad, err)
+		}
+		o.scope = "FACING " + d.String()
+	}
+	return o, nil
 }
 
 func parseFireChoice(n int, verb string, rest []string) (adjudicator.Order, error) {
@@ -88,9 +147,13 @@ func (v *validation) standing(o adjudicator.Order) {
 	so := o.(*standingOrder)
 	g := v.g
 	switch so.verb {
-	case "HOLD", "REACT":
+	case "HOLD", "REACT", "EVADE", "AIM", "LET", "EXTINGUISH":
 		if len(g.fireChoiceUnits(v.side, so.target)) == 0 {
 			v.fail(o, nil, "%s is not a unit or group of yours in play", so.target)
+		}
+	case "RETURN":
+		if u := g.unit(so.target); u == nil || u.Side != v.side || u.Status != "" && u.Status != "fled" {
+			v.fail(o, nil, "%s is not a unit of yours in play or fled", so.target)
 		}
 	case "CAPTAIN":
 		gr := g.group(so.target)
@@ -174,6 +237,30 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 			slices.Sort(g.LeadersStay)
 		}
 		rs.private(side, "2.4.1", "Standing order: %s", o)
+	case "EVADE", "AIM", "LET", "EXTINGUISH":
+		for _, u := range g.fireChoiceUnits(side, o.target) {
+			switch o.verb {
+			case "EVADE":
+				mode, lean, _ := strings.Cut(o.scope, " ")
+				u.EvadeStern, u.EvadeLean = mode == "STERN", lean
+			case "AIM":
+				u.ReactAt = map[string]string{"SINGLE": "single", "SQUADRON": "squadron"}[o.scope]
+			default:
+				u.NoExtinguish = o.verb == "LET"
+			}
+		}
+		rs.private(side, map[string]string{"EVADE": "9.6", "AIM": "5.3", "LET": "9.2.1", "EXTINGUISH": "9.2.1"}[o.verb], "Standing order: %s", o)
+	case "RETURN":
+		u := g.unit(o.target)
+		u.ReturnAt = strings.TrimSpace(o.ship + " " + strings.TrimPrefix(o.scope, "FACING "))
+		rs.private(side, "9.6", "Standing order: %s", o)
+	case "ENGAGED":
+		g.EngagedStay = slices.DeleteFunc(slices.Clone(g.EngagedStay), func(s string) bool { return s == side })
+		if o.target == "STAY" {
+			g.EngagedStay = append(g.EngagedStay, side)
+			slices.Sort(g.EngagedStay)
+		}
+		rs.private(side, "2.4.4", "Standing order: %s", o)
 	case "CAPTAIN":
 		g.group(o.target).CaptainOn = o.ship
 		rs.private(side, "4.4", "Standing order: %s", o)

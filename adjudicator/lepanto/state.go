@@ -20,6 +20,11 @@ type Unit struct {
 	GrappleTurn                       int      // the last turn it tried to grapple (7.1)
 	Sailing                           bool     // in Sailing Mode (12)
 	HoldMove, HoldRam                 bool     // standing HOLD FIRE: no reaction fire (5.3, 6.2)
+	EvadeStern                        bool     // standing EVADE STERN: evades stern first (9.6)
+	EvadeLean                         string   // standing EVADE ... N|S: the hexsides it prefers (9.6)
+	NoExtinguish                      bool     // standing LET BURN: no extinguish roll (9.2.1)
+	ReactAt                           string   // standing REACT ... AT SINGLE|SQUADRON: which unit of a stack it fires at (5.3)
+	ReturnAt                          string   // standing RETURN: "HEX FACING" where it comes back after fleeing (9.6)
 }
 
 // Single reports whether u is a single ship (Lanterna, Capitana, Kapudana or Galleass).
@@ -92,6 +97,7 @@ type Game struct {
 	SetUp       bool     // the hidden set-up of 4.5 is done
 	Drawer      string   // the drawing player: the side of the group activated last (2.4.1, 8)
 	LeadersStay []string // sides with the standing order LEADERS STAY (2.4.1), sorted
+	EngagedStay []string // sides with the standing order ENGAGED STAY (2.4.4), sorted
 
 	trace []Trace // what the last step did, for maps only: not part of the state (Encode)
 }
@@ -166,6 +172,10 @@ func (g *Game) Encode() []byte {
 		b = appendJoin(append(b, "\nleaders-stay "...), g.LeadersStay, ",")
 		b = append(b, '\n')
 	}
+	if len(g.EngagedStay) > 0 { // version 0.3.0: written once chosen
+		b = appendJoin(append(b, "engaged-stay "...), g.EngagedStay, ",")
+		b = append(b, '\n')
+	}
 	for _, gr := range g.Groups {
 		b = append(append(b, "group "...), gr.ID...)
 		b = strconv.AppendBool(append(b, " acted="...), gr.Acted)
@@ -214,6 +224,23 @@ func (u *Unit) appendEncoding(b []byte) []byte {
 	if u.HoldMove || u.HoldRam {
 		b = strconv.AppendBool(append(b, " hold-fire="...), u.HoldMove)
 		b = strconv.AppendBool(append(b, ','), u.HoldRam)
+	}
+	// the standing choices of version 0.3.0, written only once made (the bytes of a game
+	// that makes none are as before)
+	if u.EvadeStern || u.EvadeLean != "" {
+		b = append(append(b, " evade="...), map[bool]string{true: "stern", false: "bow"}[u.EvadeStern]...)
+		if u.EvadeLean != "" {
+			b = append(append(b, ','), u.EvadeLean...)
+		}
+	}
+	if u.NoExtinguish {
+		b = append(b, " let-burn"...)
+	}
+	if u.ReactAt != "" {
+		b = append(append(b, " react-at="...), u.ReactAt...)
+	}
+	if u.ReturnAt != "" {
+		b = append(append(b, " return-at="...), strings.ReplaceAll(u.ReturnAt, " ", ",")...)
 	}
 	return append(b, '\n')
 }

@@ -67,17 +67,30 @@ func (v *validation) fail(o adjudicator.Order, legal []string, format string, ar
 }
 
 func (v *validation) units(orders []adjudicator.Order) {
+	var members map[string]bool // units of the stack just ordered, which may fire on lines of their own
 	for _, o := range orders {
 		uo, ok := o.(*unitOrder)
 		if !ok {
 			v.fail(o, nil, "only unit orders of group %s are due now", v.group)
 			continue
 		}
+		if members[uo.unit] && uo.fireOnly() {
+			delete(members, uo.unit)
+			v.fire(uo, v.g.unit(uo.unit))
+			continue
+		}
+		members = nil
 		if len(uo.stack) > 0 && !v.stackable(uo) {
 			continue
 		}
 		for _, part := range uo.expand() {
 			v.unit(part)
+		}
+		if len(uo.stack) > 0 {
+			members = map[string]bool{}
+			for _, m := range uo.stack {
+				members[m] = true
+			}
 		}
 	}
 }
@@ -132,6 +145,9 @@ func (v *validation) unit(o *unitOrder) {
 	case v.seen[u.ID] && u.Galleass():
 		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2): give a galleass's fires on its one line, UNIT FIRE T1 FIRE T2 (5.2.1)", u.ID)
 		return
+	case v.seen[u.ID] && o.fireOnly():
+		v.fail(o, nil, "%s has orders on an earlier line; a unit moved in a STACK fires on a line of its own right after the stack's line (2.2, 3.2.1)", u.ID)
+		return
 	case v.seen[u.ID]:
 		v.fail(o, nil, "%s has orders on an earlier line; a unit acts once per activation (2.2)", u.ID)
 		return
@@ -143,6 +159,16 @@ func (v *validation) unit(o *unitOrder) {
 	if o.disengage {
 		v.fail(o, nil, "DISENGAGE is an order for the Disengage chit (2.4.4)")
 		return
+	}
+	if o.dest != nil { // MOVE TO: the path of fewest MP, which the order then holds (and the log records)
+		path, err := v.b.route(u, o.move, *o.dest, o.destFace)
+		if err != nil {
+			var me *moveError
+			errors.As(err, &me)
+			v.fail(o, g.reach(u), "%s", me.msg)
+			return
+		}
+		o.move, o.dest, o.destFace = path, nil, nil
 	}
 	res := moveResult{end: v.b.pos(u)}
 	if len(o.move) > 0 || o.ram != "" || o.grapple != "" {
@@ -177,7 +203,7 @@ func (v *validation) unit(o *unitOrder) {
 		v.fire(o, u)
 	}
 	if o.repair {
-		v.repair(o, u)
+		v.repair(o, u, res.entered > 0 || o.ram != "" || o.grapple != "")
 	}
 }
 
@@ -263,10 +289,11 @@ func (b *board) targets(u *Unit) []string {
 	return out
 }
 
-// repair: one attempt per group activation, for a Mast Down unit that did not move, is not
-// engaged and is within 2 hexes of another unit of its group (9.1.1).
-func (v *validation) repair(o *unitOrder, u *Unit) {
-	if why := v.g.cannotRepair(u, len(o.move) > 0); why != "" {
+// repair: one attempt per group activation, for a Mast Down unit that did not move (turning
+// in place is "facing change without moving", 3.1.3), is not engaged and is within 2 hexes
+// of another unit of its group (9.1.1).
+func (v *validation) repair(o *unitOrder, u *Unit, moved bool) {
+	if why := v.g.cannotRepair(u, moved); why != "" {
 		v.fail(o, nil, "%s cannot be repaired: %s (9.1.1)", u.ID, why)
 		return
 	}
@@ -333,6 +360,9 @@ func (g *Game) leaderTargets(id string) []string {
 		return nil
 	}
 	from := g.unit(l.Unit)
+	if from == nil || !from.InPlay() {
+		return nil // aboard a fled ship, out of the game with it (9.6)
+	}
 	singles := false
 	for _, u := range g.Units {
 		singles = singles || u.InPlay() && u.Group == l.Group && u.Single()

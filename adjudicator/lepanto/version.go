@@ -4,4 +4,9 @@ package lepanto
 // of every Lepanto game names. Raise it with any change that resolves the same orders and dice
 // differently; logs of the old version are then refused by replay.
 // 0.2.0: the readings of that release (galleasses, 12.5, 7.1, 5.6, map edges, standing orders).
-func (ruleset) Version() string { return "0.2.0" }
+// 0.3.0: the second review of the rulebook (docs/LEPANTO.md "Engine 0.3.0"): evades within
+// 9.6's turns, engaged units held, leaders flee with their ships, ram results where the units
+// met, the fire roll, returns, repair after a turn in place, free forced lowering of sails,
+// stacks' fire, galleass turns, and the new choices by mail. Games begun under 0.2.0 are
+// stranded (navarch check, the daemon), as docs/deploy/README.md's Upgrading says.
+func (ruleset) Version() string { return "0.3.0" }

@@ -1,9 +1,16 @@
 package lepanto
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// returnFled brings back units whose two turns away are over (9.6): next to a single ship
-// of their group, or else of their fleet, in the first free hex around it, facing as it does.
+// returnFled brings back units whose two turns away are over (9.6): "adjacent to, or stacked
+// with, a single-ship unit of its Group (if none is available, place it - in this order -
+// with any other single-ship or squadron of its Fleet)". The owner's standing RETURN UNIT AT
+// HEX [FACING DIR] places it where he chose if that hex is one of those; otherwise it takes
+// the first free hex around the first ship it may rejoin, else stacks with it, facing as it
+// does.
 func (rs *resolver) returnFled() {
 	g := rs.g
 	b := &board{g: g}
@@ -14,28 +21,76 @@ func (rs *resolver) returnFled() {
 		if h, f, ok := rs.reentry(b, u); ok {
 			u.Status, u.Hex, u.Facing = "", h, f
 			rs.event("9.6", "%s returns at %s facing %s", u.ID, h, f)
+		} else {
+			rs.event("9.6", "%s cannot return: no ship of its fleet has room beside it", u.ID)
 		}
 	}
 }
 
-// reentry finds the hex a fled unit returns to, and the facing of the ship it rejoins.
+// reentry finds the hex a fled unit returns to and its facing.
 func (rs *resolver) reentry(b *board, u *Unit) (Hex, Dir, bool) {
-	g := rs.g
-	for _, sameGroup := range []bool{true, false} {
-		for _, s := range g.Units {
-			if !s.InPlay() || !s.Single() || s.Side != u.Side || (s.Group == u.Group) != sameGroup {
-				continue
-			}
-			for d := N; d <= NW; d++ {
-				h := s.Hex.Neighbor(d)
-				aground := u.Sailing && u.Side != "ottoman" && g.m.Terrain(h) == Shallow // the owner would not place it to be lost (12.5)
-				if b.canEnter(u, h) == nil && len(b.at(h, u)) == 0 && !aground {
-					return h, s.Facing, true
+	places := rs.g.reentryPlaces(b, u)
+	if len(places) == 0 {
+		return Hex{}, 0, false
+	}
+	if hex, face, ok := strings.Cut(u.ReturnAt+" ", " "); u.ReturnAt != "" && ok {
+		h, _ := ParseHex(hex)
+		for _, p := range places {
+			if p.hex == h {
+				if d, err := ParseDir(strings.TrimSpace(face)); err == nil {
+					p.facing = d
 				}
+				return p.hex, p.facing, true
 			}
 		}
 	}
-	return Hex{}, 0, false
+	return places[0].hex, places[0].facing, true
+}
+
+// reentryPlaces lists where a fled unit may come back (9.6), in the engine's order of
+// preference: around (then with) the single ships of its group, else of its fleet, else its
+// fleet's squadrons; each place faces as the ship it rejoins.
+func (g *Game) reentryPlaces(b *board, u *Unit) []position {
+	tiers := []func(s *Unit) bool{
+		func(s *Unit) bool { return s.Single() && s.Group == u.Group },
+		func(s *Unit) bool { return s.Single() },
+		func(s *Unit) bool { return !s.Single() },
+	}
+	for _, tier := range tiers {
+		var out []position
+		for _, s := range g.Units {
+			if s == u || !s.InPlay() || s.Side != u.Side || !tier(s) {
+				continue
+			}
+			for d := N; d <= NW; d++ {
+				if h := s.Hex.Neighbor(d); g.canReturnTo(b, u, h, false) {
+					out = append(out, position{hex: h, facing: s.Facing})
+				}
+			}
+			if g.canReturnTo(b, u, s.Hex, true) {
+				out = append(out, position{hex: s.Hex, facing: s.Facing})
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// canReturnTo: the hex may be entered and is free (or, stacked, the stacking limits allow
+// it, 3.2); a Christian ship under sail is not placed in shallow water to be lost (12.5).
+func (g *Game) canReturnTo(b *board, u *Unit, h Hex, stacked bool) bool {
+	if !g.m.Enterable(h) || !g.onMap(h) || u.Galleass() && g.m.Terrain(h) == Shallow {
+		return false
+	}
+	if u.Sailing && u.Side != "ottoman" && g.m.Terrain(h) == Shallow {
+		return false
+	}
+	if !stacked {
+		return len(b.at(h, u)) == 0
+	}
+	return b.checkStack(u, h) == nil
 }
 
 // victory ends the game with the Christian player's victory points (10.1).
