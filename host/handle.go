@@ -106,11 +106,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	}
 	a := &actor{g: g, id: id, msg: in, raw: raw, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.refuse(tx, a, func() error {
-			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
-				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
-		})
+		return h.refuseUnsigned(tx, a, log)
 	}
 	if refused, err := h.authenticate(tx, a); refused || err != nil {
 		return err
@@ -124,7 +120,9 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	if rerr != nil {
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
 	}
-	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
+	// Logged once the mail's transaction commits: one run for an engine (engines.go) rolls
+	// back, and the mail is one request.
+	tx.AfterCommit(func() { log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command) })
 	return h.done(tx, a, h.command(tx, a))
 }
 
@@ -177,6 +175,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
 			return err != nil, err
 		}
+		h.rejected(tx, RejectForged)
 		return true, h.refuse(tx, a, func() error {
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
@@ -185,6 +184,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		})
 	}
 	if a.p == nil {
+		h.rejected(tx, RejectStranger)
 		return true, h.refuse(tx, a, func() error { return h.refuseStranger(tx, a) })
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
@@ -196,6 +196,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if a.req.Key != "" { // a wrong key is answered as a wrong key (issue 15.8)
 			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
 		}
+		h.rejected(tx, RejectKey)
 		return true, h.refuse(tx, a, func() error {
 			if err := h.warnKeyOwners(tx, a); err != nil {
 				return err

@@ -71,6 +71,7 @@ type Host struct {
 	cfg      Config
 	log      *slog.Logger
 	engines  *engines
+	health   *health // the mailbox's and the outbox's (health.go)
 }
 
 // New returns a host over a store with the rulesets it may run.
@@ -94,7 +95,7 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 		cfg.EngineCache = EngineCache
 	}
 	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log,
-		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}}
+		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}, health: &health{}}
 }
 
 // game is the host's record of a game, kept in the game's meta bucket.

@@ -22,6 +22,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	gosmtp "github.com/emersion/go-smtp"
+
+	"navarch/host"
 )
 
 // testServers are navarch's IMAP mailbox (go-imap's memory server) and an SMTP server
@@ -170,6 +172,9 @@ func daemon(t *testing.T, ts *testServers) (cfg, db, metricsAddr string, logs *s
 		t.Fatal(err)
 	}
 	c, err := loadConfig(cfg)
+	if err == nil {
+		err = c.credentials()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +330,7 @@ func TestMetricsScraped(t *testing.T) {
 	waitFor(t, 10*time.Second, "a heartbeat", func() bool { c, _, _ := navarch("health", "-config", cfg); return c == 0 })
 	code, out, _ = navarch("health", "-config", cfg)
 	for _, want := range []string{"alive", "outbox: 0 queued", "deadlines: 0 pending", "games: joining 1",
-		"mails: 2 received, 5 answered, 0 parked (0 waiting), 1 refused, 0 failed"} {
+		"mails: 2 received, 5 answered, 0 parked (0 waiting), 1 rejected, 1 refused, 0 failed"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("health: exit %d, no %q:\n%s", code, want, out)
 		}
@@ -362,7 +367,7 @@ func TestHealthMetricsDown(t *testing.T) {
 	text := fmt.Sprintf(`{"database": %q, "address": "navarch@host.example", "domain": "navarch.host.example", "metrics_listen": "127.0.0.1:%d",
  "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none"}, "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`, db, port)
 	os.WriteFile(filepath.Join(dir, "navarch.json"), []byte(text), 0o600)
-	heartbeat(db, slog.New(slog.DiscardHandler))(0)
+	heartbeat(db, slog.New(slog.DiscardHandler), func() host.Health { return host.Health{} })(0)
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "the metrics do not answer") {
 		t.Errorf("health with the metrics down: exit %d %s", code, out)
 	}

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"navarch/gamelog"
+	"navarch/host"
 	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
+	navmail "navarch/mail"
 	"navarch/store"
 	"navarch/webverify"
 )
@@ -323,14 +325,35 @@ func TestHealth(t *testing.T) {
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "no heartbeat") {
 		t.Errorf("no daemon ever ran: exit %d %s", code, out)
 	}
-	heartbeat(db, slog.New(slog.DiscardHandler))(0)
+	well := func() host.Health { return host.Health{} }
+	heartbeat(db, slog.New(slog.DiscardHandler), well)(0)
 	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.HasPrefix(out, "alive") || strings.Contains(out, "parked") {
 		t.Errorf("a fresh heartbeat: exit %d %s", code, out)
 	}
-	heartbeat(db, slog.New(slog.DiscardHandler))(2)
+	heartbeat(db, slog.New(slog.DiscardHandler), well)(2)
 	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.Contains(out, "; 2 mails parked after our own failures") {
 		t.Errorf("a heartbeat with parked mail: exit %d %s", code, out)
 	}
+	// Without metrics, the heartbeat file carries each failing connection: a login refused
+	// for 20 minutes fails health (past the default 10 minutes), naming the settings; a
+	// connection failing for 2 minutes is a warning.
+	failing := func() host.Health {
+		return host.Health{
+			Intake: navmail.HealthStatus{FailingSince: time.Now().Add(-20 * time.Minute), Kind: navmail.KindAuth, Err: "imap login as navarch: login refused:\nNO [AUTHENTICATIONFAILED]"},
+			Send:   navmail.HealthStatus{FailingSince: time.Now().Add(-2 * time.Minute), Kind: navmail.KindConnection, Err: "dial tcp: connection refused"}}
+	}
+	heartbeat(db, slog.New(slog.DiscardHandler), failing)(0)
+	code, out, _ := navarch("health", "-config", cfg)
+	for _, want := range []string{"not healthy: the mailbox (IMAP) has failed for 20m", "(auth: imap login as navarch: login refused: NO [AUTHENTICATIONFAILED])",
+		"check imap.username and imap.password", "but the sending (SMTP) has failed for 2m", "(connection: dial tcp: connection refused)"} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("a login refused for 20 minutes: exit %d, no %q:\n%s", code, want, out)
+		}
+	}
+	if code, out, _ := navarch("health", "-config", cfg, "-failing", "30m"); code != 0 || !strings.Contains(out, "alive") || !strings.Contains(out, "the mailbox (IMAP) has failed for 20m") {
+		t.Errorf("the same within -failing 30m: exit %d, want 0 with a warning:\n%s", code, out)
+	}
+	heartbeat(db, slog.New(slog.DiscardHandler), well)(0)
 	old := time.Now().Add(-10 * time.Minute)
 	os.Chtimes(db+".alive", old, old)
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "10m0s old") {
