@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ func (h *Host) Handle(raw []byte) error {
 		if err != nil || !fresh {
 			return err
 		}
-		log := h.log.With("message-id", key)
+		log := txLog{tx, h.log.With("message-id", key)}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
@@ -46,6 +47,15 @@ func (h *Host) Handle(raw []byte) error {
 		return h.request(tx, in, raw, log)
 	}, h.warm(in, perr))
 }
+
+// txLog writes a mail's log lines once its transaction commits: a run that rolls back to
+// rebuild an engine (engines.go) logs nothing, so that one mail is one "request" line.
+type txLog struct {
+	tx  *store.Tx
+	log *slog.Logger
+}
+
+func (l txLog) Info(msg string, args ...any) { l.tx.AfterCommit(func() { l.log.Info(msg, args...) }) }
 
 // actor is who sent a mail, once authenticated.
 type actor struct {
@@ -120,9 +130,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	if rerr != nil {
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
 	}
-	// Logged once the mail's transaction commits: one run for an engine (engines.go) rolls
-	// back, and the mail is one request.
-	tx.AfterCommit(func() { log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command) })
+	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
 	return h.done(tx, a, h.command(tx, a))
 }
 
@@ -175,8 +183,8 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
 			return err != nil, err
 		}
-		h.rejected(tx, RejectForged)
 		return true, h.refuse(tx, a, func() error {
+			h.rejected(tx, RejectForged)
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
 					h.orReply()+". Nothing was changed.",
@@ -184,8 +192,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		})
 	}
 	if a.p == nil {
-		h.rejected(tx, RejectStranger)
-		return true, h.refuse(tx, a, func() error { return h.refuseStranger(tx, a) })
+		return true, h.refuse(tx, a, func() error { h.rejected(tx, RejectStranger); return h.refuseStranger(tx, a) })
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
@@ -196,8 +203,8 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if a.req.Key != "" { // a wrong key is answered as a wrong key (issue 15.8)
 			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
 		}
-		h.rejected(tx, RejectKey)
 		return true, h.refuse(tx, a, func() error {
+			h.rejected(tx, RejectKey)
 			if err := h.warnKeyOwners(tx, a); err != nil {
 				return err
 			}

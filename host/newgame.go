@@ -24,24 +24,21 @@ import (
 //	KEY the-game-master's-key               (from the configuration's game_masters)
 func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req mail.Request) error {
 	answer := func(lines ...string) error { return h.strangerMail(tx, in.From, in.MessageID, "newgame", lines...) }
-	refuse := func(lines ...string) error {
-		return h.unauthenticated(tx, in, func() error { return answer(lines...) })
+	refuse := func(reason string, lines ...string) error {
+		return h.unauthenticated(tx, in, func() error { h.rejected(tx, reason); return answer(lines...) })
 	}
 	if _, ok := h.cfg.GameMasters[in.From]; !ok {
-		h.rejected(tx, RejectStranger)
 		h.log.Warn("NEWGAME refused: not a game master", "message-id", in.MessageID, "from", in.From)
-		return refuse("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
+		return refuse(RejectStranger, "Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
 	}
 	if !h.gameMaster(in.From, req.Key) {
-		h.rejected(tx, RejectForged)
 		h.log.Warn("NEWGAME refused: a game master's address without the game master's key (forged, or the key mistyped)", "message-id", in.MessageID, "from", in.From)
-		return refuse("No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
+		return refuse(RejectForged, "No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
 			"If you did not send it, someone has used your address; without the key it can create nothing.")
 	}
 	if h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		h.rejected(tx, RejectForged)
 		h.log.Warn("NEWGAME refused: the game master's key without an aligned DKIM pass (the key may be known to someone else)", "message-id", in.MessageID, "from", in.From)
-		return refuse("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
+		return refuse(RejectForged, "Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
 	}
 	spec, err := readSpec(req)
 	if !slices.Contains(spec.Referees, in.From) {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net"
 	"net/textproto"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -106,9 +107,17 @@ func connFailure(err error) bool {
 	if errors.As(err, &imapErr) {
 		return false
 	}
-	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed) ||
-		err != nil && strings.Contains(err.Error(), "connection closed")
+	if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed) {
+		return true
+	}
+	if err == nil {
+		return false
+	}
+	// go-mail's SendError keeps its causes as text only.
+	text := err.Error()
+	return slices.ContainsFunc([]string{": EOF", "i/o timeout", "connection reset", "connection refused", "broken pipe", "connection closed"},
+		func(s string) bool { return strings.Contains(text, s) })
 }
 
 // Health is what one mail server connection has done lately (the mailbox's polls, the

@@ -40,8 +40,10 @@ type SMTP struct {
 // (SMTP.Check): the login may not send as it, a setting to fix.
 var ErrSenderRefused = errors.New("mail: the server refuses navarch's sender address")
 
-// ErrTemporary marks a send that failed in a way worth retrying (4xx, connection trouble).
-var ErrTemporary = errors.New("mail: temporary failure")
+// ErrTemporary marks a send that failed in a way worth retrying: a 4xx, connection trouble,
+// and a refused login or TLS, which wait in the outbox until the operator mends them
+// (SendErrorKind tells which).
+var ErrTemporary = errors.New("mail: not sent, to be retried")
 
 // refusals are the stages at which a server's refusal concerns one mail: its recipient or
 // its content. Any other failure (the connection, the login, our sender address refused) is

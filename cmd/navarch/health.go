@@ -101,7 +101,11 @@ func judge(h map[string]connHealth, threshold time.Duration) (bad, warn string) 
 		if s.failing <= 0 {
 			continue
 		}
-		line := fmt.Sprintf("%s has failed for %v (%s: %s)%s", c.name, s.failing.Round(time.Second), s.kind, s.err, advice(c.fields, s.kind))
+		took := s.failing.Round(time.Second)
+		if took == 0 {
+			took = s.failing.Round(time.Millisecond)
+		}
+		line := fmt.Sprintf("%s has failed for %v (%s: %s)%s", c.name, took, s.kind, s.err, advice(c.fields, s.kind))
 		if s.failing > threshold {
 			bads = append(bads, line)
 		} else {
