@@ -211,7 +211,12 @@ func TestIntakeHealth(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	in.Health, in.Now = &Health{}, func() time.Time { return now }
 	r := &record{tries: map[string]int{}}
-	in.Handle = func(raw []byte) error { r.mu.Lock(); r.handled = append(r.handled, body(raw)); r.mu.Unlock(); return nil }
+	in.Handle = func(raw []byte) error {
+		r.mu.Lock()
+		r.handled = append(r.handled, body(raw))
+		r.mu.Unlock()
+		return nil
+	}
 	in.Log = slog.New(slog.DiscardHandler)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
