@@ -50,6 +50,9 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	if find(mails, "alice@example.org", "deadline passed") == nil || find(mails, "bob@example.com", "deadline passed") == nil {
 		t.Errorf("at the deadline the late players are not told: %v", subjects(mails))
 	}
+	if m := find(mails, "bob@example.com", "deadline passed"); m == nil || !strings.Contains(flat(m.Text), "The game now waits for the referee") || strings.Contains(m.Text, "applies to your side at once") {
+		t.Errorf("the late notice under the referee's policy: %+v", m)
+	}
 	if m := find(mails, "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "waits for you") || !strings.Contains(m.Text, "PROCEED") {
 		t.Errorf("the referee is not asked: %v", subjects(mails))
 	}

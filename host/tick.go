@@ -238,7 +238,7 @@ func (h *Host) pauseRanOut(tx *store.Tx, id ident.GameID, g *game, now time.Time
 // late tells the late players, the referees (a digest) and everyone else that the
 // no-orders policy applies.
 func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
-	if err := h.lateNotices(tx, g, missing); err != nil {
+	if err := h.lateNotices(tx, g, missing, false); err != nil {
 		return err
 	}
 	if err := h.lateDigest(tx, g, missing); err != nil {
@@ -267,10 +267,12 @@ func (h *Host) lateDigest(tx *store.Tx, g *game, missing []*player) error {
 	return nil
 }
 
-// lateNotices tells the late players that their deadline has passed.
-func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player) error {
+// lateNotices tells the late players that their deadline has passed, and what follows under
+// the game's no-orders policy: the rules' default at once, or the referee's decision (waits).
+func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player, waits bool) error {
 	for _, p := range missing {
-		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", templates.Late{What: g.Step.What}, "", nil); err != nil {
+		body := templates.Late{What: g.Step.What, Default: g.Step.Default, Waits: waits}
+		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", body, "", nil); err != nil {
 			return err
 		}
 	}
@@ -284,7 +286,7 @@ const RefereeReminder = 24 * time.Hour
 // referees to decide; the step stays open, for the orders or the referee.
 func (h *Host) waitForReferee(tx *store.Tx, g *game, missing []*player) error {
 	g.Step.Waiting = true
-	if err := h.lateNotices(tx, g, missing); err != nil {
+	if err := h.lateNotices(tx, g, missing, true); err != nil {
 		return err
 	}
 	return h.askReferee(tx, g, missing, "waits")

@@ -258,6 +258,13 @@ func TestGameCommands(t *testing.T) {
 	if code, out, e := navarch("game", "export", "-config", cfg, tag); code != 0 || !strings.HasPrefix(out, "navarch/v2 log full") {
 		t.Errorf("game export: %d %.80s%s", code, out, e)
 	}
+	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "ottoman", tag); code != 0 || !strings.HasPrefix(out, "navarch/v2 log side:ottoman") {
+		t.Errorf("game export -side ottoman: %d %.80s%s", code, out, e)
+	}
+	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "christain", tag); code != 1 || out != "" ||
+		!strings.Contains(e, `has no side "christain": its sides are christian, ottoman`) {
+		t.Errorf("game export -side christain (a typo): exit %d, want 1 naming the sides\n%s%s", code, out, e)
+	}
 	if code, _, _ := navarch("game", "new", "-config", cfg, "-scenario", "no-such", "-player", "a:christian:a@x.org"); code != 1 {
 		t.Errorf("a game of an unknown scenario: exit %d", code)
 	}
