@@ -154,7 +154,10 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	}
 	missing := g.missing()
 	if back := absentUntil(missing, g.Step.Deadline); back.After(g.Step.Deadline) {
-		g.Step.Deadline, changed = back, true
+		if err := h.absenceMoves(tx, id, g, missing, back); err != nil {
+			return err
+		}
+		changed = true
 	}
 	switch {
 	case !now.Before(g.Step.Deadline) && g.Step.Waiting:
@@ -194,6 +197,20 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 		}
 	}
 	return h.saveGame(tx, id, g)
+}
+
+// absenceMoves moves the deadline to when the last player away at it is back (ABSENT), and
+// tells everyone the new deadline, each in his own zone.
+func (h *Host) absenceMoves(tx *store.Tx, id ident.GameID, g *game, missing []*player, back time.Time) error {
+	var away []string
+	for _, p := range missing {
+		if !g.Step.Deadline.Before(p.AbsentFrom) && g.Step.Deadline.Before(p.AbsentTo) {
+			away = append(away, p.ID+" ("+p.Side+")")
+		}
+	}
+	g.Step.Deadline = back
+	return h.announceAs(tx, id, g, "navarch", "absence", fmt.Sprintf("The deadline waits for the return of %s, away as declared (ABSENT).",
+		strings.Join(away, ", ")), back)
 }
 
 // absentUntil is when the last of the players away at the deadline is back.
