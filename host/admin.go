@@ -52,7 +52,11 @@ func (h *Host) Show(w io.Writer, tag string) error {
 		for _, r := range g.Referees {
 			fmt.Fprintf(w, "referee <%s>\n", r)
 		}
-		fmt.Fprintf(w, "deadlines %dh, reminder %dh before, without orders: %s\n", h.deadlineHours(g), h.reminderHours(g), cmp.Or(g.NoOrders, NoOrdersDefault))
+		reminder := "no reminder"
+		if r := h.reminder(g); r > 0 {
+			reminder = "reminder " + short(r) + " before"
+		}
+		fmt.Fprintf(w, "deadlines %s, %s, without orders: %s\n", short(h.deadline(g)), reminder, cmp.Or(g.NoOrders, NoOrdersDefault))
 		if s := waiting(g); s != "" {
 			fmt.Fprintln(w, s)
 		}

@@ -122,8 +122,8 @@ func (h *Host) nextLook(g *game, now time.Time) (time.Time, bool) {
 	if g.Step.Waiting {
 		at = latest(d, g.Step.Asked.Add(RefereeReminder)) // the referee asked again
 	}
-	if !g.Step.Reminded && now.Before(d) { // the reminder: the first moment past d − hours
-		remind := d.Add(-time.Duration(h.reminderHours(g)) * time.Hour).Add(time.Nanosecond)
+	if r := h.reminder(g); r > 0 && !g.Step.Reminded && now.Before(d) { // the reminder: the first moment past d − r
+		remind := d.Add(-r).Add(time.Nanosecond)
 		at = latest(remind, now)
 	}
 	return at, true
@@ -183,7 +183,7 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 		if err := h.resolve(tx, id, g, eng); err != nil {
 			return err
 		}
-	case !g.Step.Reminded && now.Add(time.Duration(h.reminderHours(g))*time.Hour).After(g.Step.Deadline):
+	case h.reminder(g) > 0 && !g.Step.Reminded && now.Add(h.reminder(g)).After(g.Step.Deadline):
 		g.Step.Reminded = true
 		left := g.Step.Deadline.Sub(now).Round(time.Minute).String()
 		for _, p := range missing {

@@ -278,6 +278,27 @@ func TestGameCommands(t *testing.T) {
 	} else if _, show, _ := navarch("game", "show", "-config", cfg, strings.TrimSuffix(strings.Fields(out)[2], ";")); !strings.Contains(show, "deadlines 48h, reminder 12h before, without orders: referee") {
 		t.Errorf("the policy is not the game's:\n%s", show)
 	}
+	// A quick game in minutes without reminders; refusals repeat what was typed.
+	if code, out, e := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-deadline", "90m", "-reminder", "off",
+		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com"); code != 0 {
+		t.Errorf("a quick game: exit %d %s%s", code, out, e)
+	} else if _, show, _ := navarch("game", "show", "-config", cfg, strings.TrimSuffix(strings.Fields(out)[2], ";")); !strings.Contains(show, "deadlines 90m, no reminder, without orders: default") {
+		t.Errorf("the quick game's policy:\n%s", show)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-deadline", "90x"}, `-deadline: want hours (48) or a duration in minutes or hours (90m, 1h30m), not "90x"`},
+		{[]string{"-reminder", "soon"}, `-reminder: want hours (48) or a duration in minutes or hours (90m, 1h30m), or off, not "soon"`},
+		{[]string{"-deadline-hours", "1"}, "reminder: 12h before the deadline (the installation's reminder_hours) must be less than the deadline, 1h (as given)"},
+		{[]string{"-deadline", "30m", "-reminder", "45m"}, "reminder: 45m before the deadline (as given) must be less than the deadline, 30m (as given)"},
+	} {
+		args := append([]string{"game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com"}, c.args...)
+		if code, _, e := navarch(args...); code != 1 || !strings.Contains(e, c.want) {
+			t.Errorf("game new %v: exit %d %s, want 1 and %q", c.args, code, e, c.want)
+		}
+	}
 	if code, _, _ := navarch("game", "show", "-config", cfg, "xyz-0000"); code != 1 {
 		t.Errorf("an unknown game shown: exit %d", code)
 	}
