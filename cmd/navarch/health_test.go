@@ -59,6 +59,10 @@ func TestHealthIMAPLoginRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `config: imap.password: the server refuses the login of imap.username "navarch@host.example"`) {
 		t.Errorf("the check at start: %v, want the IMAP password named", err)
 	}
+	// navarch serve itself does not start on it (before it opens the database).
+	if code, _, e := navarch("serve", "-config", cfg); code != 2 || !strings.Contains(e, "navarch serve: config: imap.password: the server refuses the login") {
+		t.Errorf("navarch serve with a refused password: exit %d, want 2 naming imap.password:\n%s", code, e)
+	}
 }
 
 // TestHealthSMTPLoginRefused: while the SMTP server refuses navarch's login (535), the queued
@@ -123,4 +127,46 @@ func TestHealthSMTPLoginRefused(t *testing.T) {
 	if err := checkServers(context.Background(), c, slog.New(slog.DiscardHandler)); err != nil {
 		t.Errorf("the check at start once mended: %v", err)
 	}
+}
+
+// The labels of a failure as Prometheus escapes them come back as the daemon wrote them.
+func TestReadMetricsHealth(t *testing.T) {
+	text := "# HELP navarch_send_error x\nnavarch_send_error{error=\"smtp: \\\"535\\\" bad\\\\creds\\nline two\",kind=\"auth\"} 1\n" +
+		"navarch_send_failing_seconds 725.5\nnavarch_intake_failing_seconds 0\nnavarch_intake_failures_total{kind=\"auth\"} 3\n"
+	h := readMetricsHealth(text)
+	s := h["send"]
+	if s.kind != "auth" || s.err != "smtp: \"535\" bad\\creds\nline two" || s.failing != 725500*time.Millisecond {
+		t.Errorf("send: %+v", s)
+	}
+	if h["intake"].failing != 0 {
+		t.Errorf("intake: %+v", h["intake"])
+	}
+	bad, warn := judge(h, 10*time.Minute)
+	if !strings.Contains(bad, "the sending (SMTP) has failed for 12m6s (auth: smtp: ") || warn != "" {
+		t.Errorf("judged: %q, %q", bad, warn)
+	}
+}
+
+// health's readers of the metrics and of the heartbeat file take any text without panicking
+// and never report a failing time out of range.
+func FuzzReadHealth(f *testing.F) {
+	f.Add("navarch_intake_error{error=\"x\\\"y\",kind=\"auth\"} 1\nnavarch_intake_failing_seconds 3\n")
+	f.Add("navarch_send_error{error=\"\\\nnavarch_send_failing_seconds 1e300\n")
+	f.Add("2026-12-01T09:00:00Z\nparked 2\nintake failing 2026-12-01T08:00:00Z auth imap login: refused\nsend failing x")
+	f.Fuzz(func(t *testing.T, text string) {
+		now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+		for _, h := range []map[string]connHealth{readMetricsHealth(text), readBeatHealth(text, now)} {
+			for k, c := range h {
+				if k != "intake" && k != "send" && !strings.HasPrefix(text, k) && !strings.Contains(text, "\n"+k) {
+					t.Fatalf("a connection %q out of nowhere", k)
+				}
+				if c.failing < 0 {
+					t.Fatalf("%s: failing %v", k, c.failing)
+				}
+			}
+			judge(h, time.Minute)
+		}
+		readLabels(text)
+		parkedNote(text)
+	})
 }
