@@ -24,17 +24,18 @@ func (h *Host) Health() Health {
 	return Health{Intake: h.health.intake.Status(), Send: h.health.send.Status()}
 }
 
-// sent records the outcome of one send for the operator. A mail accepted or refused for
-// good (a 5xx to its recipient or content) shows the server working; any other failure
-// is the connection's, by its kind (mail.SendErrorKind). A refused login or a certificate is
-// the operator's to fix and logged as an error naming the settings, once while it lasts; it
-// is retried like any other failure, so that queued mail leaves as soon as it is mended.
+// sent records the outcome of one send for the operator. A mail accepted, or refused for
+// good (a 5xx to its recipient or content; a mail that cannot be composed), shows the
+// server working; a failure to be retried (mail.ErrTemporary) is the connection's, by its
+// kind (mail.SendErrorKind). A refused login or a certificate is the operator's to fix and
+// logged as an error naming the settings, once while it lasts; it is retried like any
+// other failure, so that queued mail leaves as soon as it is mended.
 func (h *Host) sent(err error) {
-	kind := mail.SendErrorKind(err)
-	if err == nil || !errors.Is(err, mail.ErrTemporary) && kind == mail.KindRefused {
+	if !errors.Is(err, mail.ErrTemporary) {
 		h.health.send.OK(h.cfg.Now())
 		return
 	}
+	kind := mail.SendErrorKind(err)
 	news := h.health.send.Fail(h.cfg.Now(), kind, err)
 	switch {
 	case kind == mail.KindAuth && news:
