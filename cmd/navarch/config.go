@@ -103,8 +103,12 @@ func (c *fileConfig) check() error {
 	if c.Database == "" {
 		return bad("database", "want the database file's path")
 	}
-	if c.DeadlineHours < 1 || c.ReminderHours < 0 || c.ReminderHours >= c.DeadlineHours {
-		return bad("deadline_hours", "want 1 or more hours, and reminder_hours fewer than them")
+	if c.DeadlineHours < 1 || c.DeadlineHours > host.MaxDeadlineHours {
+		return bad("deadline_hours", fmt.Sprintf("want 1 to %d hours, not %d", host.MaxDeadlineHours, c.DeadlineHours))
+	}
+	if c.ReminderHours < 1 || c.ReminderHours >= c.DeadlineHours {
+		return bad("reminder_hours", fmt.Sprintf("want 1 or more hours, fewer than deadline_hours (%d), not %d (a game may turn its reminders off: game new -reminder off)",
+			c.DeadlineHours, c.ReminderHours))
 	}
 	if c.RateLimit < 1 {
 		return bad("rate_limit_per_hour", "want 1 or more mails a sender may send in an hour")

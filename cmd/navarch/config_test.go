@@ -32,6 +32,8 @@ func TestConfig(t *testing.T) {
 		"imap.ca_file":        strings.Replace(goodConfig, `"username": "navarch"}`, `"username": "navarch", "ca_file": "/nonexistent/ca.pem"}`, 1),
 		"unknown field":       strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
 		"deadline_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
+		"reminder_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 6, "database"`, 1),
+		"reminder_hours 0":    strings.Replace(goodConfig, `"database"`, `"reminder_hours": 0, "database"`, 1),
 		"rate_limit_per_hour": strings.Replace(goodConfig, `"database"`, `"rate_limit_per_hour": 0, "database"`, 1),
 		"backup_every_hours":  strings.Replace(goodConfig, `"database"`, `"backup_keep": 0, "database"`, 1),
 		"game_masters":        strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm at example.org": "gm-secret-key-1"}, "database"`, 1),
