@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -69,8 +70,10 @@ func setting(name string, s serverConf, kind string, err error) error {
 		return fmt.Errorf("config: %s.ca_file: the certificate of %s is not signed by an authority of %s: %w", name, s.Host, s.CAFile, err)
 	case errors.As(err, &hostname):
 		return fmt.Errorf("config: %s.host: the server's certificate is not for %s: %w", name, s.Host, err)
+	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
+		return fmt.Errorf("config: %s.host: the certificate of %s has expired or is not yet valid: renew it on the server (or mend its clock, or ours): %w", name, s.Host, err)
 	case errors.As(err, &invalid):
-		return fmt.Errorf("config: %s.ca_file: the server's certificate is not valid (expired, or not for a server): %w", name, err)
+		return fmt.Errorf("config: %s.ca_file: the certificate of %s is not valid for a server by %s: %w", name, s.Host, cmp.Or(s.CAFile, "the system's authorities"), err)
 	case kind == navmail.KindTLS:
 		return fmt.Errorf("config: %s.tls: TLS (%s) with %s failed: %w", name, s.TLS, s.Host, err)
 	}

@@ -27,8 +27,12 @@ type testCA struct {
 	server  *tls.Config
 }
 
-func newTestCA(t *testing.T) testCA {
+func newTestCA(t *testing.T, expired ...bool) testCA {
 	t.Helper()
+	notAfter := time.Now().Add(24 * time.Hour)
+	if len(expired) > 0 && expired[0] {
+		notAfter = time.Now().Add(-time.Minute)
+	}
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +50,7 @@ func newTestCA(t *testing.T) testCA {
 		t.Fatal(err)
 	}
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: notAfter,
 		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
 	if err != nil {
@@ -77,8 +81,9 @@ func tlsConfig(host, caFile string) func(string) string {
 // TestPrivateCA: with ca_file naming a private CA, the daemon reads its mailbox over TLS and
 // sends by STARTTLS, verifying both servers' certificates by it: a stranger's mail is
 // answered, and the check at start passes. Without the CA file, the check names ca_file; with
-// the name the certificate is not for, it names the host; the daemon itself, started so,
-// retries and health says why.
+// the name the certificate is not for, or a certificate that has expired, it names the host;
+// a CA file that holds no certificate is refused; the daemon itself, started without the CA
+// file, retries and health says why.
 func TestPrivateCA(t *testing.T) {
 	ca := newTestCA(t)
 	ts := startTestServers(t, ca.server)
@@ -100,6 +105,12 @@ func TestPrivateCA(t *testing.T) {
 	}
 	if err := check(tlsConfig("127.0.0.1", ca.pemFile)); err != nil {
 		t.Errorf("the check at start with the private CA: %v", err)
+	}
+	// A CA file that is no certificate is refused with the configuration.
+	notPEM := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(notPEM, []byte("not a certificate\n"), 0o644)
+	if err := check(tlsConfig("127.0.0.1", notPEM)); err == nil || !strings.Contains(err.Error(), "config: imap.ca_file: "+notPEM+" holds no PEM certificate") {
+		t.Errorf("a CA file without a certificate: %v", err)
 	}
 	err := check(tlsConfig("127.0.0.1", ""))
 	if err == nil || !strings.Contains(err.Error(), "config: imap.ca_file: the certificate of 127.0.0.1 is signed by an authority the system does not trust") {
@@ -123,6 +134,17 @@ func TestPrivateCA(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "config: smtp.ca_file: the certificate of 127.0.0.1 is signed by an authority the system does not trust") {
 		t.Errorf("the check at start, SMTP without the CA file: %v, want smtp.ca_file named", err)
+	}
+
+	// A server whose certificate has expired: the host's certificate is named, not the CA file.
+	old := newTestCA(t, true)
+	expired := startTestServers(t, old.server)
+	path := filepath.Join(t.TempDir(), "navarch.json")
+	os.WriteFile(path, []byte(tlsConfig("127.0.0.1", old.pemFile)(fmt.Sprintf(`{"database": %q, "address": "navarch@host.example", "domain": "navarch.host.example",
+ "imap": {"host": "127.0.0.1", "port": %d, "tls": "none", "username": "navarch@host.example", "password": %q},
+ "smtp": {"host": "127.0.0.1", "port": %d, "tls": "none"}}`, filepath.Join(t.TempDir(), "navarch.db"), expired.imapPort, testPassword, expired.smtpPort))), 0o600)
+	if code, _, e := navarch("serve", "-config", path); code != 2 || !strings.Contains(e, "config: imap.host: the certificate of 127.0.0.1 has expired or is not yet valid") {
+		t.Errorf("navarch serve with an expired certificate: exit %d, want 2 naming imap.host:\n%s", code, e)
 	}
 
 	_, _, addr, _ := daemon(t, ts, tlsConfig("127.0.0.1", ca.pemFile))
