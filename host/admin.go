@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"navarch/mail"
@@ -51,7 +52,11 @@ func (h *Host) Show(w io.Writer, tag string) error {
 		for _, r := range g.Referees {
 			fmt.Fprintf(w, "referee <%s>\n", r)
 		}
-		fmt.Fprintf(w, "deadlines %dh, reminder %dh before, without orders: %s\n", h.deadlineHours(g), h.reminderHours(g), cmp.Or(g.NoOrders, NoOrdersDefault))
+		reminder := "no reminder"
+		if r := h.reminder(g); r > 0 {
+			reminder = "reminder " + short(r) + " before"
+		}
+		fmt.Fprintf(w, "deadlines %s, %s, without orders: %s\n", short(h.deadline(g)), reminder, cmp.Or(g.NoOrders, NoOrdersDefault))
 		if s := waiting(g); s != "" {
 			fmt.Fprintln(w, s)
 		}
@@ -59,12 +64,22 @@ func (h *Host) Show(w io.Writer, tag string) error {
 	})
 }
 
-// Export writes a game's log: a side's copy, or the full one.
+// Export writes a game's log: a side's copy, or the full one. A side the game does not have
+// is refused, naming the game's sides.
 func (h *Host) Export(w io.Writer, tag, side string) error {
 	return h.s.View(func(tx *store.Tx) error {
 		id, g, err := findGame(tx, tag)
 		if err != nil || g == nil {
 			return fmt.Errorf("%w: %s", ErrNoGame, tag)
+		}
+		var sides []string
+		for _, p := range g.Players {
+			if !slices.Contains(sides, p.Side) {
+				sides = append(sides, p.Side)
+			}
+		}
+		if side != "" && !slices.Contains(sides, side) {
+			return fmt.Errorf("game %s has no side %q: its sides are %s", g.Tag, side, strings.Join(sides, ", "))
 		}
 		a, err := export(tx, g, id, side, side == "")
 		if err == nil {

@@ -49,7 +49,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 				ckpt = res.Checkpoint
 			}
 		case adjudicator.NeedOrders:
-			deadline := h.cfg.Now().Add(time.Duration(h.deadlineHours(g)) * time.Hour).UTC().Truncate(time.Second)
+			deadline := h.cfg.Now().Add(h.deadline(g)).UTC().Truncate(time.Second)
 			var players []string
 			for _, side := range st.Sides {
 				for _, p := range g.sidePlayers(side) {

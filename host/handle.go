@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ func (h *Host) Handle(raw []byte) error {
 		if err != nil || !fresh {
 			return err
 		}
-		log := h.log.With("message-id", key)
+		log := txLog{tx, h.log.With("message-id", key)}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
@@ -46,6 +47,15 @@ func (h *Host) Handle(raw []byte) error {
 		return h.request(tx, in, raw, log)
 	}, h.warm(in, perr))
 }
+
+// txLog writes a mail's log lines once its transaction commits: a run that rolls back to
+// rebuild an engine (engines.go) logs nothing, so that one mail is one "request" line.
+type txLog struct {
+	tx  *store.Tx
+	log *slog.Logger
+}
+
+func (l txLog) Info(msg string, args ...any) { l.tx.AfterCommit(func() { l.log.Info(msg, args...) }) }
 
 // actor is who sent a mail, once authenticated.
 type actor struct {
@@ -106,11 +116,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	}
 	a := &actor{g: g, id: id, msg: in, raw: raw, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.refuse(tx, a, func() error {
-			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
-				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
-		})
+		return h.refuseUnsigned(tx, a, log)
 	}
 	if refused, err := h.authenticate(tx, a); refused || err != nil {
 		return err
@@ -178,6 +184,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 			return err != nil, err
 		}
 		return true, h.refuse(tx, a, func() error {
+			h.rejected(tx, RejectForged)
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
 					h.orReply()+". Nothing was changed.",
@@ -185,7 +192,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		})
 	}
 	if a.p == nil {
-		return true, h.refuse(tx, a, func() error { return h.refuseStranger(tx, a) })
+		return true, h.refuse(tx, a, func() error { h.rejected(tx, RejectStranger); return h.refuseStranger(tx, a) })
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
@@ -197,6 +204,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
 		}
 		return true, h.refuse(tx, a, func() error {
+			h.rejected(tx, RejectKey)
 			if err := h.warnKeyOwners(tx, a); err != nil {
 				return err
 			}

@@ -71,6 +71,7 @@ type Host struct {
 	cfg      Config
 	log      *slog.Logger
 	engines  *engines
+	health   *health // the mailbox's and the outbox's (health.go)
 }
 
 // New returns a host over a store with the rulesets it may run.
@@ -94,7 +95,7 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 		cfg.EngineCache = EngineCache
 	}
 	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log,
-		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}}
+		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}, health: &health{}}
 }
 
 // game is the host's record of a game, kept in the game's meta bucket.
@@ -122,6 +123,12 @@ type game struct {
 	DeadlineHours int    `json:"deadline_hours,omitempty"`
 	ReminderHours int    `json:"reminder_hours,omitempty"`
 	NoOrders      string `json:"no_orders,omitempty"`
+	// DeadlineMinutes and ReminderMinutes, when set, are the game's own times in minutes
+	// (they take the place of the hours, which games made before them have); NoReminder:
+	// the game sends no reminders (policy.go).
+	DeadlineMinutes int  `json:"deadline_minutes,omitempty"`
+	ReminderMinutes int  `json:"reminder_minutes,omitempty"`
+	NoReminder      bool `json:"no_reminder,omitempty"`
 	// PausedAt and PausedUntil are set while the referee has paused the game.
 	PausedAt    time.Time `json:"paused_at,omitzero"`
 	PausedUntil time.Time `json:"paused_until,omitzero"`
@@ -171,14 +178,12 @@ const (
 	NoOrdersReferee = "referee"
 )
 
-// deadlineHours and reminderHours are a game's, or the installation's.
-func (h *Host) deadlineHours(g *game) int { return cmp.Or(g.DeadlineHours, h.cfg.DeadlineHours) }
-func (h *Host) reminderHours(g *game) int { return cmp.Or(g.ReminderHours, h.cfg.ReminderHours) }
-
 // policy says in a sentence what a game's deadlines are, for its players.
 func (h *Host) policy(g *game) string {
-	s := fmt.Sprintf("You have %d hours to answer each request for orders, with a reminder %d hours before the deadline. ",
-		h.deadlineHours(g), h.reminderHours(g))
+	s := fmt.Sprintf("You have %s to answer each request for orders, with a reminder %s before the deadline. ", span(h.deadline(g)), span(h.reminder(g)))
+	if h.reminder(g) == 0 {
+		s = fmt.Sprintf("You have %s to answer each request for orders, without a reminder. ", span(h.deadline(g)))
+	}
 	if g.NoOrders == NoOrdersReferee {
 		return s + "If a side sends no orders in time, the game waits for the referee to decide."
 	}

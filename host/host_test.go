@@ -309,6 +309,11 @@ func TestDeadline(t *testing.T) {
 		find(mails, "alice@example.org", "orders due") == nil && find(mails, "bob@example.com", "orders due") == nil {
 		t.Errorf("after the deadline: %v", subjects(mails))
 	}
+	// The game applies the rules' default at once, and the late notice says so.
+	if m := find(mails, "bob@example.com", "deadline passed"); m == nil || !strings.Contains(flat(m.Text), "The rules' no-orders default applies to your side at once: ") ||
+		strings.Contains(m.Text, "referee") {
+		t.Errorf("the late notice under the default policy: %+v", m)
+	}
 	f.checkLog()
 }
 

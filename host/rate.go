@@ -39,6 +39,7 @@ func (h *Host) unauthenticated(tx *store.Tx, in *mail.Incoming, answer func() er
 		return err
 	}
 	if !ok {
+		h.rejected(tx, RejectRate)
 		h.log.Warn("mail dropped: unauthenticated sender over its rate", "message-id", in.MessageID, "from", in.From)
 		return nil
 	}
@@ -74,6 +75,7 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 	case n <= h.cfg.RateLimit:
 		return true, nil
 	case n == h.cfg.RateLimit+1:
+		h.rejected(tx, RejectRate)
 		if err := h.keepMail(tx, a); err != nil {
 			return false, err
 		}
@@ -83,6 +85,7 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 				"until %s are not applied and not answered; send them again after then. Orders the game asks you for always count.",
 			h.cfg.RateLimit, a.g.Tag, next.Format("15:04 UTC"))))
 	}
+	h.rejected(tx, RejectRate)
 	h.log.Warn("mail not applied: sender over its rate, told already", "message-id", a.msg.MessageID, "game", a.g.Tag, "from", a.msg.From)
 	return false, nil
 }

@@ -25,9 +25,15 @@ func TestConfig(t *testing.T) {
 		"imap.port":           strings.Replace(goodConfig, "993", "0", 1),
 		"smtp.tls":            strings.Replace(goodConfig, "starttls", "ssl", 1),
 		"imap.tls":            strings.Replace(goodConfig, `"tls": "tls"`, `"tls": "none"`, 1),
-		"imap.username":       goodConfig,
+		"imap.password":       goodConfig,
+		"imap.username":       strings.Replace(goodConfig, `"username": "navarch"}`, `"username": ""}`, 1),
+		"smtp.password":       goodConfig,
+		"smtp.username":       strings.Replace(goodConfig, `"username": "navarch"}}`, `"password": "x"}}`, 1),
+		"imap.ca_file":        strings.Replace(goodConfig, `"username": "navarch"}`, `"username": "navarch", "ca_file": "/nonexistent/ca.pem"}`, 1),
 		"unknown field":       strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
 		"deadline_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
+		"reminder_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 6, "database"`, 1),
+		"reminder_hours 0":    strings.Replace(goodConfig, `"database"`, `"reminder_hours": 0, "database"`, 1),
 		"rate_limit_per_hour": strings.Replace(goodConfig, `"database"`, `"rate_limit_per_hour": 0, "database"`, 1),
 		"backup_every_hours":  strings.Replace(goodConfig, `"database"`, `"backup_keep": 0, "database"`, 1),
 		"game_masters":        strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm at example.org": "gm-secret-key-1"}, "database"`, 1),
@@ -37,9 +43,14 @@ func TestConfig(t *testing.T) {
 		"metrics_listen port": strings.Replace(goodConfig, `"database"`, `"metrics_listen": "127.0.0.1:", "database"`, 1),
 	}
 	for field, text := range bad {
-		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
-		if field == "imap.username" {
+		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x", "NAVARCH_SMTP_PASSWORD": "y"}
+		switch field {
+		case "imap.password":
 			e = nil
+		case "smtp.password":
+			e = map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
+		case "smtp.username":
+			e = map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
 		}
 		c, err := parseConfig([]byte(text), env(e))
 		if err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"image/png"
 	"io"
@@ -15,13 +16,17 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
 	gosmtp "github.com/emersion/go-smtp"
+
+	"navarch/host"
 )
 
 // testServers are navarch's IMAP mailbox (go-imap's memory server) and an SMTP server
@@ -29,6 +34,7 @@ import (
 type testServers struct {
 	user               *imapmemserver.User
 	imapPort, smtpPort int
+	refuseLogin        atomic.Bool // the SMTP server refuses every login (535)
 	mu                 sync.Mutex
 	sent               []string            // the recipients of the mails taken, in order
 	raw                map[string][]string // the mails taken, by recipient
@@ -36,7 +42,9 @@ type testServers struct {
 
 const testPassword = "test-secret"
 
-func startTestServers(t *testing.T) *testServers {
+// startTestServers starts the servers on loopback; with a TLS configuration, the IMAP server
+// speaks TLS from the first byte and the SMTP server offers STARTTLS with it.
+func startTestServers(t *testing.T, withTLS ...*tls.Config) *testServers {
 	t.Helper()
 	ts := &testServers{user: imapmemserver.NewUser("navarch@host.example", testPassword), raw: map[string][]string{}}
 	if err := ts.user.Create("INBOX", nil); err != nil {
@@ -54,9 +62,15 @@ func startTestServers(t *testing.T) *testServers {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(withTLS) > 0 {
+		iln = tls.NewListener(iln, withTLS[0])
+	}
 	go imapSrv.Serve(iln)
 	smtpSrv := gosmtp.NewServer(testBackend{ts})
 	smtpSrv.Domain, smtpSrv.AllowInsecureAuth, smtpSrv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
+	if len(withTLS) > 0 {
+		smtpSrv.TLSConfig = withTLS[0]
+	}
 	sln, sport, err := freePort()
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +122,18 @@ type testSession struct {
 	to []string
 }
 
+// The SMTP server offers AUTH PLAIN and takes any user name and password, or refuses every
+// login with 535 while refuseLogin is set.
+func (s *testSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (s *testSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, _, _ string) error {
+		if s.ts.refuseLogin.Load() {
+			return &gosmtp.SMTPError{Code: 535, EnhancedCode: gosmtp.EnhancedCode{5, 7, 8}, Message: "authentication credentials invalid"}
+		}
+		return nil
+	}), nil
+}
+
 func (s *testSession) Mail(string, *gosmtp.MailOptions) error { return nil }
 func (s *testSession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
 	if strings.HasSuffix(to, "@refused.example") {
@@ -153,7 +179,7 @@ func (b *syncBuffer) String() string {
 // daemon runs navarch serve's daemon (serveDaemon) on the test servers, with metrics on
 // loopback, until the test ends. It returns the configuration's path, the database's, the
 // metrics address and the daemon's log.
-func daemon(t *testing.T, ts *testServers) (cfg, db, metricsAddr string, logs *syncBuffer) {
+func daemon(t *testing.T, ts *testServers, edit ...func(config string) string) (cfg, db, metricsAddr string, logs *syncBuffer) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, db = filepath.Join(dir, "navarch.json"), filepath.Join(dir, "navarch.db")
@@ -166,10 +192,16 @@ func daemon(t *testing.T, ts *testServers) (cfg, db, metricsAddr string, logs *s
 	text := fmt.Sprintf(`{"database": %q, "address": "navarch@host.example", "domain": "navarch.host.example", "metrics_listen": %q,
  "imap": {"host": "127.0.0.1", "port": %d, "tls": "none", "username": "navarch@host.example", "password": %q, "poll_seconds": 1},
  "smtp": {"host": "127.0.0.1", "port": %d, "tls": "none"}}`, db, metricsAddr, ts.imapPort, testPassword, ts.smtpPort)
+	for _, e := range edit {
+		text = e(text)
+	}
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c, err := loadConfig(cfg)
+	if err == nil {
+		err = c.credentials()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +357,7 @@ func TestMetricsScraped(t *testing.T) {
 	waitFor(t, 10*time.Second, "a heartbeat", func() bool { c, _, _ := navarch("health", "-config", cfg); return c == 0 })
 	code, out, _ = navarch("health", "-config", cfg)
 	for _, want := range []string{"alive", "outbox: 0 queued", "deadlines: 0 pending", "games: joining 1",
-		"mails: 2 received, 5 answered, 0 parked (0 waiting), 1 refused, 0 failed"} {
+		"mails: 2 received, 5 answered, 0 parked (0 waiting), 1 rejected, 1 refused, 0 failed"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("health: exit %d, no %q:\n%s", code, want, out)
 		}
@@ -362,7 +394,7 @@ func TestHealthMetricsDown(t *testing.T) {
 	text := fmt.Sprintf(`{"database": %q, "address": "navarch@host.example", "domain": "navarch.host.example", "metrics_listen": "127.0.0.1:%d",
  "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none"}, "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`, db, port)
 	os.WriteFile(filepath.Join(dir, "navarch.json"), []byte(text), 0o600)
-	heartbeat(db, slog.New(slog.DiscardHandler))(0)
+	heartbeat(db, slog.New(slog.DiscardHandler), func() host.Health { return host.Health{} })(0)
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "the metrics do not answer") {
 		t.Errorf("health with the metrics down: exit %d %s", code, out)
 	}
