@@ -18,25 +18,28 @@ import (
 // error only for our own failures (retry later); a player's mistake is answered by mail.
 func (h *Host) Handle(raw []byte) error {
 	in, perr := mail.Parse(raw, mail.Options{Own: h.own, Self: h.self})
-	if in != nil && in.NoReply != "" {
-		h.log.Info("mail dropped", "message-id", in.MessageID, "from", in.From, "why", in.NoReply)
-		return nil
-	}
-	key := ""
+	key, sender := "", ""
 	if in != nil {
-		key = in.MessageID
+		key, sender = in.MessageID, in.From
 	}
 	key = messageKey(key, raw)
+	if in != nil && in.NoReply != "" { // dropped unanswered, and noted once (drop.go)
+		return h.s.Update(func(tx *store.Tx) error {
+			if fresh, err := h.fresh(tx, in, sender, key); !fresh || err != nil {
+				return err
+			}
+			return h.drop(tx, in, key, "", noReplyReason(in.NoReply), in.NoReply)
+		})
+	}
 	return h.updateGames(func(tx *store.Tx) error { // no replay inside the lock (engines.go)
-		fresh, err := store.MarkProcessed(tx, key, nil)
-		if err != nil || !fresh {
+		if fresh, err := h.fresh(tx, in, sender, key); !fresh || err != nil {
 			return err
 		}
 		log := h.log.With("message-id", key)
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
-				return nil
+				return h.drop(tx, in, key, "", DropUnreadable, "cannot be read, and names no sender to tell: "+perr.Error())
 			}
 			return h.unauthenticated(tx, in, func() error {
 				return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
@@ -45,6 +48,16 @@ func (h *Host) Handle(raw []byte) error {
 		}
 		return h.request(tx, in, raw, log)
 	}, h.warm(in, perr))
+}
+
+// fresh marks a mail processed and says whether it is new; a copy of a mail handled before
+// is dropped (drop.go).
+func (h *Host) fresh(tx *store.Tx, in *mail.Incoming, sender, key string) (bool, error) {
+	fresh, err := store.MarkProcessed(tx, sender, key, nil)
+	if err != nil || fresh {
+		return fresh, err
+	}
+	return false, h.duplicate(tx, in, key)
 }
 
 // actor is who sent a mail, once authenticated.
@@ -83,6 +96,9 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 		if id, g, err = findGame(tx, req.Game); err != nil {
 			return err
 		}
+	}
+	if g == nil && req.Game != "" && req.Game != mail.GameTag(in.Subject) { // a GAME line naming no game here
+		return h.unauthenticated(tx, in, func() error { return h.noSuchGame(tx, in, req.Game) })
 	}
 	if g == nil { // a sender who plays exactly one game is answered about it (issue 15.8)
 		oid, og, err := onlyGame(tx, in.From)
@@ -124,6 +140,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	if rerr != nil {
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
 	}
+	h.noteClosedStep(a)
 	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
 	return h.done(tx, a, h.command(tx, a))
 }
@@ -237,7 +254,8 @@ func (h *Host) refuseStranger(tx *store.Tx, a *actor) error {
 			return tell(recipient{address: r})
 		}
 	}
-	return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
+	return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag),
+		h.gamesOf(tx, a.msg.From))
 }
 
 func (h *Host) command(tx *store.Tx, a *actor) error {

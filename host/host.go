@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"navarch/adjudicator"
@@ -71,6 +70,7 @@ type Host struct {
 	cfg      Config
 	log      *slog.Logger
 	engines  *engines
+	ids      idKey // the Message-ID key (own.go)
 }
 
 // New returns a host over a store with the rulesets it may run.
@@ -131,6 +131,9 @@ type game struct {
 	// side's next report says so (issue 15.4). Not stored: reports go out in the same
 	// transaction.
 	used map[string][]string
+	// note is a line put before the answer to one mail (closed.go). Not stored: the answer
+	// goes out in the same transaction.
+	note answerNote
 }
 
 type player struct {
@@ -163,6 +166,9 @@ type step struct {
 	// at Asked (and again each RefereeReminder while the game waits).
 	Waiting bool      `json:"waiting,omitempty"`
 	Asked   time.Time `json:"asked,omitzero"`
+	// Opened is the log's length when the step opened (0 in a game saved before it was
+	// kept): it names the step in the Message-IDs of its mail (own.go).
+	Opened uint64 `json:"opened,omitempty"`
 }
 
 // The no-orders policies of a game.
@@ -278,9 +284,6 @@ func (g *game) sidePlayers(side string) []*player {
 	}
 	return out
 }
-
-// own reports whether a Message-ID is one of ours.
-func (h *Host) own(id string) bool { return strings.HasSuffix(id, "@"+h.cfg.Domain) }
 
 func keyOf(tx *store.Tx, id ident.GameID, playerID string) (string, error) {
 	return store.PlayerKey(tx, id, playerID)

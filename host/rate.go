@@ -32,15 +32,19 @@ func (h *Host) allow(tx *store.Tx, from string) (bool, error) {
 	return n <= h.cfg.RateLimit, err
 }
 
-// unauthenticated answers a mail that did not authenticate, within its From address's limit.
+// unauthenticated answers a mail that did not authenticate, within its From address's limit;
+// a mail asking not to be auto-answered (mail.Incoming.Bulk) is not answered. Either is
+// dropped (drop.go).
 func (h *Host) unauthenticated(tx *store.Tx, in *mail.Incoming, answer func() error) error {
+	if in.Bulk != "" {
+		return h.drop(tx, in, in.MessageID, "", DropBulk, in.Bulk+", and the mail did not authenticate: not answered")
+	}
 	ok, err := h.allow(tx, in.From)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		h.log.Warn("mail dropped: unauthenticated sender over its rate", "message-id", in.MessageID, "from", in.From)
-		return nil
+		return h.drop(tx, in, in.MessageID, "", DropRate, fmt.Sprintf("more than %d mails an hour from an address that did not authenticate", h.cfg.RateLimit))
 	}
 	return answer()
 }
@@ -83,8 +87,7 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 				"until %s are not applied and not answered; send them again after then. Orders the game asks you for always count.",
 			h.cfg.RateLimit, a.g.Tag, next.Format("15:04 UTC"))))
 	}
-	h.log.Warn("mail not applied: sender over its rate, told already", "message-id", a.msg.MessageID, "game", a.g.Tag, "from", a.msg.From)
-	return false, nil
+	return false, h.drop(tx, a.msg, a.msg.MessageID, a.g.Tag, DropRate, fmt.Sprintf("more than %d mails within the hour to game %s; the sender was told with the first one over", h.cfg.RateLimit, a.g.Tag))
 }
 
 // asked says whether the mail is orders (or NONE) the game waits for from the sender's side

@@ -291,7 +291,7 @@ func TestRefereeCommandOurFailure(t *testing.T) {
 		t.Fatalf("a bad REKEY was not refused: %v", m)
 	}
 	f.s.View(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, fmt.Sprintf("m%d@example.org", f.n)); !done {
+		if _, done := store.Processed(tx, "ref@example.net", fmt.Sprintf("m%d@example.org", f.n)); !done {
 			t.Error("the refused mail is not marked handled (or the test looks under the wrong id)")
 		}
 		return nil
@@ -306,7 +306,7 @@ func TestRefereeCommandOurFailure(t *testing.T) {
 		t.Errorf("our failure was answered: %v", subjects(mails))
 	}
 	f.s.View(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, fmt.Sprintf("r%d@example.net", f.n)); done {
+		if _, done := store.Processed(tx, "ref@example.net", fmt.Sprintf("r%d@example.net", f.n)); done {
 			t.Error("the failed mail is marked handled: it would never be tried again")
 		}
 		return nil
