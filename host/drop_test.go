@@ -98,3 +98,62 @@ func TestClubSharingNavarchsDomain(t *testing.T) {
 	}
 	c.waitDrops(t, DropOwn, 1)
 }
+
+// TestMessageIDOfAnotherSender: processed mail is keyed by sender and Message-ID, so a
+// Message-ID that another sender used before (a careless client, another game's player)
+// does not make a player's mail count as handled: both JOINs, under one Message-ID, are
+// applied. The same sender's copy is dropped as a duplicate, counted.
+func TestMessageIDOfAnotherSender(t *testing.T) {
+	f := newFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.handle("JOIN\nKEY "+keys[who], "From: "+who, "Subject: [navarch "+f.tag+"]", "Message-ID: <same@mail.example>")
+		if ms := f.outbox(); find(ms, who, "joined") == nil {
+			t.Fatalf("%s's JOIN under a Message-ID used before was not answered: %v", who, subjects(ms))
+		}
+	}
+	f.handle("JOIN\nKEY "+keys["bob@example.com"], "From: bob@example.com", "Subject: [navarch "+f.tag+"]", "Message-ID: <same@mail.example>")
+	if ms := f.outbox(); len(ms) != 0 {
+		t.Errorf("a copy of a mail handled before was answered: %v", subjects(ms))
+	}
+	if _, counts := f.dropped(); counts[DropDuplicate] != 1 {
+		t.Errorf("drop counts %v, want one duplicate", counts)
+	}
+}
+
+// TestBulkHeadersOnKeyedOrders: X-Auto-Response-Suppress and Precedence: bulk ask others
+// not to answer automatically; they do not make a player's keyed orders automatic. His
+// orders are applied and receipted; the same headers on mail that does not authenticate (a
+// stranger's, a wrong key) drop it unanswered, noted as bulk.
+func TestBulkHeadersOnKeyedOrders(t *testing.T) {
+	f, keys, asked, other, _, _ := afterSetUp(t)
+	f.outbox()
+	side := map[bool]string{true: "christian", false: "ottoman"}[asked == "alice@example.org"]
+	orders := f.botOrders(side)
+	if orders == "" {
+		orders = "NONE"
+	}
+	f.handle("KEY "+keys[other]+"\nSTATUS", "From: "+other, "Subject: Re: [navarch "+f.tag+"] orders due", "Message-ID: <s1@mail.example>",
+		"X-Auto-Response-Suppress: All")
+	if find(f.outbox(), other, "status") == nil {
+		t.Error("a keyed STATUS with X-Auto-Response-Suppress was not answered")
+	}
+	f.handle("KEY "+keys[asked]+"\n"+orders, "From: "+asked, "Subject: Re: [navarch "+f.tag+"] orders due", "Message-ID: <o1@mail.example>",
+		"X-Auto-Response-Suppress: All", "Precedence: bulk")
+	ms := f.outbox()
+	if r := find(ms, asked, "orders accepted"); r == nil || !strings.Contains(r.Text, strings.Fields(orders)[0]) {
+		t.Fatalf("keyed orders with Precedence: bulk were not applied: %v", subjects(ms))
+	}
+	f.handle("KEY not-the-key\nNONE", "From: "+other, "Subject: [navarch "+f.tag+"]", "Message-ID: <o2@mail.example>", "Precedence: bulk")
+	f.handle("hello", "From: eve@example.net", "Subject: [navarch "+f.tag+"]", "Message-ID: <e1@mail.example>", "X-Auto-Response-Suppress: OOF")
+	if ms := f.outbox(); len(ms) != 0 {
+		t.Errorf("bulk mail that did not authenticate was answered: %v", subjects(ms))
+	}
+	notes, counts := f.dropped()
+	if len(notes) != 2 || notes[0].From != other || notes[1].From != "eve@example.net" || counts[DropBulk] != 2 {
+		t.Errorf("notes %+v, counts %v", notes, counts)
+	}
+	if game, _ := f.h.Dropped(f.tag); len(game) != 2 {
+		t.Errorf("the game's dropped mail: %+v", game)
+	}
+}
