@@ -73,6 +73,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 		hc.Metrics = m
 	}
 	h = host.New(s, rulesets, hc, log)
+	if err := h.OwnAddressInUse(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	if m != nil {
 		go func() {
 			if err := m.Serve(ctx, ln); err != nil {
