@@ -1,0 +1,69 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// sNailReply has s-nail, a real mail client (the Debian package, with Debian's
+// /etc/s-nail.rc: quote the message replied to with "> ", honour Reply-To), reply as user to
+// the mail with uid in the user's INBOX on Dovecot, writing body as the user would type it
+// (after the attribution line and the quote, where s-nail puts the cursor), and send the
+// reply through Postfix. s-nail writes its own headers: From, a Message-ID @ the user's
+// domain, In-Reply-To and References naming navarch's mail.
+func sNailReply(t *testing.T, user string, uid imap.UID, body string) {
+	t.Helper()
+	path, err := exec.LookPath("s-nail")
+	if err != nil {
+		t.Fatal("s-nail is not installed (apt-get install s-nail; .ci/run installs it)")
+	}
+	n := seqOf(t, user, uid)
+	local := strings.Split(user, "@")[0]
+	cmd := exec.Command(path, "-#", "-S", "v15-compat", "-S", "password="+local+"-secret", "-S", "imap-auth=login",
+		"-S", "mta=smtp://"+smtpAddr, "-S", "smtp-auth=none", "-S", "from="+user,
+		"-f", "imap://"+strings.ReplaceAll(user, "@", "%40")+"@"+imapAddr+"/INBOX")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "MAILRC=/dev/null") // no user's settings, no dead.letter left behind
+	cmd.Stdin = strings.NewReader("reply " + strconv.Itoa(n) + "\n" + body + "\n")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil || strings.Contains(out.String(), "not sent") {
+		t.Fatalf("s-nail: %v\n%s", err, out.String())
+	}
+	t.Logf("s-nail replied as %s to message %d (UID %d)", user, n, uid)
+}
+
+// seqOf is the message sequence number of a UID in the user's INBOX, by which s-nail names
+// messages.
+func seqOf(t *testing.T, user string, uid imap.UID) int {
+	t.Helper()
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, strings.Split(user, "@")[0]+"-secret").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.UIDSearch(&imap.SearchCriteria{}, nil).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	uids := data.AllUIDs()
+	slices.Sort(uids)
+	i := slices.Index(uids, uid)
+	if i < 0 {
+		t.Fatalf("UID %d is not in %s's INBOX", uid, user)
+	}
+	return i + 1
+}
