@@ -21,13 +21,14 @@ const (
 	DropList       = "list"       // a mailing list's mail
 	DropBulk       = "bulk"       // asks not to be auto-answered (Precedence, X-Auto-Response-Suppress) and did not authenticate
 	DropRate       = "rate"       // over the hourly limit of its sender, who was told once
+	DropStranger   = "stranger"   // from a stranger answered today already (out.go: once a day)
 	DropUnreadable = "unreadable" // names no one to answer: no From address, or none that can be read
 	DropDuplicate  = "duplicate"  // a copy of a mail handled before (same sender and Message-ID)
 )
 
 // DropReasons lists every reason, each reported even at zero so that a dashboard's series
 // do not come and go.
-var DropReasons = []string{DropOwn, DropAutomatic, DropBounce, DropList, DropBulk, DropRate, DropUnreadable, DropDuplicate}
+var DropReasons = []string{DropOwn, DropAutomatic, DropBounce, DropList, DropBulk, DropRate, DropStranger, DropUnreadable, DropDuplicate}
 
 // noReplyReason is the counter's label for mail.Incoming.NoReply's words.
 func noReplyReason(why string) string {
@@ -56,6 +57,11 @@ func (h *Host) drop(tx *store.Tx, in *mail.Incoming, msgID, game, reason, why st
 	}
 	h.log.Info("mail dropped", "message-id", msgID, "from", m.From, "game", m.Game, "reason", reason, "why", why)
 	return store.AddDropped(tx, m)
+}
+
+// dropStranger notes a stranger's mail not answered: he was answered today already.
+func (h *Host) dropStranger(tx *store.Tx, from, msgID string) error {
+	return h.drop(tx, &mail.Incoming{From: from}, msgID, "", DropStranger, "from an address that plays no game here, answered once today already")
 }
 
 // duplicate counts and logs a copy of a mail handled before.

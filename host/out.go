@@ -141,8 +141,7 @@ func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) err
 		return err
 	}
 	if !first {
-		h.log.Info("mail from a stranger not answered: answered today already", "from", to)
-		return nil
+		return h.dropStranger(tx, to, inReplyTo)
 	}
 	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: strangerText}})
 	if err != nil {
