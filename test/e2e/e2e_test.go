@@ -143,8 +143,11 @@ func send(t *testing.T, from, to, subject, body string) {
 	}
 }
 
-// activations is how many activations the end-to-end game plays after the set-up.
+// activations is how many activations the end-to-end game plays after the set-up with the
+// scripted players' mail; clients play one more each, by a real mail client.
 const activations = 4
+
+var clients = []string{"mutt", "s-nail"}
 
 // TestE2E plays a game through Dovecot and Postfix: welcome, JOIN (alice by her tokenized
 // reply address without a KEY line, bob with his key), the secret set-up, then
@@ -152,10 +155,11 @@ const activations = 4
 // report reaching both sides with its map. Each activation is timed from the order mail's
 // submission to both reports in the players' mailboxes, side by side with a no-op echo
 // responder that reads its own mailbox the same way and answers both players at once: the
-// floor the mail servers set. The players share navarch's domain. The last activation's
-// orders are sent by a real mail client, Debian's s-nail with its own defaults
-// (client_test.go): it reads the request from Dovecot over IMAP and replies through Postfix,
-// its attribution line and the quoted request above the orders, and the game goes on.
+// floor the mail servers set. The players share navarch's domain. The last two activations'
+// orders are sent by real mail clients with their own defaults (client_test.go), mutt
+// (top-posted above its attribution line and the quoted request) and Debian's s-nail
+// (bottom-posted below its own): each reads the request from Dovecot over IMAP and replies
+// through Postfix, and the game goes on.
 func TestE2E(t *testing.T) {
 	if os.Getenv("NAVARCH_E2E") != "1" {
 		t.Skip("set NAVARCH_E2E=1 with Dovecot and Postfix running (test/e2e/mailservers.sh)")
@@ -219,8 +223,11 @@ func TestE2E(t *testing.T) {
 	}
 
 	var floor, took []time.Duration
-	for k := 0; k <= activations; k++ {
-		client := k == activations // the last activation's orders by a real client (sNail)
+	for k := 0; k < activations+len(clients); k++ {
+		client := "" // the last activations' orders by real clients
+		if k >= activations {
+			client = clients[k-activations]
+		}
 		step := pending(t, s, rulesets)
 		if step.Kind != adjudicator.NeedOrders {
 			t.Fatalf("activation %d: the game waits for no orders (%+v)", k, step)
@@ -232,7 +239,7 @@ func TestE2E(t *testing.T) {
 		for _, who := range players {
 			boxes[who].waitFor("echo")
 		}
-		if !client {
+		if client == "" {
 			floor = append(floor, time.Since(start))
 		}
 
@@ -250,9 +257,12 @@ func TestE2E(t *testing.T) {
 			}
 			orders := botOrders(t, s, rulesets, side)
 			start = time.Now()
-			if client {
+			switch client {
+			case "mutt":
+				muttReply(t, who, request.MessageID, auth[who]+orders)
+			case "s-nail":
 				sNailReply(t, who, request.uid, auth[who]+orders)
-			} else {
+			default:
 				send(t, who, to[who], subject, auth[who]+orders)
 			}
 			if r := boxes[who].waitFor(" orders accepted"); orders != "NONE" && !strings.Contains(r.Text, strings.Fields(orders)[0]) {
@@ -268,7 +278,7 @@ func TestE2E(t *testing.T) {
 				t.Errorf("%s's report carries no map that decodes as PNG", who)
 			}
 		}
-		if !client {
+		if client == "" {
 			took = append(took, time.Since(start))
 		}
 	}
