@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"navarch/mail"
+	"navarch/store"
 )
 
 // answerNote is a line said before the answer to one mail (templates.Mail.Note).
@@ -21,7 +22,7 @@ func (n answerNote) For(inReplyTo string) string {
 // that is closed now are read for the step open now, as any orders are, and the answer
 // (receipt or refusal) begins by saying so: the player may have meant them for the closed
 // step. The step a mail was written for is in its Message-ID (own.go).
-func (h *Host) noteClosedStep(a *actor) {
+func (h *Host) noteClosedStep(tx *store.Tx, a *actor) {
 	switch a.req.Command {
 	case mail.CmdOrders, mail.CmdCheck, mail.CmdNone:
 	default:
@@ -31,7 +32,7 @@ func (h *Host) noteClosedStep(a *actor) {
 	if open == nil || open.Opened == 0 || a.msg.MessageID == "" {
 		return
 	}
-	was, ok := h.answered(a.msg, a.g.Tag)
+	was, ok := h.answered(tx, a.msg, a.g.Tag)
 	if !ok || was.Opened == open.Opened {
 		return
 	}

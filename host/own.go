@@ -84,15 +84,16 @@ func (h *Host) gameMessageID(tx *store.Tx, g *game) string {
 	return h.messageID(tx, local)
 }
 
-// ownLocal returns the local part navarch wrote, MAC removed, if id is a Message-ID it wrote.
-func (h *Host) ownLocal(id string) (string, bool) {
+// ownLocal returns the local part navarch wrote, MAC removed, if id is a Message-ID it wrote
+// (tx: the transaction the caller is in, or nil).
+func (h *Host) ownLocal(tx *store.Tx, id string) (string, bool) {
 	id = strings.Trim(strings.TrimSpace(id), "<>")
 	at := strings.LastIndexByte(id, '@')
 	if at < 0 || !strings.EqualFold(id[at+1:], h.cfg.Domain) {
 		return "", false
 	}
 	local, mac, ok := cutLast(id[:at], ".k")
-	key := h.idKey(nil)
+	key := h.idKey(tx)
 	if !ok || key == nil || len(mac) != 2*macBytes {
 		return "", false
 	}
@@ -107,9 +108,9 @@ func cutLast(s, sep string) (before, after string, ok bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// own reports whether a Message-ID is one navarch wrote.
+// own reports whether a Message-ID is one navarch wrote (outside a transaction: mail.Parse).
 func (h *Host) own(id string) bool {
-	_, ok := h.ownLocal(id)
+	_, ok := h.ownLocal(nil, id)
 	return ok
 }
 
@@ -121,13 +122,13 @@ type stepRef struct {
 
 // answered is the step named by the mail of game tag that in answers: its In-Reply-To, or
 // else the latest of its References, that navarch wrote and that names a step.
-func (h *Host) answered(in *mail.Incoming, tag string) (stepRef, bool) {
+func (h *Host) answered(tx *store.Tx, in *mail.Incoming, tag string) (stepRef, bool) {
 	ids := append([]string(nil), in.InReplyTo...)
 	for i := len(in.References) - 1; i >= 0; i-- {
 		ids = append(ids, in.References[i])
 	}
 	for _, id := range ids {
-		local, ok := h.ownLocal(id)
+		local, ok := h.ownLocal(tx, id)
 		if !ok {
 			continue
 		}
