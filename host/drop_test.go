@@ -149,11 +149,16 @@ func TestBulkHeadersOnKeyedOrders(t *testing.T) {
 	if ms := f.outbox(); len(ms) != 0 {
 		t.Errorf("bulk mail that did not authenticate was answered: %v", subjects(ms))
 	}
+	// The header asks not to answer the sender; the player whose key a stranger used is told.
+	f.handle("KEY "+keys[asked]+"\nNONE", "From: eve@example.net", "Subject: [navarch "+f.tag+"]", "Message-ID: <e2@mail.example>", "Precedence: bulk")
+	if ms := f.outbox(); len(ms) != 1 || ms[0].To[0] != asked || !strings.Contains(flat(ms[0].Text), "eve@example.net used your key") {
+		t.Errorf("the player whose key a stranger's bulk mail used was not told: %v", subjects(ms))
+	}
 	notes, counts := f.dropped()
-	if len(notes) != 2 || notes[0].From != other || notes[1].From != "eve@example.net" || counts[DropBulk] != 2 {
+	if len(notes) != 3 || notes[0].From != other || notes[1].From != "eve@example.net" || counts[DropBulk] != 3 {
 		t.Errorf("notes %+v, counts %v", notes, counts)
 	}
-	if game, _ := f.h.Dropped(f.tag); len(game) != 2 {
+	if game, _ := f.h.Dropped(f.tag); len(game) != 3 {
 		t.Errorf("the game's dropped mail: %+v", game)
 	}
 }

@@ -123,7 +123,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	a := &actor{g: g, id: id, msg: in, raw: raw, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
 		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.refuse(tx, a, func() error {
+		return h.refuse(tx, a, nil, func() error {
 			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
 				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
 		})
@@ -194,15 +194,23 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
 			return err != nil, err
 		}
-		return true, h.refuse(tx, a, func() error {
+		return true, h.refuse(tx, a, nil, func() error {
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
 					h.orReply()+". Nothing was changed.",
 				"If you did not send it, someone has used your address; without the key it can change nothing."))
 		})
 	}
-	if a.p == nil {
-		return true, h.refuse(tx, a, func() error { return h.refuseStranger(tx, a) })
+	if a.p == nil { // if it used a player's or a referee's key, he is told, and not the sender
+		told := false
+		return true, h.refuse(tx, a, func() (err error) { told, err = h.tellKeyOwner(tx, a); return err },
+			func() error {
+				if told {
+					return nil
+				}
+				return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag),
+					h.gamesOf(tx, a.msg.From))
+			})
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
@@ -213,10 +221,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if a.req.Key != "" { // a wrong key is answered as a wrong key (issue 15.8)
 			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
 		}
-		return true, h.refuse(tx, a, func() error {
-			if err := h.warnKeyOwners(tx, a); err != nil {
-				return err
-			}
+		return true, h.refuse(tx, a, func() error { return h.warnKeyOwners(tx, a) }, func() error {
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID, why))
 		})
 	}
@@ -231,31 +236,30 @@ func (h *Host) orReply() string {
 	return ""
 }
 
-// refuseStranger answers a mail from an address that is neither a player nor a referee of
-// the game; if it used a player's or a referee's key, that player or referee is told instead.
-func (h *Host) refuseStranger(tx *store.Tx, a *actor) error {
+// tellKeyOwner tells the player or referee whose key (or tokenized reply address) a mail
+// from an address that is neither used, and says whether there was one.
+func (h *Host) tellKeyOwner(tx *store.Tx, a *actor) (bool, error) {
 	used := func(k string) bool { return k != "" && (keyMatches(a.req.Key, k) || h.tokenUsed(a.msg, a.id, k)) }
-	tell := func(r recipient) error {
-		return h.done(tx, a, h.notice(tx, a.g, r, "", fmt.Sprintf(
+	tell := func(r recipient) (bool, error) {
+		return true, h.done(tx, a, h.notice(tx, a.g, r, "", fmt.Sprintf(
 			"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; "+
 				"if the key is known to others, ask the referee for a new one (REKEY).", a.msg.From, a.g.Tag)))
 	}
 	for i := range a.g.Players {
 		if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err != nil {
-			return err
+			return false, err
 		} else if used(k) {
 			return tell(recipient{p: &a.g.Players[i]})
 		}
 	}
 	for _, r := range a.g.Referees {
 		if k, err := refereeKey(tx, a.id, r); err != nil {
-			return err
+			return false, err
 		} else if used(k) {
 			return tell(recipient{address: r})
 		}
 	}
-	return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag),
-		h.gamesOf(tx, a.msg.From))
+	return false, nil
 }
 
 func (h *Host) command(tx *store.Tx, a *actor) error {
