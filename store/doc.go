@@ -43,8 +43,9 @@
 //
 // The store owns this layout: the host's state is read and written through typed functions
 // (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
-// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames, PutGameFigure, CountGames), and schema.go's upgrades
-// bring an older file to it when it is opened.
+// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames, PutGameFigure, CountGames,
+// MarkProcessed, AddDropped, MessageIDKey), and schema.go's upgrades bring an older file to
+// it when it is opened.
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log
 // records, activation status, outgoing mail, processed mail) commits atomically. A crash at
