@@ -26,6 +26,11 @@ func TestOwnAddressNeverAPlayers(t *testing.T) {
 	if err := f.h.OwnAddressInUse(); err != nil {
 		t.Errorf("OwnAddressInUse = %v", err)
 	}
+	f.outbox()
+	f.ref("REPLACE bob navarch+bob@host.example")
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "navarch's own address") {
+		t.Errorf("REPLACE to navarch's own address: %+v", m)
+	}
 	h := New(f.s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "bob@example.com", Domain: "navarch.host.example"}, slog.New(slog.DiscardHandler))
 	err := h.OwnAddressInUse()
 	if err == nil || !strings.HasPrefix(err.Error(), "address: ") || !strings.Contains(err.Error(), "player bob of game "+f.tag) {
