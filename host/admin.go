@@ -107,7 +107,8 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 	return text, err
 }
 
-// Mails lists the incoming mails of a game (docs/DESIGN.md 5: kept raw for audit), or with n > 0
+// Mails lists the incoming mails of a game (docs/DESIGN.md 5: kept raw for audit), then the
+// mails naming it that were dropped unanswered (drop.go: noted, not kept), or with n > 0
 // writes mail number n as it arrived.
 func (h *Host) Mails(w io.Writer, tag string, n uint64) error {
 	return h.s.View(func(tx *store.Tx) error {
@@ -130,6 +131,14 @@ func (h *Host) Mails(w io.Writer, tag string, n uint64) error {
 		if err == nil && n > 0 && !found {
 			err = fmt.Errorf("game %s has no mail %d", tag, n)
 		}
-		return err
+		if err != nil || n > 0 {
+			return err
+		}
+		return store.Dropped(tx, func(m store.DroppedMail) error { // naming the game, not kept (drop.go)
+			if m.Game == tag {
+				fmt.Fprintf(w, "dropped  %s  %s  %q  %s  %s: %s\n", m.At.Format("2006-01-02 15:04Z"), m.From, m.Subject, m.MessageID, m.Reason, m.Why)
+			}
+			return nil
+		})
 	})
 }

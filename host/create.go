@@ -58,6 +58,9 @@ func (h *Host) checkSpec(spec GameSpec) error {
 		if err := checkPlayer(p, sides, seen); err != nil {
 			return err
 		}
+		if err := h.ownAddressError("player "+p.ID, p.Address); err != nil {
+			return err
+		}
 	}
 	for _, side := range sides {
 		if !slices.ContainsFunc(spec.Players, func(p PlayerSpec) bool { return p.Side == side }) {
@@ -67,6 +70,9 @@ func (h *Host) checkSpec(spec GameSpec) error {
 	for _, r := range spec.Referees {
 		if a, err := netmail.ParseAddress(r); err != nil || a.Address != r {
 			return fmt.Errorf("referee %q is not a mail address", r)
+		}
+		if err := h.ownAddressError("referee", r); err != nil {
+			return err
 		}
 	}
 	return spec.checkPolicy(h)

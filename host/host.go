@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"navarch/adjudicator"
@@ -72,6 +71,7 @@ type Host struct {
 	log      *slog.Logger
 	engines  *engines
 	health   *health // the mailbox's and the outbox's (health.go)
+	ids      idKey // the Message-ID key (own.go)
 }
 
 // New returns a host over a store with the rulesets it may run.
@@ -138,6 +138,9 @@ type game struct {
 	// side's next report says so. Not stored: reports go out in the same
 	// transaction.
 	used map[string][]string
+	// note is a line put before the answer to one mail (closed.go). Not stored: the answer
+	// goes out in the same transaction.
+	note answerNote
 }
 
 type player struct {
@@ -170,6 +173,9 @@ type step struct {
 	// at Asked (and again each RefereeReminder while the game waits).
 	Waiting bool      `json:"waiting,omitempty"`
 	Asked   time.Time `json:"asked,omitzero"`
+	// Opened is the log's length when the step opened (0 in a game saved before it was
+	// kept): it names the step in the Message-IDs of its mail (own.go).
+	Opened uint64 `json:"opened,omitempty"`
 }
 
 // The no-orders policies of a game.
@@ -283,9 +289,6 @@ func (g *game) sidePlayers(side string) []*player {
 	}
 	return out
 }
-
-// own reports whether a Message-ID is one of ours.
-func (h *Host) own(id string) bool { return strings.HasSuffix(id, "@"+h.cfg.Domain) }
 
 func keyOf(tx *store.Tx, id ident.GameID, playerID string) (string, error) {
 	return store.PlayerKey(tx, id, playerID)

@@ -267,14 +267,22 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("an auto-reply was answered: %v", err)
 	}
 	// Every mail that named the game is kept raw, once, the refused ones too; the mail for
-	// an unknown game and the auto-reply are not the game's.
+	// an unknown game is not the game's, and the auto-reply is listed after them as dropped,
+	// not kept.
 	var list strings.Builder
 	if err := f.h.Mails(&list, f.tag, 0); err != nil {
 		t.Fatal(err)
 	}
-	var from []string
+	var from, dropped []string
 	for _, l := range strings.Split(strings.TrimSpace(list.String()), "\n") {
+		if strings.HasPrefix(l, "dropped ") {
+			dropped = append(dropped, l)
+			continue
+		}
 		from = append(from, strings.Fields(l)[3])
+	}
+	if len(dropped) != 1 || !strings.Contains(dropped[0], "away@example.org  automatic: auto-submitted") {
+		t.Errorf("the auto-reply is not listed as dropped:\n%s", list.String())
 	}
 	if got := strings.Join(from, " "); got != "mallory@example.net alice@example.org alice@example.org" {
 		t.Errorf("kept mails from %s:\n%s", got, list.String())

@@ -147,8 +147,15 @@ func TestForgedFloodLeavesOrders(t *testing.T) {
 		t.Errorf("%d answers to a forged flood, want %d", n, RateLimit)
 	}
 	var kept strings.Builder
-	if err := f.h.Mails(&kept, f.tag, 0); err != nil || strings.Count(kept.String(), "bob@example.com") != 1+RateLimit {
-		t.Errorf("the game keeps %d of bob's mails, want his JOIN and %d of the flood: %v", strings.Count(kept.String(), "bob@example.com"), RateLimit, err)
+	if err := f.h.Mails(&kept, f.tag, 0); err != nil {
+		t.Fatal(err)
+	}
+	body, drops, _ := strings.Cut(kept.String(), "\ndropped ")
+	if n := strings.Count(body, "bob@example.com"); n != 1+RateLimit {
+		t.Errorf("the game keeps %d of bob's mails, want his JOIN and %d of the flood", n, RateLimit)
+	}
+	if n := strings.Count(drops, "bob@example.com") + strings.Count(drops, "rate: more than"); n != 2*10 {
+		t.Errorf("the 10 mails of the flood over the limit are not listed as dropped for the rate:\n%s", drops)
 	}
 	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
 	mails := f.outbox()
@@ -322,7 +329,7 @@ func TestRefereeCommandOurFailure(t *testing.T) {
 		t.Fatalf("a bad REKEY was not refused: %v", m)
 	}
 	f.s.View(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, fmt.Sprintf("m%d@example.org", f.n)); !done {
+		if _, done := store.Processed(tx, "ref@example.net", fmt.Sprintf("m%d@example.org", f.n)); !done {
 			t.Error("the refused mail is not marked handled (or the test looks under the wrong id)")
 		}
 		return nil
@@ -337,7 +344,7 @@ func TestRefereeCommandOurFailure(t *testing.T) {
 		t.Errorf("our failure was answered: %v", subjects(mails))
 	}
 	f.s.View(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, fmt.Sprintf("r%d@example.net", f.n)); done {
+		if _, done := store.Processed(tx, "ref@example.net", fmt.Sprintf("r%d@example.net", f.n)); done {
 			t.Error("the failed mail is marked handled: it would never be tried again")
 		}
 		return nil

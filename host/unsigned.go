@@ -19,7 +19,7 @@ func (h *Host) refuseUnsigned(tx *store.Tx, a *actor, log interface{ Info(string
 		return err
 	}
 	if !keyMatches(a.req.Key, key) && !h.tokenUsed(a.msg, a.id, key) {
-		return h.refuse(tx, a, func() error {
+		return h.refuse(tx, a, nil, func() error {
 			h.rejected(tx, RejectDKIM)
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
 				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
@@ -37,7 +37,7 @@ func (h *Host) refuseUnsigned(tx *store.Tx, a *actor, log interface{ Info(string
 	if a.p != nil {
 		how = fmt.Sprintf("Ask the referee for a new key (the referee writes REKEY %s); it is mailed to you here, and the old one stops counting.", a.p.ID)
 	}
-	return h.refuse(tx, a, func() error {
+	return h.refuse(tx, a, nil, func() error {
 		h.rejected(tx, RejectForged)
 		return h.done(tx, a, h.notice(tx, a.g, a.to(), "", fmt.Sprintf(
 			"A mail in your name for game %s carried your key (or came by your reply address) but was not signed (DKIM) by your mail domain, "+

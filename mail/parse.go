@@ -28,16 +28,19 @@ const DefaultMaxSize = 256 << 10
 
 // Incoming is an incoming mail as navarch reads it.
 type Incoming struct {
-	MessageID   string // without <>
-	From        string // the address, lower-cased
-	FromName    string
-	Subject     string
-	InReplyTo   []string
-	References  []string
-	Date        time.Time
-	Text        string // the body, cleaned: no quoted reply, no signature, LF line ends
-	FromHTML    bool   // the text was converted from an HTML-only mail
-	NoReply     string // why the mail must not be answered (RFC 3834), or ""
+	MessageID  string // without <>
+	From       string // the address, lower-cased
+	FromName   string
+	Subject    string
+	InReplyTo  []string
+	References []string
+	Date       time.Time
+	Text       string // the body, cleaned: no quoted reply, no signature, LF line ends
+	FromHTML   bool   // the text was converted from an HTML-only mail
+	NoReply    string // why the mail must not be answered (RFC 3834), or ""
+	// Bulk is a header asking not to be auto-answered; the host drops such mail only when it
+	// does not authenticate.
+	Bulk        string
 	AuthResults []string
 	// Recipients are the addresses the mail was sent to (To, Cc, Delivered-To,
 	// X-Original-To), lower-cased: a tokenized reply address shows among them.
@@ -70,7 +73,7 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 	}
 	defer mr.Close()
 	in := readHeader(mr.Header)
-	in.NoReply = noReply(mr.Header, in, opts)
+	in.NoReply, in.Bulk = noReply(mr.Header, in, opts), bulk(mr.Header)
 	plain, html, err := bodies(mr)
 	switch {
 	case err != nil:
@@ -94,7 +97,7 @@ func headerOnly(raw []byte, opts Options) *Incoming {
 	}
 	h := gomail.Header{Header: message.Header{Header: th}}
 	in := readHeader(h)
-	in.NoReply = noReply(h, in, opts)
+	in.NoReply, in.Bulk = noReply(h, in, opts), bulk(h)
 	return in
 }
 
@@ -129,7 +132,7 @@ func readHeader(h gomail.Header) *Incoming {
 }
 
 // noReply applies RFC 3834 and common practice: no answer to auto-replies (Auto-Submitted
-// other than "no", X-Autoreply, Precedence bulk/junk/list), bounces (null Return-Path,
+// other than "no", X-Autoreply), bounces (null Return-Path,
 // mailer-daemon, delivery reports), mailing lists (List-Id and friends), or our own mail.
 func noReply(h gomail.Header, in *Incoming, opts Options) string {
 	lower := func(k string) string { return strings.ToLower(strings.TrimSpace(h.Get(k))) }
@@ -144,10 +147,8 @@ func noReply(h gomail.Header, in *Incoming, opts Options) string {
 		return "from our own address"
 	case lower("Auto-Submitted") != "" && lower("Auto-Submitted") != "no":
 		return "auto-submitted (RFC 3834)"
-	case h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" || h.Get("X-Auto-Response-Suppress") == "All":
+	case h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "":
 		return "automatic reply"
-	case lower("Precedence") == "bulk" || lower("Precedence") == "junk" || lower("Precedence") == "list":
-		return "bulk or list mail"
 	case strings.TrimSpace(h.Get("Return-Path")) == "<>":
 		return "bounce (null Return-Path)"
 	case local == "mailer-daemon" || local == "postmaster":
@@ -156,6 +157,21 @@ func noReply(h gomail.Header, in *Incoming, opts Options) string {
 		return "delivery or disposition report"
 	case h.Get("List-Id") != "" || h.Get("List-Unsubscribe") != "" || h.Get("List-Post") != "":
 		return "mailing list"
+	}
+	return ""
+}
+
+// bulk names a header that asks others not to answer the mail automatically: Outlook's
+// X-Auto-Response-Suppress, or Precedence bulk, junk or list. A person's client may send them
+// on any mail (they do not make the mail automatic), so they only keep navarch from answering
+// mail that does not authenticate.
+func bulk(h gomail.Header) string {
+	lower := func(k string) string { return strings.ToLower(strings.TrimSpace(h.Get(k))) }
+	switch p := lower("Precedence"); {
+	case h.Get("X-Auto-Response-Suppress") != "":
+		return "X-Auto-Response-Suppress: " + strings.TrimSpace(h.Get("X-Auto-Response-Suppress"))
+	case p == "bulk" || p == "junk" || p == "list":
+		return "Precedence: " + p
 	}
 	return ""
 }

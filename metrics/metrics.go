@@ -1,6 +1,6 @@
 // Package metrics serves the daemon's figures to Prometheus: the mails it received, answered,
-// parked, rejected and saw refused, its outbox, its handling latency, its deadlines, its games
-// and the health of its mailbox and of its sending.
+// parked, rejected, dropped and saw refused, its outbox, its handling latency, its deadlines,
+// its games and the health of its mailbox and of its sending.
 package metrics
 
 import (
@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,6 +49,7 @@ var (
 	overdue      = prometheus.NewDesc("navarch_deadlines_overdue", "Games past their deadline that the deadline loop has not yet acted on.", nil, nil)
 	games        = prometheus.NewDesc("navarch_games", "Games by state (joining, playing, paused, waiting for the referee, over).", []string{"state"}, nil)
 	parkedNow    = prometheus.NewDesc("navarch_mails_parked_waiting", "Mails parked after our own failures and not yet retried with success (navarch parked).", nil, nil)
+	dropped      = prometheus.NewDesc("navarch_mails_dropped_total", "Mails dropped unanswered (own mail, auto-replies, bounces, lists, unauthenticated bulk mail, over the rate, unreadable, copies of mail handled before), by reason; navarch dropped lists them.", []string{"reason"}, nil)
 	figuresError = prometheus.NewDesc("navarch_figures_error", "1 when the database did not answer for the figures at this scrape.", nil, nil)
 )
 
@@ -143,7 +145,7 @@ func (m *Metrics) oldest(seqs []uint64) time.Duration {
 type gauges struct{ m *Metrics }
 
 func (g gauges) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{outboxDepth, outboxAge, deadlines, overdue, games, parkedNow, figuresError} {
+	for _, d := range []*prometheus.Desc{outboxDepth, outboxAge, deadlines, overdue, games, parkedNow, dropped, figuresError} {
 		ch <- d
 	}
 }
@@ -163,5 +165,13 @@ func (g gauges) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(parkedNow, prometheus.GaugeValue, float64(f.Parked))
 	for _, state := range host.GameStates {
 		ch <- prometheus.MustNewConstMetric(games, prometheus.GaugeValue, float64(f.Games[state]), state)
+	}
+	for _, reason := range host.DropReasons {
+		ch <- prometheus.MustNewConstMetric(dropped, prometheus.CounterValue, float64(f.Dropped[reason]), reason)
+	}
+	for reason, n := range f.Dropped { // a reason a newer host counts; the list above first
+		if !slices.Contains(host.DropReasons, reason) {
+			ch <- prometheus.MustNewConstMetric(dropped, prometheus.CounterValue, float64(n), reason)
+		}
 	}
 }

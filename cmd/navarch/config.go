@@ -75,7 +75,7 @@ func loadConfig(path string) (*fileConfig, error) {
 func parseConfig(data []byte, env func(string) string) (*fileConfig, error) {
 	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12, RateLimit: host.RateLimit,
 		BackupEveryHours: 24, BackupKeep: 7}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(withoutComments(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
 		return nil, fmt.Errorf("config: %v", err)
@@ -97,8 +97,11 @@ func (c *fileConfig) check() error {
 	if a, err := mail.ParseAddress(c.Address); err != nil || a.Address != c.Address {
 		return bad("address", "want navarch's own mail address, like navarch@example.org")
 	}
+	if local, _, _ := strings.Cut(c.Address, "@"); strings.Contains(local, "+") {
+		return bad("address", "want navarch's address without a +subaddress: navarch knows mail from itself by the address without one, and adds its own for reply_tokens")
+	}
 	if c.Domain == "" || strings.ContainsAny(c.Domain, " @<>") {
-		return bad("domain", "want the domain for navarch's Message-IDs, like navarch.example.org")
+		return bad("domain", "want the domain for navarch's Message-IDs (and nothing else: it may be the players' own domain), like navarch.example.org")
 	}
 	if c.Database == "" {
 		return bad("database", "want the database file's path")
@@ -121,6 +124,9 @@ func (c *fileConfig) check() error {
 		if len(key) < minGameMasterKey || strings.ContainsAny(key, " \t") {
 			return bad("game_masters", fmt.Sprintf("%s: want a secret key of %d or more characters without spaces", a, minGameMasterKey))
 		}
+		if host.IsOwnAddress(c.Address, a) {
+			return bad("game_masters", fmt.Sprintf("%s is navarch's own address (or a subaddress of it): navarch never reads mail from its own address, so the game master's mail would be dropped", a))
+		}
 		gms[strings.ToLower(a)] = key
 	}
 	c.GameMasters = gms
@@ -139,6 +145,29 @@ func (c *fileConfig) check() error {
 		return err
 	}
 	return nil
+}
+
+// withoutComments takes out the configuration's top-level keys that begin with "_": they are
+// comments (docs/navarch.example.json explains its fields with them).
+func withoutComments(data []byte) []byte {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return data // the strict decoder says what is wrong
+	}
+	n := len(fields)
+	for k := range fields {
+		if strings.HasPrefix(k, "_") {
+			delete(fields, k)
+		}
+	}
+	if len(fields) == n {
+		return data
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return data
+	}
+	return out
 }
 
 // minGameMasterKey is the shortest game master's key accepted: it stands between a forged

@@ -83,6 +83,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 		hc.Metrics = m
 	}
 	h = host.New(s, rulesets, hc, log)
+	if err := h.OwnAddressInUse(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	if m != nil {
 		m.WatchHealth(h.Health)
 		go func() {
