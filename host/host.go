@@ -71,7 +71,7 @@ type Host struct {
 	log      *slog.Logger
 	engines  *engines
 	health   *health // the mailbox's and the outbox's (health.go)
-	ids      idKey // the Message-ID key (own.go)
+	ids      idKey   // the Message-ID key (own.go)
 }
 
 // New returns a host over a store with the rulesets it may run.
