@@ -97,8 +97,9 @@ func (g *Game) botLine(side string, s *Ship, before []string) string {
 
 // botScore rates a pose for s, lower is better: the way to the nearest enemy as a ship
 // must sail it (upwind by tacks, reading 1: a bearing into the wind costs the longer way
-// close-hauled), the turns her heading still needs to point that way (wearing round through
-// the wind's eye is not a way: rule "Movement"), a bow pointed at a near table edge, and,
+// close-hauled), the turns her heading still needs to point that way (through the wind's
+// eye is not a way, rule "Movement": she wears round through downwind), a bow pointed at a
+// near table edge, and,
 // against all that, a loaded broadside bearing on an enemy in range.
 func (g *Game) botScore(s *Ship, at table.Pose) int64 {
 	e, d := g.nearestEnemy(s, at)
@@ -116,8 +117,9 @@ func (g *Game) botScore(s *Ship, at table.Pose) int64 {
 			want = table.Norm(g.Wind + nogo)
 		}
 	}
-	score += int64(g.turnsTo(at.Heading, want)) * 300 // three inches a 30-degree turn still to make
-	if ray := g.rayToEdge(at); ray < 12*table.Inch {  // room to wear round before the edge
+	// three inches a 30-degree turn still to make; room to wear round before the edge
+	score += int64(g.turnsTo(at.Heading, want)) * 300
+	if ray := g.rayToEdge(at); ray < 12*table.Inch {
 		score += int64(12*table.Inch-ray) * 2
 	}
 	for _, a := range []table.Arc{table.Port, table.Starboard} {
@@ -140,21 +142,19 @@ func (g *Game) botScore(s *Ship, at table.Pose) int64 {
 // turnsTo counts the 30-degree turns from heading h to want that never head into the wind,
 // turning the way that can (through downwind when the short way crosses the wind's eye).
 func (g *Game) turnsTo(h, want table.Deg) int {
-	d := table.Diff(h, want) // want - h in -180..180
+	d := table.Diff(h, want) // the short way, clockwise positive
 	step := table.Deg(30)
 	if d < 0 {
 		step = -30
 	}
-	for x := h; table.Diff(x, want)*int(step) > 0; x = table.Norm(x + step) {
-		if table.OffWind(x, g.Wind) < g.data.Rules.Points.NoGo && table.OffWind(want, g.Wind) >= g.data.Rules.Points.NoGo && x != h {
-			d = -d // the short way crosses the wind: go the long way round
+	turn := abs(d)
+	for x := table.Norm(h + step); table.Diff(x, want)*int(step) > 0; x = table.Norm(x + step) {
+		if table.OffWind(x, g.Wind) < g.data.Rules.Points.NoGo {
+			turn = 360 - turn // the short way crosses the wind's eye: the long way round
 			break
 		}
 	}
-	if d < 0 {
-		d = -d
-	}
-	return (int(d) + 29) / 30
+	return (int(turn) + 29) / 30
 }
 
 // rayToEdge is how far ahead of her bow the table's edge lies.
