@@ -454,6 +454,9 @@ LION AGAINST EAGLE, on any card: when the enemy's Division is phasing and she is
 with EAGLE, she fights against EAGLE (otherwise against the first phasing ship in contact).
 A line of only these standing orders leaves the card's defaults to the ship.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
+A raft of lashed ships: LION MOVE 2 (at most) runs the whole raft downwind, no turns, and
+only when it is running. A leaving ship (Combat NNE) only moves, towards the table edge
+nearest her, and may not hold; with no line she makes for that edge.
 Orders ahead: lines for ships whose card is not turned are held and used when it is, each
 ship's first line of that card's kind first (so two MOVE lines serve her two Sail/Fight cards).
 `
