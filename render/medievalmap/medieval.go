@@ -68,8 +68,11 @@ func New(g *medieval.Game, label, side string, full bool) *Picture {
 	return p
 }
 
-// crop centres a window on the action: the last card's traces and the active Division's
-// ships, or, when there are none, every ship still in the battle; clamped to the table.
+// crop frames the whole battle: every ship on the table (each side's, the prizes and the
+// burning hulks, not only the active Division's) and the last card's traces, with a margin,
+// in a window of cropW by cropH inches or more of the same shape, clamped to the table. A
+// window wider than cropW is drawn at a smaller scale, so that every report's map of a game
+// keeps one size (Board); the active Division is outlined on it (drawShip).
 func (p *Picture) crop() {
 	t := p.Game.Table()
 	var pts []table.Point
@@ -77,34 +80,30 @@ func (p *Picture) crop() {
 		for _, ps := range tr.Poses {
 			pts = append(pts, ps.At)
 		}
-		for _, id := range []string{tr.Ship, tr.Target} {
-			if s := p.ship(id); s != nil {
-				pts = append(pts, s.Pose.At)
-			}
-		}
 	}
-	div, _ := p.Game.ActiveDivision()
 	for _, s := range p.Game.Ships {
-		if s.Division == div && s.Active() {
-			pts = append(pts, s.Pose.At)
+		if s.OnTable() && !t.Off(s.Corners()) {
+			pts = append(pts, s.Corners()...)
 		}
 	}
-	if len(pts) == 0 {
-		for _, s := range p.Game.Ships {
-			if s.Active() {
-				pts = append(pts, s.Pose.At)
-			}
-		}
-	}
-	if len(pts) == 0 {
-		return
+	if len(pts) == 0 { // nothing left on the table: all of it
+		pts = []table.Point{{}, {X: t.Width, Y: t.Height}}
 	}
 	lo, hi := pts[0], pts[0]
 	for _, q := range pts {
 		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, q.X), min(lo.Y, q.Y), max(hi.X, q.X), max(hi.Y, q.Y)
 	}
-	p.x0, p.x1 = window((lo.X+hi.X)/2, cropW, t.Width)
-	p.y0, p.y1 = window((lo.Y+hi.Y)/2, cropH, t.Height)
+	const margin = 2 * table.Inch
+	w, h := max(cropW, hi.X-lo.X+2*margin), max(cropH, hi.Y-lo.Y+2*margin)
+	if w*cropH > h*cropW { // the crop's shape, 40 by 28
+		h = w * cropH / cropW
+	} else {
+		w = h * cropW / cropH
+	}
+	w, h = min(w, t.Width), min(h, t.Height)
+	p.scale = min(float64(cropW)/float64(w), float64(cropH)/float64(h)) * cropScale
+	p.x0, p.x1 = window((lo.X+hi.X)/2, w, t.Width)
+	p.y0, p.y1 = window((lo.Y+hi.Y)/2, h, t.Height)
 }
 
 // window is a span of length w centred on mid, inside 0..size (all of it if w > size),
@@ -132,8 +131,12 @@ func (p *Picture) At(q table.Point) (float64, float64) {
 	return float64(q.X-p.x0) / float64(table.Inch) * p.scale, float64(p.y1-q.Y) / float64(table.Inch) * p.scale
 }
 
-// Board implements render.Picture.
+// Board implements render.Picture: a report's crop is always cropW by cropH inches at
+// cropScale in pixels, whatever the window's scale (sea fills what the table does not).
 func (p *Picture) Board() render.Rect {
+	if !p.Full {
+		return render.Rect{W: float64(cropW / table.Inch * cropScale), H: float64(cropH / table.Inch * cropScale)}
+	}
 	return render.Rect{W: math.Ceil(float64(p.x1-p.x0) / float64(table.Inch) * p.scale), H: math.Ceil(float64(p.y1-p.y0) / float64(table.Inch) * p.scale)}
 }
 
