@@ -71,8 +71,9 @@ func (g *Game) leavingError(s *Ship, path table.Path) error {
 // leavingPath returns the course a leaving ship with no orders takes in her Division's
 // Sail/Fight phase (rule "Damage": she "will otherwise take no further part in the battle,
 // attempting to leave the table"; the course is a designed rule): of the legal paths
-// straight on, one turn, or two turns of up to 30 degrees either way (a raft's 2" run), the
-// best by leaveRank; nil if none serves.
+// straight on, one turn, or two turns of up to 30 degrees either way, the best by
+// leaveRank; nil if none serves. A lashed ship has none: her lashings hold her, and her
+// raft's run is for her friends' lines (she may be cut free in Command and Control).
 func (g *Game) leavingPath(s *Ship) table.Path {
 	var best table.Path
 	var bestRank [3]int64
@@ -85,8 +86,7 @@ func (g *Game) leavingPath(s *Ship) table.Path {
 		}
 	}
 	if len(s.Lashed) > 0 {
-		try(table.Path{{Move: lashedMove}})
-		return best
+		return nil
 	}
 	a := movement[s.F.Sea]
 	for _, full := range []table.Len{a.run, a.beat} {
