@@ -329,3 +329,38 @@ func TestCropFramesTheWholeBattle(t *testing.T) {
 		t.Errorf("the maps change size: %v", sizes)
 	}
 }
+
+// TestLabelsClearOfOtherShips: in the bots' games, where ships bunch in boarding actions and
+// rafts, no ship's label covers another ship's base on a report's map: a label that cannot
+// sit beside her stands further out with a leader line.
+func TestLabelsClearOfOtherShips(t *testing.T) {
+	f := render.NewFonts()
+	checked, leaders := 0, 0
+	for _, sc := range []string{"sluys-1340", "winchelsea-1350"} {
+		g := newGame(t, sc)
+		for i := 0; i < 160 && g.Next().Kind != adjudicator.Over; i++ {
+			p := New(g, "m", "english", false)
+			pls := p.placeLabels(f, p.Board())
+			for _, pl := range pls {
+				if pl.leader {
+					leaders++
+				}
+				for _, s := range g.Ships {
+					if s != pl.ship && s.OnTable() && pl.box.overlap(p.bounds(s)) > 0 {
+						t.Errorf("%s step %d: %s's label covers %s", sc, i, pl.ship.ID, s.ID)
+					}
+				}
+				checked++
+			}
+			st := g.Next()
+			orders := map[string][]adjudicator.Order{}
+			for _, side := range st.Sides {
+				orders[side], _ = g.Parse(side, g.BotOrders(side))
+			}
+			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), byte(i >> 8), 5})); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d labels checked, %d with leader lines", checked, leaders)
+}
