@@ -88,6 +88,22 @@ func (g *Game) botLine(side string, s *Ship, before []string) string {
 	}
 	if !g.inBoarding(s) {
 		line = g.botShots(side, s, end, before, line)
+	} else if es := g.boarders(s); len(es) > 1 {
+		// both dice, and her standing choice when the enemy is phasing, at the weakest
+		// enemy in contact (rule "Boarding"): the one nearest to striking
+		weakest := es[0]
+		for _, e := range es[1:] {
+			if e.F.Combat < weakest.F.Combat {
+				weakest = e
+			}
+		}
+		cand := line + " FIGHT " + weakest.ID
+		if s.Against != weakest.ID {
+			cand += " AGAINST " + weakest.ID
+		}
+		if g.legalLine(side, before, cand) {
+			line = cand
+		}
 	}
 	if line == s.ID {
 		return ""
