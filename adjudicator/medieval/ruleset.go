@@ -475,23 +475,20 @@ func (g *Game) EnemiesInRange(side string) []string {
 	return out
 }
 
-// inRange lists the enemies within 20" of s with range and the arcs they are in.
-func (g *Game) inRange(s *Ship) []string { return g.bearings(s, gunReach) }
-
-// bearings lists the active enemies within reach of s (nearest base edge to nearest base
-// edge), each with her range, band ("out of range" beyond 20") and the arcs of s she is in.
-func (g *Game) bearings(s *Ship, reach table.Len) []string {
+// inRange lists the enemies within 20" of s with range, band and the arcs they are in
+// (nearest base edge to nearest base edge).
+func (g *Game) inRange(s *Ship) []string {
 	var out []string
 	for _, e := range g.Ships {
 		if e.Side == s.Side || !e.Active() {
 			continue
 		}
 		d := table.Distance(s.Corners(), e.Corners())
-		if d > reach {
+		if d > gunReach {
 			continue
 		}
 		var arcs []string
-		for _, a := range s.Base.ArcsOf(s.Pose, e.Corners(), max(reach, gunReach)) {
+		for _, a := range s.Base.ArcsOf(s.Pose, e.Corners(), gunReach) {
 			arcs = append(arcs, a.String())
 		}
 		_, name := band(d)

@@ -54,8 +54,9 @@ func (g *Game) ActiveDivision() (string, bool) {
 
 // Summary implements adjudicator.Summarizer: the whole battle, as the open table shows it
 // to everyone. For a side: each of her ships, where she stands, her factors, tracks and
-// markers, followed by every enemy still fighting with range, band (or out of range) and
-// arc from her, so nobody has to measure a picture; then every enemy ship's own line. For the
+// markers, followed by every enemy still fighting with range and arc from her (band too
+// within 20", the rest on one line), so nobody has to measure a picture; then every enemy
+// ship's own line. For the
 // referee (side ""), every ship so.
 func (g *Game) Summary(side string) adjudicator.Summary {
 	if side == "" {
@@ -83,9 +84,33 @@ func (g *Game) positions(pick func(*Ship) bool) []string {
 			continue
 		}
 		out = append(out, shipLine(s))
-		for _, r := range g.bearings(s, reachAll) {
+		for _, r := range g.inRange(s) {
 			out = append(out, "  "+r)
 		}
+		if far := g.beyond(s); len(far) > 0 {
+			out = append(out, "  beyond 20\": "+strings.Join(far, ", "))
+		}
+	}
+	return out
+}
+
+// beyond lists the active enemies more than 20" from s, out of gunnery's reach, each with
+// her range and the arcs of s she is in, on one line.
+func (g *Game) beyond(s *Ship) []string {
+	var out []string
+	for _, e := range g.Ships {
+		if e.Side == s.Side || !e.Active() {
+			continue
+		}
+		d := table.Distance(s.Corners(), e.Corners())
+		if d <= gunReach {
+			continue
+		}
+		var arcs []string
+		for _, a := range s.Base.ArcsOf(s.Pose, e.Corners(), reachAll) {
+			arcs = append(arcs, a.String())
+		}
+		out = append(out, fmt.Sprintf("%s %s\" %s", e.ID, table.FormatInches(d), strings.Join(arcs, "+")))
 	}
 	return out
 }

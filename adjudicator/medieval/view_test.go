@@ -12,8 +12,8 @@ import (
 var _ adjudicator.Summarizer = (*Game)(nil)
 
 // TestSummary: a side's summary shows the whole battle: a line per ship of its own, each
-// followed by every enemy still fighting with range, band (or out of range) and arc, far
-// ones too; then, under their own heading, the enemy's ships; the referee's lists every
+// followed by every enemy still fighting with range and arc (band too within 20", the far
+// ones on one line); then, under their own heading, the enemy's ships; the referee's lists every
 // ship; ships out of the battle say so.
 func TestSummary(t *testing.T) {
 	g := newScenario(t, "sluys-1340")
@@ -28,7 +28,7 @@ func TestSummary(t *testing.T) {
 		"THOMAS E-MAIN 12,24 h090 SEA ",
 		", flagship",
 		"\n  enemy CHRIST at 2\" (close), arc bow",
-		"\n  enemy GEORGE at 40.01\" (out of range), arc bow",
+		"\n  beyond 20\": RICH 34.5\" bow, DENIS 34.56\" bow, GEORGE 40.01\" bow,",
 		"\nREAR2 sunk",
 	} {
 		if !strings.Contains(own, want) {
