@@ -136,7 +136,7 @@ func (g *Game) commandForm(s *Ship) ([]string, string) {
 	may = append(may, "HOLD (do nothing, not even reload)")
 	if !o.Douse && !o.Reloading {
 		o.Grapple = map[bool]string{true: "NOGRAPPLE", false: "GRAPPLE"}[s.NoGrapple] // her standing orders alone: the defaults
-		may = append(may, "with no line: nothing to reload and no fire")
+		may = append(may, fmt.Sprintf("nothing to do: no broadside to reload and no fire (her line only restates her standing %s)", o.Grapple))
 	}
 	return may, o.String()
 }
