@@ -86,7 +86,7 @@ func (g *Game) sailFightForm(s *Ship) ([]string, string) {
 		}
 		return may, ""
 	}
-	may := append(g.legalMoves(s), g.inRange(s)...)
+	may := append(append(g.legalMoves(s), g.inRange(s)...), g.shotsFrom(s)...)
 	o := &Order{Ship: s.ID}
 	if es := g.boarders(s); len(es) > 0 {
 		o.Fight = []string{es[0].ID} // the default: both dice at the first enemy in contact
@@ -96,6 +96,41 @@ func (g *Game) sailFightForm(s *Ship) ([]string, string) {
 		}
 	}
 	return may, o.String()
+}
+
+// shotsFrom lists the broadsides and missiles s could fire from where she stands (after a
+// move, what bears may change): each loaded broadside at each enemy in its arc with an open
+// line within 20", with the band's dice and the score, and SHOOT at each enemy in missile
+// range; none in a boarding action (rule "Boarding").
+func (g *Game) shotsFrom(s *Ship) []string {
+	if g.inBoarding(s) {
+		return nil
+	}
+	var out []string
+	for _, a := range []table.Arc{table.Port, table.Starboard} {
+		lv := s.Loaded[sideIndex(a)]
+		if lv == NNE || g.lashedSide(s, a) != nil {
+			continue
+		}
+		for _, e := range g.Ships {
+			if e.Side == s.Side || !e.Active() || g.fireLine(s, a, e) != "" {
+				continue
+			}
+			n, name := band(table.Distance(s.Corners(), e.Corners()))
+			if n > 0 {
+				out = append(out, fmt.Sprintf("FIRE %s %s (%s: %d d10 needing %d+, track %v)", broadsideWord(a), e.ID, name, n, gunneryNeed[lv], lv))
+			}
+		}
+	}
+	if need := missileNeed[s.F.Missile]; need > 0 {
+		for _, e := range g.Ships {
+			if e.Side != s.Side && e.Active() && !g.inBoarding(e) && table.Distance(s.Corners(), e.Corners()) <= g.data.Rules.MissileRange &&
+				g.blocker(s.Pose.At, e.Pose.At, s, e) == nil {
+				out = append(out, fmt.Sprintf("SHOOT %s (1 d10 needing %d+)", e.ID, need))
+			}
+		}
+	}
+	return out
 }
 
 func ids(ships []*Ship) []string {

@@ -136,3 +136,24 @@ func TestBadMoveLegalIsOneSentence(t *testing.T) {
 		t.Errorf("legal %q", errs[0].Legal)
 	}
 }
+
+// TestFormOffersTheShots: a Sail/Fight form offers each loaded broadside at each enemy in
+// its arc with the dice and score, and SHOOT at each enemy in missile range, from where the
+// ship stands; a broadside not bearing is not offered.
+func TestFormOffersTheShots(t *testing.T) {
+	g := newScenario(t, "sluys-1340")
+	g.Turn, g.Act, g.Card = 1, 1, "E-MAIN/SF1"
+	g.Ships = slices.DeleteFunc(g.Ships, func(s *Ship) bool { return s.ID != "THOMAS" && s.ID != "BARBA" })
+	g.ship("THOMAS").Pose = table.Pose{At: table.Point{X: 2000, Y: 2000}, Heading: 0}
+	g.ship("BARBA").Pose = table.Pose{At: table.Point{X: 2500, Y: 2000}, Heading: 0}
+	f := g.OrderForm("english")
+	may := strings.Join(f.Units[0].May, "\n")
+	for _, want := range []string{"FIRE STARBOARD BARBA (close: 3 d10 needing 10+, track PNY)", "SHOOT BARBA (1 d10 needing 7+)"} {
+		if !strings.Contains(may, want) {
+			t.Errorf("the form lacks %q:\n%s", want, may)
+		}
+	}
+	if strings.Contains(may, "FIRE PORT") {
+		t.Errorf("the port broadside does not bear:\n%s", may)
+	}
+}
