@@ -13,7 +13,8 @@ import (
 // do on this card and nothing it may not, and pre-filled lines equal to the no-orders
 // default (Next's Default), so that the form sent back unedited does what silence would:
 //   - Sail/Fight: the ship's allowance and moves (rule "Movement"; a raft's 2" run, rule
-//     "Lashing"), the enemies in range, and her boarding action. The line holds, or, in
+//     "Lashing"), the enemies in range, the broadsides and missiles that bear from where she
+//     stands (shotsFrom), and her boarding action. The line holds, or, in
 //     contact, fights with both dice at the first enemy in contact, as the default does; a
 //     split (FIGHT A B) is offered, not filled in. A leaving ship gets no line: with none
 //     she takes the default course for the nearest edge (rule "Damage").
