@@ -25,10 +25,10 @@ func TestMailsWithOrders(t *testing.T) {
 		file, want string
 		html       bool
 	}{
-		{"plain.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 0510\nBAR-VEN2 FIRE SIR-EGY1   # at last\nEND\nthanks!", false},
+		{"plain.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 0510\nBAR-VEN2 FIRE SIR-EGY1   # at last\nEND", false},
 		{"reply-top.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
 		{"reply-bottom.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
-		{"html-only.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\nBAR-VEN2 FIRE SIR-EGY1\n\n<thanks>", true},
+		{"html-only.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\nBAR-VEN2 FIRE SIR-EGY1\n<thanks>", true},
 		{"latin1-qp.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\n# café à côté", false},
 		{"base64-utf8.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 # ☃", false},
 		{"alternative.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
@@ -94,7 +94,7 @@ func TestBadMail(t *testing.T) {
 	}
 }
 
-func TestClean(t *testing.T) {
+func TestReadReplyBasics(t *testing.T) {
 	for in, want := range map[string]string{
 		"a\r\nb\r\n":                                         "a\nb",
 		"orders\n-- \nsig\nmore":                             "orders",
@@ -103,8 +103,8 @@ func TestClean(t *testing.T) {
 		"bad \xff byte":                                      "bad \uFFFD byte",
 		"x\n________________________________\nFrom: navarch": "x",
 	} {
-		if got := Clean(in); got != want {
-			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		if got := ReadReply(in, "", ""); got != want {
+			t.Errorf("ReadReply(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,0 +1,136 @@
+package mail
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// The lines a mail client writes above the text it quotes: attribution lines ("On … wrote:")
+// in the languages of the common clients, Outlook's header blocks, and the separators of
+// original and forwarded messages.
+
+// wroteRE holds the verbs of attribution lines ("wrote", "schrieb", "a écrit" …) as Gmail,
+// Apple Mail, Outlook, Thunderbird, mutt and the webmailers write them in some thirty
+// languages.
+var wroteRE = regexp.MustCompile(`(?i)(\bwrote|\bwrites|\bschrieb|\bschreibt|écrit|\bescribió|\bescribio|\bha escrito|\bva escriure|\bha escrit|\bscritto|\bscrisse|\bschreef|\bgeschreven|\bescreveu|написал|написала|пишет|пише|написав|\bnapisał|\bnapisala|\bnapisała|\bpisze|\bnapsal|\bnapísal|\bkirjoitti|\bskrev|írta|\byazdı|写道|寫道|작성|쓴 글|のメール|đã viết|έγραψε|\ba scris|\bmenulis|\bnapisao|\bnapisala|\brašė|\brakstīja|\bkirjutas|\bskrifaði|כתב|كتب|\bquoting\b|\bzitat von\b)`)
+
+// attrStartRE is how an attribution of a known client starts, for the first of the lines a
+// client wrapped it over.
+var attrStartRE = regexp.MustCompile(`(?i)^(on|am|le|el|il|in data|il giorno|op|em|den|dne|w dniu|pada|vào|στις|în|pe|quoting|zitat von|\*|\d|\p{Han}|\p{Hangul}|\p{Katakana}|\p{Hiragana}|[\p{L}.]+, \d|"?navarch)`)
+
+// hintRE is what an attribution carries besides its verb: an address, a time of day or a
+// date.
+var hintRE = regexp.MustCompile(`@|\d{1,2}[:.]\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\b(19|20)\d{2}\b|\d+年`)
+
+// attribution reports whether the joined lines t are an attribution line: ending in a
+// colon, with an attribution verb (strong) or at least an address, a time or a date (weak,
+// which counts only right above a quote).
+func attribution(t string) (strong, weak bool) {
+	t = strings.TrimSpace(t)
+	if utf8.RuneCountInString(t) > 300 || !(strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")) {
+		return false, false
+	}
+	if strings.Count(t, ":") > 6 || headerField(t) != "" {
+		return false, false
+	}
+	if wroteRE.MatchString(t) {
+		return true, true
+	}
+	return false, hintRE.MatchString(t)
+}
+
+// attributionAt reports how many lines, from lines[i], an attribution spans (clients wrap
+// it over up to three), and whether it is strong; 0 if there is none.
+func attributionAt(lines []string, i int) (n int, strong bool) {
+	first := strings.TrimSpace(lines[i])
+	if first == "" || strings.HasPrefix(first, ">") || !attrStartRE.MatchString(first) && !hintRE.MatchString(first) {
+		return 0, false
+	}
+	joined := ""
+	for k := 0; k < 3 && i+k < len(lines); k++ {
+		t := strings.TrimSpace(lines[i+k])
+		if t == "" || strings.HasPrefix(t, ">") {
+			break
+		}
+		if joined != "" && !strings.HasSuffix(joined, "<") && !strings.HasSuffix(t, ">") {
+			joined += " "
+		}
+		joined += t
+		if s, w := attribution(joined); s || w {
+			return k + 1, s
+		}
+	}
+	return 0, false
+}
+
+// The names of the header fields Outlook, Apple Mail, Thunderbird and the webmailers put
+// above a quoted or forwarded message, in their languages; fromFields are those naming
+// the sender.
+var (
+	fromFields = []string{"from", "von", "de", "van", "da", "od", "fra", "från", "от", "від", "lähettäjä", "feladó", "kimden",
+		"差出人", "发件人", "寄件者", "寄件人", "보낸 사람", "từ", "από", "de la", "dari", "šalje", "expéditeur", "absender", "mittente",
+		"afzender", "nadawca", "remitente", "odesílatel", "avsändare", "отправитель", "frá", "nuo", "no", "saatja"}
+	otherFields = []string{"sent", "date", "to", "subject", "cc", "bcc", "reply-to", "gesendet", "datum", "an", "betreff", "envoyé",
+		"à", "objet", "enviado", "enviado el", "fecha", "para", "asunto", "inviato", "data", "a", "oggetto", "verzonden", "aan",
+		"onderwerp", "wysłano", "do", "temat", "odesláno", "komu", "předmět", "sendt", "til", "emne", "skickat", "till", "ämne",
+		"отправлено", "дата", "кому", "тема", "копия", "надіслано", "lähetetty", "vastaanottaja", "aihe", "elküldve", "címzett",
+		"tárgy", "gönderildi", "tarih", "kime", "konu", "送信日時", "宛先", "件名", "日付", "发送时间", "发送日期", "收件人", "主题", "抄送",
+		"时间", "寄件日期", "收件者", "主旨", "副本", "보낸 날짜", "받는 사람", "제목", "참조", "đã gửi", "đến", "chủ đề", "ngày",
+		"στάλθηκε", "προς", "θέμα", "ημερομηνία", "trimis", "către", "subiect", "enviat el", "per a", "assumpte", "dikirim", "kepada",
+		"subjek", "tanggal", "poslano", "prima", "predmet", "kopie", "copie", "cci", "kp", "dw"}
+	fieldRE = regexp.MustCompile(`^\*?([\p{L}][\p{L} .-]{0,20}?)\s*\*?\s*[:：]`)
+)
+
+// headerField returns the field a line of a header block starts with ("from", "sent" …), or "".
+func headerField(t string) string {
+	m := fieldRE.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return ""
+	}
+	name := strings.ToLower(strings.TrimSpace(m[1]))
+	for _, f := range fromFields {
+		if name == f {
+			return "from"
+		}
+	}
+	for _, f := range otherFields {
+		if name == f {
+			return name
+		}
+	}
+	return ""
+}
+
+// headerBlockAt reports whether lines[i] starts a header block above a quoted or forwarded
+// message: at least two header lines in a row, one of them naming the sender.
+func headerBlockAt(lines []string, i int) bool {
+	fields, from := 0, false
+	for k := i; k < len(lines) && k < i+6; k++ {
+		f := headerField(lines[k])
+		if f == "" {
+			break
+		}
+		fields++
+		from = from || f == "from"
+	}
+	return fields >= 2 && from
+}
+
+var (
+	// separatorRE: "-----Original Message-----", "-------- Forwarded Message --------",
+	// "------------------ 原始邮件 ------------------" and their kind in any language, and
+	// Outlook's line of underscores; navarch's own BEGIN/END blocks are not separators.
+	separatorRE = regexp.MustCompile(`^(-{2,}\s*[^-\s][^-]{0,60}?\s*-{2,}|_{10,})$`)
+	// forwardRE: "Begin forwarded message:" and its kind.
+	forwardRE = regexp.MustCompile(`(?i)^.{0,40}(forwarded|weitergeleitet|réexpédié|transféré|reenviado|inoltrato|doorgestuurd|encaminhada|reencaminhada|переадресованного|пересылаемое|przekazana|přeposlaná|vidarebefordrat|videresendt|välitetty|továbbított|yönlendirilmiş|転送|转发|轉寄|전달된).{0,40}[:：]$`)
+)
+
+// separator reports whether a line starts a quoted original or forwarded message.
+func separator(t string) bool {
+	if separatorRE.MatchString(t) {
+		up := strings.ToUpper(t)
+		return !strings.Contains(up, "BEGIN") && !strings.Contains(up, "END ") && !strings.Contains(up, "-END")
+	}
+	return forwardRE.MatchString(t)
+}

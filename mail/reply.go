@@ -1,0 +1,123 @@
+package mail
+
+import "strings"
+
+// ReadReply returns the new text of a mail body, as its sender wrote it: without the
+// quoted history his client added, above or below his text, marked with ">" or not
+// (attribution lines, Outlook's header blocks, original and forwarded-message separators),
+// without signatures and the sign-off block under his text, and for a PGP clear-signed body
+// the signed text alone. name and address are the sender's (From), whose name alone on a
+// last line is taken as his signature. The text has LF line ends, valid UTF-8 and plain
+// spaces only (normalize). Quoted text never reaches the result: where the end of an
+// unmarked quote cannot be told, everything after its start is dropped.
+func ReadReply(body, name, address string) string {
+	lines := strings.Split(normalize(clearSigned(normalize(body))), "\n")
+	var segs [][]string // runs of new text, split where something was dropped
+	var cur []string
+	cut := func() {
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+			cur = nil
+		}
+	}
+	inSig := false
+scan:
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], " ")
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, ">"):
+			cut()
+			inSig = false // a quote ends a signature: text after it is new (bottom-posted)
+			continue
+		case t == "":
+			if !inSig && len(cur) > 0 && cur[len(cur)-1] != "" {
+				cur = append(cur, "") // one blank line for any run of them
+			}
+			continue
+		case separator(t) || headerBlockAt(lines, i):
+			break scan // an unmarked quote: the rest is the original message
+		}
+		if n, strong := attributionAt(lines, i); n > 0 {
+			next := nextText(lines, i+n)
+			switch {
+			case next == "" || strings.HasPrefix(next, ">"):
+				cut()
+				i += n - 1
+				continue
+			case strong:
+				break scan // an attribution over an unmarked quote
+			}
+		}
+		if inSig {
+			continue
+		}
+		if signatureStart(line) {
+			cut()
+			inSig = true
+			continue
+		}
+		cur = append(cur, line)
+	}
+	cut()
+	var out []string
+	for _, s := range segs {
+		s = trimSignOff(trimBlank(s), name, address)
+		if len(s) == 0 {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, s...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// nextText is the first line from lines[i] that is not blank, trimmed, or "".
+func nextText(lines []string, i int) string {
+	for ; i < len(lines); i++ {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func trimBlank(s []string) []string {
+	for len(s) > 0 && strings.TrimSpace(s[0]) == "" {
+		s = s[1:]
+	}
+	for len(s) > 0 && strings.TrimSpace(s[len(s)-1]) == "" {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// trimSignOff drops from the end of a run of new text the sign-off block ("Thanks, / Alice",
+// "Viele Grüße") and the sender's name on a line of its own. Only lines that cannot be
+// orders go: a sign-off is at most its closing line and three name-like lines.
+func trimSignOff(s []string, name, address string) []string {
+	for k := len(s) - 1; k >= 0 && k >= len(s)-4; k-- {
+		t := strings.TrimSpace(s[k])
+		if t == "" {
+			continue
+		}
+		if signOff(t) {
+			rest := true
+			for _, l := range s[k+1:] {
+				rest = rest && (strings.TrimSpace(l) == "" || nameLike(l))
+			}
+			if rest {
+				return trimBlank(s[:k])
+			}
+		}
+		if !nameLike(t) {
+			break
+		}
+	}
+	if n := len(s); n > 0 && senderName(s[n-1], name, address) {
+		return trimBlank(s[:n-1])
+	}
+	return s
+}
