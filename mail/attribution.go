@@ -17,7 +17,7 @@ var wroteRE = regexp.MustCompile(`(?i)(\bwrote|\bwrites|\bschrieb|\bschreibt|éc
 
 // attrStartRE is how an attribution of a known client starts, for the first of the lines a
 // client wrapped it over.
-var attrStartRE = regexp.MustCompile(`(?i)^(on|am|le|el|il|in data|il giorno|op|em|den|dne|w dniu|pada|vào|στις|în|pe|quoting|zitat von|\*|\d|\p{Han}|\p{Hangul}|\p{Katakana}|\p{Hiragana}|[\p{L}.]+, \d|"?navarch)`)
+var attrStartRE = regexp.MustCompile(`(?i)^((on|am|le|el|il|in data|il giorno|op|em|den|dne|w dniu|pada|vào|στις|în|pe|quoting|zitat von)\s|\*|\d|\p{Han}|\p{Hangul}|\p{Katakana}|\p{Hiragana}|[\p{L}.]+, \d)`)
 
 // hintRE is what an attribution carries besides its verb: an address, a time of day or a
 // date.
@@ -41,12 +41,15 @@ func attribution(t string) (strong, weak bool) {
 }
 
 // attributionAt reports how many lines, from lines[i], an attribution spans (clients wrap
-// it over up to three), and whether it is strong; 0 if there is none.
-func attributionAt(lines []string, i int) (n int, strong bool) {
+// it over up to three), whether it is strong, and whether its first line starts as the
+// clients' attributions do or carries an address, a time or a date (hinted); n is 0 if
+// there is none. An attribution over several lines must be hinted.
+func attributionAt(lines []string, i int) (n int, strong, hinted bool) {
 	first := strings.TrimSpace(lines[i])
-	if first == "" || strings.HasPrefix(first, ">") || !attrStartRE.MatchString(first) && !hintRE.MatchString(first) {
-		return 0, false
+	if first == "" || strings.HasPrefix(first, ">") {
+		return 0, false, false
 	}
+	hinted = attrStartRE.MatchString(first) || hintRE.MatchString(first)
 	joined := ""
 	for k := 0; k < 3 && i+k < len(lines); k++ {
 		t := strings.TrimSpace(lines[i+k])
@@ -57,11 +60,11 @@ func attributionAt(lines []string, i int) (n int, strong bool) {
 			joined += " "
 		}
 		joined += t
-		if s, w := attribution(joined); s || w {
-			return k + 1, s
+		if s, w := attribution(joined); (s || w) && (k == 0 || hinted) {
+			return k + 1, s, hinted
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // The names of the header fields Outlook, Apple Mail, Thunderbird and the webmailers put

@@ -20,11 +20,16 @@ func ReadReply(body, name, address string) string {
 			cur = nil
 		}
 	}
-	inSig := false
+	inSig, inBlock := false, ""
 scan:
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], " ")
 		t := strings.TrimSpace(line)
+		if block, ok := navarchBlock(t, inBlock); ok {
+			cut()
+			inBlock = block
+			continue
+		}
 		switch {
 		case strings.HasPrefix(t, ">"):
 			cut()
@@ -38,14 +43,14 @@ scan:
 		case separator(t) || headerBlockAt(lines, i):
 			break scan // an unmarked quote: the rest is the original message
 		}
-		if n, strong := attributionAt(lines, i); n > 0 {
+		if n, strong, hinted := attributionAt(lines, i); n > 0 {
 			next := nextText(lines, i+n)
 			switch {
-			case next == "" || strings.HasPrefix(next, ">"):
+			case (next == "" || strings.HasPrefix(next, ">")) && (strong || hinted):
 				cut()
 				i += n - 1
 				continue
-			case strong:
+			case strong && hinted:
 				break scan // an attribution over an unmarked quote
 			}
 		}
@@ -72,6 +77,29 @@ scan:
 		out = append(out, s...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// navarchBlock reads the armour of navarch's own blocks, which a player's text never holds
+// (templates: the INFO and CHECKPOINT blocks of every mail, the ORDERS block of a receipt):
+// it reports whether line t belongs to a block, given the block open before it (in), and
+// the block open after it. Only the lines of an ORDERS block are the player's: pasted back,
+// they are read as orders, without its armour.
+func navarchBlock(t, in string) (string, bool) {
+	if in != "" {
+		if t == "-----END NAVARCH "+in+"-----" {
+			return "", true
+		}
+		return in, true
+	}
+	switch t {
+	case "-----BEGIN NAVARCH INFO-----":
+		return "INFO", true
+	case "-----BEGIN NAVARCH CHECKPOINT-----":
+		return "CHECKPOINT", true
+	case "-----BEGIN NAVARCH ORDERS-----", "-----END NAVARCH ORDERS-----":
+		return "", true
+	}
+	return "", false
 }
 
 // nextText is the first line from lines[i] that is not blank, trimmed, or "".
@@ -116,7 +144,7 @@ func trimSignOff(s []string, name, address string) []string {
 			break
 		}
 	}
-	if n := len(s); n > 0 && senderName(s[n-1], name, address) {
+	if n := len(s); n > 0 && (senderName(s[n-1], name, address) || dashName(s[n-1])) {
 		return trimBlank(s[:n-1])
 	}
 	return s

@@ -13,8 +13,9 @@ import (
 // ("Thanks, / Alice").
 
 var (
-	// dashSigRE: "-- ", "--", an em or en dash alone or before a name.
-	dashSigRE = regexp.MustCompile(`^(--|—|–|―)( ?[\p{L}][\p{L} .'-]{0,40})?$`)
+	// dashSigRE: "-- ", "--", an em or en dash alone or before a name, a rule of dashes,
+	// underscores or equals signs.
+	dashSigRE = regexp.MustCompile(`^((--|—|–|―)( ?[\p{L}][\p{L} .'-]{0,40})?|-{3,}|_{3,}|={3,}|\*{3,})$`)
 	// appSigRE: what phones and mail apps append, in the major languages.
 	appSigRE = regexp.MustCompile(`(?i)^(` +
 		`(sent|envoyé|envoye|enviado|enviada|enviat|inviato|inviata|verzonden|verstuurd|gesendet|wysłane|wyslane|wysłano|skickat|sendt|lähetetty|odesláno|odeslano|отправлено|надіслано|küldve|gönderildi|στάλθηκε|απεστάλη|được gửi|trimis|dikirim|poslano|poslato|saadetud|išsiųsta)\s+(from|with|via|using|by|on|de|depuis|desde|des de|des del|do|dos|dal|da|dalla|vanaf|met|von|mit|z|ze|från|med|fra|из|с|со|з|από|từ|de pe|dari|s|sa|iz|seadmest|iš)(\s.*)?` +
@@ -35,7 +36,7 @@ func signatureStart(line string) bool {
 	if t == "" || utf8.RuneCountInString(t) > 120 {
 		return false
 	}
-	return dashSigRE.MatchString(t) || appSigRE.MatchString(t)
+	return dashSigRE.MatchString(t) || appSigRE.MatchString(t) && !strings.Contains(t, ", ")
 }
 
 // signOffs are the words players close a mail with, in the major languages.
@@ -88,6 +89,12 @@ func orderLike(t string) bool {
 func nameLike(line string) bool {
 	t := strings.TrimSpace(line)
 	return t != "" && len(strings.Fields(t)) <= 5 && utf8.RuneCountInString(t) <= 50 && !orderLike(t) && !strings.Contains(t, "#")
+}
+
+// dashName reports whether a line is a name signed with a dash ("-Alice").
+func dashName(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, "-") && len(t) > 1 && unicode.IsLetter([]rune(t)[1]) && nameLike(t)
 }
 
 // senderName reports whether a line is the sender's name, or a part of it, as he signs.
