@@ -17,17 +17,61 @@ import (
 // read with an HTML5 parser; elements nested deeper than maxDepth are not read.
 func HTMLText(s string) string {
 	doc, err := html.Parse(strings.NewReader(s))
-	if err != nil {
-		return ""
+	if err != nil { // nested too deep for the parser: read it with the nesting cut
+		if doc, err = html.Parse(strings.NewReader(shallow(s))); err != nil {
+			return ""
+		}
 	}
 	w := &htmlWriter{}
 	w.walk(doc)
 	return w.b.String()
 }
 
+// shallow re-writes an HTML document with every element nested deeper than maxDepth left
+// out, with its content (the parser refuses documents nested beyond its own bound).
+func shallow(s string) string {
+	z := html.NewTokenizer(strings.NewReader(s))
+	var b strings.Builder
+	depth := 0
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return b.String()
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if void[atom.Lookup(name)] {
+				if depth <= maxDepth {
+					b.Write(z.Raw())
+				}
+				continue
+			}
+			depth++
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if void[atom.Lookup(name)] {
+				continue
+			}
+			depth--
+			if depth < maxDepth {
+				b.Write(z.Raw())
+			}
+			depth = max(depth, 0)
+			continue
+		}
+		if depth <= maxDepth {
+			b.Write(z.Raw())
+		}
+	}
+}
+
+// void are the elements without an end tag.
+var void = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true, atom.Hr: true,
+	atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}
+
 // maxDepth bounds how deep HTMLText reads nested elements (a hostile mail may nest
 // thousands).
-const maxDepth = 256
+const maxDepth = 200
 
 type htmlWriter struct {
 	b    strings.Builder
