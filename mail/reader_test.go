@@ -60,8 +60,8 @@ func TestQuotedGameLine(t *testing.T) {
 	for name, raw := range map[string][]byte{
 		"Outlook": mailWith("", "text/plain; charset=utf-8", "BAR-LANT PASS\r\n\r\nVon: navarch <navarch@host.example>\r\nGesendet: Montag, 30. November 2026 09:00\r\n"+
 			"An: Alice\r\nBetreff: Züge\r\n\r\nYour order form:\r\nBAR-VEN1 PASS\r\ngame c646ef0e\r\n"),
-		"pasted": mailWith("", "text/plain; charset=utf-8", "BAR-LANT PASS\r\n"+checkpoint),
-		"marked": mailWith("", "text/plain; charset=utf-8", "BAR-LANT PASS\r\n\r\nOn Mon, 30 Nov 2026, navarch <navarch@host.example> wrote:\r\n> "+strings.ReplaceAll(checkpoint, "\r\n", "\r\n> ")),
+		"pasted":      mailWith("", "text/plain; charset=utf-8", "BAR-LANT PASS\r\n"+checkpoint),
+		"marked":      mailWith("", "text/plain; charset=utf-8", "BAR-LANT PASS\r\n\r\nOn Mon, 30 Nov 2026, navarch <navarch@host.example> wrote:\r\n> "+strings.ReplaceAll(checkpoint, "\r\n", "\r\n> ")),
 		"nested HTML": mailWith("", "text/html; charset=utf-8", `<div>BAR-LANT PASS</div><blockquote type="cite">Your order form:<blockquote>older</blockquote>BAR-VEN1 PASS<br>game c646ef0e</blockquote>`),
 	} {
 		_, r := request(t, raw)

@@ -35,8 +35,8 @@ func TestReadReplyDropsQuotes(t *testing.T) {
 // TestReadReplyKeepsText: what only looks like a quote or a signature stays.
 func TestReadReplyKeepsText(t *testing.T) {
 	for _, in := range []string{
-		"A MOVE 0610\nHere is what I want:\nB PASS",       // a colon line over unquoted text is no attribution
-		"On the left wing:\nA PASS",                         // starts as an attribution, but nothing is quoted
+		"A MOVE 0610\nHere is what I want:\nB PASS",          // a colon line over unquoted text is no attribution
+		"On the left wing:\nA PASS",                          // starts as an attribution, but nothing is quoted
 		"A PASS\nSent from my desk, which is easier\nB PASS", // prose, not an app's line
 		"A PASS # -- not a signature",
 		"THANKS-1 MOVE 0610", // a unit, not a sign-off
