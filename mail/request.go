@@ -103,7 +103,7 @@ func ReadRequest(subject, text string) (Request, error) {
 		r.Command = CmdOrders
 	}
 	if r.Command == CmdOrders && len(r.Orders) == 0 {
-		return r, fmt.Errorf("%w: the mail holds no orders and no command; write HELP for the order words", ErrRequest)
+		return r, fmt.Errorf("%w: the mail holds no orders and no command (nothing of a quoted mail is read: write your lines above or below the quote); write HELP for the order words", ErrRequest)
 	}
 	return r, nil
 }
