@@ -45,14 +45,14 @@ func attribution(t string) (strong, weak bool) {
 // clients' attributions do or carries an address, a time or a date (hinted); n is 0 if
 // there is none. An attribution over several lines must be hinted.
 func attributionAt(lines []string, i int) (n int, strong, hinted bool) {
-	first := strings.TrimSpace(lines[i])
+	first := strings.TrimSpace(unmarked(lines[i]))
 	if first == "" || strings.HasPrefix(first, ">") {
 		return 0, false, false
 	}
 	hinted = attrStartRE.MatchString(first) || hintRE.MatchString(first)
 	joined := ""
 	for k := 0; k < 3 && i+k < len(lines); k++ {
-		t := strings.TrimSpace(lines[i+k])
+		t := strings.TrimSpace(unmarked(lines[i+k]))
 		if t == "" || strings.HasPrefix(t, ">") {
 			break
 		}
@@ -65,6 +65,17 @@ func attributionAt(lines []string, i int) (n int, strong, hinted bool) {
 		}
 	}
 	return 0, false, false
+}
+
+// unmarked is a line without the bidirectional marks right-to-left clients put around the
+// names and addresses of an attribution (Gmail in Hebrew, Arabic, Persian).
+func unmarked(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\u200E' || r == '\u200F' || r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // The names of the header fields Outlook, Apple Mail, Thunderbird and the webmailers put
@@ -124,7 +135,7 @@ var (
 	// separatorRE: "-----Original Message-----", "-------- Forwarded Message --------",
 	// "------------------ 原始邮件 ------------------" and their kind in any language, and
 	// Outlook's line of underscores; navarch's own BEGIN/END blocks are not separators.
-	separatorRE = regexp.MustCompile(`^(-{2,}\s*[^-\s][^-]{0,60}?\s*-{2,}|_{10,})$`)
+	separatorRE = regexp.MustCompile(`^(-{2,}\s*(\S.{0,60}?\S|\S)\s*-{2,}|_{10,})$`)
 	// forwardRE: "Begin forwarded message:" and its kind.
 	forwardRE = regexp.MustCompile(`(?i)^.{0,40}(forwarded|weitergeleitet|réexpédié|transféré|reenviado|inoltrato|doorgestuurd|encaminhada|reencaminhada|переадресованного|пересылаемое|przekazana|přeposlaná|vidarebefordrat|videresendt|välitetty|továbbított|yönlendirilmiş|転送|转发|轉寄|전달된).{0,40}[:：]$`)
 )

@@ -203,6 +203,10 @@ func skipped(n *html.Node) bool {
 			}
 		case "data-signatureblock", "data-signature-widget", "data-smartmail":
 			return true
+		case "name":
+			if v := strings.ToLower(a.Val); v == "quote" || v == "quoted-content" { // GMX, Web.de
+				return true
+			}
 		case "type":
 			if strings.EqualFold(a.Val, "cite") {
 				return true

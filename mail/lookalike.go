@@ -14,13 +14,25 @@ var lookalikes = map[rune]rune{
 	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v',
 }
 
-// foldLookalikes reads look-alike letters as the Latin ones they look like, in every word
-// made only of Latin letters, digits, punctuation and look-alikes, and reports whether it
-// changed anything. A word of another script ("Спасибо") is left as it is: navarch's order
+// fullWidth reports whether r is a full-width form of an ASCII character (U+FF01-U+FF5E).
+func fullWidth(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }
+
+// foldLookalikes reads full-width forms as the ASCII characters they are, and look-alike
+// letters as the Latin ones they look like in every word made only of Latin letters,
+// digits, punctuation and look-alikes; it reports whether it changed anything. A word of another script ("Спасибо") is left as it is: navarch's order
 // words and unit ids are Latin, so a word that folds to Latin can only have been meant so.
 func foldLookalikes(line string) (string, bool) {
-	words := strings.Split(line, " ")
 	changed := false
+	if strings.ContainsFunc(line, fullWidth) { // a Japanese, Chinese or Korean input method's letters
+		line = strings.Map(func(r rune) rune {
+			if fullWidth(r) {
+				return r - 0xFF01 + '!'
+			}
+			return r
+		}, line)
+		changed = true
+	}
+	words := strings.Split(line, " ")
 	for i, w := range words {
 		if !strings.ContainsFunc(w, func(r rune) bool { _, ok := lookalikes[r]; return ok }) {
 			continue

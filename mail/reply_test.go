@@ -87,6 +87,7 @@ func TestFoldLookalikes(t *testing.T) {
 		"ВАR-VЕN1 МОVЕ 0610": "BAR-VEN1 MOVE 0610",
 		"BAR-VEN1 PASS":      "BAR-VEN1 PASS",
 		"Спасибо BAR":        "Спасибо BAR", // a Russian word stays Russian
+		"ＢＡＲ－ＬＡＮＴ ＰＡＳＳ":      "BAR-LANT PASS",
 	} {
 		got, changed := foldLookalikes(in)
 		if got != want || changed != (in != want) {

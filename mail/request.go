@@ -52,8 +52,9 @@ type Request struct {
 	Command string   // one of the Cmd constants
 	Args    []string // the command's words after it
 	Orders  []Line   // order lines (for CmdOrders and CmdCheck; the game's lines for CmdNewGame), in mail order
-	// Folded are the numbers of the lines whose Cyrillic or Greek look-alike letters were
-	// read as the Latin ones they look like (foldLookalikes): the text of Orders is as read.
+	// Folded are the numbers of the order lines whose Cyrillic or Greek look-alike letters
+	// or full-width forms were read as the Latin letters and ASCII they look like
+	// (foldLookalikes), for the answer to say so: the text of Orders is as read.
 	Folded []int
 }
 
