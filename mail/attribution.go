@@ -135,7 +135,7 @@ var (
 	// separatorRE: "-----Original Message-----", "-------- Forwarded Message --------",
 	// "------------------ 原始邮件 ------------------" and their kind in any language, and
 	// Outlook's line of underscores; navarch's own BEGIN/END blocks are not separators.
-	separatorRE = regexp.MustCompile(`^(-{2,}\s*(\S.{0,60}?\S|\S)\s*-{2,}|_{10,})$`)
+	separatorRE = regexp.MustCompile(`^(-{5,}\s*(\S.{0,60}?\S|\S)\s*-{5,}|_{10,})$`)
 	// forwardRE: "Begin forwarded message:" and its kind.
 	forwardRE = regexp.MustCompile(`(?i)^.{0,40}(forwarded|weitergeleitet|réexpédié|transféré|reenviado|inoltrato|doorgestuurd|encaminhada|reencaminhada|переадресованного|пересылаемое|przekazana|přeposlaná|vidarebefordrat|videresendt|välitetty|továbbított|yönlendirilmiş|転送|转发|轉寄|전달된).{0,40}[:：]$`)
 )

@@ -41,6 +41,8 @@ func TestReadReplyKeepsText(t *testing.T) {
 		"A PASS # -- not a signature",
 		"THANKS-1 MOVE 0610", // a unit, not a sign-off
 		"A PASS\nThanks\nB-1 PASS",
+		"LION SAIL\nThanks\nTHOMAS PORT", // medieval ships' names: orders, not a signature
+		"A PASS\n--- my orders ---\nB PASS",
 	} {
 		if got := ReadReply(in, "Alice", "alice@example.org"); got != in {
 			t.Errorf("ReadReply(%q) = %q, want it whole", in, got)

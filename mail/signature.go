@@ -85,10 +85,15 @@ func orderLike(t string) bool {
 }
 
 // nameLike reports whether a line could be a name or a short sign-off line under a
-// sign-off: a few words, no digits, no unit ids.
+// sign-off: a few words, no digits, no unit ids, not starting with a word in capitals
+// (as orders are written: "LION SAIL PORT").
 func nameLike(line string) bool {
 	t := strings.TrimSpace(line)
-	return t != "" && len(strings.Fields(t)) <= 5 && utf8.RuneCountInString(t) <= 50 && !orderLike(t) && !strings.Contains(t, "#")
+	if t == "" || len(strings.Fields(t)) > 5 || utf8.RuneCountInString(t) > 50 || orderLike(t) || strings.Contains(t, "#") {
+		return false
+	}
+	first := strings.Fields(t)[0]
+	return !(utf8.RuneCountInString(first) >= 2 && strings.ToUpper(first) == first && strings.ToLower(first) != first)
 }
 
 // dashName reports whether a line is a name signed with a dash ("-Alice").
