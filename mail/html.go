@@ -219,6 +219,9 @@ func skipped(n *html.Node) bool {
 // cutsRest reports whether an element starts the quoted original of an Outlook-style reply,
 // after which nothing is new.
 func cutsRest(n *html.Node) bool {
+	if n.DataAtom == atom.Hr && headerField(textAfter(n, 80)) == "from" {
+		return true // a rule over "From: …" (Outlook 2003, Hotmail, Zimbra)
+	}
 	for _, a := range n.Attr {
 		k, v := strings.ToLower(a.Key), strings.ToLower(a.Val)
 		switch {
@@ -239,11 +242,31 @@ func cutsRest(n *html.Node) bool {
 	return false
 }
 
+// textAfter is up to max bytes of the text that follows n in the document.
+func textAfter(n *html.Node, max int) string {
+	var b strings.Builder
+	for c, steps := n, 0; c != nil && b.Len() < max && steps < lookNodes; steps++ {
+		for c != nil && c.NextSibling == nil {
+			c = c.Parent
+		}
+		if c == nil {
+			break
+		}
+		c = c.NextSibling
+		b.WriteString(" " + firstText(c, max))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// lookNodes bounds the nodes a look ahead (firstText, textAfter) visits, so that a
+// document of many empty elements costs no more than its length.
+const lookNodes = 64
+
 // firstText is up to max bytes of an element's text, for a look at what it starts with.
 func firstText(n *html.Node, max int) string {
 	var b strings.Builder
 	stack := []*html.Node{n}
-	for len(stack) > 0 && b.Len() < max {
+	for seen := 0; len(stack) > 0 && b.Len() < max && seen < lookNodes; seen++ {
 		c := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if c.Type == html.TextNode {

@@ -147,6 +147,7 @@ func TestHTMLQuotesByStructure(t *testing.T) {
 		"hotmail":     `<div>A PASS<div><hr id="stopSpelling">Date: today<br>B PASS</div></div>`,
 		"proton":      `<div>A PASS</div><div class="protonmail_quote"><blockquote class="protonmail_quote">B</blockquote></div>`,
 		"signature":   `<div>A PASS</div><div id="Signature">Alice Marino</div><div class="gmail_signature">Alice</div>`,
+		"a lone From": `<div>A PASS</div><div><hr size=3></div><p><b>From:</b> navarch</p><p>B PASS</p>`,
 	} {
 		if got := strings.TrimSpace(HTMLText(h)); got != "A PASS" {
 			t.Errorf("%s: %q, want only A PASS", name, got)
@@ -166,6 +167,15 @@ func TestHTMLDeeplyNested(t *testing.T) {
 		if !strings.HasPrefix(got, "A PASS") || strings.Contains(got, "deep") && tag == "blockquote" {
 			t.Errorf("%s nested 100000 deep: %.40q", tag, got)
 		}
+	}
+}
+
+// Many rules and empty elements cost the HTML reader no more than their length (its
+// look-ahead for a header under a rule is bounded).
+func TestHTMLManyRules(t *testing.T) {
+	h := "A PASS" + strings.Repeat("<hr><span></span><div style=\"border-top:1px\"><b></b></div>", 4000)
+	if got := HTMLText(h); !strings.HasPrefix(got, "A PASS") {
+		t.Errorf("%.40q", got)
 	}
 }
 
