@@ -201,16 +201,21 @@ func bulk(h gomail.Header) string {
 
 // bodies returns the first text/plain and the first text/html part, decoded to UTF-8, a
 // format=flowed plain part unwrapped (RFC 3676). Parts in an unknown charset are read as
-// they are; attachments and other parts are not read at all. A text part over max bytes is
-// ErrTooBig.
+// they are; attachments and other parts are not read at all. A plain part over max bytes is
+// ErrTooBig, and so is an HTML part over htmlFactor times max when there is no plain part.
+// A broken part after a text part was read does not spoil the text.
 func bodies(mr *gomail.Reader, max int) (plain, html string, err error) {
+	var htmlErr error
 	for {
 		p, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return plain, html, nil
+			break
 		}
 		if err != nil && !message.IsUnknownCharset(err) {
-			return plain, html, err
+			if plain != "" || html != "" {
+				break
+			}
+			return "", "", err
 		}
 		h, ok := p.Header.(*gomail.InlineHeader)
 		if !ok {
@@ -221,12 +226,24 @@ func bodies(mr *gomail.Reader, max int) (plain, html string, err error) {
 		if !isPlain && !isHTML {
 			continue
 		}
-		b, rerr := io.ReadAll(io.LimitReader(p.Body, int64(max)+1))
-		if rerr != nil && !message.IsUnknownCharset(rerr) {
-			return plain, html, rerr
+		limit := max
+		if !isPlain {
+			limit = htmlFactor * max
 		}
-		if len(b) > max {
-			return plain, html, fmt.Errorf("%w: its text is over %d KB, the limit", ErrTooBig, max/1024)
+		b, rerr := io.ReadAll(io.LimitReader(p.Body, int64(limit)+1))
+		if rerr != nil && !message.IsUnknownCharset(rerr) {
+			if plain != "" || html != "" {
+				break
+			}
+			return "", "", rerr
+		}
+		if len(b) > limit {
+			tooBig := fmt.Errorf("%w: its text is over %d KB, the limit", ErrTooBig, limit/1024)
+			if isPlain {
+				return "", "", tooBig
+			}
+			htmlErr = tooBig
+			continue
 		}
 		switch {
 		case isPlain && strings.EqualFold(params["format"], "flowed"):
@@ -237,4 +254,12 @@ func bodies(mr *gomail.Reader, max int) (plain, html string, err error) {
 			html = string(b)
 		}
 	}
+	if plain == "" && htmlErr != nil {
+		return "", "", htmlErr
+	}
+	return plain, html, nil
 }
+
+// htmlFactor is how much larger than a plain part an HTML part may be: its markup and
+// styles, and the quoted thread the clients put in it, take room its text does not.
+const htmlFactor = 4

@@ -100,6 +100,15 @@ func TestPhotoAttached(t *testing.T) {
 	if _, err := Parse(huge, Options{}); !errors.Is(err, ErrTooBig) {
 		t.Errorf("a text over the cap: %v, want ErrTooBig", err)
 	}
+	bigHTML := "--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nBAR-LANT PASS\r\n--b\r\nContent-Type: text/html\r\n\r\n<div>BAR-LANT PASS</div>" +
+		strings.Repeat("<div style=\"font-family: Calibri\">quoted</div>", DefaultMaxText/8) + "\r\n--b--\r\n"
+	if _, r := request(t, mailWith("", `multipart/alternative; boundary="b"`, bigHTML)); len(r.Orders) != 1 {
+		t.Errorf("a long HTML alternative: %+v", r.Orders)
+	}
+	broken := "--b\r\nContent-Type: text/plain\r\n\r\nBAR-LANT PASS\r\n--b\r\nContent-Type: image/jpeg\r\nContent-Transfer-Encoding: base64\r\n\r\n" + photo(1000)
+	if _, r := request(t, mailWith("", `multipart/mixed; boundary="b"`, broken)); len(r.Orders) != 1 {
+		t.Errorf("a photo cut off: %+v", r.Orders)
+	}
 	if _, err := Parse(raw, Options{MaxSize: 1 << 20}); !errors.Is(err, ErrTooBig) {
 		t.Errorf("a message over the raw cap: %v, want ErrTooBig", err)
 	}
