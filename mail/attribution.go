@@ -3,6 +3,7 @@ package mail
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -10,10 +11,36 @@ import (
 // in the languages of the common clients, Outlook's header blocks, and the separators of
 // original and forwarded messages.
 
-// wroteRE holds the verbs of attribution lines ("wrote", "schrieb", "a écrit" …) as Gmail,
+// wroteWords are the verbs of attribution lines ("wrote", "schrieb", "a écrit" …) as Gmail,
 // Apple Mail, Outlook, Thunderbird, mutt and the webmailers write them in some thirty
 // languages.
-var wroteRE = regexp.MustCompile(`(?i)(\bwrote|\bwrites|\bschrieb|\bschreibt|écrit|\bescribió|\bescribio|\bha escrito|\bva escriure|\bha escrit|\bscritto|\bscrisse|\bschreef|\bgeschreven|\bescreveu|написал|написала|пишет|пише|написав|\bnapisał|\bnapisala|\bnapisała|\bpisze|\bnapsal|\bnapísal|\bkirjoitti|\bskrev|írta|\byazdı|写道|寫道|작성|쓴 글|のメール|đã viết|έγραψε|\ba scris|\bmenulis|\bnapisao|\bnapisala|\brašė|\brakstīja|\bkirjutas|\bskrifaði|כתב|كتب|\bquoting\b|\bzitat von\b)`)
+var wroteWords = []string{"wrote", "writes", "schrieb", "schreibt", "écrit", "escribió", "escribio", "ha escrito", "va escriure", "ha escrit", "scritto", "scrisse", "schreef", "geschreven", "escreveu", "написал", "написала", "пишет", "пише", "написав", "napisał", "napisala", "napisała", "pisze", "napsal", "napísal", "kirjoitti", "skrev", "írta", "yazdı", "写道", "寫道", "작성", "쓴 글", "のメール", "đã viết", "έγραψε", "a scris", "menulis", "napisao", "napisala", "rašė", "rakstīja", "kirjutas", "skrifaði", "כתב", "كتب", "quoting", "zitat von"}
+
+// wrote reports whether t holds one of wroteWords, starting a word.
+func wrote(t string) bool {
+	lower := strings.ToLower(t)
+	for _, w := range wroteWords {
+		for from := 0; ; {
+			k := strings.Index(lower[from:], w)
+			if k < 0 {
+				break
+			}
+			k += from
+			if r, _ := utf8.DecodeLastRuneInString(lower[:k]); k == 0 || !unicode.IsLetter(r) || unspaced(w) {
+				return true
+			}
+			from = k + len(w)
+		}
+	}
+	return false
+}
+
+// unspaced reports whether a word is of a script written without spaces between words
+// (Chinese, Japanese, Korean's particles): it needs no word boundary before it.
+func unspaced(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana)
+}
 
 // attrStartRE is how an attribution of a known client starts, for the first of the lines a
 // client wrapped it over.
@@ -34,7 +61,7 @@ func attribution(t string) (strong, weak bool) {
 	if strings.Count(t, ":") > 6 || headerField(t) != "" {
 		return false, false
 	}
-	if wroteRE.MatchString(t) {
+	if wrote(t) {
 		return true, true
 	}
 	return false, hintRE.MatchString(t)
@@ -47,6 +74,9 @@ func attribution(t string) (strong, weak bool) {
 func attributionAt(lines []string, i int) (n int, strong, hinted bool) {
 	first := strings.TrimSpace(unmarked(lines[i]))
 	if first == "" || strings.HasPrefix(first, ">") {
+		return 0, false, false
+	}
+	if !colonWithin(lines, i, 3) {
 		return 0, false, false
 	}
 	hinted = attrStartRE.MatchString(first) || hintRE.MatchString(first)
@@ -78,6 +108,18 @@ func unmarked(s string) string {
 	}, s)
 }
 
+// colonWithin reports whether one of the n lines from lines[i] ends with a colon, as an
+// attribution does (a cheap look before the regular expressions).
+func colonWithin(lines []string, i, n int) bool {
+	for k := i; k < len(lines) && k < i+n; k++ {
+		t := strings.TrimSpace(unmarked(lines[k]))
+		if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") {
+			return true
+		}
+	}
+	return false
+}
+
 // The names of the header fields Outlook, Apple Mail, Thunderbird and the webmailers put
 // above a quoted or forwarded message, in their languages; fromFields are those naming
 // the sender.
@@ -98,6 +140,9 @@ var (
 
 // headerField returns the field a line of a header block starts with ("from", "sent" …), or "".
 func headerField(t string) string {
+	if !strings.ContainsAny(t, ":：") {
+		return ""
+	}
 	m := fieldRE.FindStringSubmatch(strings.TrimSpace(t))
 	if m == nil {
 		return ""
@@ -142,6 +187,9 @@ var (
 
 // separator reports whether a line starts a quoted original or forwarded message.
 func separator(t string) bool {
+	if t == "" || t[0] != '-' && t[0] != '_' && !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
+		return false
+	}
 	if separatorRE.MatchString(t) {
 		up := strings.ToUpper(t)
 		return !strings.Contains(up, "BEGIN") && !strings.Contains(up, "END ") && !strings.Contains(up, "-END")

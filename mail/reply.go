@@ -35,6 +35,11 @@ scan:
 			cut()
 			inSig = false // a quote ends a signature: text after it is new (bottom-posted)
 			continue
+		case len(t) > maxStructural:
+			if !inSig {
+				cur = append(cur, line)
+			}
+			continue
 		case t == "":
 			if !inSig && len(cur) > 0 && cur[len(cur)-1] != "" {
 				cur = append(cur, "") // one blank line for any run of them
@@ -101,6 +106,10 @@ func navarchBlock(t, in string) (string, bool) {
 	}
 	return "", false
 }
+
+// maxStructural is the longest line (in bytes) that may be an attribution, a separator, a
+// header or a signature: a longer one is text, and costs no pattern matching.
+const maxStructural = 1024
 
 // nextText is the first line from lines[i] that is not blank, trimmed, or "".
 func nextText(lines []string, i int) string {

@@ -126,7 +126,7 @@ func TestAttributionLanguages(t *testing.T) {
 		"pon., 30 lis 2026 o 09:00 navarch <n@h.example> napisał(a):", "ma 30. marrask. 2026 klo 9.00 navarch (n@h.example) kirjoitti:",
 		"man. 30. nov. 2026 kl. 09:00 skrev navarch <n@h.example>:", "navarch <n@h.example> ezt írta (időpont: 2026. nov. 30., H, 9:00):",
 		"po 30. 11. 2026 v 9:00 odesílatel navarch <n@h.example> napsal:", "navarch <n@h.example>, 30 Kas 2026 Pzt, 09:00 tarihinde şunu yazdı:",
-		"navarch <n@h.example> 于2026年11月30日周一 09:00写道：", "2026년 11월 30일 (월) 오전 9:00, navarch <n@h.example>님이 작성:",
+		"navarch <n@h.example> 于2026年11月30日周一 09:00写道：", "在 2026/11/30 9:00, 张三写道:", "2026년 11월 30일 (월) 오전 9:00, navarch <n@h.example>님이 작성:",
 		"Vào Th 2, 30 thg 11, 2026 vào lúc 09:00 navarch <n@h.example> đã viết:", "Στις Δευ 30 Νοε 2026 στις 9:00 π.μ., ο/η navarch <n@h.example> έγραψε:",
 		"În lun., 30 nov. 2026 la 09:00, navarch <n@h.example> a scris:", "El dl., 30 de nov. 2026 a les 9:00, navarch (<n@h.example>) va escriure:",
 		"Pada tanggal Sen, 30 Nov 2026 pukul 09.00 navarch <n@h.example> menulis:", "pon, 30. stu 2026. u 09:00 navarch <n@h.example> napisao je:",

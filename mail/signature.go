@@ -36,7 +36,8 @@ func signatureStart(line string) bool {
 	if t == "" || utf8.RuneCountInString(t) > 120 {
 		return false
 	}
-	return dashSigRE.MatchString(t) || appSigRE.MatchString(t) && !strings.Contains(t, ", ")
+	first, _ := utf8.DecodeRuneInString(t)
+	return strings.ContainsRune("-—–―_=*", first) && dashSigRE.MatchString(t) || appSigRE.MatchString(t) && !strings.Contains(t, ", ")
 }
 
 // signOffs are the words players close a mail with, in the major languages.
