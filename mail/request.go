@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Commands a player or referee may send (docs/DESIGN.md 4; referee commands also by CLI).
@@ -72,9 +73,9 @@ func GameTag(subject string) string {
 }
 
 // ReadRequest reads a request from a mail's subject and new text (ReadReply). Header words
-// (GAME, KEY, ENTROPY) may come anywhere; a command word, if any, is the first other line;
-// every other line up to END is an order. Blank lines and "#" comments are skipped. Any
-// Unicode space counts as a space; look-alike letters in words of Latin letters are read
+// (GAME, KEY, ENTROPY, also with a colon: "Key: …") may come anywhere; a command word, if
+// any, is the first other line; every other line up to END is an order. Blank lines, "#"
+// comments and list bullets ("• ", "- ") are skipped. Any Unicode space counts as a space; look-alike letters in words of Latin letters are read
 // as Latin (Folded). After a command, a line that is plainly a signature or a sign-off is
 // passed over; any other line refuses the mail, naming the line.
 func ReadRequest(subject, text string) (Request, error) {
@@ -85,6 +86,7 @@ func ReadRequest(subject, text string) (Request, error) {
 		if c, _, ok := strings.Cut(line, "#"); ok {
 			line = strings.TrimSpace(c)
 		}
+		line = unbulleted(line)
 		if line == "" {
 			continue
 		}
@@ -92,6 +94,10 @@ func ReadRequest(subject, text string) (Request, error) {
 		word, rest = strings.ToUpper(word), strings.TrimSpace(rest)
 		if folded, ok := foldLookalikes(word); ok && (contains(headerWords, folded) || contains(commands, folded)) {
 			word = folded
+		}
+		if w := strings.TrimSuffix(word, ":"); w != word && contains(headerWords, w) { // "Key: k7q2-vv9d"
+			word = w
+			line = w + " " + rest
 		}
 		if word == "END" && rest == "" {
 			break
@@ -140,6 +146,20 @@ func (r *Request) line(n int, word, rest, line string) error {
 			"End your mail with a line END: nothing after it is read", ErrRequest, n, clip(line), r.Command)
 	}
 	return nil
+}
+
+// unbulleted is a line without the list bullet a client or a player put before it ("• ",
+// "- ", "* "): no order, header or command line starts with one.
+func unbulleted(line string) string {
+	r, size := utf8.DecodeRuneInString(line)
+	if !strings.ContainsRune("•·◦▪‣-*–", r) || !strings.HasPrefix(line[size:], " ") {
+		return line
+	}
+	rest := strings.TrimSpace(line[size:])
+	if rest == "" || strings.ContainsRune("-–—", []rune(rest)[0]) {
+		return line
+	}
+	return rest
 }
 
 // headerWords are the words of the request's header lines.

@@ -79,3 +79,16 @@ func TestReadRequestLookalikes(t *testing.T) {
 		t.Errorf("request %+v, %v", r, err)
 	}
 }
+
+// What phones and players add around request lines: a colon after a header word, a list
+// bullet before a line.
+func TestReadRequestLenient(t *testing.T) {
+	r, err := ReadRequest("", "Key: k7q2\nGAME: lep-1\n• BAR-LANT PASS\n- BAR-VEN1 MOVE 0610\n* BAR-VEN2 PASS")
+	if err != nil || r.Key != "k7q2" || r.Game != "lep-1" || len(r.Orders) != 3 || r.Orders[0].Text != "BAR-LANT PASS" ||
+		r.Orders[1].Text != "BAR-VEN1 MOVE 0610" || r.Orders[2].Text != "BAR-VEN2 PASS" {
+		t.Errorf("request %+v, %v", r, err)
+	}
+	if r, _ := ReadRequest("", "- -- x\nBAR: PASS"); len(r.Orders) != 2 || r.Orders[0].Text != "- -- x" || r.Orders[1].Text != "BAR: PASS" {
+		t.Errorf("a dash line or a unit with a colon changed: %+v", r.Orders)
+	}
+}
