@@ -71,7 +71,10 @@ scan:
 	}
 	cut()
 	var out []string
-	for _, s := range segs {
+	for k, s := range segs {
+		if k == 0 {
+			s = trimGreeting(trimBlank(s), len(segs) > 1)
+		}
 		s = trimSignOff(trimBlank(s), name, address)
 		if len(s) == 0 {
 			continue
@@ -127,6 +130,20 @@ func trimBlank(s []string) []string {
 	}
 	for len(s) > 0 && strings.TrimSpace(s[len(s)-1]) == "" {
 		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// trimGreeting drops from the start of the mail's text a salutation ("Hi navarch,") and a
+// line introducing the orders ("Here are my orders:"), neither of which can be an order,
+// when text follows them (more: in later runs of new text). A mail of a greeting alone is
+// left as it is, to be answered naming it.
+func trimGreeting(s []string, more bool) []string {
+	if (len(s) > 1 || more) && len(s) > 0 && greeting(s[0]) {
+		s = trimBlank(s[1:])
+	}
+	if len(s) > 1 && intro(s[0]) {
+		s = trimBlank(s[1:])
 	}
 	return s
 }

@@ -24,6 +24,8 @@ func TestReadReplyDropsQuotes(t *testing.T) {
 		{"em dash", "A PASS\n— Alice", "A PASS"},
 		{"sign-off and name", "A PASS\n\nViele Grüße\nAlice", "A PASS"},
 		{"the sender's name", "JOIN\nAlice", "JOIN"},
+		{"greeting and intro", "Hi navarch,\n\nhere are my orders:\nA PASS\n\nCheers,\nAlice", "A PASS"},
+		{"German greeting", "Hallo zusammen!\nMeine Befehle für diese Runde:\nA PASS", "A PASS"},
 		{"a checkpoint pasted", "A PASS\n-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\n-----END NAVARCH CHECKPOINT-----", "A PASS"},
 	} {
 		if got := ReadReply(c.in, "Alice Marino", "alice@example.org"); got != c.want {
@@ -36,13 +38,16 @@ func TestReadReplyDropsQuotes(t *testing.T) {
 func TestReadReplyKeepsText(t *testing.T) {
 	for _, in := range []string{
 		"A MOVE 0610\nHere is what I want:\nB PASS",          // a colon line over unquoted text is no attribution
-		"On the left wing:\nA PASS",                          // starts as an attribution, but nothing is quoted
+		"A PASS\nOn Monday 30 Nov at 09:00:\nB PASS",         // an attribution's form, but nothing is quoted
 		"A PASS\nSent from my desk, which is easier\nB PASS", // prose, not an app's line
 		"A PASS # -- not a signature",
 		"THANKS-1 MOVE 0610", // a unit, not a sign-off
 		"A PASS\nThanks\nB-1 PASS",
 		"LION SAIL\nThanks\nTHOMAS PORT", // medieval ships' names: orders, not a signature
 		"A PASS\n--- my orders ---\nB PASS",
+		"HI-1 PASS\nB PASS",   // a unit, not a greeting
+		"ORDERS:\nA PASS",     // capitals: left for the rules to refuse, naming the line
+		"Here are my orders:", // nothing under it: the mail is answered as it is
 	} {
 		if got := ReadReply(in, "Alice", "alice@example.org"); got != in {
 			t.Errorf("ReadReply(%q) = %q, want it whole", in, got)

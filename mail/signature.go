@@ -121,3 +121,36 @@ func senderName(line, name, address string) bool {
 	}
 	return false
 }
+
+// greetings are the words players open a mail with, in the major languages.
+var greetings = []string{"hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening", "greetings", "hi there",
+	"hallo", "moin", "servus", "guten tag", "guten morgen", "liebe", "lieber", "bonjour", "salut", "coucou", "cher", "chère",
+	"hola", "buenos días", "buenas", "ciao", "salve", "buongiorno", "caro", "cara", "hoi", "beste", "goedemorgen", "olá", "oi",
+	"bom dia", "prezado", "prezada", "привет", "здравствуйте", "добрый день", "вітаю", "cześć", "dzień dobry", "witam", "ahoj",
+	"dobrý den", "hei", "moi", "hej", "hallå", "szia", "jó napot", "merhaba", "selam", "こんにちは", "お疲れ様です", "你好", "您好",
+	"안녕하세요", "xin chào", "chào", "γεια σας", "γεια", "bună", "bună ziua", "halo", "bok", "hola a todos"}
+
+// greeting reports whether a line is a salutation ("Hi navarch,", "Bonjour"): a greeting
+// word, alone or before a few words of a name.
+func greeting(line string) bool {
+	t := strings.ToLower(strings.TrimRightFunc(strings.TrimSpace(line), func(r rune) bool {
+		return unicode.IsPunct(r) || unicode.IsSpace(r)
+	}))
+	if t == "" || len(strings.Fields(t)) > 4 || orderLike(t) {
+		return false
+	}
+	for _, w := range greetings {
+		if t == w || strings.HasPrefix(t, w+" ") || strings.HasPrefix(t, w+",") {
+			return true
+		}
+	}
+	return false
+}
+
+// intro reports whether a line introduces the lines under it ("Here are my orders:"): prose
+// ending in a colon, which no order line is.
+func intro(line string) bool {
+	t := strings.TrimSpace(line)
+	return (strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")) && len(strings.Fields(t)) <= 10 &&
+		nameLike(strings.Join(strings.Fields(t)[:min(5, len(strings.Fields(t)))], " ")) && !orderLike(t) && headerField(t) == ""
+}
