@@ -179,7 +179,7 @@ var block = map[atom.Atom]bool{atom.Div: true, atom.P: true, atom.Li: true, atom
 
 // skippedClassRE: the classes and ids of quotes and signatures in the common clients' HTML.
 var (
-	skippedClassRE = regexp.MustCompile(`(?i)(gmail_quote|gmail_attr|gmail_signature|moz-cite-prefix|moz-signature|yahoo_quoted|protonmail_quote|protonmail_signature_block|zmail_extra|ms-outlook-mobile-signature|olk_src_body_section|wmquote|reply-quote)`)
+	skippedClassRE = regexp.MustCompile(`(?i)(gmail_quote|gmail_attr|gmail_signature|composer_signature|moz-cite-prefix|moz-signature|yahoo_quoted|protonmail_quote|protonmail_signature_block|zmail_extra|ms-outlook-mobile-signature|olk_src_body_section|wmquote|reply-quote)`)
 	skippedWordRE  = regexp.MustCompile(`(?i)^(x_)?(signature|quote|mailsignature)$`)
 )
 
