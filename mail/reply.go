@@ -55,6 +55,10 @@ scan:
 				cut()
 				i += n - 1
 				continue
+			case strong && hinted && indented(lines[i+n:]) > 0:
+				cut() // an attribution over an indented quote (s-nail's tab): text after it is new
+				i += n + indented(lines[i+n:]) - 1
+				continue
 			case strong && hinted:
 				break scan // an attribution over an unmarked quote
 			}
@@ -113,6 +117,30 @@ func navarchBlock(t, in string) (string, bool) {
 // maxStructural is the longest line (in bytes) that may be an attribution, a separator, a
 // header or a signature: a longer one is text, and costs no pattern matching.
 const maxStructural = 1024
+
+// indented is how many lines from the start of lines form a quote marked by indenting
+// (s-nail and mailx quote with a tab, some webmailers with spaces): blank lines and lines
+// starting with a space, the first of them not blank; 0 if lines do not start so.
+func indented(lines []string) int {
+	n, text := 0, false
+	for _, l := range lines {
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, " "):
+			text = true
+		default:
+			if !text {
+				return 0
+			}
+			return n
+		}
+		n++
+	}
+	if !text {
+		return 0
+	}
+	return n
+}
 
 // nextText is the first line from lines[i] that is not blank, trimmed, or "".
 func nextText(lines []string, i int) string {

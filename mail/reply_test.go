@@ -12,6 +12,7 @@ func TestReadReplyDropsQuotes(t *testing.T) {
 		{"Russian, no verb, above a quote", "A PASS\n\nпн, 30 нояб. 2026 г. в 09:00, navarch <navarch@host.example>:\n> B PASS", "A PASS"},
 		{"Japanese", "A PASS\n\n2026年11月30日(月) 9:00 navarch <navarch@host.example>:\n\n> B PASS", "A PASS"},
 		{"Italian In data", "A PASS\nIn data lunedì 30 novembre 2026 09:00:00 CET, navarch ha scritto:\n> B PASS", "A PASS"},
+		{"s-nail's tab-indented quote, orders under it", "navarch <navarch@host.example> wrote:\n\n\tDear alice\n\t\n\tgame c646ef0e\nA PASS", "A PASS"},
 		{"bottom-posted under an attribution", "Le 30 nov. 2026 à 09:00, navarch a écrit :\n> B PASS\n\nA PASS\n-- \nAlice", "A PASS"},
 		{"Outlook header block, unmarked quote", "A PASS\n\nVon: navarch <navarch@host.example>\nGesendet: Montag, 30. November 2026 09:00\nAn: Alice\nBetreff: Züge\n\nB PASS\ngame c646ef0e", "A PASS"},
 		{"French Outlook", "A PASS\nDe : navarch\nEnvoyé : lundi 30 novembre 2026 09:00\nÀ : Alice\nObjet : ordres\nB PASS", "A PASS"},
