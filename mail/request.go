@@ -75,9 +75,10 @@ func GameTag(subject string) string {
 // ReadRequest reads a request from a mail's subject and new text (ReadReply). Header words
 // (GAME, KEY, ENTROPY, also with a colon: "Key: …") may come anywhere; a command word, if
 // any, is the first other line; every other line up to END is an order. Blank lines, "#"
-// comments and list bullets ("• ", "- ") are skipped. Any Unicode space counts as a space; look-alike letters in words of Latin letters are read
-// as Latin (Folded). After a command, a line that is plainly a signature or a sign-off is
-// passed over; any other line refuses the mail, naming the line.
+// comments and list bullets ("• ", "- ") are skipped. Any Unicode space counts as a space;
+// look-alike letters in words of Latin letters, and full-width forms, are read as Latin
+// (Folded). After a command, a line that is plainly a signature or a sign-off is passed
+// over; any other line refuses the mail, naming the line and saying how to end a mail.
 func ReadRequest(subject, text string) (Request, error) {
 	var r Request
 	r.Game = GameTag(subject)
