@@ -329,11 +329,11 @@ func TestDeadline(t *testing.T) {
 func TestTooBigMailIsAnswered(t *testing.T) {
 	f := newFixture(t)
 	f.outbox()
-	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] my orders, with a photo\r\nMessage-ID: <photo@example.org>\r\n\r\n%s", f.tag, strings.Repeat("x", mail.DefaultMaxSize))
+	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] my orders, with a photo\r\nMessage-ID: <photo@example.org>\r\n\r\n%s", f.tag, strings.Repeat("x", mail.DefaultMaxText+1))
 	if err := f.h.Handle([]byte(raw)); err != nil {
 		t.Fatal(err)
 	}
-	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(flat(m.Text), "too big: 257 KB, the limit is 256 KB") {
+	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(flat(m.Text), "too big: its text is over 256 KB, the limit") {
 		t.Errorf("a mail over the cap: %+v", m)
 	}
 }
