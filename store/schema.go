@@ -40,6 +40,7 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeHostState,      // 2 → 3
 	upgradeKnownAddresses, // 3 → 4
 	upgradeSchema5,        // 4 → 5
+	upgradeOutRetry,       // 5 → 6: each queued mail's retry state (outretry.go)
 }
 
 // upgradeSchema5 (schema 4 → 5, issue 14) moves every game's data to the buckets all games
