@@ -72,7 +72,7 @@ func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	case refused(err):
 		return fmt.Errorf("send %s: %w", o.MessageID, err)
 	}
-	return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+	return fmt.Errorf("send %s: %w: %w", o.MessageID, ErrTemporary, err)
 }
 
 // refused reports an explicit 5xx reply to RCPT, DATA or the end of the data. go-mail's own

@@ -84,3 +84,15 @@ func OutboxFirst(tx *Tx) (uint64, bool) {
 	}
 	return binary.BigEndian.Uint64(k), true
 }
+
+// OutboxDeferred is how many queued mails wait for a next attempt after now.
+func OutboxDeferred(tx *Tx, now time.Time) int {
+	n := 0
+	tx.tx.Bucket(bucketOutRetry).ForEach(func(k, v []byte) error {
+		if len(v) == 12 && int64(binary.BigEndian.Uint64(v)) > now.UnixNano() {
+			n++
+		}
+		return nil
+	})
+	return n
+}

@@ -46,6 +46,7 @@ type Server struct {
 	tries    int
 	srv      *smtp.Server
 	t        testing.TB
+	deferred map[string]bool // recipients answered 450 at RCPT (Defer)
 }
 
 // Start serves on 127.0.0.1 until the test ends.
@@ -97,6 +98,17 @@ func (s *Server) Set(f Fault, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fault, s.every, s.n = f, n, 0
+}
+
+// Defer has the server answer RCPT to one recipient with a 450 (a greylisting or a full
+// mailbox), whatever the fault; Defer(to, false) ends it.
+func (s *Server) Defer(to string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.deferred == nil {
+		s.deferred = map[string]bool{}
+	}
+	s.deferred[to] = on
 }
 
 // SetHang sets how long a hanging server waits before it closes the connection.
@@ -161,7 +173,13 @@ type session struct {
 
 func (x *session) Mail(string, *smtp.MailOptions) error { return nil }
 
-func (x *session) Rcpt(string, *smtp.RcptOptions) error {
+func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	x.s.mu.Lock()
+	deferred := x.s.deferred[to]
+	x.s.mu.Unlock()
+	if deferred {
+		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 2, 0}, Message: "mailbox busy, try later"}
+	}
 	f, hit := x.s.strike(DropAtRcpt, TempRcpt, RefuseRcpt)
 	if !hit {
 		return nil

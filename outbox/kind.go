@@ -1,0 +1,57 @@
+package outbox
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	gm "github.com/wneessen/go-mail"
+
+	"navarch/mail"
+)
+
+// Kind is what a failure to send was, and so whose it is to mend.
+type Kind string
+
+// The kinds of failure. Temporary concerns one mail (the server deferred its recipient or
+// content: that mail waits out its own backoff); Refused is one mail's for good. The others
+// are the installation's or the server's: the whole outbox backs off, counting against no
+// mail; Auth and TLS wait for the operator.
+const (
+	Auth       Kind = "auth"       // the server refused our login (530, 535)
+	TLS        Kind = "tls"        // no TLS session with the server
+	Connection Kind = "connection" // no connection, or it broke
+	Temporary  Kind = "temporary"  // a 4xx to one mail's recipient or content
+	Refused    Kind = "refused"    // a 5xx to one mail's recipient or content
+	Store      Kind = "store"      // our own database failed (a full disk)
+)
+
+// oneMail reports whether a failure of this kind is the mail's own.
+func (k Kind) oneMail() bool { return k == Temporary || k == Refused }
+
+// KindOf is the outbox's reading of a send's error (mail.SMTP's): Config.Kind when the
+// caller has a better one.
+func KindOf(err error) Kind {
+	if err == nil {
+		return ""
+	}
+	if !errors.Is(err, mail.ErrTemporary) {
+		return Refused
+	}
+	var se *gm.SendError
+	if errors.As(err, &se) {
+		if slices.Contains([]gm.SendErrReason{gm.ErrSMTPRcptTo, gm.ErrSMTPData, gm.ErrSMTPDataClose}, se.Reason) &&
+			se.ErrorCode() >= 400 && se.ErrorCode() <= 499 {
+			return Temporary
+		}
+		return Connection
+	}
+	text := strings.ToLower(err.Error())
+	switch {
+	case strings.Contains(text, "535 ") || strings.Contains(text, "530 ") || strings.Contains(text, "auth"):
+		return Auth
+	case strings.Contains(text, "tls") || strings.Contains(text, "x509") || strings.Contains(text, "certificate"):
+		return TLS
+	}
+	return Connection
+}
