@@ -165,6 +165,7 @@ func (o *Outbox) sendOne(ctx context.Context, p *prepared) (time.Time, error) {
 func (o *Outbox) recordSent(p *prepared) error {
 	o.logged(p.o, nil)
 	o.sentOK()
+	o.down = false
 	m := sentMail{p.e.Seq, p.o.MessageID}
 	o.sent[m.seq] = true
 	o.pending = append(o.pending, m)

@@ -77,7 +77,8 @@ func (o *Outbox) idle(ctx context.Context, next time.Time) {
 
 // await waits out a backoff; it returns true, early, when new mail comes (Wake; not after a
 // refused login or TLS failure) or when the server, having not answered a probe, answers
-// one again (a probe every Config.Retry).
+// one again (a probe every Config.Retry; a server that takes connections but fails sends is
+// not probed into a retry every Retry).
 func (o *Outbox) await(ctx context.Context, k Kind, backoff time.Duration) bool {
 	t := o.cfg.Clock.NewTimer(backoff)
 	defer t.Stop()
@@ -87,7 +88,6 @@ func (o *Outbox) await(ctx context.Context, k Kind, backoff time.Duration) bool 
 	}
 	p, probing := o.cfg.Sender.(Prober)
 	probing = probing && k == Connection
-	down := false
 	for {
 		var probe <-chan time.Time
 		var pt Timer
@@ -107,8 +107,9 @@ func (o *Outbox) await(ctx context.Context, k Kind, backoff time.Duration) bool 
 			return false
 		case <-probe:
 			if err := p.Probe(ctx); err != nil {
-				down = true
-			} else if down {
+				o.down = true
+			} else if o.down {
+				o.down = false
 				return true
 			}
 		}

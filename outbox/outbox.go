@@ -81,6 +81,7 @@ type Outbox struct {
 	// passed over by every pass until fold takes them out.
 	pending []sentMail
 	sent    map[uint64]bool
+	down    bool // a probe found the server not answering (loop.go)
 
 	// update is the store's write transaction (tests put a full disk in its place).
 	update func(func(*store.Tx) error) error
