@@ -52,8 +52,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // serveDaemon runs the daemon until ctx ends: the host's loops, the control socket, and the
-// metrics when the configuration asks for them.
-func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
+// metrics when the configuration asks for them. Each of with changes the host's
+// configuration before the host is made (tests give the outbox a clock of their own).
+func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger, with ...func(*host.Config)) error {
 	s, err := store.Open(cfg.Database, log, store.Options{})
 	if err != nil {
 		return err
@@ -62,6 +63,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 	hc := cfg.host()
 	hc.Heartbeat = heartbeat(cfg.Database, log)
 	hc.Wake = make(chan struct{}, 1) // shared with the control socket: its commands' mail leaves at once
+	for _, f := range with {
+		f(&hc)
+	}
 	var h *host.Host
 	var m *metrics.Metrics
 	var ln net.Listener
