@@ -22,6 +22,8 @@
 //	greceived/  id ‖ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
 //	processed/  Message-ID → caller's value (dedupe of incoming mail)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
+//	outretry/   u64(seq) → u64(next attempt, Unix ns) ‖ u32(failures): a queued mail the
+//	            server deferred, for the outbox's own backoff of it (outretry.go; schema 6)
 //	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry
 //	rates/      u32(unix hour) ‖ sender → u32 mails counted in that hour (CountHour expires
 //	            hours before the previous one)
