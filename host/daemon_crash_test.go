@@ -149,8 +149,8 @@ func (b *crashBots) send(from, subject, body string) {
 // only across a kill and with the same Message-ID. It reports kills, mails, the mails that
 // went out between kills and the resends a kill (docs/RELIABILITY.md: at most 0.05).
 // NAVARCH_CRASH_KILLS=N kills N times; NAVARCH_CRASH_GAMES=G plays G games at once (under
-// load: 14 games put some 15-45 mails out between kills), the bots writing up to 12 mails
-// a kill.
+// load: 14 games put some 15-45 mails out between kills), the bots writing a mail every
+// 100 ms (NAVARCH_CRASH_PACE=P: P mails).
 func TestDaemonCrash(t *testing.T) {
 	kills, maxMails, games := 16, 32, 2
 	if testing.Short() {
@@ -161,7 +161,10 @@ func TestDaemonCrash(t *testing.T) {
 	}
 	pace := 0
 	if g, err := strconv.Atoi(os.Getenv("NAVARCH_CRASH_GAMES")); err == nil && g > 0 {
-		games, maxMails, pace = g, 12*kills, 1 // a bot mail every 100 ms: some 30 mails out a second
+		games, maxMails, pace = g, 12*kills, 1 // a bot mail every 100 ms: some 15 mails out a kill
+	}
+	if p, err := strconv.Atoi(os.Getenv("NAVARCH_CRASH_PACE")); err == nil && p > 0 && pace > 0 {
+		pace, maxMails = p, 12*p*kills // p bot mails every 100 ms
 	}
 	user, _, in, _ := loopback(t)
 	srv := mailtest.Start(t)

@@ -172,7 +172,9 @@ func schemaOf(tx *bolt.Tx) uint64 {
 }
 
 func checkVersion(tx *Tx) error {
-	if v := schemaOf(tx.tx); v != SchemaVersion {
+	if v := schemaOf(tx.tx); v < SchemaVersion {
+		return fmt.Errorf("store schema version %d, this navarch reads version %d: run navarch serve, or a command that writes, once to upgrade the file", v, SchemaVersion)
+	} else if v != SchemaVersion {
 		return fmt.Errorf("store schema version %d, this navarch reads version %d", v, SchemaVersion)
 	}
 	return nil
