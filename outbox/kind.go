@@ -46,12 +46,18 @@ func KindOf(err error) Kind {
 		}
 		return Connection
 	}
-	text := strings.ToLower(err.Error())
+	// the text after mail.SMTP's marker is go-mail's (the Message-ID before it is ours)
+	_, text, _ := strings.Cut(err.Error(), mail.ErrTemporary.Error())
+	text = strings.ToLower(text)
 	switch {
-	case strings.Contains(text, "535 ") || strings.Contains(text, "530 ") || strings.Contains(text, "auth"):
+	case containsAny(text, "smtp auth", " 535 ", " 530 ", "535 5.7", "530 5.7"):
 		return Auth
-	case strings.Contains(text, "tls") || strings.Contains(text, "x509") || strings.Contains(text, "certificate"):
+	case containsAny(text, "tls: ", "x509: ", "starttls", "tls connection", "tls config"):
 		return TLS
 	}
 	return Connection
+}
+
+func containsAny(s string, subs ...string) bool {
+	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
 }

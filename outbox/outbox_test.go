@@ -368,3 +368,27 @@ func TestKindOfThroughAServer(t *testing.T) {
 		t.Errorf("server down: kind %q", k)
 	}
 }
+
+// KindOf tells a refused login and a TLS failure from connection trouble by go-mail's
+// words, never by ours (the Message-ID in the error names our domain).
+func TestKindOfLoginAndTLS(t *testing.T) {
+	wrap := func(text string) error {
+		return fmt.Errorf("send 1.lep-ab12@auth.tls.example: %w: %v", mail.ErrTemporary, errors.New(text))
+	}
+	for text, want := range map[string]Kind{
+		`SMTP AUTH failed: 535 5.7.8 Error: authentication failed`:                         Auth,
+		`SMTP AUTH failed: 530 5.7.0 Must issue a STARTTLS command first`:                  Auth,
+		`server does not support SMTP AUTH`:                                                Auth,
+		`tls: failed to verify certificate: x509: certificate signed by unknown authority`: TLS,
+		`STARTTLS mode set to: "TLSMandatory", but target host does not support STARTTLS`:  TLS,
+		`dial tcp 127.0.0.1:25: connect: connection refused`:                               Connection,
+		`EOF`: Connection,
+	} {
+		if k := KindOf(wrap(text)); k != want {
+			t.Errorf("%q: %q, want %q", text, k, want)
+		}
+	}
+	if k := KindOf(errors.New("550 5.1.1 no such user")); k != Refused {
+		t.Errorf("a refusal: %q", k)
+	}
+}
