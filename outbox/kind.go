@@ -40,6 +40,9 @@ func KindOf(err error) Kind {
 	}
 	var se *gm.SendError
 	if errors.As(err, &se) {
+		if c := se.ErrorCode(); c == 530 || c == 535 { // authentication required, or refused
+			return Auth
+		}
 		if slices.Contains([]gm.SendErrReason{gm.ErrSMTPRcptTo, gm.ErrSMTPData, gm.ErrSMTPDataClose}, se.Reason) &&
 			se.ErrorCode() >= 400 && se.ErrorCode() <= 499 {
 			return Temporary
