@@ -157,7 +157,7 @@ func TestDeferredMailHoldsUpNoOther(t *testing.T) {
 			t.Fatalf("not tried when due (%v, %d tries)", err, f.send.tries-tries)
 		}
 	}
-	if s := o.Status(); s.Queued != 1 || s.Deferred != 1 || s.Kind != Temporary || s.Failures[Temporary] != 4 {
+	if s := o.Status(); s.Queued != 1 || s.Deferred != 1 || s.Kind != Temporary || s.Failures[Temporary] != 4 || s.Oldest != 7*time.Second {
 		t.Errorf("status %+v", s)
 	}
 	f.send.set(func(s *fakeSender) { delete(s.fail, "bob@example.com") })

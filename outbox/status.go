@@ -25,38 +25,51 @@ type Status struct {
 	pending     int // sent, still queued until the journal is folded
 }
 
-// Status returns the outbox's health now.
+// Status returns the outbox's health now. It counts the queue (a read transaction walking
+// the outbox's pages): call it when asked, as a metrics scrape does, not for every mail.
 func (o *Outbox) Status() Status {
-	o.noteQueue()
+	now := o.cfg.Clock.Now()
+	var n, deferred int
+	var first uint64
+	var queued bool
+	err := o.cfg.Store.View(func(tx *store.Tx) error {
+		n, deferred = store.OutboxLen(tx), store.OutboxDeferred(tx, now)
+		first, queued = store.OutboxFirst(tx)
+		return nil
+	})
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err == nil {
+		o.noteFirst(first, queued, now)
+		o.status.Queued, o.status.Deferred = max(0, n-o.status.pending), deferred
+	}
 	s := o.status
 	s.Failures = maps.Clone(s.Failures)
 	if s.Queued > 0 {
-		s.Oldest = o.cfg.Clock.Now().Sub(s.oldestSince)
+		s.Oldest = now.Sub(s.oldestSince)
 	}
 	return s
 }
 
-// noteQueue reads the queue's length, its deferred mails and its first mail.
+// noteQueue notes the first mail queued (a cursor's first key), for the age of the oldest.
 func (o *Outbox) noteQueue() {
 	now := o.cfg.Clock.Now()
-	var n, deferred int
 	var first uint64
-	var any bool
-	if o.cfg.Store.View(func(tx *store.Tx) error {
-		n, deferred = store.OutboxLen(tx), store.OutboxDeferred(tx, now)
-		first, any = store.OutboxFirst(tx)
-		return nil
-	}) != nil {
+	var queued bool
+	if o.cfg.Store.View(func(tx *store.Tx) error { first, queued = store.OutboxFirst(tx); return nil }) != nil {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.status.Queued, o.status.Deferred = max(0, n-o.status.pending), deferred
-	if !any {
+	o.noteFirst(first, queued, now)
+}
+
+// noteFirst notes since when the first queued mail has been first (o.mu held).
+func (o *Outbox) noteFirst(first uint64, queued bool, now time.Time) {
+	switch {
+	case !queued:
 		o.status.oldestSeq, o.status.oldestSince = 0, time.Time{}
-	} else if first != o.status.oldestSeq {
+	case first != o.status.oldestSeq:
 		o.status.oldestSeq, o.status.oldestSince = first, now
 	}
 }
