@@ -163,14 +163,14 @@ func (o *Outbox) sendOne(ctx context.Context, p *prepared) (time.Time, error) {
 // recordSent records a mail the server took: in the journal, or, if that fails, in the store
 // at once; a mail neither holds is passed over by this outbox until one of them does.
 func (o *Outbox) recordSent(p *prepared) error {
-	o.logged(p.o, nil)
-	o.sentOK()
-	o.down = false
 	m := sentMail{p.e.Seq, p.o.MessageID}
+	jerr := o.j.add(m) // first of all: a kill before this line sends the mail again
 	o.sent[m.seq] = true
 	o.pending = append(o.pending, m)
 	o.notePending()
-	jerr := o.j.add(m)
+	o.logged(p.o, nil)
+	o.sentOK()
+	o.down = false
 	if jerr == nil {
 		return nil
 	}
