@@ -26,9 +26,6 @@ const (
 	Store      Kind = "store"      // our own database failed (a full disk)
 )
 
-// oneMail reports whether a failure of this kind is the mail's own.
-func (k Kind) oneMail() bool { return k == Temporary || k == Refused }
-
 // KindOf is the outbox's reading of a send's error (mail.SMTP's): Config.Kind when the
 // caller has a better one.
 func KindOf(err error) Kind {
