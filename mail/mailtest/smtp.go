@@ -45,6 +45,7 @@ type Server struct {
 	accepted [][]byte
 	tries    int
 	srv      *smtp.Server
+	ln       net.Listener // closed by Down even before srv.Serve has taken it
 	t        testing.TB
 	deferred map[string]bool // recipients answered 450 at RCPT (Defer)
 }
@@ -68,7 +69,7 @@ func (s *Server) listen(addr string) error {
 	srv := smtp.NewServer(s)
 	srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
 	s.mu.Lock()
-	s.Port, s.srv = ln.Addr().(*net.TCPAddr).Port, srv
+	s.Port, s.srv, s.ln = ln.Addr().(*net.TCPAddr).Port, srv, ln
 	s.mu.Unlock()
 	go srv.Serve(ln)
 	return nil
@@ -77,9 +78,12 @@ func (s *Server) listen(addr string) error {
 // Down stops the server: connections are refused until Up.
 func (s *Server) Down() {
 	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
+	srv, ln := s.srv, s.ln
+	s.srv, s.ln = nil, nil
 	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
 	if srv != nil {
 		srv.Close()
 	}
