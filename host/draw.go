@@ -34,6 +34,7 @@ func (h *Host) mapFile(tx *store.Tx, id ident.GameID, eng adjudicator.Game, g *g
 // one rebuilt by replay.
 type drawStates struct{ h *Host }
 
+// Lend lends the host's kept engine of the game when it is the state after size records.
 func (d drawStates) Lend(id ident.GameID, size uint64) (adjudicator.Game, func(), bool) {
 	c := d.h.engines.lend(id)
 	if c == nil {
@@ -48,10 +49,6 @@ func (d drawStates) Lend(id ident.GameID, size uint64) (adjudicator.Game, func()
 	return c.eng, func() { d.h.engines.giveBack(id, c) }, true
 }
 
-func (d drawStates) Replay(id ident.GameID, size uint64) (adjudicator.Game, error) {
-	return d.h.engineAt(id, size)
-}
-
 // sameLogState reports whether the engine kept in c is the game's state after the log's first
 // size records: c's log is this log, and no close record lies between the two lengths (see
 // sameState).
@@ -64,9 +61,10 @@ func sameLogState(tx *store.Tx, id ident.GameID, c *cached, size uint64) bool {
 	return err == nil && head == c.head && noClose(tx, id, min(c.size, size), max(c.size, size))
 }
 
-// engineAt rebuilds a game's state after the first size records of its log, in a read
+// Replay rebuilds a game's state after the first size records of its log, in a read
 // transaction: the log is replayed up to there.
-func (h *Host) engineAt(id ident.GameID, size uint64) (adjudicator.Game, error) {
+func (d drawStates) Replay(id ident.GameID, size uint64) (adjudicator.Game, error) {
+	h := d.h
 	var buf bytes.Buffer
 	if err := h.s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, ledger.View{Full: true}, &buf) }); err != nil {
 		return nil, fmt.Errorf("game %x at %d: %w", id[:], size, err)
