@@ -91,7 +91,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger, with ..
 	in := cfg.intake()
 	in.Log = log
 	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)
-	h.Serve(ctx, in, cfg.smtp())
+	if err := h.Serve(ctx, in, cfg.smtp()); err != nil && ctx.Err() == nil { // the outbox's journal unreadable
+		return err
+	}
 	log.Info("navarch stopped")
 	return nil
 }
