@@ -17,14 +17,16 @@ func (h *Host) List() ([]string, error) {
 	var out []string
 	err := h.s.View(func(tx *store.Tx) error {
 		for _, id := range store.Games(tx) {
-			g, err := loadGame(tx, id)
+			var g *game
+			err := store.Guarded(func() (err error) { // a damaged page: this game unreadable, the others listed
+				if g, err = loadGame(tx, id); g != nil {
+					out = append(out, listLine(g, h.cfg.Now()))
+				}
+				return err
+			})
 			if err != nil {
 				out = append(out, fmt.Sprintf("%x unreadable: %v", id[:], err))
 			}
-			if g == nil {
-				continue
-			}
-			out = append(out, listLine(g, h.cfg.Now()))
 		}
 		return nil
 	})

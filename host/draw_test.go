@@ -148,11 +148,14 @@ func TestMapsDrawnFromTheKeptEngine(t *testing.T) {
 		t.Errorf("%d maps drawn with %d replays; the engine kept after: %v", len(maps), r-replays, kept)
 	}
 	// The same drawing orders drawn from replayed engines: the same bytes.
-	d := f.h.newDrawer()
-	workers := make(chan struct{}, 1)
+	d, err := f.h.newOutbox(&capture{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
 	saved := e.lend(id)
 	for i, spec := range orders {
-		data, err := d.draw(spec, workers)
+		data, err := d.Draw(spec)
 		if err != nil {
 			t.Fatal(err)
 		}

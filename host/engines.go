@@ -41,7 +41,7 @@ type engines struct {
 	// rebuilds counts replays in a read transaction for updateGames; lockedReplays, replays
 	// inside one of its write transactions (for tests: the goal is none).
 	rebuilds, lockedReplays int
-	drawReplays             int           // replays by the drawer (engineAt)
+	drawReplays             int           // replays by the outbox's drawer (drawStates.Replay)
 	held                    time.Duration // the write lock held by updateGames (for benchmarks)
 	afterRebuild            func()        // for tests: runs after each rebuild
 }

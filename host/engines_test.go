@@ -12,6 +12,7 @@ import (
 	"navarch/adjudicator/oinavarcoi"
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/outbox"
 	"navarch/store"
 )
 
@@ -156,7 +157,7 @@ func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
 	}
 	for _, o := range sent {
 		for _, a := range o.Attachments {
-			if d, err := parseDraw(a.Draw); err != nil || d.size != after {
+			if d, err := outbox.ParseMapOrder(a.Draw); err != nil || d.Size != after {
 				t.Errorf("%s: map %q, want the state at %d records", o.Subject, a.Draw, after)
 			}
 		}

@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"navarch/adjudicator"
 	"navarch/ident"
+	"navarch/outbox"
 	"navarch/render"
 	"navarch/store"
 )
@@ -46,9 +48,12 @@ type Config struct {
 	// EngineCache is how many games' rebuilt engines are kept between mails; 0 means
 	// EngineCache, a negative number none.
 	EngineCache int
-	// SendRetry is the first wait after a failed send; it doubles after each failure, up to
-	// a minute, and starts again with new mail or a server that answers again. Default 1 s.
+	// SendRetry is the outbox's first wait after a failed send (outbox.Config.Retry): of a
+	// mail the server deferred, and of the whole outbox after a failure of the server.
+	// Default 1 s.
 	SendRetry time.Duration
+	// Clock is the outbox's clock (outbox.SystemClock if nil); tests drive one by hand.
+	Clock outbox.Clock
 	// Backups are the daemon's own copies of the database, taken by the deadline loop when
 	// due (the file is locked while the daemon runs, so no other process can copy it).
 	Backups store.Rotation
@@ -70,8 +75,9 @@ type Host struct {
 	cfg      Config
 	log      *slog.Logger
 	engines  *engines
-	health   *health // the mailbox's and the outbox's (health.go)
-	ids      idKey   // the Message-ID key (own.go)
+	health   *health                       // the mailbox's and the outbox's (health.go)
+	ids      idKey                         // the Message-ID key (own.go)
+	outbox   atomic.Pointer[outbox.Outbox] // the one Serve runs
 }
 
 // New returns a host over a store with the rulesets it may run.

@@ -1,11 +1,6 @@
 package host
 
-import (
-	"strings"
-	"time"
-
-	"navarch/mail"
-)
+import "time"
 
 // Observer is told what the daemon does with mail, for the operator's metrics
 // (cmd/navarch/metrics.go). Its methods must be safe for concurrent use and quick.
@@ -45,23 +40,5 @@ func (h *Host) observedPark(park func([]byte, error) error) func([]byte, error) 
 			m.Parked()
 		}
 		return err
-	}
-}
-
-// logSent writes the one log line of a mail the server took or refused for good:
-// its game, recipient, kind and Message-ID; and tells the Observer.
-func (h *Host) logSent(o mail.Outgoing, refused error) {
-	args := []any{"game", o.Game, "to", strings.Join(o.To, ","), "kind", o.Kind, "message-id", o.MessageID}
-	if refused != nil {
-		h.log.Error("mail refused for good", append(args, "err", refused)...)
-	} else {
-		h.log.Info("mail sent", args...)
-	}
-	if m := h.cfg.Metrics; m != nil {
-		if refused != nil {
-			m.Refused(o.Kind)
-		} else {
-			m.Sent(o.Kind)
-		}
 	}
 }

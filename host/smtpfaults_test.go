@@ -18,13 +18,16 @@ import (
 	"navarch/ledger/ledgertest"
 	"navarch/mail"
 	"navarch/mail/mailtest"
+	"navarch/outbox"
 	"navarch/store"
 )
 
 // faultDaemon is a daemon (Host.Serve) over go-imap's memory server and a go-smtp server
-// that misbehaves on command, with one game whose two welcome mails are queued.
+// that misbehaves on command, with one game whose two welcome mails are queued. Its outbox
+// runs on a clock the test moves by hand: no test waits for a backoff in real time.
 type faultDaemon struct {
 	t      *testing.T
+	clock  *outbox.ManualClock
 	user   *imapmemserver.User
 	srv    *mailtest.Server
 	in     *mail.Intake
@@ -40,7 +43,7 @@ type faultDaemon struct {
 func newFaultDaemon(t *testing.T) *faultDaemon {
 	t.Helper()
 	user, _, in, out := loopback(t)
-	d := &faultDaemon{t: t, user: user, in: in, srv: mailtest.Start(t)}
+	d := &faultDaemon{t: t, user: user, in: in, srv: mailtest.Start(t), clock: outbox.NewManualClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))}
 	out.Port, out.Timeout = d.srv.Port, time.Second
 	d.out = out
 	var err error
@@ -50,7 +53,7 @@ func newFaultDaemon(t *testing.T) *faultDaemon {
 	}
 	t.Cleanup(func() { d.s.Close() })
 	d.h = New(d.s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Rand: ledgertest.Rand(t.Name()), SendRetry: 50 * time.Millisecond, RateLimit: 1000}, slog.New(slog.DiscardHandler))
+		Rand: ledgertest.Rand(t.Name()), SendRetry: 50 * time.Millisecond, RateLimit: 1000, Clock: d.clock}, slog.New(slog.DiscardHandler))
 	d.tag, err = d.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
 	if err != nil {
@@ -144,9 +147,39 @@ func (d *faultDaemon) noted() bool {
 	return strings.Contains(export.String(), "for good")
 }
 
-// Issue 12.1: under every fault short of an explicit 5xx refusal, no answer is lost and none
-// is doubled: the mail stays queued until the server has accepted it, the game's log notes
-// no refusal. The fault lasts a while (or, for "every third", for good), then clears.
+// drive moves the outbox's clock on, to its next timer each time the outbox waits on one,
+// until ok; it returns how far the clock moved. It fails the test after 30 s of real time
+// (the outbox, the mail servers and the intake at work) or 2 hours of the clock.
+func (d *faultDaemon) drive(what string, ok func() bool) time.Duration {
+	d.t.Helper()
+	from := d.clock.Now()
+	for deadline := time.Now().Add(30 * time.Second); !ok(); {
+		if time.Now().After(deadline) || d.clock.Now().Sub(from) > 2*time.Hour {
+			d.t.Fatalf("no %s: %d accepted, %d queued, clock moved %v", what, len(d.srv.Accepted()), d.queued(), d.clock.Now().Sub(from))
+		}
+		select { // let the outbox finish what it is doing
+		case <-d.clock.Changed():
+			continue
+		case <-time.After(20 * time.Millisecond):
+		}
+		if n, next := d.clock.Waiting(); n > 0 {
+			d.clock.Advance(next)
+		}
+	}
+	return d.clock.Now().Sub(from)
+}
+
+// status is the running outbox's.
+func (d *faultDaemon) status() outbox.Status {
+	if o := d.h.Outbox(); o != nil {
+		return o.Status()
+	}
+	return outbox.Status{}
+}
+
+// Under every fault short of an explicit 5xx refusal, no answer is lost and none is doubled:
+// the mail stays queued until the server has accepted it, the game's log notes no refusal.
+// The fault lasts a while (or, for "every third", for good), then clears.
 func TestServeLosesNothingUnderSMTPFaults(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -165,20 +198,20 @@ func TestServeLosesNothingUnderSMTPFaults(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d := newFaultDaemon(t)
 			d.srv.Set(c.fault, c.every)
-			d.srv.SetHang(1500 * time.Millisecond)
+			d.srv.SetHang(1500 * time.Millisecond) // the server's hang, beyond the client's 1 s timeout
 			d.start()
 			var ids []string
 			for i := range 6 {
 				ids = append(ids, d.mail([]string{"alice@example.org", "bob@example.com"}[i%2]))
 			}
 			if c.clear {
-				d.until("the daemon to try", func() bool {
-					return d.srv.Tries() >= 3 || c.fault == mailtest.DropAtRcpt || c.fault == mailtest.TempRcpt
+				d.drive("three failed tries", func() bool {
+					s := d.status()
+					return s.Failures[outbox.Connection]+s.Failures[outbox.Temporary] >= 3
 				})
-				time.Sleep(500 * time.Millisecond)
 				d.srv.Set(mailtest.OK, 0)
 			}
-			d.until("every mail answered", func() bool { return d.answered(ids) && d.queued() == 0 })
+			d.drive("every mail answered", func() bool { return d.answered(ids) && d.queued() == 0 })
 			if n := d.once(); n != 2+len(ids) {
 				t.Errorf("%d mails accepted, want %d (2 welcomes and %d answers)", n, 2+len(ids), len(ids))
 			}
@@ -186,6 +219,38 @@ func TestServeLosesNothingUnderSMTPFaults(t *testing.T) {
 				t.Error("the game's log says a mail was refused for good")
 			}
 		})
+	}
+}
+
+// A 450 at RCPT for one recipient defers only the mails to him: the others' answers go at
+// once, without the clock moving; his wait out their own backoff, stored with them, and go
+// once the server takes them.
+func TestDeferredRecipientHoldsUpNoOther(t *testing.T) {
+	d := newFaultDaemon(t)
+	d.srv.Defer("bob@example.com", true)
+	d.start()
+	var alice []string
+	for range 3 {
+		alice = append(alice, d.mail("alice@example.org"))
+		d.mail("bob@example.com")
+	}
+	d.until("alice's welcome and answers, the clock standing", func() bool { return d.answered(alice) && d.queued() == 4 })
+	if moved := d.clock.Now().Sub(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)); moved != 0 {
+		t.Fatalf("the clock moved %v", moved)
+	}
+	d.drive("bob's mails deferred twice", func() bool { return d.status().Failures[outbox.Temporary] >= 8 })
+	var retry store.Retry
+	d.s.View(func(tx *store.Tx) error { e, _ := store.OutboxNext(tx, 0); retry = e.Retry; return nil })
+	if retry.Failures < 2 || !retry.Next.After(d.clock.Now()) {
+		t.Errorf("bob's first mail's stored retry state %+v at %v", retry, d.clock.Now())
+	}
+	if s := d.status(); s.Deferred != 4 || s.Queued != 4 || s.Kind != outbox.Temporary || !s.RetryAt.IsZero() {
+		t.Errorf("status %+v: want 4 deferred, the outbox itself not backing off", s)
+	}
+	d.srv.Defer("bob@example.com", false)
+	d.drive("bob's mails", func() bool { return d.queued() == 0 })
+	if n := d.once(); n != 2+6 {
+		t.Errorf("%d mails accepted, want 8", n)
 	}
 }
 
@@ -212,12 +277,12 @@ func TestServeRefusedForGood(t *testing.T) {
 	}
 }
 
-// Issue 12.2: a graceful stop while a mail is being sent lets the send finish and records
-// it; the next run does not send it again.
+// A graceful stop while a mail is being sent lets the send finish and records it; the next
+// run does not send it again.
 func TestGracefulStopSendsOnce(t *testing.T) {
 	d := newFaultDaemon(t)
 	d.srv.Set(mailtest.Slow, 0)
-	d.srv.SetHang(400 * time.Millisecond)
+	d.srv.SetHang(400 * time.Millisecond) // the server's slowness, not a wait of ours
 	d.start()
 	d.until("the first send to begin", func() bool { return d.srv.Tries() >= 1 })
 	d.stop()
@@ -233,36 +298,39 @@ func TestGracefulStopSendsOnce(t *testing.T) {
 	}
 }
 
-// Issue 12.10: after failures have grown the backoff, new mail (or the server answering again
-// after an outage) has the outbox retried at once, not when the backoff runs out.
+// After failures of the server have grown the outbox's backoff, new mail has it try again
+// at once (the clock does not move), not when the backoff runs out.
 func TestNewMailResetsBackoff(t *testing.T) {
 	d := newFaultDaemon(t)
-	d.srv.Set(mailtest.TempData, 0)
+	d.srv.Set(mailtest.DropAtRcpt, 0)
 	d.start()
-	// 50 ms doubling: after the 7th try the daemon waits 3.2 s.
-	d.until("the backoff to grow", func() bool { return d.srv.Tries() >= 7 })
+	// 50 ms doubling: after the 7th failed pass the outbox waits 3.2 s.
+	d.drive("the backoff to grow", func() bool { return d.status().RetryAt.Sub(d.clock.Now()) >= 3200*time.Millisecond })
 	d.srv.Set(mailtest.OK, 0)
-	at := time.Now()
+	at := d.clock.Now()
 	id := d.mail("alice@example.org")
 	d.until("the answer", func() bool { return d.answered([]string{id}) })
-	if waited := time.Since(at); waited > 2500*time.Millisecond {
-		t.Errorf("the answer waited %v, the backoff's length", waited)
+	if moved := d.clock.Now().Sub(at); moved != 0 {
+		t.Errorf("the answer waited %v of the outbox's clock", moved)
 	}
 }
 
+// After an outage, the server answering a probe again (one every SendRetry) has the queued
+// mail go at once, not when the grown backoff runs out.
 func TestServerBackResetsBackoff(t *testing.T) {
 	d := newFaultDaemon(t)
 	d.srv.Down()
 	d.start()
-	time.Sleep(3500 * time.Millisecond) // 50 ms doubling: the daemon now waits 3.2 s
+	d.drive("the backoff to grow", func() bool { return d.status().RetryAt.Sub(d.clock.Now()) >= 3200*time.Millisecond })
+	if s := d.status(); s.Kind != outbox.Connection || s.Queued != 2 {
+		t.Errorf("status in the outage: %+v", s)
+	}
 	if s := d.h.Health().Send; s.FailingSince.IsZero() || s.Kind != mail.KindConnection || s.Failures[mail.KindConnection] < 2 {
 		t.Errorf("the sending's health while the server is down: %+v", s)
 	}
 	d.srv.Up()
-	at := time.Now()
-	d.until("the welcomes", func() bool { return len(d.srv.Accepted()) == 2 })
-	if waited := time.Since(at); waited > 2500*time.Millisecond {
-		t.Errorf("the queued mail waited %v after the server came back", waited)
+	if moved := d.drive("the welcomes", func() bool { return len(d.srv.Accepted()) == 2 }); moved > 200*time.Millisecond {
+		t.Errorf("the queued mail waited %v of the outbox's clock after the server came back", moved)
 	}
 	d.until("the sending well again", func() bool { return d.h.Health().Send.FailingSince.IsZero() })
 }

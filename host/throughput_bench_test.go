@@ -101,7 +101,11 @@ func BenchmarkOrderMailThroughput(b *testing.B) {
 	wake := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); h.sendLoop(ctx, smtpOut, wake) }()
+	sender, err := h.newOutbox(smtpOut, wake)
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() { defer wg.Done(); sender.Run(ctx) }()
 	feed := func(mails []rehearsed) (want int) {
 		for _, m := range mails {
 			if err := h.Handle(m.raw); err != nil {

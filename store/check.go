@@ -9,15 +9,25 @@ import (
 )
 
 // Check re-reads every game's log: each record must parse, carry its key as index, follow
-// its predecessor without a gap, and match the cached leaf and head. It returns one line per
-// problem found (none means the file is sound).
+// its predecessor without a gap, and match the cached leaf and head; and the file must hold
+// every page its meta page counts (not truncated). A game whose pages are damaged is
+// reported (ErrDamaged, in a store opened ReadOnly) and the others checked. It returns one
+// line per problem found (none means the file is sound).
 func Check(tx *Tx) []string {
-	var problems []string
+	problems := checkSize(tx)
 	if err := checkVersion(tx); err != nil {
 		problems = append(problems, err.Error())
 	}
-	for _, id := range Games(tx) {
-		problems = append(problems, checkGame(tx, id)...)
+	var games []ident.GameID
+	if err := Guarded(func() error { games = Games(tx); return nil }); err != nil {
+		return append(problems, fmt.Sprintf("the list of games: %v", err))
+	}
+	for _, id := range games {
+		var p []string
+		if err := Guarded(func() error { p = checkGame(tx, id); return nil }); err != nil {
+			p = append(p, fmt.Sprintf("game %x: %v", id[:], err))
+		}
+		problems = append(problems, p...)
 	}
 	return problems
 }

@@ -24,6 +24,8 @@
 //	processed/  sender ‖ 0x00 ‖ Message-ID → caller's value (dedupe of incoming mail; keys of
 //	            schema 5 and before, of no recorded sender, are 0x00 ‖ Message-ID: processed.go)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
+//	outretry/   u64(seq) → u64(next attempt, Unix ns) ‖ u32(failures): a queued mail the
+//	            server deferred, for the outbox's own backoff of it (outretry.go; schema 6)
 //	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry
 //	rates/      u32(unix hour) ‖ sender → u32 mails counted in that hour (CountHour expires
 //	            hours before the previous one)

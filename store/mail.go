@@ -258,8 +258,9 @@ func dropDicts(tx *Tx) error {
 
 // OutboxEntry is a queued mail.
 type OutboxEntry struct {
-	Seq  uint64
-	Mail []byte
+	Seq   uint64
+	Mail  []byte
+	Retry Retry // when it may go again, and its failures so far (outretry.go)
 }
 
 // Outbox returns the queued mails in the order they were queued. It loads them all: the
@@ -267,7 +268,8 @@ type OutboxEntry struct {
 func Outbox(tx *Tx) []OutboxEntry {
 	var out []OutboxEntry
 	tx.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-		out = append(out, OutboxEntry{binary.BigEndian.Uint64(k), outboxMail(tx, v)})
+		seq := binary.BigEndian.Uint64(k)
+		out = append(out, OutboxEntry{seq, outboxMail(tx, v), OutboxRetryOf(tx, seq)})
 		return nil
 	})
 	return out
@@ -280,7 +282,8 @@ func OutboxNext(tx *Tx, after uint64) (OutboxEntry, bool) {
 	if k == nil || after == ^uint64(0) {
 		return OutboxEntry{}, false
 	}
-	return OutboxEntry{binary.BigEndian.Uint64(k), outboxMail(tx, v)}, true
+	seq := binary.BigEndian.Uint64(k)
+	return OutboxEntry{seq, outboxMail(tx, v), OutboxRetryOf(tx, seq)}, true
 }
 
 // OutboxFirstNow returns the first mail queued without a class (an answer, a report: not
@@ -293,7 +296,7 @@ func OutboxFirstNow(tx *Tx, held func(seq uint64) bool) (OutboxEntry, bool) {
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if seq := binary.BigEndian.Uint64(k); !held(seq) {
 			if v := tx.tx.Bucket(bucketOutbox).Get(k); v != nil {
-				return OutboxEntry{seq, outboxMail(tx, v)}, true
+				return OutboxEntry{seq, outboxMail(tx, v), OutboxRetryOf(tx, seq)}, true
 			}
 		}
 	}
@@ -308,7 +311,7 @@ func OutboxNextAfter(tx *Tx, after uint64, held func(seq uint64) bool) (OutboxEn
 	c := tx.tx.Bucket(bucketOutbox).Cursor()
 	for k, v := c.Seek(u64(after + 1)); k != nil; k, v = c.Next() {
 		if seq := binary.BigEndian.Uint64(k); !held(seq) {
-			return OutboxEntry{seq, outboxMail(tx, v)}, true
+			return OutboxEntry{seq, outboxMail(tx, v), OutboxRetryOf(tx, seq)}, true
 		}
 	}
 	return OutboxEntry{}, false
@@ -323,6 +326,9 @@ func OutboxDone(tx *Tx, seq uint64) error {
 		return err
 	}
 	if err := tx.tx.Bucket(bucketOutboxNow).Delete(u64(seq)); err != nil {
+		return err
+	}
+	if err := tx.tx.Bucket(bucketOutRetry).Delete(u64(seq)); err != nil {
 		return err
 	}
 	return dropDicts(tx)

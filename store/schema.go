@@ -41,6 +41,7 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeKnownAddresses, // 3 → 4
 	upgradeSchema5,        // 4 → 5
 	upgradeSchema6,        // 5 → 6
+	upgradeOutRetry,       // 6 → 7: each queued mail's retry state (outretry.go)
 }
 
 // upgradeSchema6 (schema 5 → 6) is the layout that drops no mail in silence: the processed
@@ -187,7 +188,9 @@ func schemaOf(tx *bolt.Tx) uint64 {
 }
 
 func checkVersion(tx *Tx) error {
-	if v := schemaOf(tx.tx); v != SchemaVersion {
+	if v := schemaOf(tx.tx); v < SchemaVersion {
+		return fmt.Errorf("store schema version %d, this navarch reads version %d: run navarch serve, or a command that writes, once to upgrade the file", v, SchemaVersion)
+	} else if v != SchemaVersion {
 		return fmt.Errorf("store schema version %d, this navarch reads version %d", v, SchemaVersion)
 	}
 	return nil

@@ -23,8 +23,12 @@ var ErrInUse = errors.New("store: database file is in use by another navarch pro
 type Options struct {
 	// Timeout is how long Open waits for the file lock; 0 means 2 seconds.
 	Timeout time.Duration
-	// ReadOnly opens the file without a write lock (for verify-style tools).
+	// ReadOnly opens the file without a write lock (for verify-style tools). A damaged file's
+	// panics and faults are then errors (ErrDamaged, damaged.go).
 	ReadOnly bool
+	// AnySchema, with ReadOnly, opens a file of an older or newer schema too: for a copy of
+	// its bytes (backup), never to read it.
+	AnySchema bool
 	// NoSync skips fsync on commit. Only for tests and benchmarks that build large
 	// logs: a crash can then lose committed data.
 	NoSync bool
@@ -49,6 +53,7 @@ type Store struct {
 	afterWrite func()
 	mu         sync.Mutex
 	writers    map[[32]byte][]*flate.Writer // deflate writers by their dictionary (mail.go)
+	readOnly   bool                         // a tool's: View is guarded (damaged.go)
 }
 
 // Tx is a transaction; functions of this package that take a *Tx run inside it.
@@ -71,8 +76,15 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = 2 * time.Second
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: opts.ReadOnly,
-		NoSync: opts.NoSync, FreelistType: cmp.Or(opts.freelist, freelistType), NoFreelistSync: !opts.SyncFreelist})
+	bopts := &bolt.Options{Timeout: opts.Timeout, ReadOnly: opts.ReadOnly,
+		NoSync: opts.NoSync, FreelistType: cmp.Or(opts.freelist, freelistType), NoFreelistSync: !opts.SyncFreelist}
+	var db *bolt.DB
+	var err error
+	if opts.ReadOnly { // a tool's: a damaged file is an error, not a panic
+		db, err = openGuarded(path, bopts)
+	} else {
+		db, err = bolt.Open(path, 0o600, bopts)
+	}
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
 	}
@@ -80,10 +92,10 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.AllocSize = allocSize
-	s := &Store{db: db, log: log, afterWrite: opts.AfterWrite}
+	s := &Store{db: db, log: log, afterWrite: opts.AfterWrite, readOnly: opts.ReadOnly}
 	if !opts.ReadOnly {
 		err = s.Update(upgrade)
-	} else {
+	} else if !opts.AnySchema {
 		err = s.View(checkVersion)
 	}
 	if err != nil {
@@ -123,8 +135,12 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	})
 }
 
-// View runs fn in a read-only transaction.
+// View runs fn in a read-only transaction. In a store opened ReadOnly, a damaged file's
+// panic or fault while fn reads is returned as an error wrapping ErrDamaged (Guarded).
 func (s *Store) View(fn func(*Tx) error) error {
+	if s.readOnly {
+		return s.guardedView(fn)
+	}
 	return s.db.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
 }
 

@@ -35,7 +35,8 @@ func runBackup(c *cli, args []string) int {
 		fmt.Fprintf(stderr, "navarch backup: %v\n", err)
 		return 2
 	}
-	s, done, code, ok := c.openOr("backup", db, store.Options{})
+	// Read-only, of any schema: a copy of the bytes, and of a damaged file an error, not a panic.
+	s, done, code, ok := c.openOr("backup", db, store.Options{ReadOnly: true, AnySchema: true})
 	if !ok {
 		return code
 	}

@@ -36,11 +36,14 @@ func runCheck(c *cli, args []string) int {
 	defer done()
 	var problems []string
 	var games int
-	s.View(func(tx *store.Tx) error {
-		games = len(store.Games(tx))
+	err = s.View(func(tx *store.Tx) error { // a damaged file: what Check could read, and ErrDamaged
 		problems = store.Check(tx)
+		games = len(store.Games(tx))
 		return nil
 	})
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
 	// Games under way this navarch's engines cannot continue: run on a copy of the
 	// database before an upgrade, the new navarch's check names the games it would strand.
 	stranded, err := host.New(s, rulesets, host.Config{}, slog.New(slog.DiscardHandler)).Stranded()

@@ -146,13 +146,13 @@ func (c *cli) dbFlags(fs *flag.FlagSet) func() (string, error) {
 
 // host loads the configuration and opens its database (or has the daemon run the command)
 // for the commands that act through the host; it returns the exit status when it did not.
-func (c *cli) host(name, config string) (*host.Host, func(), int, bool) {
+func (c *cli) host(name, config string, readOnly bool) (*host.Host, func(), int, bool) {
 	cfg, err := loadConfig(c.path(config))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "navarch %s: %v\n", name, err)
 		return nil, nil, 2, false
 	}
-	s, done, code, ok := c.openOr(name, cfg.Database, store.Options{})
+	s, done, code, ok := c.openOr(name, cfg.Database, store.Options{ReadOnly: readOnly})
 	if !ok {
 		return nil, nil, code, false
 	}

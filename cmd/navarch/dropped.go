@@ -37,7 +37,7 @@ func runDropped(c *cli, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	h, done, code, ok := c.host("dropped", *path)
+	h, done, code, ok := c.host("dropped", *path, true)
 	if !ok {
 		return code
 	}

@@ -73,7 +73,8 @@ func runGame(c *cli, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	h, done, code, ok := c.host("game", *path)
+	readOnly := sub == "list" || sub == "show" || sub == "export" || sub == "mail" // a damaged file reported, not a panic
+	h, done, code, ok := c.host("game", *path, readOnly)
 	if !ok {
 		return code
 	}

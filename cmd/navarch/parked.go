@@ -59,7 +59,7 @@ func runParked(c *cli, args []string) int {
 		fmt.Fprintf(stderr, "navarch parked: unknown subcommand %q\n", sub)
 		return 2
 	}
-	h, done, code, ok := c.host("parked", *path)
+	h, done, code, ok := c.host("parked", *path, sub == "list" || sub == "show")
 	if !ok {
 		return code
 	}

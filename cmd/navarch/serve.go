@@ -62,8 +62,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // serveDaemon runs the daemon until ctx ends: the host's loops, the control socket, and the
-// metrics when the configuration asks for them.
-func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
+// metrics when the configuration asks for them. Each of with changes the host's
+// configuration before the host is made (tests give the outbox a clock of their own).
+func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger, with ...func(*host.Config)) error {
 	s, err := store.Open(cfg.Database, log, store.Options{})
 	if err != nil {
 		return err
@@ -73,6 +74,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 	var h *host.Host
 	hc.Heartbeat = heartbeat(cfg.Database, log, func() host.Health { return h.Health() })
 	hc.Wake = make(chan struct{}, 1) // shared with the control socket: its commands' mail leaves at once
+	for _, f := range with {
+		f(&hc)
+	}
 	var m *metrics.Metrics
 	var ln net.Listener
 	if cfg.MetricsListen != "" {
@@ -101,7 +105,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 	in := cfg.intake()
 	in.Log = log
 	log.Info("navarch serving", "database", cfg.Database, "imap", cfg.IMAP.Host, "smtp", cfg.SMTP.Host)
-	h.Serve(ctx, in, cfg.smtp())
+	if err := h.Serve(ctx, in, cfg.smtp()); err != nil && ctx.Err() == nil { // the outbox's journal unreadable
+		return err
+	}
 	log.Info("navarch stopped")
 	return nil
 }

@@ -45,7 +45,9 @@ type Server struct {
 	accepted [][]byte
 	tries    int
 	srv      *smtp.Server
+	ln       net.Listener // closed by Down even before srv.Serve has taken it
 	t        testing.TB
+	deferred map[string]bool // recipients answered 450 at RCPT (Defer)
 }
 
 // Start serves on 127.0.0.1 until the test ends.
@@ -67,7 +69,7 @@ func (s *Server) listen(addr string) error {
 	srv := smtp.NewServer(s)
 	srv.Domain, srv.AllowInsecureAuth, srv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
 	s.mu.Lock()
-	s.Port, s.srv = ln.Addr().(*net.TCPAddr).Port, srv
+	s.Port, s.srv, s.ln = ln.Addr().(*net.TCPAddr).Port, srv, ln
 	s.mu.Unlock()
 	go srv.Serve(ln)
 	return nil
@@ -76,9 +78,12 @@ func (s *Server) listen(addr string) error {
 // Down stops the server: connections are refused until Up.
 func (s *Server) Down() {
 	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
+	srv, ln := s.srv, s.ln
+	s.srv, s.ln = nil, nil
 	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
 	if srv != nil {
 		srv.Close()
 	}
@@ -97,6 +102,17 @@ func (s *Server) Set(f Fault, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fault, s.every, s.n = f, n, 0
+}
+
+// Defer has the server answer RCPT to one recipient with a 450 (a greylisting or a full
+// mailbox), whatever the fault; Defer(to, false) ends it.
+func (s *Server) Defer(to string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.deferred == nil {
+		s.deferred = map[string]bool{}
+	}
+	s.deferred[to] = on
 }
 
 // SetHang sets how long a hanging server waits before it closes the connection.
@@ -161,7 +177,13 @@ type session struct {
 
 func (x *session) Mail(string, *smtp.MailOptions) error { return nil }
 
-func (x *session) Rcpt(string, *smtp.RcptOptions) error {
+func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	x.s.mu.Lock()
+	deferred := x.s.deferred[to]
+	x.s.mu.Unlock()
+	if deferred {
+		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 2, 0}, Message: "mailbox busy, try later"}
+	}
 	f, hit := x.s.strike(DropAtRcpt, TempRcpt, RefuseRcpt)
 	if !hit {
 		return nil
