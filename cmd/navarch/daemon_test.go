@@ -177,6 +177,16 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
+// daemonClocks are the outbox clocks of the daemons tests run, by test (daemonClock).
+var daemonClocks sync.Map
+
+// daemonClock is the outbox's clock of the daemon t runs: a test moves it to have the outbox
+// retry after a failure of the server (its backoff is on this clock).
+func daemonClock(t *testing.T) *outbox.ManualClock {
+	c, _ := daemonClocks.Load(t)
+	return c.(*outbox.ManualClock)
+}
+
 // daemon runs navarch serve's daemon (serveDaemon) on the test servers, with metrics on
 // loopback, until the test ends. Its outbox's clock stands still (outbox.ManualClock, never
 // moved): the outbox sends only when woken, never on its own timers. It returns the
@@ -211,6 +221,8 @@ func daemon(t *testing.T, ts *testServers, edit ...func(config string) string) (
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	still := outbox.NewManualClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	daemonClocks.Store(t, still)
+	t.Cleanup(func() { daemonClocks.Delete(t) })
 	go func() {
 		done <- serveDaemon(ctx, c, slog.New(slog.NewTextHandler(logs, nil)), func(hc *host.Config) { hc.Clock = still })
 	}()
