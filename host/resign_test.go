@@ -48,7 +48,7 @@ func TestResign(t *testing.T) {
 // TestRequireDKIM: with the DKIM requirement on, a player's mail without an aligned pass
 // from our own mail server is answered and changes nothing; with one it counts.
 func TestRequireDKIM(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	f.h.cfg.DKIMAuthServID = "mx.host.example"
 	key := keyRE.FindStringSubmatch(find(f.outbox(), "alice@example.org", "welcome").Text)[1]
 	join := func(n int, ar string) {
