@@ -22,10 +22,11 @@ func withRuleset(t *testing.T, r listed.Entry, fn func()) {
 	fn()
 }
 
-// TestAddARuleset shows that a ruleset is added by one list entry: a ruleset of its own packages (the test ruleset
-// adjudicator/duel with its map render/duelmap and its bot), given one entry in the ruleset
-// list (package rulesets) and nothing else, is played through the daemon by IMAP and SMTP (navarch demo) to the
-// rules' end, with maps in its reports, and its log verifies and replays.
+// TestAddARuleset shows that a ruleset is added by one list entry: a ruleset of its own
+// packages (the test ruleset adjudicator/duel with its map render/duelmap and its bot), given
+// one entry in the ruleset list (package rulesets) and nothing else, is played through the
+// daemon by IMAP and SMTP (navarch demo) to the rules' end, with maps in its reports, and its
+// log verifies and replays.
 func TestAddARuleset(t *testing.T) {
 	dir := t.TempDir()
 	withRuleset(t, listed.Entry{Rules: duel.Ruleset, Map: duelmap.Map, Demo: "short"}, func() {
