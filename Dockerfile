@@ -16,8 +16,10 @@ COPY --from=build --chown=65532:65532 /data /data
 USER nonroot:nonroot
 WORKDIR /data
 VOLUME /data
-# The daemon touches DATABASE.alive about once a minute; navarch health checks its age.
-HEALTHCHECK --interval=1m --timeout=10s --start-period=2m \
-	CMD ["/usr/local/bin/navarch", "health", "-config", "/data/navarch.json"]
+# navarch health fails when the daemon's heartbeat (DATABASE.alive, about once a minute) is
+# old, or its mailbox (IMAP) or sending (SMTP) has failed for longer than -failing, saying
+# which and why (docs/deploy/README.md, Health).
+HEALTHCHECK --interval=1m --timeout=20s --start-period=2m \
+	CMD ["/usr/local/bin/navarch", "health", "-config", "/data/navarch.json", "-failing", "10m"]
 ENTRYPOINT ["/usr/local/bin/navarch"]
 CMD ["serve", "-config", "/data/navarch.json"]

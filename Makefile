@@ -49,8 +49,9 @@ load:
 vectors:
 	go test ./adjudicator/dice -run TestGoldenVectors -update
 
-# The end-to-end test alone, through Dovecot and Postfix on loopback (needs root and the
-# Debian packages dovecot-imapd, dovecot-lmtpd, postfix; see docs/DEVELOPING.md).
+# The end-to-end test alone, through Dovecot and Postfix on loopback, with mutt and s-nail as
+# real players' mail clients (needs root and the Debian packages dovecot-imapd,
+# dovecot-lmtpd, postfix, mutt, s-nail; see docs/DEVELOPING.md).
 e2e:
 	D=$$(mktemp -d) && bash test/e2e/mailservers.sh start $$D && \
 	{ NAVARCH_E2E=1 go test -race -count=1 -run E2E -v ./test/e2e; rc=$$?; bash test/e2e/mailservers.sh stop $$D; exit $$rc; }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"navarch/mail"
@@ -51,7 +52,11 @@ func (h *Host) Show(w io.Writer, tag string) error {
 		for _, r := range g.Referees {
 			fmt.Fprintf(w, "referee <%s>\n", r)
 		}
-		fmt.Fprintf(w, "deadlines %dh, reminder %dh before, without orders: %s\n", h.deadlineHours(g), h.reminderHours(g), cmp.Or(g.NoOrders, NoOrdersDefault))
+		reminder := "no reminder"
+		if r := h.reminder(g); r > 0 {
+			reminder = "reminder " + short(r) + " before"
+		}
+		fmt.Fprintf(w, "deadlines %s, %s, without orders: %s\n", short(h.deadline(g)), reminder, cmp.Or(g.NoOrders, NoOrdersDefault))
 		if s := waiting(g); s != "" {
 			fmt.Fprintln(w, s)
 		}
@@ -59,12 +64,22 @@ func (h *Host) Show(w io.Writer, tag string) error {
 	})
 }
 
-// Export writes a game's log: a side's copy, or the full one.
+// Export writes a game's log: a side's copy, or the full one. A side the game does not have
+// is refused, naming the game's sides.
 func (h *Host) Export(w io.Writer, tag, side string) error {
 	return h.s.View(func(tx *store.Tx) error {
 		id, g, err := findGame(tx, tag)
 		if err != nil || g == nil {
 			return fmt.Errorf("%w: %s", ErrNoGame, tag)
+		}
+		var sides []string
+		for _, p := range g.Players {
+			if !slices.Contains(sides, p.Side) {
+				sides = append(sides, p.Side)
+			}
+		}
+		if side != "" && !slices.Contains(sides, side) {
+			return fmt.Errorf("game %s has no side %q: its sides are %s", g.Tag, side, strings.Join(sides, ", "))
 		}
 		a, err := export(tx, g, id, side, side == "")
 		if err == nil {
@@ -92,7 +107,8 @@ func (h *Host) Operate(tag, command string, args []string) (string, error) {
 	return text, err
 }
 
-// Mails lists the incoming mails of a game (docs/DESIGN.md 5: kept raw for audit), or with n > 0
+// Mails lists the incoming mails of a game (docs/DESIGN.md 5: kept raw for audit), then the
+// mails naming it that were dropped unanswered (drop.go: noted, not kept), or with n > 0
 // writes mail number n as it arrived.
 func (h *Host) Mails(w io.Writer, tag string, n uint64) error {
 	return h.s.View(func(tx *store.Tx) error {
@@ -115,6 +131,14 @@ func (h *Host) Mails(w io.Writer, tag string, n uint64) error {
 		if err == nil && n > 0 && !found {
 			err = fmt.Errorf("game %s has no mail %d", tag, n)
 		}
-		return err
+		if err != nil || n > 0 {
+			return err
+		}
+		return store.Dropped(tx, func(m store.DroppedMail) error { // naming the game, not kept (drop.go)
+			if m.Game == tag {
+				fmt.Fprintf(w, "dropped  %s  %s  %q  %s  %s: %s\n", m.At.Format("2006-01-02 15:04Z"), m.From, m.Subject, m.MessageID, m.Reason, m.Why)
+			}
+			return nil
+		})
 	})
 }

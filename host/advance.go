@@ -49,7 +49,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 				ckpt = res.Checkpoint
 			}
 		case adjudicator.NeedOrders:
-			deadline := h.cfg.Now().Add(time.Duration(h.deadlineHours(g)) * time.Hour).UTC().Truncate(time.Second)
+			deadline := h.cfg.Now().Add(h.deadline(g)).UTC().Truncate(time.Second)
 			var players []string
 			for _, side := range st.Sides {
 				for _, p := range g.sidePlayers(side) {
@@ -63,8 +63,12 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 			if res.Checkpoint != nil {
 				ckpt = res.Checkpoint
 			}
+			opened, err := store.Len(tx, id)
+			if err != nil {
+				return err
+			}
 			g.Step = &step{Turn: st.Turn, Act: st.Act, Sides: st.Sides, What: st.What, Deadline: deadline,
-				Secret: st.Secret, Default: st.Default, Orders: map[string]received{}}
+				Secret: st.Secret, Default: st.Default, Orders: map[string]received{}, Opened: opened}
 			complete, err := h.useHeld(tx, id, g, eng)
 			if err != nil {
 				return err

@@ -81,6 +81,9 @@ func TestStrangerAnsweredOnceADayWithFixedText(t *testing.T) {
 	if n := len(f.outbox()); n != 0 {
 		t.Errorf("the stranger was answered %d more times the same day", n)
 	}
+	if notes, counts := f.dropped(); len(notes) != 3 || notes[0].From != "eve@example.net" || counts[DropStranger] != 3 {
+		t.Errorf("the stranger's mails not answered were not noted: %+v, %v", notes, counts)
+	}
 	f.now = f.now.Add(24 * time.Hour)
 	f.send("eve@example.net", "GAME lep-0000\nNONE")
 	if n := len(f.outbox()); n != 1 {

@@ -73,7 +73,12 @@ func playScript(path string, cache int, afterWrite func()) (*Host, error) {
 	var games int
 	s.View(func(tx *store.Tx) error { games = len(store.Games(tx)); return nil })
 	if games == 0 {
-		if err := s.Update(func(tx *store.Tx) error { return store.PutInstallationKey(tx, make([]byte, 32)) }); err != nil {
+		if err := s.Update(func(tx *store.Tx) error {
+			if err := store.PutMessageIDKey(tx, make([]byte, 32)); err != nil { // the same Message-IDs in every run
+				return err
+			}
+			return store.PutInstallationKey(tx, make([]byte, 32))
+		}); err != nil {
 			return nil, err
 		}
 		if _, err := h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
@@ -168,8 +173,10 @@ func snapshot(t *testing.T, path string) (string, []string, int) {
 			mails = append(mails, string(e.Mail))
 		}
 		for i := 0; i < 100; i++ {
-			if _, ok := store.Processed(tx, fmt.Sprintf("%d.crash@example.org", i)); ok {
-				processed++
+			for _, from := range []string{"alice@example.org", "bob@example.com"} {
+				if _, ok := store.Processed(tx, from, fmt.Sprintf("%d.crash@example.org", i)); ok {
+					processed++
+				}
 			}
 		}
 		return nil

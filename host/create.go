@@ -1,7 +1,6 @@
 package host
 
 import (
-	"cmp"
 	"encoding/base32"
 	"encoding/hex"
 	"fmt"
@@ -25,9 +24,12 @@ type GameSpec struct {
 	Tables            []byte
 	Players           []PlayerSpec
 	Referees          []string
-	// The deadline policy: hours (0: the installation's) and NoOrdersDefault or
-	// NoOrdersReferee ("" is the default).
+	// The deadline policy: hours (0: the installation's), or Deadline and Reminder in whole
+	// minutes (0: the hours), NoReminder for none (ParseSpan reads them as written); and
+	// NoOrdersDefault or NoOrdersReferee ("" is the default).
 	DeadlineHours, ReminderHours int
+	Deadline, Reminder           time.Duration
+	NoReminder                   bool
 	NoOrders                     string
 }
 
@@ -56,6 +58,9 @@ func (h *Host) checkSpec(spec GameSpec) error {
 		if err := checkPlayer(p, sides, seen); err != nil {
 			return err
 		}
+		if err := h.ownAddressError("player "+p.ID, p.Address); err != nil {
+			return err
+		}
 	}
 	for _, side := range sides {
 		if !slices.ContainsFunc(spec.Players, func(p PlayerSpec) bool { return p.Side == side }) {
@@ -65,6 +70,9 @@ func (h *Host) checkSpec(spec GameSpec) error {
 	for _, r := range spec.Referees {
 		if a, err := netmail.ParseAddress(r); err != nil || a.Address != r {
 			return fmt.Errorf("referee %q is not a mail address", r)
+		}
+		if err := h.ownAddressError("referee", r); err != nil {
+			return err
 		}
 	}
 	return spec.checkPolicy(h)
@@ -93,13 +101,19 @@ const MaxDeadlineHours = 720
 
 // check refuses a deadline policy that cannot work.
 func (spec GameSpec) checkPolicy(h *Host) error {
-	deadline := cmp.Or(spec.DeadlineHours, h.cfg.DeadlineHours)
-	reminder := cmp.Or(spec.ReminderHours, h.cfg.ReminderHours)
+	deadline, dfrom := h.specDeadline(spec)
+	reminder, rfrom := h.specReminder(spec)
+	whole := func(d time.Duration) bool { return d >= 0 && d%time.Minute == 0 && d <= MaxDeadlineHours*time.Hour }
 	switch {
 	case spec.DeadlineHours < 0 || spec.DeadlineHours > MaxDeadlineHours:
 		return fmt.Errorf("deadline hours: want 1 to %d, not %d", MaxDeadlineHours, spec.DeadlineHours)
-	case spec.ReminderHours < 0 || reminder >= deadline:
-		return fmt.Errorf("reminder hours: want fewer than the deadline's %d hours, not %d", deadline, reminder)
+	case !whole(spec.Deadline) || !whole(spec.Reminder):
+		return fmt.Errorf("deadline and reminder: want 1m to %dh in whole minutes, not %s and %s", MaxDeadlineHours, spec.Deadline, spec.Reminder)
+	case spec.ReminderHours < 0:
+		return fmt.Errorf("reminder hours: want 1 or more (0: the installation's), not %d", spec.ReminderHours)
+	case reminder > 0 && reminder >= deadline:
+		return fmt.Errorf("reminder: %s before the deadline (%s) must be less than the deadline, %s (%s); a reminder may also be off",
+			short(reminder), rfrom, short(deadline), dfrom)
 	case spec.NoOrders != "" && spec.NoOrders != NoOrdersDefault && spec.NoOrders != NoOrdersReferee:
 		return fmt.Errorf("no-orders policy: want %s or %s, not %q", NoOrdersDefault, NoOrdersReferee, spec.NoOrders)
 	case spec.NoOrders == NoOrdersReferee && len(spec.Referees) == 0:
@@ -158,7 +172,8 @@ func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
 func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c ledger.Created) (*game, error) {
 	g := &game{ID: hex.EncodeToString(c.Game[:]), Ruleset: rs.ID(), Scenario: spec.Scenario, Status: "joining",
 		Tag:           rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2]),
-		DeadlineHours: spec.DeadlineHours, ReminderHours: spec.ReminderHours, NoOrders: spec.NoOrders}
+		DeadlineHours: spec.DeadlineHours, ReminderHours: spec.ReminderHours, NoOrders: spec.NoOrders, NoReminder: spec.NoReminder,
+		DeadlineMinutes: int(spec.Deadline / time.Minute), ReminderMinutes: int(spec.Reminder / time.Minute)}
 	for _, s := range rs.Scenarios() {
 		if s.ID == spec.Scenario {
 			g.Title = s.Title

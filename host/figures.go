@@ -17,6 +17,7 @@ type Figures struct {
 	Overdue     int            // of those, games past their deadline (the deadline loop is behind)
 	Games       map[string]int // games by state: joining, playing, paused, waiting, over
 	Parked      int            // mails parked after our own failures
+	Dropped     map[string]int // mails dropped unanswered, ever, by reason (drop.go: DropReasons)
 }
 
 // GameStates are the states Figures counts games in (gameState), every one reported even
@@ -39,6 +40,7 @@ func (h *Host) Figures() (Figures, error) {
 		f.OutboxSeqs = store.OutboxSeqs(tx) // not the mails: 20,000 queued welcomes are 240 MB
 		f.OutboxDepth = len(f.OutboxSeqs)
 		f.Parked = store.ParkedCount(tx)
+		f.Dropped = store.DroppedCounts(tx)
 		c := store.CountGames(tx)
 		f.Games, f.Deadlines = c.States, c.Clocks
 		f.Overdue = overdue(tx, now)

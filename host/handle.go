@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -18,25 +19,28 @@ import (
 // error only for our own failures (retry later); a player's mistake is answered by mail.
 func (h *Host) Handle(raw []byte) error {
 	in, perr := mail.Parse(raw, mail.Options{Own: h.own, Self: h.self})
-	if in != nil && in.NoReply != "" {
-		h.log.Info("mail dropped", "message-id", in.MessageID, "from", in.From, "why", in.NoReply)
-		return nil
-	}
-	key := ""
+	key, sender := "", ""
 	if in != nil {
-		key = in.MessageID
+		key, sender = in.MessageID, in.From
 	}
 	key = messageKey(key, raw)
+	if in != nil && in.NoReply != "" { // dropped unanswered, and noted once (drop.go)
+		return h.s.Update(func(tx *store.Tx) error {
+			if fresh, err := h.fresh(tx, in, sender, key); !fresh || err != nil {
+				return err
+			}
+			return h.drop(tx, in, key, "", noReplyReason(in.NoReply), in.NoReply)
+		})
+	}
 	return h.updateGames(func(tx *store.Tx) error { // no replay inside the lock (engines.go)
-		fresh, err := store.MarkProcessed(tx, key, nil)
-		if err != nil || !fresh {
+		if fresh, err := h.fresh(tx, in, sender, key); !fresh || err != nil {
 			return err
 		}
-		log := h.log.With("message-id", key)
+		log := txLog{tx, h.log.With("message-id", key)}
 		if perr != nil {
 			log.Info("mail unreadable", "err", perr)
 			if in == nil || in.From == "" {
-				return nil
+				return h.drop(tx, in, key, "", DropUnreadable, "cannot be read, and names no sender to tell: "+perr.Error())
 			}
 			return h.unauthenticated(tx, in, func() error {
 				return h.stranger(tx, in.From, in.MessageID, "Your mail could not be read: "+perr.Error()+".",
@@ -45,6 +49,25 @@ func (h *Host) Handle(raw []byte) error {
 		}
 		return h.request(tx, in, raw, log)
 	}, h.warm(in, perr))
+}
+
+// txLog writes a mail's log lines once its transaction commits: a run that rolls back to
+// rebuild an engine (engines.go) logs nothing, so that one mail is one "request" line.
+type txLog struct {
+	tx  *store.Tx
+	log *slog.Logger
+}
+
+func (l txLog) Info(msg string, args ...any) { l.tx.AfterCommit(func() { l.log.Info(msg, args...) }) }
+
+// fresh marks a mail processed and says whether it is new; a copy of a mail handled before
+// is dropped (drop.go).
+func (h *Host) fresh(tx *store.Tx, in *mail.Incoming, sender, key string) (bool, error) {
+	fresh, err := store.MarkProcessed(tx, sender, key, nil)
+	if err != nil || fresh {
+		return fresh, err
+	}
+	return false, h.duplicate(tx, in, key)
 }
 
 // actor is who sent a mail, once authenticated.
@@ -84,6 +107,9 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 			return err
 		}
 	}
+	if g == nil && req.Game != "" && req.Game != mail.GameTag(in.Subject) { // a GAME line naming no game here
+		return h.unauthenticated(tx, in, func() error { return h.noSuchGame(tx, in, req.Game) })
+	}
 	if g == nil { // a sender who plays exactly one game is answered about it
 		oid, og, err := onlyGame(tx, in.From)
 		if err != nil {
@@ -106,11 +132,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	}
 	a := &actor{g: g, id: id, msg: in, raw: raw, req: req, p: g.player(in.From), referee: slices.Contains(g.Referees, in.From), written: h.written(in)}
 	if (a.p != nil || a.referee) && h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		log.Info("mail refused: no aligned DKIM pass", "game", g.Tag, "from", in.From)
-		return h.refuse(tx, a, func() error {
-			return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, "Your mail was not applied: this game requires mail signed (DKIM) by your mail domain, "+
-				"and our mail server found no such signature. Nothing was changed; ask your mail provider whether it signs outgoing mail."))
-		})
+		return h.refuseUnsigned(tx, a, log)
 	}
 	if refused, err := h.authenticate(tx, a); refused || err != nil {
 		return err
@@ -124,6 +146,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 	if rerr != nil {
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
 	}
+	h.noteClosedStep(tx, a)
 	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
 	return h.done(tx, a, h.command(tx, a))
 }
@@ -177,15 +200,24 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if err != nil || keyMatches(a.req.Key, key) || h.tokenUsed(a.msg, a.id, key) {
 			return err != nil, err
 		}
-		return true, h.refuse(tx, a, func() error {
+		return true, h.refuse(tx, a, nil, func() error {
+			h.rejected(tx, RejectForged)
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID,
 				"A mail from your address was not applied: a referee's mail needs your referee key, on a line KEY followed by the key from your referee's welcome mail"+
 					h.orReply()+". Nothing was changed.",
 				"If you did not send it, someone has used your address; without the key it can change nothing."))
 		})
 	}
-	if a.p == nil {
-		return true, h.refuse(tx, a, func() error { return h.refuseStranger(tx, a) })
+	if a.p == nil { // if it used a player's or a referee's key, he is told, and not the sender
+		told := false
+		return true, h.refuse(tx, a, func() (err error) { h.rejected(tx, RejectStranger); told, err = h.tellKeyOwner(tx, a); return err },
+			func() error {
+				if told {
+					return nil
+				}
+				return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag),
+					h.gamesOf(tx, a.msg.From))
+			})
 	}
 	key, err := keyOf(tx, a.id, a.p.ID)
 	if err != nil {
@@ -196,10 +228,7 @@ func (h *Host) authenticate(tx *store.Tx, a *actor) (bool, error) {
 		if a.req.Key != "" { // a wrong key is answered as a wrong key
 			why = fmt.Sprintf("Your mail was not applied: the key on its KEY line is not your key for game %s. Copy the key from your welcome mail (or the latest REKEY mail) exactly"+h.orReply()+".", a.g.Tag)
 		}
-		return true, h.refuse(tx, a, func() error {
-			if err := h.warnKeyOwners(tx, a); err != nil {
-				return err
-			}
+		return true, h.refuse(tx, a, func() error { h.rejected(tx, RejectKey); return h.warnKeyOwners(tx, a) }, func() error {
 			return h.done(tx, a, h.notice(tx, a.g, a.to(), a.msg.MessageID, why))
 		})
 	}
@@ -214,30 +243,30 @@ func (h *Host) orReply() string {
 	return ""
 }
 
-// refuseStranger answers a mail from an address that is neither a player nor a referee of
-// the game; if it used a player's or a referee's key, that player or referee is told instead.
-func (h *Host) refuseStranger(tx *store.Tx, a *actor) error {
+// tellKeyOwner tells the player or referee whose key (or tokenized reply address) a mail
+// from an address that is neither used, and says whether there was one.
+func (h *Host) tellKeyOwner(tx *store.Tx, a *actor) (bool, error) {
 	used := func(k string) bool { return k != "" && (keyMatches(a.req.Key, k) || h.tokenUsed(a.msg, a.id, k)) }
-	tell := func(r recipient) error {
-		return h.done(tx, a, h.notice(tx, a.g, r, "", fmt.Sprintf(
+	tell := func(r recipient) (bool, error) {
+		return true, h.done(tx, a, h.notice(tx, a.g, r, "", fmt.Sprintf(
 			"A mail from %s used your key (or your reply address) for game %s and was refused. Only mail from your address counts; "+
 				"if the key is known to others, ask the referee for a new one (REKEY).", a.msg.From, a.g.Tag)))
 	}
 	for i := range a.g.Players {
 		if k, err := keyOf(tx, a.id, a.g.Players[i].ID); err != nil {
-			return err
+			return false, err
 		} else if used(k) {
 			return tell(recipient{p: &a.g.Players[i]})
 		}
 	}
 	for _, r := range a.g.Referees {
 		if k, err := refereeKey(tx, a.id, r); err != nil {
-			return err
+			return false, err
 		} else if used(k) {
 			return tell(recipient{address: r})
 		}
 	}
-	return h.stranger(tx, a.msg.From, a.msg.MessageID, fmt.Sprintf("You are not a player of game %s; your mail was not applied.", a.g.Tag))
+	return false, nil
 }
 
 func (h *Host) command(tx *store.Tx, a *actor) error {

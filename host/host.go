@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"navarch/adjudicator"
@@ -71,6 +70,8 @@ type Host struct {
 	cfg      Config
 	log      *slog.Logger
 	engines  *engines
+	health   *health // the mailbox's and the outbox's (health.go)
+	ids      idKey   // the Message-ID key (own.go)
 }
 
 // New returns a host over a store with the rulesets it may run.
@@ -94,7 +95,7 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 		cfg.EngineCache = EngineCache
 	}
 	return &Host{s: s, rulesets: rulesets, cfg: cfg, log: log,
-		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}}
+		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}, health: &health{}}
 }
 
 // game is the host's record of a game, kept in the game's meta bucket.
@@ -122,6 +123,12 @@ type game struct {
 	DeadlineHours int    `json:"deadline_hours,omitempty"`
 	ReminderHours int    `json:"reminder_hours,omitempty"`
 	NoOrders      string `json:"no_orders,omitempty"`
+	// DeadlineMinutes and ReminderMinutes, when set, are the game's own times in minutes
+	// (they take the place of the hours, which games made before them have); NoReminder:
+	// the game sends no reminders (policy.go).
+	DeadlineMinutes int  `json:"deadline_minutes,omitempty"`
+	ReminderMinutes int  `json:"reminder_minutes,omitempty"`
+	NoReminder      bool `json:"no_reminder,omitempty"`
 	// PausedAt and PausedUntil are set while the referee has paused the game.
 	PausedAt    time.Time `json:"paused_at,omitzero"`
 	PausedUntil time.Time `json:"paused_until,omitzero"`
@@ -131,6 +138,9 @@ type game struct {
 	// side's next report says so. Not stored: reports go out in the same
 	// transaction.
 	used map[string][]string
+	// note is a line put before the answer to one mail (closed.go). Not stored: the answer
+	// goes out in the same transaction.
+	note answerNote
 }
 
 type player struct {
@@ -163,6 +173,9 @@ type step struct {
 	// at Asked (and again each RefereeReminder while the game waits).
 	Waiting bool      `json:"waiting,omitempty"`
 	Asked   time.Time `json:"asked,omitzero"`
+	// Opened is the log's length when the step opened (0 in a game saved before it was
+	// kept): it names the step in the Message-IDs of its mail (own.go).
+	Opened uint64 `json:"opened,omitempty"`
 }
 
 // The no-orders policies of a game.
@@ -171,14 +184,12 @@ const (
 	NoOrdersReferee = "referee"
 )
 
-// deadlineHours and reminderHours are a game's, or the installation's.
-func (h *Host) deadlineHours(g *game) int { return cmp.Or(g.DeadlineHours, h.cfg.DeadlineHours) }
-func (h *Host) reminderHours(g *game) int { return cmp.Or(g.ReminderHours, h.cfg.ReminderHours) }
-
 // policy says in a sentence what a game's deadlines are, for its players.
 func (h *Host) policy(g *game) string {
-	s := fmt.Sprintf("You have %d hours to answer each request for orders, with a reminder %d hours before the deadline. ",
-		h.deadlineHours(g), h.reminderHours(g))
+	s := fmt.Sprintf("You have %s to answer each request for orders, with a reminder %s before the deadline. ", span(h.deadline(g)), span(h.reminder(g)))
+	if h.reminder(g) == 0 {
+		s = fmt.Sprintf("You have %s to answer each request for orders, without a reminder. ", span(h.deadline(g)))
+	}
 	if g.NoOrders == NoOrdersReferee {
 		return s + "If a side sends no orders in time, the game waits for the referee to decide."
 	}
@@ -278,9 +289,6 @@ func (g *game) sidePlayers(side string) []*player {
 	}
 	return out
 }
-
-// own reports whether a Message-ID is one of ours.
-func (h *Host) own(id string) bool { return strings.HasSuffix(id, "@"+h.cfg.Domain) }
 
 func keyOf(tx *store.Tx, id ident.GameID, playerID string) (string, error) {
 	return store.PlayerKey(tx, id, playerID)

@@ -266,14 +266,22 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("an auto-reply was answered: %v", err)
 	}
 	// Every mail that named the game is kept raw, once, the refused ones too; the mail for
-	// an unknown game and the auto-reply are not the game's.
+	// an unknown game is not the game's, and the auto-reply is listed after them as dropped,
+	// not kept.
 	var list strings.Builder
 	if err := f.h.Mails(&list, f.tag, 0); err != nil {
 		t.Fatal(err)
 	}
-	var from []string
+	var from, dropped []string
 	for _, l := range strings.Split(strings.TrimSpace(list.String()), "\n") {
+		if strings.HasPrefix(l, "dropped ") {
+			dropped = append(dropped, l)
+			continue
+		}
 		from = append(from, strings.Fields(l)[3])
+	}
+	if len(dropped) != 1 || !strings.Contains(dropped[0], "away@example.org  automatic: auto-submitted") {
+		t.Errorf("the auto-reply is not listed as dropped:\n%s", list.String())
 	}
 	if got := strings.Join(from, " "); got != "mallory@example.net alice@example.org alice@example.org" {
 		t.Errorf("kept mails from %s:\n%s", got, list.String())
@@ -308,6 +316,11 @@ func TestDeadline(t *testing.T) {
 		find(mails, "alice@example.org", "orders due") == nil && find(mails, "bob@example.com", "orders due") == nil {
 		t.Errorf("after the deadline: %v", subjects(mails))
 	}
+	// The game applies the rules' default at once, and the late notice says so.
+	if m := find(mails, "bob@example.com", "deadline passed"); m == nil || !strings.Contains(flat(m.Text), "The rules' no-orders default applies to your side at once: ") ||
+		strings.Contains(m.Text, "referee") {
+		t.Errorf("the late notice under the default policy: %+v", m)
+	}
 	f.checkLog()
 }
 
@@ -315,11 +328,11 @@ func TestDeadline(t *testing.T) {
 func TestTooBigMailIsAnswered(t *testing.T) {
 	f := duelFixture(t)
 	f.outbox()
-	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] my orders, with a photo\r\nMessage-ID: <photo@example.org>\r\n\r\n%s", f.tag, strings.Repeat("x", mail.DefaultMaxSize))
+	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] my orders, with a photo\r\nMessage-ID: <photo@example.org>\r\n\r\n%s", f.tag, strings.Repeat("x", mail.DefaultMaxText+1))
 	if err := f.h.Handle([]byte(raw)); err != nil {
 		t.Fatal(err)
 	}
-	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(flat(m.Text), "too big: 257 KB, the limit is 256 KB") {
+	if m := find(f.outbox(), "alice@example.org", "your mail"); m == nil || !strings.Contains(flat(m.Text), "too big: its text is over 256 KB, the limit") {
 		t.Errorf("a mail over the cap: %+v", m)
 	}
 }

@@ -3,8 +3,8 @@ package host
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
+	"time"
 
 	"navarch/mail"
 	"navarch/store"
@@ -20,22 +20,25 @@ import (
 //	PLAYER bob ottoman bob@example.com America/New_York
 //	REFEREE second-referee@example.net      (any number)
 //	OPTIONS wind,sailing
-//	DEADLINE 48                             (hours; REMINDER 6; NOORDERS referee)
+//	DEADLINE 48                             (hours, or 90m; REMINDER 6, 30m or OFF; NOORDERS referee)
 //	KEY the-game-master's-key               (from the configuration's game_masters)
 func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req mail.Request) error {
 	answer := func(lines ...string) error { return h.strangerMail(tx, in.From, in.MessageID, "newgame", lines...) }
-	refuse := func(lines ...string) error {
-		return h.unauthenticated(tx, in, func() error { return answer(lines...) })
+	refuse := func(reason string, lines ...string) error {
+		return h.unauthenticated(tx, in, func() error { h.rejected(tx, reason); return answer(lines...) })
 	}
 	if _, ok := h.cfg.GameMasters[in.From]; !ok {
-		return refuse("Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
+		h.log.Warn("NEWGAME refused: not a game master", "message-id", in.MessageID, "from", in.From)
+		return refuse(RejectStranger, "Only this server's game masters may create games by mail; nothing was created. Ask its operator.")
 	}
 	if !h.gameMaster(in.From, req.Key) {
-		return refuse("No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
+		h.log.Warn("NEWGAME refused: a game master's address without the game master's key (forged, or the key mistyped)", "message-id", in.MessageID, "from", in.From)
+		return refuse(RejectForged, "No game was created: a game master's NEWGAME mail needs the game master's key from this server's configuration, on a line KEY followed by the key.",
 			"If you did not send it, someone has used your address; without the key it can create nothing.")
 	}
 	if h.cfg.DKIMAuthServID != "" && !mail.DKIMAligned(in, h.cfg.DKIMAuthServID) {
-		return refuse("Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
+		h.log.Warn("NEWGAME refused: the game master's key without an aligned DKIM pass (the key may be known to someone else)", "message-id", in.MessageID, "from", in.From)
+		return refuse(RejectForged, "Your mail was not applied: this server requires mail signed (DKIM) by your mail domain, and found no such signature.")
 	}
 	spec, err := readSpec(req)
 	if !slices.Contains(spec.Referees, in.From) {
@@ -69,7 +72,7 @@ const newGameHelp = `Write, one per line:
   RULESET ID                           (optional; navarch rules lists them)
   REFEREE ADDRESS                      (optional: more referees; you are one)
   OPTIONS OPTION,OPTION                (optional)
-  DEADLINE HOURS, REMINDER HOURS, NOORDERS default|referee   (optional)
+  DEADLINE HOURS (or 90m), REMINDER HOURS (or 30m, or OFF), NOORDERS default|referee   (optional)
   KEY YOUR-GAME-MASTER-KEY             (required)`
 
 // readSpec reads a NEWGAME request's lines into a game spec, the sender a referee.
@@ -96,16 +99,15 @@ func (spec *GameSpec) line(text string) error {
 		}
 		return args[0], nil
 	}
-	hours := func() (int, error) {
+	spanOf := func(off bool) (d time.Duration, isOff bool, err error) {
 		a, err := one()
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
-		n, err := strconv.Atoi(a)
-		if err != nil || n < 1 {
-			return 0, fmt.Errorf("%s takes a number of hours", word)
+		if d, isOff, err = ParseSpan(a, off); err != nil {
+			return 0, false, fmt.Errorf("%s: %w", word, err)
 		}
-		return n, nil
+		return d, isOff, nil
 	}
 	var err error
 	switch word {
@@ -130,9 +132,9 @@ func (spec *GameSpec) line(text string) error {
 		o, err = one()
 		spec.Options = strings.Split(strings.ToLower(o), ",")
 	case "DEADLINE":
-		spec.DeadlineHours, err = hours()
+		spec.Deadline, _, err = spanOf(false)
 	case "REMINDER":
-		spec.ReminderHours, err = hours()
+		spec.Reminder, spec.NoReminder, err = spanOf(true)
 	case "NOORDERS":
 		spec.NoOrders, err = one()
 		spec.NoOrders = strings.ToLower(spec.NoOrders)

@@ -44,7 +44,9 @@ func TestNewGameByMail(t *testing.T) {
 		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b turks b@x.org":                  `no side "turks"`,
 		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org Mars/Olympus\nPLAYER b ottoman b@x.org":   "not a time zone",
 		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nCOLOUR red":    `line 4: "COLOUR red": not a NEWGAME line`,
-		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nDEADLINE soon": "DEADLINE takes a number of hours",
+		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nDEADLINE soon": `DEADLINE: want hours (48) or a duration in minutes or hours (90m, 1h30m), not "soon"`,
+		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nDEADLINE 90s":  `DEADLINE: want 1m to 720h in whole minutes, not "90s"`,
+		"NEWGAME lions-at-sea\nPLAYER a christian a@x.org\nPLAYER b ottoman b@x.org\nDEADLINE 30m":  "reminder: 12h before the deadline (the installation's reminder_hours) must be less than the deadline, 30m (as given)",
 	} {
 		got := newgame("gm@example.net", "bad-"+want+"@x", body+"\nKEY gm-secret")
 		if len(got) != 1 || !strings.Contains(got[0], "No game was created") || !strings.Contains(got[0], want) {

@@ -15,6 +15,7 @@ type Observer interface {
 	Parked()                               // a mail was set aside after our own failures
 	Sent(kind string)                      // the SMTP server took a mail
 	Refused(kind string)                   // the SMTP server refused a mail for good
+	Rejected(reason string)                // an incoming mail was refused by authentication or the rate limit (RejectReasons)
 }
 
 // observed wraps Handle to tell the Observer of each mail and how long it took.

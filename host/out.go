@@ -49,6 +49,7 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 	if c.Size > 0 {
 		m.Checkpoint = c.Block()
 	}
+	m.Note = g.note.For(inReplyTo)
 	if g.Step != nil {
 		m.Turn, m.Act, m.Deadline = int(g.Step.Turn), int(g.Step.Act), g.Step.Deadline
 	}
@@ -68,7 +69,7 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 	if err != nil {
 		return err
 	}
-	o := mail.Outgoing{MessageID: fmt.Sprintf("%d.%s@%s", g.Seq, g.Tag, h.cfg.Domain), To: []string{r.to()}, ReplyTo: replyTo,
+	o := mail.Outgoing{MessageID: h.gameMessageID(tx, g), To: []string{r.to()}, ReplyTo: replyTo,
 		Subject: fmt.Sprintf("[navarch %s] %s", g.Tag, subject), Text: parts.Text, HTML: parts.HTML, Attachments: files,
 		Game: g.Tag, Kind: kind}
 	if g.Root == "" {
@@ -140,15 +141,14 @@ func (h *Host) stranger(tx *store.Tx, to, inReplyTo string, lines ...string) err
 		return err
 	}
 	if !first {
-		h.log.Info("mail from a stranger not answered: answered today already", "from", to)
-		return nil
+		return h.dropStranger(tx, to, inReplyTo)
 	}
 	parts, err := templates.Render("notice", templates.Mail{Game: "none", Title: "navarch", Stranger: true, Body: templates.Notice{Lines: strangerText}})
 	if err != nil {
 		return err
 	}
 	sum := sha256.Sum256([]byte(to + " " + day))
-	o := mail.Outgoing{MessageID: fmt.Sprintf("s%x.stranger@%s", sum[:12], h.cfg.Domain), To: []string{to},
+	o := mail.Outgoing{MessageID: h.messageID(tx, fmt.Sprintf("s%x.stranger", sum[:12])), To: []string{to},
 		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML, Kind: "stranger"}
 	_, err = store.OutboxAdd(tx, o.Marshal())
 	return err
@@ -204,7 +204,7 @@ func (h *Host) strangerMail(tx *store.Tx, to, inReplyTo, kind string, lines ...s
 	if base == "" { // a mail without a Message-ID: its answer still needs an id of its own
 		base = fmt.Sprintf("t%d", h.cfg.Now().UnixNano())
 	}
-	o := mail.Outgoing{MessageID: fmt.Sprintf("%s.%s@%s", base, kind, h.cfg.Domain), To: []string{to},
+	o := mail.Outgoing{MessageID: h.messageID(tx, base+"."+kind), To: []string{to},
 		Subject: "[navarch] your mail", Text: parts.Text, HTML: parts.HTML, InReplyTo: inReplyTo,
 		Kind: "notice"}
 	_, err = store.OutboxAdd(tx, o.Marshal())

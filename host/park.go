@@ -26,7 +26,7 @@ func (h *Host) Park(raw []byte, cause error) error {
 	m.Key = messageKey(msgID, raw)
 	log := h.log.With("message-id", m.Key)
 	return h.s.Update(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, m.Key); done {
+		if _, done := store.Processed(tx, m.From, m.Key); done {
 			return nil
 		}
 		fresh, err := store.Park(tx, m)

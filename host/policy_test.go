@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"navarch/mail"
+	"navarch/store"
 )
 
 // A game whose deadline policy is the referee's (docs/DESIGN.md 3.6): its own hours, a reminder, and
@@ -49,6 +50,9 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	mails := tick(6)
 	if find(mails, "alice@example.org", "deadline passed") == nil || find(mails, "bob@example.com", "deadline passed") == nil {
 		t.Errorf("at the deadline the late players are not told: %v", subjects(mails))
+	}
+	if m := find(mails, "bob@example.com", "deadline passed"); m == nil || !strings.Contains(flat(m.Text), "The game now waits for the referee") || strings.Contains(m.Text, "applies to your side at once") {
+		t.Errorf("the late notice under the referee's policy: %+v", m)
 	}
 	if m := find(mails, "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "waits for you") || !strings.Contains(m.Text, "PROCEED") {
 		t.Errorf("the referee is not asked: %v", subjects(mails))
@@ -95,11 +99,15 @@ func TestPolicyRefusals(t *testing.T) {
 	base := GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}}
 	for want, change := range map[string]func(*GameSpec){
-		"needs a referee":    func(s *GameSpec) { s.NoOrders = NoOrdersReferee },
-		"reminder hours":     func(s *GameSpec) { s.DeadlineHours, s.ReminderHours = 10, 10 },
-		"deadline hours":     func(s *GameSpec) { s.DeadlineHours = MaxDeadlineHours + 1 },
-		"no-orders policy":   func(s *GameSpec) { s.NoOrders = "coinflip" },
-		"fewer than the dea": func(s *GameSpec) { s.DeadlineHours = 6 }, // the installation's reminder is 12
+		"needs a referee": func(s *GameSpec) { s.NoOrders = NoOrdersReferee },
+		"reminder: 10h before the deadline (as given) must be less than the deadline, 10h (as given)": func(s *GameSpec) { s.DeadlineHours, s.ReminderHours = 10, 10 },
+		"deadline hours: want 1 to 720, not 721":                                                      func(s *GameSpec) { s.DeadlineHours = MaxDeadlineHours + 1 },
+		"no-orders policy":                                                                            func(s *GameSpec) { s.NoOrders = "coinflip" },
+		// The refusal names what was given and where the rest comes from.
+		"reminder: 12h before the deadline (the installation's reminder_hours) must be less than the deadline, 6h (as given)": func(s *GameSpec) { s.DeadlineHours = 6 },
+		"reminder: 12h before the deadline (the installation's reminder_hours) must be less than the deadline, 1h (as given)": func(s *GameSpec) { s.DeadlineHours = 1 },
+		"reminder: 45m before the deadline (as given) must be less than the deadline, 30m (as given)":                         func(s *GameSpec) { s.Deadline, s.Reminder = 30*time.Minute, 45*time.Minute },
+		"want 1m to 720h in whole minutes, not 1m30s and 0s":                                                                  func(s *GameSpec) { s.Deadline = 90 * time.Second },
 	} {
 		spec := base
 		change(&spec)
@@ -111,3 +119,72 @@ func TestPolicyRefusals(t *testing.T) {
 
 // flat is a mail's text with its lines joined, as wrapped text is read.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// A quick game: deadlines in minutes, and no reminder (REMINDER OFF; -reminder off), stated
+// in the welcome and game show; the request is due 30 minutes on, no reminder comes, and the
+// deadline passes on time. A game made with hours keeps its meaning.
+func TestQuickGameWithoutReminder(t *testing.T) {
+	f := newFixture(t)
+	f.outbox()
+	d, _, err := ParseSpan("30m", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, off, err := ParseSpan("OFF", true)
+	if err != nil || !off {
+		t.Fatalf("OFF: %v %v", off, err)
+	}
+	spec := GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Deadline: d, NoReminder: true,
+		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}}
+	if f.tag, err = f.h.CreateGame(spec); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	welcome := f.outbox()
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		w := find(welcome, who, "welcome")
+		if w == nil || !strings.Contains(flat(w.Text), "You have 30 minutes to answer each request for orders, without a reminder.") {
+			t.Fatalf("the welcome does not state the quick policy: %+v", w)
+		}
+		keys[who] = keyRE.FindStringSubmatch(w.Text)[1]
+	}
+	start := f.now
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.outbox()
+	var show strings.Builder
+	if err := f.h.Show(&show, f.tag); err != nil || !strings.Contains(show.String(), "deadlines 30m, no reminder, without orders: default") {
+		t.Errorf("game show: %v\n%s", err, show.String())
+	}
+	var deadline time.Time
+	f.s.View(func(tx *store.Tx) error {
+		_, g, _ := findGame(tx, f.tag)
+		deadline = g.Step.Deadline
+		return nil
+	})
+	if !deadline.Equal(start.Add(30 * time.Minute)) {
+		t.Errorf("the deadline is %v, want 30 minutes after %v", deadline, start)
+	}
+	for _, minutes := range []int{10, 19} {
+		f.now = start.Add(time.Duration(minutes) * time.Minute)
+		if err := f.h.Tick(); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.outbox(); len(got) != 0 {
+			t.Errorf("%d minutes in, without a reminder: %v", minutes, subjects(got))
+		}
+	}
+	f.now = start.Add(31 * time.Minute)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if mails := f.outbox(); find(mails, "alice@example.org", "deadline passed") == nil {
+		t.Errorf("the quick deadline did not pass: %v", subjects(mails))
+	}
+	// A game stored before minutes (hours only, 0 the installation's) keeps its meaning.
+	old := &game{DeadlineHours: 24}
+	if f.h.deadline(old) != 24*time.Hour || f.h.reminder(old) != 12*time.Hour {
+		t.Errorf("an old game's policy: %v, reminder %v", f.h.deadline(old), f.h.reminder(old))
+	}
+}

@@ -32,23 +32,41 @@ func (h *Host) allow(tx *store.Tx, from string) (bool, error) {
 	return n <= h.cfg.RateLimit, err
 }
 
-// unauthenticated answers a mail that did not authenticate, within its From address's limit.
+// unauthenticated answers a mail that did not authenticate, within its From address's limit;
+// a mail asking not to be auto-answered (mail.Incoming.Bulk) is not answered. Either is
+// dropped (drop.go).
 func (h *Host) unauthenticated(tx *store.Tx, in *mail.Incoming, answer func() error) error {
+	return h.unauthenticatedWarn(tx, in, nil, answer)
+}
+
+// unauthenticatedWarn is unauthenticated with warn, if not nil, run first within the limit
+// even for a mail that asks not to be auto-answered: it tells others than the sender (those
+// whose key the mail used), which that header does not ask to spare.
+func (h *Host) unauthenticatedWarn(tx *store.Tx, in *mail.Incoming, warn, answer func() error) error {
 	ok, err := h.allow(tx, in.From)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		h.log.Warn("mail dropped: unauthenticated sender over its rate", "message-id", in.MessageID, "from", in.From)
-		return nil
+		h.rejected(tx, RejectRate)
+		return h.drop(tx, in, in.MessageID, "", DropRate, fmt.Sprintf("more than %d mails an hour from an address that did not authenticate", h.cfg.RateLimit))
+	}
+	if warn != nil {
+		if err := warn(); err != nil {
+			return err
+		}
+	}
+	if in.Bulk != "" {
+		return h.drop(tx, in, in.MessageID, "", DropBulk, in.Bulk+", and the mail did not authenticate: not answered")
 	}
 	return answer()
 }
 
 // refuse answers a mail to a game that did not authenticate, and keeps it with the game's
-// mail, within its From address's limit.
-func (h *Host) refuse(tx *store.Tx, a *actor, answer func() error) error {
-	return h.unauthenticated(tx, a.msg, func() error {
+// mail, within its From address's limit (warn as for unauthenticatedWarn). A mail asking not
+// to be auto-answered is noted as dropped instead of kept.
+func (h *Host) refuse(tx *store.Tx, a *actor, warn, answer func() error) error {
+	return h.unauthenticatedWarn(tx, a.msg, warn, func() error {
 		if err := h.keepMail(tx, a); err != nil {
 			return err
 		}
@@ -74,6 +92,7 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 	case n <= h.cfg.RateLimit:
 		return true, nil
 	case n == h.cfg.RateLimit+1:
+		h.rejected(tx, RejectRate)
 		if err := h.keepMail(tx, a); err != nil {
 			return false, err
 		}
@@ -83,8 +102,8 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 				"until %s are not applied and not answered; send them again after then. Orders the game asks you for always count.",
 			h.cfg.RateLimit, a.g.Tag, next.Format("15:04 UTC"))))
 	}
-	h.log.Warn("mail not applied: sender over its rate, told already", "message-id", a.msg.MessageID, "game", a.g.Tag, "from", a.msg.From)
-	return false, nil
+	h.rejected(tx, RejectRate)
+	return false, h.drop(tx, a.msg, a.msg.MessageID, a.g.Tag, DropRate, fmt.Sprintf("more than %d mails within the hour to game %s; the sender was told with the first one over", h.cfg.RateLimit, a.g.Tag))
 }
 
 // asked says whether the mail is orders (or NONE) the game waits for from the sender's side

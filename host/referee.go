@@ -240,7 +240,7 @@ func (h *Host) proceed(tx *store.Tx, a *actor) (string, error) {
 		return "", err
 	}
 	if !a.g.Step.Waiting {
-		if err := h.lateNotices(tx, a.g, missing); err != nil {
+		if err := h.lateNotices(tx, a.g, missing, false); err != nil {
 			return "", err
 		}
 	}

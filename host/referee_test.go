@@ -63,12 +63,27 @@ func TestRefereeCommands(t *testing.T) {
 	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "from 1 to 168") {
 		t.Error("an extension over the cap was not refused")
 	}
+	// Each announcement of a moved deadline states it in the recipient's zone.
+	inZone := func(mails []mail.Outgoing, what string) {
+		t.Helper()
+		utc := f.deadline().UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+		rome := f.deadline().In(must(time.LoadLocation("Europe/Rome"))).Format("15:04")
+		ny := f.deadline().In(must(time.LoadLocation("America/New_York"))).Format("15:04")
+		a, b := find(mails, "alice@example.org", "announcement"), find(mails, "bob@example.com", "announcement")
+		if a == nil || b == nil || !strings.Contains(flat(a.Text), utc) || !strings.Contains(a.Text, rome+" ") || !strings.Contains(a.Text, "Europe/Rome") ||
+			!strings.Contains(flat(b.Text), utc) || !strings.Contains(b.Text, ny+" ") || !strings.Contains(b.Text, "America/New_York") {
+			t.Errorf("%s: the new deadline %s is not announced in each player's zone:\n%+v\n%+v", what, utc, a, b)
+		}
+	}
+	inZone(mails, "EXTEND")
 	f.ref("PAUSE 48")
 	f.now = f.now.Add(10 * time.Hour)
+	f.outbox()
 	f.ref("RESUME")
 	if got, want := f.deadline(), d0.Add(34*time.Hour); !got.Equal(want) {
 		t.Errorf("after a 10-hour pause the deadline is %v, want %v", got, want)
 	}
+	inZone(f.outbox(), "RESUME")
 	f.ref("ENDGAME the players agreed a draw")
 	mails = f.outbox()
 	if m := find(mails, "alice@example.org", "game over"); m == nil || len(m.Attachments) != 3 || m.Attachments[0].ContentType != "image/png" || m.Attachments[2].Name != "navarch-verify.html" || !strings.Contains(m.Text, "agreed a draw") {
@@ -90,13 +105,29 @@ func TestAbsenceAndRate(t *testing.T) {
 	if err := f.h.Tick(); err != nil {
 		t.Fatal(err)
 	}
-	if find(f.outbox(), "bob@example.com", "deadline passed") != nil || !f.deadline().After(d0.Add(47*time.Hour)) {
+	mails := f.outbox()
+	if find(mails, "bob@example.com", "deadline passed") != nil || !f.deadline().After(d0.Add(47*time.Hour)) {
 		t.Errorf("a deadline passed while bob was away: %v", f.deadline())
+	}
+	// Everyone is told the new deadline, each in his own zone (alice in Europe/Rome).
+	want := f.deadline().UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+	if m := find(mails, "alice@example.org", "announcement"); m == nil || !strings.Contains(flat(m.Text), "waits for the return of bob (ottoman)") ||
+		!strings.Contains(flat(m.Text), want) || !strings.Contains(m.Text, "Europe/Rome") {
+		t.Errorf("the moved deadline (%s) is not announced to alice in her zone: %+v", want, m)
+	}
+	if m := find(mails, "bob@example.com", "announcement"); m == nil || !strings.Contains(flat(m.Text), want) {
+		t.Errorf("the moved deadline is not announced to bob: %+v", m)
+	}
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.outbox(); len(got) != 0 {
+		t.Errorf("the next pass announces again: %v", subjects(got))
 	}
 	for i := 0; i < RateLimit+5; i++ {
 		f.send("alice@example.org", "HELP\nKEY "+keys["alice@example.org"])
 	}
-	mails := f.outbox()
+	mails = f.outbox()
 	if n := len(mails); n != RateLimit+1 || !strings.Contains(flat(mails[n-1].Text), "more than 30 mails to game") {
 		t.Errorf("%d answers to one sender in an hour, want %d and a last one telling her once: %v", n, RateLimit+1, subjects(mails))
 	}
@@ -116,8 +147,15 @@ func TestForgedFloodLeavesOrders(t *testing.T) {
 		t.Errorf("%d answers to a forged flood, want %d", n, RateLimit)
 	}
 	var kept strings.Builder
-	if err := f.h.Mails(&kept, f.tag, 0); err != nil || strings.Count(kept.String(), "bob@example.com") != 1+RateLimit {
-		t.Errorf("the game keeps %d of bob's mails, want his JOIN and %d of the flood: %v", strings.Count(kept.String(), "bob@example.com"), RateLimit, err)
+	if err := f.h.Mails(&kept, f.tag, 0); err != nil {
+		t.Fatal(err)
+	}
+	body, drops, _ := strings.Cut(kept.String(), "\ndropped ")
+	if n := strings.Count(body, "bob@example.com"); n != 1+RateLimit {
+		t.Errorf("the game keeps %d of bob's mails, want his JOIN and %d of the flood", n, RateLimit)
+	}
+	if n := strings.Count(drops, "bob@example.com") + strings.Count(drops, "rate: more than"); n != 2*10 {
+		t.Errorf("the 10 mails of the flood over the limit are not listed as dropped for the rate:\n%s", drops)
 	}
 	f.send("bob@example.com", "NONE\nKEY "+keys["bob@example.com"])
 	mails := f.outbox()
@@ -291,7 +329,7 @@ func TestRefereeCommandOurFailure(t *testing.T) {
 		t.Fatalf("a bad REKEY was not refused: %v", m)
 	}
 	f.s.View(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, fmt.Sprintf("m%d@example.org", f.n)); !done {
+		if _, done := store.Processed(tx, "ref@example.net", fmt.Sprintf("m%d@example.org", f.n)); !done {
 			t.Error("the refused mail is not marked handled (or the test looks under the wrong id)")
 		}
 		return nil
@@ -306,9 +344,16 @@ func TestRefereeCommandOurFailure(t *testing.T) {
 		t.Errorf("our failure was answered: %v", subjects(mails))
 	}
 	f.s.View(func(tx *store.Tx) error {
-		if _, done := store.Processed(tx, fmt.Sprintf("r%d@example.net", f.n)); done {
+		if _, done := store.Processed(tx, "ref@example.net", fmt.Sprintf("r%d@example.net", f.n)); done {
 			t.Error("the failed mail is marked handled: it would never be tried again")
 		}
 		return nil
 	})
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

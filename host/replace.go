@@ -37,6 +37,9 @@ func (h *Host) replace(tx *store.Tx, a *actor) (string, error) {
 		return "", refused(fmt.Sprintf("%q is not a mail address", args[1]))
 	}
 	to := strings.ToLower(addr.Address)
+	if err := h.ownAddressError("REPLACE", to); err != nil {
+		return "", refused(err.Error())
+	}
 	if a.g.player(to) != nil || slices.Contains(a.g.Referees, to) {
 		return "", refused(fmt.Sprintf("%s already takes part in game %s", to, a.g.Tag))
 	}

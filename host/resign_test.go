@@ -3,7 +3,9 @@ package host
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestResign: a bare RESIGN only explains; RESIGN CONFIRM ends the game, the resigning side
@@ -49,23 +51,68 @@ func TestResign(t *testing.T) {
 // from our own mail server is answered and changes nothing; with one it counts.
 func TestRequireDKIM(t *testing.T) {
 	f := duelFixture(t)
-	f.h.cfg.DKIMAuthServID = "mx.host.example"
+	rec := &observer{}
+	f.h.cfg.DKIMAuthServID, f.h.cfg.Metrics = "mx.host.example", rec
 	key := keyRE.FindStringSubmatch(find(f.outbox(), "alice@example.org", "welcome").Text)[1]
-	join := func(n int, ar string) {
+	join := func(n int, ar, key string) {
 		raw := fmt.Sprintf("%sFrom: alice@example.org\r\nSubject: [navarch %s]\r\nMessage-ID: <dkim%d@example.org>\r\n\r\nJOIN\r\nKEY %s\r\n", ar, f.tag, n, key)
 		if err := f.h.Handle([]byte(raw)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	join(1, "")
-	join(2, "Authentication-Results: mx.host.example; dkim=pass header.d=elsewhere.example\r\n")
-	for _, m := range f.outbox() {
-		if !strings.Contains(m.Text, "requires mail signed (DKIM)") {
+	join(1, "", "not-her-key")
+	join(2, "Authentication-Results: mx.host.example; dkim=pass header.d=elsewhere.example\r\n", "not-her-key")
+	out := f.outbox()
+	for _, m := range out {
+		if !strings.Contains(flat(m.Text), "requires mail signed (DKIM)") || m.To[0] != "alice@example.org" {
 			t.Errorf("an unsigned JOIN: %s", m.Text)
 		}
 	}
-	join(3, "Authentication-Results: mx.host.example; dkim=pass header.d=example.org header.s=k1\r\n")
+	if len(out) != 2 {
+		t.Errorf("%d answers to two unsigned JOINs, want 2", len(out))
+	}
+	// The right key without the signature: someone else has it. Alice is told so at her
+	// address of record, with how to get a new key, once an hour.
+	join(3, "", key)
+	join(4, "Authentication-Results: mx.host.example; dkim=fail header.d=example.org\r\n", key)
+	out = f.outbox()
+	if len(out) != 1 || out[0].To[0] != "alice@example.org" || !strings.Contains(flat(out[0].Text), "Your key is known to someone else") ||
+		!strings.Contains(flat(out[0].Text), "the referee writes REKEY alice") {
+		t.Errorf("a forged JOIN with her key: %d mails, want one telling alice her key is known:\n%+v", len(out), out)
+	}
+	f.now = f.now.Add(time.Hour)
+	join(5, "", key)
+	if out := f.outbox(); len(out) != 1 || !strings.Contains(flat(out[0].Text), "Your key is known to someone else") {
+		t.Errorf("an hour later, a forged JOIN with her key: %+v, want her told again", out)
+	}
+	if got := rec.rejections(); got != "dkim dkim forged forged forged" {
+		t.Errorf("rejections %q, want dkim twice and forged thrice", got)
+	}
+	join(6, "Authentication-Results: mx.host.example; dkim=pass header.d=example.org header.s=k1\r\n", key)
 	if m := find(f.outbox(), "alice@example.org", "notice"); m == nil || !strings.Contains(m.Text, "You have joined") {
 		t.Errorf("a signed JOIN was not applied: %+v", m)
 	}
+}
+
+// observer keeps what the host tells its Observer of rejected mail.
+type observer struct {
+	mu       sync.Mutex
+	rejected []string
+}
+
+func (o *observer) Received()                    {}
+func (o *observer) Handled(time.Duration, error) {}
+func (o *observer) Parked()                      {}
+func (o *observer) Sent(string)                  {}
+func (o *observer) Refused(string)               {}
+func (o *observer) Rejected(reason string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.rejected = append(o.rejected, reason)
+}
+
+func (o *observer) rejections() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return strings.Join(o.rejected, " ")
 }

@@ -113,6 +113,7 @@ func (h *Host) sendOne(ctx context.Context, s Sender, p *prepared) error {
 	o, err := p.o, p.err
 	if err == nil {
 		err = s.Send(ctx, o)
+		h.sent(err) // the send's health (health.go)
 	}
 	if errors.Is(err, mail.ErrTemporary) {
 		return err
@@ -146,6 +147,10 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	h.warnStranded()
 	in.Wake, in.Handle, in.Park = wake, h.observed(h.Handle), h.observedPark(h.Park)
 	in.Load, in.Save = h.loadCursor(in.Mailbox), h.saveCursor(in.Mailbox)
+	in.Health = &h.health.intake
+	if in.Now == nil {
+		in.Now = h.cfg.Now
+	}
 	var wg sync.WaitGroup
 	run := func(name string, f func()) {
 		wg.Add(1)

@@ -92,7 +92,7 @@ func listen(t testing.TB) (net.Listener, int) {
 // loopback; it returns the mailbox's user, the sink and a daemon wired to both.
 func loopback(t testing.TB) (*imapmemserver.User, *sink, *mail.Intake, mail.SMTP) {
 	t.Helper()
-	box := mailtest.NewIMAP(t, "navarch@host.example", "secret")
+	box := mailtest.NewIMAP(t, "navarch@host.example", "secret", nil)
 	user, iport := box.User, box.Port
 	out := &sink{}
 	ssrv := smtp.NewServer(out)

@@ -204,6 +204,10 @@ func TestServeRefusedForGood(t *testing.T) {
 			if n := len(d.srv.Accepted()); n != 0 {
 				t.Errorf("%d mails accepted", n)
 			}
+			// A mail refused for good is no failure of the server.
+			if s := d.h.Health().Send; !s.FailingSince.IsZero() || s.LastOK.IsZero() {
+				t.Errorf("the sending's health after refusals for good: %+v", s)
+			}
 		})
 	}
 }
@@ -251,10 +255,14 @@ func TestServerBackResetsBackoff(t *testing.T) {
 	d.srv.Down()
 	d.start()
 	time.Sleep(3500 * time.Millisecond) // 50 ms doubling: the daemon now waits 3.2 s
+	if s := d.h.Health().Send; s.FailingSince.IsZero() || s.Kind != mail.KindConnection || s.Failures[mail.KindConnection] < 2 {
+		t.Errorf("the sending's health while the server is down: %+v", s)
+	}
 	d.srv.Up()
 	at := time.Now()
 	d.until("the welcomes", func() bool { return len(d.srv.Accepted()) == 2 })
 	if waited := time.Since(at); waited > 2500*time.Millisecond {
 		t.Errorf("the queued mail waited %v after the server came back", waited)
 	}
+	d.until("the sending well again", func() bool { return d.h.Health().Send.FailingSince.IsZero() })
 }

@@ -122,8 +122,8 @@ func (h *Host) nextLook(g *game, now time.Time) (time.Time, bool) {
 	if g.Step.Waiting {
 		at = latest(d, g.Step.Asked.Add(RefereeReminder)) // the referee asked again
 	}
-	if !g.Step.Reminded && now.Before(d) { // the reminder: the first moment past d − hours
-		remind := d.Add(-time.Duration(h.reminderHours(g)) * time.Hour).Add(time.Nanosecond)
+	if r := h.reminder(g); r > 0 && !g.Step.Reminded && now.Before(d) { // the reminder: the first moment past d − r
+		remind := d.Add(-r).Add(time.Nanosecond)
 		at = latest(remind, now)
 	}
 	return at, true
@@ -154,7 +154,10 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	}
 	missing := g.missing()
 	if back := absentUntil(missing, g.Step.Deadline); back.After(g.Step.Deadline) {
-		g.Step.Deadline, changed = back, true
+		if err := h.absenceMoves(tx, id, g, missing, back); err != nil {
+			return err
+		}
+		changed = true
 	}
 	switch {
 	case !now.Before(g.Step.Deadline) && g.Step.Waiting:
@@ -180,7 +183,7 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 		if err := h.resolve(tx, id, g, eng); err != nil {
 			return err
 		}
-	case !g.Step.Reminded && now.Add(time.Duration(h.reminderHours(g))*time.Hour).After(g.Step.Deadline):
+	case h.reminder(g) > 0 && !g.Step.Reminded && now.Add(h.reminder(g)).After(g.Step.Deadline):
 		g.Step.Reminded = true
 		left := g.Step.Deadline.Sub(now).Round(time.Minute).String()
 		for _, p := range missing {
@@ -194,6 +197,20 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 		}
 	}
 	return h.saveGame(tx, id, g)
+}
+
+// absenceMoves moves the deadline to when the last player away at it is back (ABSENT), and
+// tells everyone the new deadline, each in his own zone.
+func (h *Host) absenceMoves(tx *store.Tx, id ident.GameID, g *game, missing []*player, back time.Time) error {
+	var away []string
+	for _, p := range missing {
+		if !g.Step.Deadline.Before(p.AbsentFrom) && g.Step.Deadline.Before(p.AbsentTo) {
+			away = append(away, p.ID+" ("+p.Side+")")
+		}
+	}
+	g.Step.Deadline = back
+	return h.announceAs(tx, id, g, "navarch", "absence", fmt.Sprintf("The deadline waits for the return of %s, away as declared (ABSENT).",
+		strings.Join(away, ", ")), back)
 }
 
 // absentUntil is when the last of the players away at the deadline is back.
@@ -238,7 +255,7 @@ func (h *Host) pauseRanOut(tx *store.Tx, id ident.GameID, g *game, now time.Time
 // late tells the late players, the referees (a digest) and everyone else that the
 // no-orders policy applies.
 func (h *Host) late(tx *store.Tx, g *game, missing []*player) error {
-	if err := h.lateNotices(tx, g, missing); err != nil {
+	if err := h.lateNotices(tx, g, missing, false); err != nil {
 		return err
 	}
 	if err := h.lateDigest(tx, g, missing); err != nil {
@@ -267,10 +284,12 @@ func (h *Host) lateDigest(tx *store.Tx, g *game, missing []*player) error {
 	return nil
 }
 
-// lateNotices tells the late players that their deadline has passed.
-func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player) error {
+// lateNotices tells the late players that their deadline has passed, and what follows under
+// the game's no-orders policy: the rules' default at once, or the referee's decision (waits).
+func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player, waits bool) error {
 	for _, p := range missing {
-		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", templates.Late{What: g.Step.What}, "", nil); err != nil {
+		body := templates.Late{What: g.Step.What, Default: g.Step.Default, Waits: waits}
+		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", body, "", nil); err != nil {
 			return err
 		}
 	}
@@ -284,7 +303,7 @@ const RefereeReminder = 24 * time.Hour
 // referees to decide; the step stays open, for the orders or the referee.
 func (h *Host) waitForReferee(tx *store.Tx, g *game, missing []*player) error {
 	g.Step.Waiting = true
-	if err := h.lateNotices(tx, g, missing); err != nil {
+	if err := h.lateNotices(tx, g, missing, true); err != nil {
 		return err
 	}
 	return h.askReferee(tx, g, missing, "waits")

@@ -54,6 +54,10 @@ type Intake struct {
 	// Wake, if set, is signalled after every mail handled (the sender flushes the outbox).
 	Wake chan<- struct{}
 	Log  *slog.Logger
+	// Health, if set, is told of each successful poll and each failed session (the
+	// operator's health check and metrics); Now is its clock (default time.Now).
+	Health *Health
+	Now    func() time.Time
 
 	failures map[Cursor]int // attempts so far by mail (UIDVALIDITY and UID)
 }
@@ -72,7 +76,7 @@ func (in *Intake) Run(ctx context.Context) error {
 			backoff = time.Second
 		}
 		sleep := backoff/2 + rand.N(backoff/2+1)
-		in.Log.Warn("imap session ended; reconnecting", "err", err, "in", sleep)
+		in.failed(err, sleep)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -98,6 +102,61 @@ func (in *Intake) defaults() {
 	if in.failures == nil {
 		in.failures = map[Cursor]int{}
 	}
+	if in.Now == nil {
+		in.Now = time.Now
+	}
+}
+
+// failed logs and records a session's end. A refused login or a certificate is the
+// operator's to fix: it is logged as an error naming the settings, once while it lasts
+// (and again when the kind changes); the daemon keeps retrying, so that the mended setting
+// is taken up as soon as the server accepts it.
+func (in *Intake) failed(err error, retry time.Duration) {
+	kind := ErrorKind(err)
+	news := in.Health.Fail(in.Now(), kind, err)
+	switch {
+	case kind == KindAuth && news:
+		in.Log.Error("the IMAP server refuses navarch's login: check imap.username and imap.password (or NAVARCH_IMAP_PASSWORD); retrying",
+			"kind", kind, "err", err, "in", retry)
+	case kind == KindTLS && news:
+		in.Log.Error("TLS with the IMAP server failed: check imap.host, imap.tls and imap.ca_file; retrying", "kind", kind, "err", err, "in", retry)
+	default:
+		in.Log.Warn("imap session ended; reconnecting", "kind", kind, "err", err, "in", retry)
+	}
+}
+
+// Check connects, logs in and selects the mailbox once, then logs out: the daemon's check of
+// its settings at start. The error's kind is ErrorKind's.
+func (in *Intake) Check(ctx context.Context) error {
+	in.defaults()
+	c, err := in.dial(make(chan struct{}, 1))
+	if err != nil {
+		return fmt.Errorf("imap dial: %w", err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := in.login(c); err != nil {
+		return err
+	}
+	if err := in.guard(c, func() error { _, err := c.Select(in.Mailbox, nil).Wait(); return err }); err != nil {
+		return fmt.Errorf("imap select %s: %w", in.Mailbox, err)
+	}
+	in.guard(c, func() error { return c.Logout().Wait() })
+	return nil
+}
+
+// login logs in; a refusal by the server is marked errLogin (ErrorKind: KindAuth).
+func (in *Intake) login(c *imapclient.Client) error {
+	err := in.guard(c, func() error { return c.Login(in.Username, in.Password).Wait() })
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		return fmt.Errorf("imap login as %s: %w: %w", in.Username, errLogin, err)
+	}
+	if err != nil {
+		return fmt.Errorf("imap login: %w", err)
+	}
+	return nil
 }
 
 func (in *Intake) dial(wake chan struct{}) (*imapclient.Client, error) {
@@ -137,8 +196,8 @@ func (in *Intake) session(ctx context.Context) error {
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if err := in.guard(c, func() error { return c.Login(in.Username, in.Password).Wait() }); err != nil {
-		return fmt.Errorf("imap login: %w", err)
+	if err := in.login(c); err != nil {
+		return err
 	}
 	var sel *imap.SelectData
 	if err := in.guard(c, func() error { sel, err = c.Select(in.Mailbox, nil).Wait(); return err }); err != nil {
@@ -148,6 +207,7 @@ func (in *Intake) session(ctx context.Context) error {
 		if err := in.drain(c, sel.UIDValidity); err != nil {
 			return err
 		}
+		in.Health.OK(in.Now()) // a poll that read the mailbox to its end
 		if err := in.wait(ctx, c, wake); err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ import (
 // returns an Intake pointed at it.
 func mailbox(t *testing.T, bodies ...string) *Intake {
 	t.Helper()
-	box := mailtest.NewIMAP(t, "navarch", "secret")
+	box := mailtest.NewIMAP(t, "navarch", "secret", nil)
 	for i, b := range bodies {
 		if err := box.Deliver(fmt.Sprintf("From: p@example.org\r\nMessage-ID: <%d@example.org>\r\n\r\n%s\r\n", i, b)); err != nil {
 			t.Fatal(err)
@@ -174,5 +174,64 @@ func TestIntakeWithoutParkPassesOverAPanic(t *testing.T) {
 	run(t, in, r, 1)
 	if h, _ := r.snapshot(); !slices.Equal(h, []string{"after"}) {
 		t.Errorf("handled %q, want the mail after the panic", h)
+	}
+}
+
+// The intake's health: Check and Run record a refused login as the operator's (auth), a
+// server that does not answer as the connection's, and a poll that read the mailbox as a
+// success, with an injected clock.
+func TestIntakeHealth(t *testing.T) {
+	in := mailbox(t, "first")
+	if err := in.Check(context.Background()); err != nil {
+		t.Fatalf("check with the right password: %v", err)
+	}
+	in.Password = "wrong"
+	err := in.Check(context.Background())
+	if k := ErrorKind(err); k != KindAuth || !strings.Contains(err.Error(), "imap login as navarch: login refused") {
+		t.Errorf("a wrong password: %s, %v; want auth", k, err)
+	}
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	in.Health, in.Now = &Health{}, func() time.Time { return now }
+	r := &record{tries: map[string]int{}}
+	in.Handle = func(raw []byte) error {
+		r.mu.Lock()
+		r.handled = append(r.handled, body(raw))
+		r.mu.Unlock()
+		return nil
+	}
+	in.Log = slog.New(slog.DiscardHandler)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	for end := time.Now().Add(10 * time.Second); in.Health.Status().FailingSince.IsZero(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no failure recorded for the wrong password")
+		}
+	}
+	cancel()
+	<-done
+	s := in.Health.Status()
+	if s.Kind != KindAuth || s.Failures[KindAuth] < 1 || !s.LastOK.IsZero() || s.Failing(now.Add(time.Minute)) != time.Minute {
+		t.Errorf("with the wrong password: %+v", s)
+	}
+	in.Password = "secret"
+	now = now.Add(2 * time.Minute)
+	run(t, in, r, 1)
+	for end := time.Now().Add(10 * time.Second); in.Health.Status().LastOK.IsZero(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no success recorded once the password is right")
+		}
+	}
+	if s := in.Health.Status(); !s.LastOK.Equal(now) || !s.FailingSince.IsZero() || s.Err != "" || s.Failures[KindAuth] < 1 {
+		t.Errorf("once mended: %+v", s)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	in.Port = ln.Addr().(*net.TCPAddr).Port
+	if err := in.Check(context.Background()); ErrorKind(err) != KindConnection {
+		t.Errorf("nothing listening: %s, %v; want connection", ErrorKind(err), err)
 	}
 }

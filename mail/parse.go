@@ -23,21 +23,31 @@ var (
 	ErrNoText    = errors.New("mail: message has no text")
 )
 
-// DefaultMaxSize caps an incoming mail (docs/DESIGN.md 4: a size cap).
-const DefaultMaxSize = 256 << 10
+// The size caps (docs/DESIGN.md 4). DefaultMaxSize bounds the raw message, attachments
+// included, for memory: an ordinary phone photo attached to orders is well within it.
+// DefaultMaxText bounds each text part navarch reads (the text/plain or text/html body,
+// decoded); attachments are not read.
+const (
+	DefaultMaxSize = 32 << 20
+	DefaultMaxText = 256 << 10
+)
 
 // Incoming is an incoming mail as navarch reads it.
 type Incoming struct {
-	MessageID   string // without <>
-	From        string // the address, lower-cased
-	FromName    string
-	Subject     string
-	InReplyTo   []string
-	References  []string
-	Date        time.Time
-	Text        string // the body, cleaned: no quoted reply, no signature, LF line ends
-	FromHTML    bool   // the text was converted from an HTML-only mail
-	NoReply     string // why the mail must not be answered (RFC 3834), or ""
+	MessageID  string // without <>
+	From       string // the address, lower-cased
+	FromName   string
+	Subject    string
+	InReplyTo  []string
+	References []string
+	Date       time.Time
+	Text       string // the new text of the body (ReadReply): no quoted reply, no signature, LF line ends
+	FromHTML   bool   // the text was converted from an HTML-only mail
+	NoReply    string // why the mail must not be answered (RFC 3834), or ""
+	// Bulk is a header asking not to be auto-answered (X-Auto-Response-Suppress, Precedence
+	// bulk, junk or list), or ""; the host drops such mail only when it does not
+	// authenticate. Such a header does not make a mail automatic.
+	Bulk        string
 	AuthResults []string
 	// Recipients are the addresses the mail was sent to (To, Cc, Delivered-To,
 	// X-Original-To), lower-cased: a tokenized reply address shows among them.
@@ -46,7 +56,8 @@ type Incoming struct {
 
 // Options tune Parse.
 type Options struct {
-	MaxSize int
+	MaxSize int // the cap on the raw message; default DefaultMaxSize
+	MaxText int // the cap on each text part read; default DefaultMaxText
 	// Own reports whether a Message-ID is one navarch wrote (its own mail coming back).
 	Own func(messageID string) bool
 	// Self reports whether a From address is navarch's own: such mail is never answered,
@@ -60,25 +71,41 @@ func Parse(raw []byte, opts Options) (*Incoming, error) {
 	if opts.MaxSize == 0 {
 		opts.MaxSize = DefaultMaxSize
 	}
+	if opts.MaxText == 0 {
+		opts.MaxText = DefaultMaxText
+	}
 	if len(raw) > opts.MaxSize {
 		err := fmt.Errorf("%w: %d KB, the limit is %d KB", ErrTooBig, (len(raw)+1023)/1024, opts.MaxSize/1024)
 		return headerOnly(raw, opts), err
 	}
+	in, err := parse(raw, opts)
+	if err != nil && !errors.Is(err, ErrTooBig) && !errors.Is(err, ErrNoText) && bytes.Contains(bytes.ToLower(raw), []byte("base64")) {
+		if in2, err2 := parse(padBase64(raw), opts); err2 == nil {
+			return in2, nil
+		}
+	}
+	return in, err
+}
+
+// parse is Parse of a mail within the size cap.
+func parse(raw []byte, opts Options) (*Incoming, error) {
 	mr, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil && !message.IsUnknownCharset(err) {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	defer mr.Close()
 	in := readHeader(mr.Header)
-	in.NoReply = noReply(mr.Header, in, opts)
-	plain, html, err := bodies(mr)
+	in.NoReply, in.Bulk = noReply(mr.Header, in, opts), bulk(mr.Header)
+	plain, html, err := bodies(mr, opts.MaxText)
 	switch {
+	case errors.Is(err, ErrTooBig):
+		return in, err
 	case err != nil:
 		return in, fmt.Errorf("%w: %v", ErrMalformed, err)
 	case strings.TrimSpace(plain) != "":
-		in.Text = Clean(plain)
+		in.Text = ReadReply(plain, in.FromName, in.From)
 	case strings.TrimSpace(html) != "":
-		in.Text, in.FromHTML = Clean(HTMLToText(html)), true
+		in.Text, in.FromHTML = ReadReply(HTMLText(html), in.FromName, in.From), true
 	default:
 		return in, ErrNoText
 	}
@@ -94,7 +121,7 @@ func headerOnly(raw []byte, opts Options) *Incoming {
 	}
 	h := gomail.Header{Header: message.Header{Header: th}}
 	in := readHeader(h)
-	in.NoReply = noReply(h, in, opts)
+	in.NoReply, in.Bulk = noReply(h, in, opts), bulk(h)
 	return in
 }
 
@@ -129,8 +156,9 @@ func readHeader(h gomail.Header) *Incoming {
 }
 
 // noReply applies RFC 3834 and common practice: no answer to auto-replies (Auto-Submitted
-// other than "no", X-Autoreply, Precedence bulk/junk/list), bounces (null Return-Path,
-// mailer-daemon, delivery reports), mailing lists (List-Id and friends), or our own mail.
+// other than "no", X-Autoreply), bounces (null Return-Path, mailer-daemon, delivery
+// reports), mailing lists (List-Id and friends), or our own mail. Headers that only ask
+// others not to auto-answer are bulk's.
 func noReply(h gomail.Header, in *Incoming, opts Options) string {
 	lower := func(k string) string { return strings.ToLower(strings.TrimSpace(h.Get(k))) }
 	ct, _, _ := h.ContentType()
@@ -144,10 +172,8 @@ func noReply(h gomail.Header, in *Incoming, opts Options) string {
 		return "from our own address"
 	case lower("Auto-Submitted") != "" && lower("Auto-Submitted") != "no":
 		return "auto-submitted (RFC 3834)"
-	case h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "" || h.Get("X-Auto-Response-Suppress") == "All":
+	case h.Get("X-Autoreply") != "" || h.Get("X-Autorespond") != "":
 		return "automatic reply"
-	case lower("Precedence") == "bulk" || lower("Precedence") == "junk" || lower("Precedence") == "list":
-		return "bulk or list mail"
 	case strings.TrimSpace(h.Get("Return-Path")) == "<>":
 		return "bounce (null Return-Path)"
 	case local == "mailer-daemon" || local == "postmaster":
@@ -160,31 +186,80 @@ func noReply(h gomail.Header, in *Incoming, opts Options) string {
 	return ""
 }
 
-// bodies returns the first text/plain and the first text/html part, decoded to UTF-8. Parts
-// in an unknown charset are read as they are.
-func bodies(mr *gomail.Reader) (plain, html string, err error) {
+// bulk is why a mail asks not to be auto-answered, or "": X-Auto-Response-Suppress (which
+// Outlook also puts on mail a person writes) or Precedence bulk, junk or list (RFC 3834 2).
+func bulk(h gomail.Header) string {
+	if v := strings.TrimSpace(h.Get("X-Auto-Response-Suppress")); v != "" {
+		return "X-Auto-Response-Suppress: " + v
+	}
+	switch p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p {
+	case "bulk", "junk", "list":
+		return "Precedence: " + p
+	}
+	return ""
+}
+
+// bodies returns the first text/plain and the first text/html part, decoded to UTF-8, a
+// format=flowed plain part unwrapped (RFC 3676). Parts in an unknown charset are read as
+// they are; attachments and other parts are not read at all. A plain part over max bytes is
+// ErrTooBig, and so is an HTML part over htmlFactor times max when there is no plain part.
+// A broken part after a text part was read does not spoil the text.
+func bodies(mr *gomail.Reader, max int) (plain, html string, err error) {
+	var htmlErr error
 	for {
 		p, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return plain, html, nil
+			break
 		}
 		if err != nil && !message.IsUnknownCharset(err) {
-			return plain, html, err
+			if plain != "" || html != "" {
+				break
+			}
+			return "", "", err
 		}
 		h, ok := p.Header.(*gomail.InlineHeader)
 		if !ok {
 			continue // attachments are not read
 		}
-		ct, _, _ := h.ContentType()
-		b, rerr := io.ReadAll(io.LimitReader(p.Body, DefaultMaxSize))
+		ct, params, _ := h.ContentType()
+		isPlain, isHTML := (ct == "text/plain" || ct == "") && plain == "", ct == "text/html" && html == ""
+		if !isPlain && !isHTML {
+			continue
+		}
+		limit := max
+		if !isPlain {
+			limit = htmlFactor * max
+		}
+		b, rerr := io.ReadAll(io.LimitReader(p.Body, int64(limit)+1))
 		if rerr != nil && !message.IsUnknownCharset(rerr) {
-			return plain, html, rerr
+			if plain != "" || html != "" {
+				break
+			}
+			return "", "", rerr
+		}
+		if len(b) > limit {
+			tooBig := fmt.Errorf("%w: its text is over %d KB, the limit", ErrTooBig, limit/1024)
+			if isPlain {
+				return "", "", tooBig
+			}
+			htmlErr = tooBig
+			continue
 		}
 		switch {
-		case (ct == "text/plain" || ct == "") && plain == "":
+		case isPlain && strings.EqualFold(params["format"], "flowed"):
+			plain = unflow(string(b), strings.EqualFold(params["delsp"], "yes"))
+		case isPlain:
 			plain = string(b)
-		case ct == "text/html" && html == "":
+		default:
 			html = string(b)
 		}
 	}
+	if plain == "" && htmlErr != nil {
+		return "", "", htmlErr
+	}
+	return plain, html, nil
 }
+
+// htmlFactor is how much larger than a plain part an HTML part may be: its markup and
+// styles, and the quoted thread the clients put in it, take room its text does not.
+const htmlFactor = 4

@@ -25,10 +25,10 @@ func TestMailsWithOrders(t *testing.T) {
 		file, want string
 		html       bool
 	}{
-		{"plain.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 0510\nBAR-VEN2 FIRE SIR-EGY1   # at last\nEND\nthanks!", false},
+		{"plain.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 0510\nBAR-VEN2 FIRE SIR-EGY1   # at last\nEND", false},
 		{"reply-top.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
 		{"reply-bottom.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
-		{"html-only.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\nBAR-VEN2 FIRE SIR-EGY1\n\n<thanks>", true},
+		{"html-only.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\nBAR-VEN2 FIRE SIR-EGY1\n<thanks>", true},
 		{"latin1-qp.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610\n# café à côté", false},
 		{"base64-utf8.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610 # ☃", false},
 		{"alternative.eml", "KEY k7q2-vv9d\nBAR-VEN1 MOVE 0610", false},
@@ -94,7 +94,7 @@ func TestBadMail(t *testing.T) {
 	}
 }
 
-func TestClean(t *testing.T) {
+func TestReadReplyBasics(t *testing.T) {
 	for in, want := range map[string]string{
 		"a\r\nb\r\n":                                         "a\nb",
 		"orders\n-- \nsig\nmore":                             "orders",
@@ -103,18 +103,21 @@ func TestClean(t *testing.T) {
 		"bad \xff byte":                                      "bad \uFFFD byte",
 		"x\n________________________________\nFrom: navarch": "x",
 	} {
-		if got := Clean(in); got != want {
-			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		if got := ReadReply(in, "", ""); got != want {
+			t.Errorf("ReadReply(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-// FuzzParse: no mail panics the reader, and what it returns is clean UTF-8 text.
+// FuzzParse: no mail panics the reader (Parse, then ReadRequest), and what it returns is
+// clean UTF-8 text. The seeds are testdata's mails and the reply corpus.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.eml")
-	for _, name := range files {
-		raw, _ := os.ReadFile(name)
-		f.Add(raw)
+	for _, glob := range []string{"testdata/*.eml", "testdata/replies/*.eml"} {
+		files, _ := filepath.Glob(glob)
+		for _, name := range files {
+			raw, _ := os.ReadFile(name)
+			f.Add(raw)
+		}
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		in, err := Parse(raw, Options{MaxSize: 1 << 16})
@@ -123,6 +126,42 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("unclean text %q", in.Text)
 			}
 			ReadRequest(in.Subject, in.Text)
+		}
+	})
+}
+
+// FuzzReadReply: the reply reader never panics and never makes up text: every line it
+// returns is a line of its input (as normalize gives it, a PGP dash-escape undone).
+func FuzzReadReply(f *testing.F) {
+	for _, s := range []string{"A PASS\n\nOn Mon, navarch <n@h.example>\nwrote:\n> B", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: x\n\n- -- \nA\n",
+		"A\nVon: x\nAn: y\nB", "JOIN\nThanks,\nAlice", "\ufeffKEY\u00a0k\n"} {
+		f.Add(s, "Alice Marino")
+	}
+	f.Fuzz(func(t *testing.T, body, name string) {
+		got := ReadReply(body, name, "alice@example.org")
+		if strings.Contains(got, "\r") || !utf8.ValidString(got) {
+			t.Fatalf("unclean text %q", got)
+		}
+		in := normalize(body)
+		for _, line := range strings.Split(got, "\n") {
+			if !strings.Contains(in, line) {
+				t.Fatalf("line %q is not in the input %q", line, body)
+			}
+		}
+		ReadRequest("", got)
+	})
+}
+
+// FuzzHTMLText: no HTML panics the HTML reader or makes it write more text than the
+// document holds (each tag is at most a line break, an entity at most two characters).
+func FuzzHTMLText(f *testing.F) {
+	for _, s := range []string{`<div>A</div><blockquote type="cite">B<blockquote>C</blockquote></blockquote>`, `<div id="divRplyFwdMsg">x</div>`,
+		`<pre>a  b</pre><table><tr><td>x</td></tr></table>`, strings.Repeat("<div>", 600) + "x", `<div style="border-top:1px">From: x</div>`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := HTMLText(s); len(got) > 2*len(s)+1 {
+			t.Fatalf("HTMLText(%q) = %q", s, got)
 		}
 	})
 }

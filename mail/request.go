@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Commands a player or referee may send (docs/DESIGN.md 4; referee commands also by CLI).
@@ -52,6 +53,10 @@ type Request struct {
 	Command string   // one of the Cmd constants
 	Args    []string // the command's words after it
 	Orders  []Line   // order lines (for CmdOrders and CmdCheck; the game's lines for CmdNewGame), in mail order
+	// Folded are the numbers of the order lines whose Cyrillic or Greek look-alike letters
+	// or full-width forms were read as the Latin letters and ASCII they look like
+	// (foldLookalikes), for the answer to say so: the text of Orders is as read.
+	Folded []int
 }
 
 // ErrRequest marks a mail whose request cannot be read; the message says why, for the reply.
@@ -67,22 +72,34 @@ func GameTag(subject string) string {
 	return ""
 }
 
-// ReadRequest reads a request from a mail's subject and cleaned text. Header words (GAME,
-// KEY, ENTROPY) may come anywhere; a command word, if any, is the first other line; every
-// other line up to END is an order. Blank lines and "#" comments are skipped.
+// ReadRequest reads a request from a mail's subject and new text (ReadReply). Header words
+// (GAME, KEY, ENTROPY, also with a colon: "Key: …") may come anywhere; a command word, if
+// any, is the first other line; every other line up to END is an order. Blank lines, "#"
+// comments and list bullets ("• ", "- ") are skipped. Any Unicode space counts as a space;
+// look-alike letters in words of Latin letters, and full-width forms, are read as Latin
+// (Folded). After a command, a line that is plainly a signature or a sign-off is passed
+// over; any other line refuses the mail, naming the line and saying how to end a mail.
 func ReadRequest(subject, text string) (Request, error) {
 	var r Request
 	r.Game = GameTag(subject)
 	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
+		line := strings.TrimSpace(spaces(raw))
 		if c, _, ok := strings.Cut(line, "#"); ok {
 			line = strings.TrimSpace(c)
 		}
+		line = unbulleted(line)
 		if line == "" {
 			continue
 		}
 		word, rest, _ := strings.Cut(line, " ")
 		word, rest = strings.ToUpper(word), strings.TrimSpace(rest)
+		if folded, ok := foldLookalikes(word); ok && (contains(headerWords, folded) || contains(commands, folded)) {
+			word = folded
+		}
+		if w := strings.TrimSuffix(word, ":"); w != word && contains(headerWords, w) { // "Key: k7q2-vv9d"
+			word = w
+			line = w + " " + rest
+		}
 		if word == "END" && rest == "" {
 			break
 		}
@@ -94,7 +111,7 @@ func ReadRequest(subject, text string) (Request, error) {
 		r.Command = CmdOrders
 	}
 	if r.Command == CmdOrders && len(r.Orders) == 0 {
-		return r, fmt.Errorf("%w: the mail holds no orders and no command; write HELP for the order words", ErrRequest)
+		return r, fmt.Errorf("%w: the mail holds no orders and no command (nothing of a quoted mail is read: write your lines above or below the quote); write HELP for the order words", ErrRequest)
 	}
 	return r, nil
 }
@@ -116,12 +133,38 @@ func (r *Request) line(n int, word, rest, line string) error {
 			r.Args = strings.Fields(rest)
 		}
 	case r.Command == "" || r.Command == CmdCheck || r.Command == CmdNewGame:
+		if r.Command != CmdNewGame {
+			if folded, ok := foldLookalikes(line); ok {
+				line = folded
+				r.Folded = append(r.Folded, n)
+			}
+		}
 		r.Orders = append(r.Orders, Line{n, line})
+	case signatureStart(line) || signOff(line):
+		// a command mail signed: the command counts
 	default:
-		return fmt.Errorf("%w: line %d: %q after the command %s; a command mail holds only the command", ErrRequest, n, clip(line), r.Command)
+		return fmt.Errorf("%w: line %d, %q, is not understood after the command %s: a mail with a command holds only the command. "+
+			"End your mail with a line END: nothing after it is read", ErrRequest, n, clip(line), r.Command)
 	}
 	return nil
 }
+
+// unbulleted is a line without the list bullet a client or a player put before it ("• ",
+// "- ", "* "): no order, header or command line starts with one.
+func unbulleted(line string) string {
+	r, size := utf8.DecodeRuneInString(line)
+	if !strings.ContainsRune("•·◦▪‣-*–", r) || !strings.HasPrefix(line[size:], " ") {
+		return line
+	}
+	rest := strings.TrimSpace(line[size:])
+	if rest == "" || strings.ContainsRune("-–—", []rune(rest)[0]) {
+		return line
+	}
+	return rest
+}
+
+// headerWords are the words of the request's header lines.
+var headerWords = []string{"GAME", "KEY", "ENTROPY", "END"}
 
 // OrderText returns the order lines as text whose line numbers are the mail's: lines that
 // are not orders are left empty, so that the ruleset's errors by line point at the mail.
@@ -146,8 +189,8 @@ func contains(s []string, v string) bool {
 }
 
 func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
 	}
 	return s
 }

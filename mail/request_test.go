@@ -57,3 +57,38 @@ func TestReadNewGame(t *testing.T) {
 		t.Errorf("NEWGAME request: %+v, %v", r, err)
 	}
 }
+
+// A command with a signature under it counts; any other line after a command refuses the
+// mail, naming the line and how to end a mail.
+func TestReadRequestAfterCommand(t *testing.T) {
+	for _, text := range []string{"JOIN\nSent from my iPhone", "JOIN dice\nThanks,", "STATUS\n-- ", "JOIN\nViele Grüße"} {
+		if r, err := ReadRequest("", text); err != nil || r.Command == "" || r.Command == CmdOrders {
+			t.Errorf("ReadRequest(%q) = %+v, %v; want the command", text, r, err)
+		}
+	}
+	_, err := ReadRequest("", "JOIN\n\nDI lunedì 30 novembre")
+	if err == nil || !strings.Contains(err.Error(), `line 3, "DI lunedì 30 novembre"`) || !strings.Contains(err.Error(), "END") {
+		t.Errorf("stray line after JOIN: %v", err)
+	}
+}
+
+// Look-alike letters in order lines and header words are read as Latin, and said so.
+func TestReadRequestLookalikes(t *testing.T) {
+	r, err := ReadRequest("", "КЕY k7q2\nВАR-VЕN1 МОVЕ 0610\nBAR-LANT PASS")
+	if err != nil || r.Key != "k7q2" || len(r.Orders) != 2 || r.Orders[0].Text != "BAR-VEN1 MOVE 0610" || len(r.Folded) != 1 || r.Folded[0] != 2 {
+		t.Errorf("request %+v, %v", r, err)
+	}
+}
+
+// What phones and players add around request lines: a colon after a header word, a list
+// bullet before a line.
+func TestReadRequestLenient(t *testing.T) {
+	r, err := ReadRequest("", "Key: k7q2\nGAME: lep-1\n• BAR-LANT PASS\n- BAR-VEN1 MOVE 0610\n* BAR-VEN2 PASS")
+	if err != nil || r.Key != "k7q2" || r.Game != "lep-1" || len(r.Orders) != 3 || r.Orders[0].Text != "BAR-LANT PASS" ||
+		r.Orders[1].Text != "BAR-VEN1 MOVE 0610" || r.Orders[2].Text != "BAR-VEN2 PASS" {
+		t.Errorf("request %+v, %v", r, err)
+	}
+	if r, _ := ReadRequest("", "- -- x\nBAR: PASS"); len(r.Orders) != 2 || r.Orders[0].Text != "- -- x" || r.Orders[1].Text != "BAR: PASS" {
+		t.Errorf("a dash line or a unit with a colon changed: %+v", r.Orders)
+	}
+}

@@ -36,8 +36,14 @@ type SMTP struct {
 	TLSConfig *tls.Config
 }
 
-// ErrTemporary marks a send that failed in a way worth retrying (4xx, connection trouble).
-var ErrTemporary = errors.New("mail: temporary failure")
+// ErrSenderRefused marks a server's refusal for good of navarch's own address as the sender
+// (SMTP.Check): the login may not send as it, a setting to fix.
+var ErrSenderRefused = errors.New("mail: the server refuses navarch's sender address")
+
+// ErrTemporary marks a send that failed in a way worth retrying: a 4xx, connection trouble,
+// and a refused login or TLS, which wait in the outbox until the operator mends them
+// (SendErrorKind tells which).
+var ErrTemporary = errors.New("mail: not sent, to be retried")
 
 // refusals are the stages at which a server's refusal concerns one mail: its recipient or
 // its content. Any other failure (the connection, the login, our sender address refused) is
@@ -60,7 +66,7 @@ func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	}
 	client, err := c.DialToSMTPClientWithContext(ctx)
 	if err != nil {
-		return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+		return fmt.Errorf("send %s: %w: %w", o.MessageID, ErrTemporary, err)
 	}
 	err = c.SendWithSMTPClient(client, m)
 	// QUIT is not waited for: the caller records the mail as sent as soon as the server has
@@ -72,7 +78,31 @@ func (s SMTP) Send(ctx context.Context, o Outgoing) error {
 	case refused(err):
 		return fmt.Errorf("send %s: %w", o.MessageID, err)
 	}
-	return fmt.Errorf("send %s: %w: %v", o.MessageID, ErrTemporary, err)
+	return fmt.Errorf("send %s: %w: %w", o.MessageID, ErrTemporary, err)
+}
+
+// Check connects, starts TLS, logs in and offers navarch's sender address (MAIL FROM, then
+// RSET), sending nothing: the daemon's check of its settings at start. It catches a wrong
+// password (535), a server that wants a login navarch was not given (530), a certificate
+// and a sender address the login may not use. The error's kind is SendErrorKind's.
+func (s SMTP) Check(ctx context.Context) error {
+	c, err := gm.NewClient(s.Host, s.options()...)
+	if err != nil {
+		return fmt.Errorf("smtp %s: %w", s.Host, err)
+	}
+	client, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("smtp connect to %s: %w", net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), err)
+	}
+	defer c.CloseWithSMTPClient(client)
+	if err := client.Mail(s.From); err != nil {
+		if c := replyCode(err); c >= 500 && SendErrorKind(err) != KindAuth {
+			return fmt.Errorf("smtp MAIL FROM:<%s>: %w: %w", s.From, ErrSenderRefused, err)
+		}
+		return fmt.Errorf("smtp MAIL FROM:<%s>: %w", s.From, err)
+	}
+	client.Reset()
+	return nil
 }
 
 // refused reports an explicit 5xx reply to RCPT, DATA or the end of the data. go-mail's own

@@ -2,10 +2,14 @@ package mail
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
+	"net/textproto"
 	"strings"
 	"testing"
 	"time"
@@ -123,14 +127,15 @@ func TestSendFaultsThroughAServer(t *testing.T) {
 		fault     mailtest.Fault
 		name      string
 		temporary bool
+		kind      string // SendErrorKind's
 	}{
-		{mailtest.DropAtRcpt, "drop at RCPT", true},
-		{mailtest.DropAfterData, "drop after DATA", true},
-		{mailtest.Hang, "hang after DATA", true},
-		{mailtest.TempRcpt, "450 at RCPT", true},
-		{mailtest.TempData, "451 after DATA", true},
-		{mailtest.RefuseRcpt, "550 at RCPT", false},
-		{mailtest.RefuseData, "554 after DATA", false},
+		{mailtest.DropAtRcpt, "drop at RCPT", true, KindConnection},
+		{mailtest.DropAfterData, "drop after DATA", true, KindConnection},
+		{mailtest.Hang, "hang after DATA", true, KindConnection},
+		{mailtest.TempRcpt, "450 at RCPT", true, KindTemporary},
+		{mailtest.TempData, "451 after DATA", true, KindTemporary},
+		{mailtest.RefuseRcpt, "550 at RCPT", false, KindRefused},
+		{mailtest.RefuseData, "554 after DATA", false, KindRefused},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,9 +150,44 @@ func TestSendFaultsThroughAServer(t *testing.T) {
 			if errors.Is(err, ErrTemporary) != c.temporary {
 				t.Errorf("temporary = %v, want %v: %v", errors.Is(err, ErrTemporary), c.temporary, err)
 			}
+			if k := SendErrorKind(err); k != c.kind {
+				t.Errorf("SendErrorKind = %s, want %s: %v", k, c.kind, err)
+			}
 			if len(srv.Accepted()) != 0 {
 				t.Errorf("the server accepted %d mails", len(srv.Accepted()))
 			}
 		})
+	}
+}
+
+// SendErrorKind tells the operator's failures (a refused login, TLS) from the others, through
+// the layers of wrapping Send and Check put on them.
+func TestSendErrorKind(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close() // nothing listens there
+	s := SMTP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, From: "navarch@host.example", Timeout: 500 * time.Millisecond}
+	err = s.Send(context.Background(), Outgoing{MessageID: "4.t@host.example", To: []string{"bob@example.com"}, Subject: "s", Text: "t"})
+	if k := SendErrorKind(err); k != KindConnection || !errors.Is(err, ErrTemporary) {
+		t.Errorf("a server down: %s, %v; want connection, temporary", k, err)
+	}
+	cases := map[string]error{
+		KindAuth:       fmt.Errorf("send x: %w: %w", ErrTemporary, fmt.Errorf("SMTP AUTH failed: %w", &textproto.Error{Code: 535, Msg: "5.7.8 bad credentials"})),
+		KindTLS:        fmt.Errorf("send x: %w: %w", ErrTemporary, &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}),
+		KindTemporary:  fmt.Errorf("send x: %w: %w", ErrTemporary, &textproto.Error{Code: 421, Msg: "try later"}),
+		KindConnection: fmt.Errorf("send x: %w: %w", ErrTemporary, io.EOF),
+	}
+	for want, err := range cases {
+		if k := SendErrorKind(err); k != want {
+			t.Errorf("%v: %s, want %s", err, k, want)
+		}
+	}
+	if k := SendErrorKind(fmt.Errorf("smtp MAIL FROM:<a@b>: %w", &textproto.Error{Code: 530, Msg: "5.7.0 Authentication required"})); k != KindAuth {
+		t.Errorf("530 at MAIL FROM: %s, want auth", k)
+	}
+	if !Operators(KindAuth) || !Operators(KindTLS) || Operators(KindConnection) || Operators(KindTemporary) {
+		t.Error("Operators: only auth and tls are the operator's")
 	}
 }

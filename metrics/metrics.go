@@ -1,5 +1,6 @@
 // Package metrics serves the daemon's figures to Prometheus: the mails it received, answered,
-// parked and saw refused, its outbox, its handling latency, its deadlines and its games.
+// parked, rejected, dropped and saw refused, its outbox, its handling latency, its deadlines,
+// its games and the health of its mailbox and of its sending.
 package metrics
 
 import (
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,8 +30,10 @@ type Metrics struct {
 	parked   prometheus.Counter
 	answered *prometheus.CounterVec
 	refused  *prometheus.CounterVec
+	rejected *prometheus.CounterVec
 	latency  prometheus.Histogram
 	figures  func() (host.Figures, error)
+	health   func() host.Health // nil: no health figures (WatchHealth)
 	now      func() time.Time
 	log      *slog.Logger
 
@@ -45,6 +49,7 @@ var (
 	overdue      = prometheus.NewDesc("navarch_deadlines_overdue", "Games past their deadline that the deadline loop has not yet acted on.", nil, nil)
 	games        = prometheus.NewDesc("navarch_games", "Games by state (joining, playing, paused, waiting for the referee, over).", []string{"state"}, nil)
 	parkedNow    = prometheus.NewDesc("navarch_mails_parked_waiting", "Mails parked after our own failures and not yet retried with success (navarch parked).", nil, nil)
+	dropped      = prometheus.NewDesc("navarch_mails_dropped_total", "Mails dropped unanswered (own mail, auto-replies, bounces, lists, unauthenticated bulk mail, over the rate, unreadable, copies of mail handled before), by reason; navarch dropped lists them.", []string{"reason"}, nil)
 	figuresError = prometheus.NewDesc("navarch_figures_error", "1 when the database did not answer for the figures at this scrape.", nil, nil)
 )
 
@@ -56,10 +61,15 @@ func New(figures func() (host.Figures, error), log *slog.Logger) *Metrics {
 		parked:   prometheus.NewCounter(prometheus.CounterOpts{Name: "navarch_mails_parked_total", Help: "Mails parked after our own failures."}),
 		answered: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "navarch_mails_answered_total", Help: "Mails sent (taken by the SMTP server), by kind."}, []string{"kind"}),
 		refused:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "navarch_mails_refused_total", Help: "Mails the SMTP server refused for good, by kind."}, []string{"kind"}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "navarch_mails_rejected_total",
+			Help: "Incoming mails refused by authentication or the rate limit (nothing applied), by reason: dkim, key, forged, stranger, rate."}, []string{"reason"}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "navarch_mail_handling_seconds", Help: "Time to handle one received mail (adjudication included).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}}),
 	}
-	m.reg.MustRegister(m.received, m.failed, m.parked, m.answered, m.refused, m.latency, gauges{m},
+	for _, r := range host.RejectReasons {
+		m.rejected.WithLabelValues(r)
+	}
+	m.reg.MustRegister(m.received, m.failed, m.parked, m.answered, m.refused, m.rejected, m.latency, gauges{m}, healthGauges{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -83,6 +93,13 @@ func (m *Metrics) Sent(kind string) { m.answered.WithLabelValues(kind).Inc() }
 
 // Refused implements host.Observer.
 func (m *Metrics) Refused(kind string) { m.refused.WithLabelValues(kind).Inc() }
+
+// Rejected implements host.Observer.
+func (m *Metrics) Rejected(reason string) { m.rejected.WithLabelValues(reason).Inc() }
+
+// WatchHealth has each scrape report the health of the mailbox and of the sending
+// (host.Host.Health); call it before serving.
+func (m *Metrics) WatchHealth(health func() host.Health) { m.health = health }
 
 // Handler serves the metrics in Prometheus's text format.
 func (m *Metrics) Handler() http.Handler {
@@ -128,7 +145,7 @@ func (m *Metrics) oldest(seqs []uint64) time.Duration {
 type gauges struct{ m *Metrics }
 
 func (g gauges) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{outboxDepth, outboxAge, deadlines, overdue, games, parkedNow, figuresError} {
+	for _, d := range []*prometheus.Desc{outboxDepth, outboxAge, deadlines, overdue, games, parkedNow, dropped, figuresError} {
 		ch <- d
 	}
 }
@@ -148,5 +165,13 @@ func (g gauges) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(parkedNow, prometheus.GaugeValue, float64(f.Parked))
 	for _, state := range host.GameStates {
 		ch <- prometheus.MustNewConstMetric(games, prometheus.GaugeValue, float64(f.Games[state]), state)
+	}
+	for _, reason := range host.DropReasons {
+		ch <- prometheus.MustNewConstMetric(dropped, prometheus.CounterValue, float64(f.Dropped[reason]), reason)
+	}
+	for reason, n := range f.Dropped { // a reason a newer host counts; the list above first
+		if !slices.Contains(host.DropReasons, reason) {
+			ch <- prometheus.MustNewConstMetric(dropped, prometheus.CounterValue, float64(n), reason)
+		}
 	}
 }

@@ -3,6 +3,7 @@
 // Layout (bucket names are ASCII; integers are big-endian u64):
 //
 //	meta/       schema → u64 schema version; install-key → Ed25519 seed (32 bytes);
+//	            msgid-key → the key of navarch's Message-IDs (32 bytes: msgidkey.go);
 //	            state:due-stamp, state:figures-stamp → how the host computed the due
 //	            index and the game counts;
 //	            state:tag:<tag> → game id (the tag index); state:imap:<mailbox> → the
@@ -20,7 +21,8 @@
 //	gmeta/      id ‖ name → bytes (game settings and status; host → the host's JSON
 //	            settings, whose "tag" field the tag index holds)
 //	greceived/  id ‖ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
-//	processed/  Message-ID → caller's value (dedupe of incoming mail)
+//	processed/  sender ‖ 0x00 ‖ Message-ID → caller's value (dedupe of incoming mail; keys of
+//	            schema 5 and before, of no recorded sender, are 0x00 ‖ Message-ID: processed.go)
 //	outbox/     u64(seq) → an outgoing mail, written in the transaction that decided to send it
 //	parked/     u64(seq) → a JSON ParkedMail: an incoming mail we failed to handle, kept to retry
 //	rates/      u32(unix hour) ‖ sender → u32 mails counted in that hour (CountHour expires
@@ -31,6 +33,8 @@
 //	gcount/     "s:" ‖ state → u64 games in that state; "clocks" → u64 games whose
 //	            deadline runs: the metrics' counts, each game under its figure in gameids/
 //	            (figures.go)
+//	dropped/    u64(seq) → a JSON DroppedMail: the latest notes of mail dropped unanswered;
+//	            dropcount/ reason → u64 mails dropped for it, ever (dropped.go)
 //	outdict/, outdictuse/, outdictclass/: dictionaries that queued mails of a class are
 //	            deflated against (mail.go)
 //
@@ -39,8 +43,9 @@
 //
 // The store owns this layout: the host's state is read and written through typed functions
 // (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
-// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames, PutGameFigure, CountGames), and schema.go's upgrades
-// bring an older file to it when it is opened.
+// AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames, PutGameFigure, CountGames,
+// MarkProcessed, AddDropped, MessageIDKey), and schema.go's upgrades bring an older file to
+// it when it is opened.
 //
 // Every function that changes data takes the *Tx, so that one activation (new state, log
 // records, activation status, outgoing mail, processed mail) commits atomically. A crash at

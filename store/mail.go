@@ -5,37 +5,9 @@ import (
 	"compress/flate"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 )
-
-// MarkProcessed records that the message with this Message-ID has been handled, with a
-// caller's value (say, the log index of its orders record). It returns false, and writes
-// nothing, when the message was handled before: call it in the transaction that applies the
-// message's effects, so that a message is applied exactly once.
-func MarkProcessed(tx *Tx, messageID string, v []byte) (bool, error) {
-	if messageID == "" {
-		return false, errors.New("store: empty Message-ID")
-	}
-	b := tx.tx.Bucket(bucketProcessed)
-	if b.Get([]byte(messageID)) != nil {
-		return false, nil
-	}
-	if err := tx.put(b, []byte(messageID), append([]byte{0}, v...)); err != nil {
-		return false, fmt.Errorf("mark %s processed: %w", messageID, err)
-	}
-	return true, nil
-}
-
-// Processed returns the value stored for a handled message, and whether it was handled.
-func Processed(tx *Tx, messageID string) ([]byte, bool) {
-	v := tx.tx.Bucket(bucketProcessed).Get([]byte(messageID))
-	if v == nil {
-		return nil, false
-	}
-	return bytes.Clone(v[1:]), true
-}
 
 // OutboxAdd queues an outgoing mail; it is sent after the transaction commits. A mail of
 // more than compressAbove bytes is kept deflated (queued welcome mails, text and

@@ -40,6 +40,22 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeHostState,      // 2 → 3
 	upgradeKnownAddresses, // 3 → 4
 	upgradeSchema5,        // 4 → 5
+	upgradeSchema6,        // 5 → 6
+}
+
+// upgradeSchema6 (schema 5 → 6) is the layout that drops no mail in silence: the processed
+// index keyed by sender and Message-ID (processed.go), the notes and counts of dropped mail
+// (dropped.go), and the key of the Message-IDs navarch writes (msgidkey.go).
+func upgradeSchema6(tx *bolt.Tx) error {
+	if err := upgradeProcessedKeys(tx); err != nil {
+		return fmt.Errorf("key processed mail by sender: %w", err)
+	}
+	for _, b := range [][]byte{bucketDropped, bucketDropCount} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return err
+		}
+	}
+	return makeMessageIDKey(tx)
 }
 
 // upgradeSchema5 (schema 4 → 5) moves every game's data to the buckets all games

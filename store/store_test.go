@@ -146,7 +146,7 @@ func TestTransactionIsAtomic(t *testing.T) {
 	err := s.Update(func(tx *Tx) error {
 		Append(tx, testGame, note("a"))
 		OutboxAdd(tx, []byte("mail"))
-		MarkProcessed(tx, "<m1@x>", nil)
+		MarkProcessed(tx, "a@x", "<m1@x>", nil)
 		return boom
 	})
 	if !errors.Is(err, boom) {
@@ -154,7 +154,7 @@ func TestTransactionIsAtomic(t *testing.T) {
 	}
 	s.View(func(tx *Tx) error {
 		n, _ := Len(tx, testGame)
-		_, done := Processed(tx, "<m1@x>")
+		_, done := Processed(tx, "a@x", "<m1@x>")
 		if n != 0 || len(Outbox(tx)) != 0 || done {
 			t.Errorf("rolled-back tx left %d records, %d mails, processed %v", n, len(Outbox(tx)), done)
 		}
@@ -165,17 +165,27 @@ func TestTransactionIsAtomic(t *testing.T) {
 func TestProcessedAndOutbox(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
 	s.Update(func(tx *Tx) error {
-		if fresh, err := MarkProcessed(tx, "<a@x>", []byte("17")); !fresh || err != nil {
+		if fresh, err := MarkProcessed(tx, "alice@x", "<a@x>", []byte("17")); !fresh || err != nil {
 			t.Errorf("first MarkProcessed = %v, %v", fresh, err)
 		}
-		if fresh, _ := MarkProcessed(tx, "<a@x>", []byte("18")); fresh {
+		if fresh, _ := MarkProcessed(tx, "Alice@X", "<a@x>", []byte("18")); fresh {
 			t.Error("a message was processed twice")
 		}
-		if _, err := MarkProcessed(tx, "", nil); err == nil {
+		// Another sender's mail with the same Message-ID is another mail.
+		if fresh, err := MarkProcessed(tx, "bob@y", "<a@x>", []byte("19")); !fresh || err != nil {
+			t.Errorf("another sender's mail with the same Message-ID: MarkProcessed = %v, %v", fresh, err)
+		}
+		if _, err := MarkProcessed(tx, "alice@x", "", nil); err == nil {
 			t.Error("empty Message-ID accepted")
 		}
-		if v, ok := Processed(tx, "<a@x>"); !ok || string(v) != "17" {
+		if v, ok := Processed(tx, "alice@x", "<a@x>"); !ok || string(v) != "17" {
 			t.Errorf("Processed = %q, %v", v, ok)
+		}
+		if v, ok := Processed(tx, "bob@y", "<a@x>"); !ok || string(v) != "19" {
+			t.Errorf("Processed(bob) = %q, %v", v, ok)
+		}
+		if _, ok := Processed(tx, "carol@z", "<a@x>"); ok {
+			t.Error("a third sender's mail counts as processed")
 		}
 		for _, m := range []string{"m1", "m2", "m3"} {
 			OutboxAdd(tx, []byte(m))

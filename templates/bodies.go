@@ -118,6 +118,10 @@ type Reminder struct {
 // Late says a deadline has passed without orders.
 type Late struct {
 	What string
+	// Default is what the rules' no-orders default does, applied at once; with Waits, the
+	// game instead waits for the referee's decision (the no-orders policy "referee").
+	Default string
+	Waits   bool
 }
 
 // NMR says the game's no-orders policy was applied.

@@ -36,6 +36,9 @@ type Mail struct {
 	// every mail that names a log head carries it (LOG-FORMAT 5).
 	Checkpoint string
 	Body       any
+	// Note, if set, is said after the greeting, before the kind's own text: what the
+	// recipient must know of how his mail was taken (the request it answered is closed).
+	Note string
 	// Part: the mail is rendered inside another one (a report's request): no greeting, no
 	// info block, no page head.
 	Part bool

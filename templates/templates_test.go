@@ -45,7 +45,7 @@ func samples() map[string]Mail {
 			TurnEnd: &TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"},
 			Request: &Request{What: "action phase of group BAR (Agostino Barbarigo)", Waiting: []string{"christian"}}}),
 		"reminder": base(Reminder{What: "the action phase of group BAR", Left: "12 hours"}),
-		"late":     base(Late{What: "the action phase of group BAR"}),
+		"late":     base(Late{What: "the action phase of group BAR", Default: "the group's units hold: no move, no fire, no repair"}),
 		"nmr":      base(NMR{Side: "ottoman", Policy: "its units hold"}),
 		"announcement": base(Announcement{By: "the referee (ref@example.net)", Text: []string{"The deadline for the action phase of group BAR is extended by 24 hours."},
 			Deadline: deadline.Add(24 * time.Hour), What: "the action phase of group BAR"}),

@@ -40,13 +40,18 @@ import (
 //	expect status SHIP STATUS | expect burning SHIP yes|no | expect grappled A B yes|no
 //	expect lashed A B yes|no | expect over TEXT | expect card CARD | expect deck CARD...
 //	expect wind FROM | expect flagships SHIP...
+//	expect form-line SIDE TEXT            the order form for SIDE, before the step, pre-fills
+//	                                      the line TEXT (no-form-line: fills in no such line)
+//	expect form-may SIDE SHIP TEXT        the form offers SHIP an entry containing TEXT
+//	                                      (no-form-may: none)
 //
 // Every roll given must be asked for, and every roll asked for must be given. When orders
 // are refused, nothing is resolved.
 type ruleCase struct {
 	*adjtest.Case
 	scenario string
-	types    []string // a ships data file to read instead of playing a step
+	types    []string                    // a ships data file to read instead of playing a step
+	forms    map[string]adjudicator.Form // each side's order form before the step
 }
 
 // readCases reads the corpus: adjtest.Case, and this ruleset's own directives.
@@ -218,6 +223,10 @@ func (c *ruleCase) run(t *testing.T) {
 		return
 	}
 	g := c.game(t)
+	c.forms = map[string]adjudicator.Form{}
+	for _, side := range g.Sides() {
+		c.forms[side] = g.OrderForm(side)
+	}
 	var lineErrs []adjudicator.LineError
 	orders := map[string][]adjudicator.Order{}
 	for _, side := range c.Sides {
@@ -333,6 +342,22 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 		}
 		if strings.Join(got, " ") != rest {
 			t.Errorf("flagships %v, want %s", got, rest)
+		}
+	case "form-line", "no-form-line":
+		line := strings.Join(e[2:], " ")
+		if slices.Contains(c.forms[e[1]].Lines, line) != (e[0] == "form-line") {
+			t.Errorf("%s's order form pre-fills %q; %s %q", e[1], c.forms[e[1]].Lines, e[0], line)
+		}
+	case "form-may", "no-form-may":
+		text := strings.Join(e[3:], " ")
+		var may []string
+		for _, u := range c.forms[e[1]].Units {
+			if u.ID == e[2] {
+				may = u.May
+			}
+		}
+		if slices.ContainsFunc(may, func(m string) bool { return strings.Contains(m, text) }) != (e[0] == "form-may") {
+			t.Errorf("the form offers %s %q; %s %q", e[2], may, e[0], text)
 		}
 	case "card":
 		if g.Card != e[1] {

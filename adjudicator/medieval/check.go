@@ -43,7 +43,7 @@ func (g *Game) Check(side string, orders []adjudicator.Order) []string {
 		}
 		if len(s.Lashed) > 0 { // a raft: the same vector for all, checked when resolved
 			for _, r := range g.raft(s) {
-				moved[r] = r.Pose.Drift(s.Pose.Heading, o.Path[0].Move)
+				moved[r] = r.Pose.Drift(table.Downwind(g.Wind), o.Path[0].Move)
 			}
 			out = append(out, fmt.Sprintf("%s and the ships lashed to her would run to %v", s.ID, moved[s]))
 			continue

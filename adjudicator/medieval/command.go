@@ -102,15 +102,30 @@ func (p *phase) douse(s *Ship) error {
 	}
 	p.event("Fires.3", "%s fights her fire (attempt %d, needs %d+): %d, it still burns", s.ID, need-6, need, shown(v[0]))
 	if s.FireTries >= 4 {
-		p.outOfControl(s)
+		return p.outOfControl(s)
 	}
 	return nil
 }
 
-func (p *phase) outOfControl(s *Ship) {
+// outOfControl loses s to her fire (rule "Fires"): she burns and drifts for the rest of the
+// game, and every base already in contact with her rolls at once to catch fire ("any base
+// contacting the burning base must roll 1d10"), in scenario order.
+func (p *phase) outOfControl(s *Ship) error {
+	var touching []*Ship
+	for _, o := range p.g.Ships {
+		if o != s && p.g.onTable(o) && table.Contact(s.Corners(), o.Corners()) {
+			touching = append(touching, o)
+		}
+	}
 	s.Status = Burnt
-	p.g.release(s)
+	p.release(s)
 	p.event("Fires.4", "%s's fire is out of control: she is lost, and burns and drifts downwind for the rest of the game", s.ID)
+	for _, o := range touching {
+		if err := p.catchFire(o, s, "is in contact with"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cut tries to cut s free of t (rule "Cutting Free"): 1d10, 1-4 succeeds, +2 for each other

@@ -196,17 +196,31 @@ func (p *phase) afterDamage(s *Ship) {
 	default:
 		return
 	}
-	p.g.release(s)
+	p.release(s)
 }
 
-// release ends s's grapples.
-func (g *Game) release(s *Ship) {
+// release ends s's grapples, and her lashings when she is sunk, lost to fire or off the
+// table: nothing is left to lash to, or the burning hulk "drifts down wind" on her own (rule
+// "Fires"), so her friends' beams are free and they no longer run as her raft (rule
+// "Lashing"). A surrendered or leaving ship stays lashed until cut free.
+func (p *phase) release(s *Ship) {
+	g := p.g
 	for _, id := range s.Grappled {
 		if o := g.ship(id); o != nil {
 			o.Grappled = removeID(o.Grappled, s.ID)
 		}
 	}
 	s.Grappled = nil
+	if s.Status != Sunk && s.Status != Burnt && s.Status != Left {
+		return
+	}
+	for _, id := range s.Lashed {
+		if o := g.ship(id); o != nil {
+			o.Lashed, o.CutAt = removeID(o.Lashed, s.ID), removeID(o.CutAt, s.ID)
+			p.event("Lashing.1", "%s's lashing to %s ends: %s is %s", o.ID, s.ID, s.ID, s.Status)
+		}
+	}
+	s.Lashed, s.CutAt = nil, nil
 }
 
 // enemyWithin returns the first active enemy (scenario order) within d of s, or nil.

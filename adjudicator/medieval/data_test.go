@@ -24,7 +24,7 @@ func TestOverride(t *testing.T) {
 		t.Errorf("rules %+v", gm.data.Rules)
 	}
 	plain := newScenario(t, "sluys-1340")
-	if s := plain.ship("EDWARD"); s.F.Sea != WKN || plain.data.Rules.MissileRange != 4*table.Inch {
+	if s := plain.ship("EDWARD"); s.F.Sea != WKN || plain.data.Rules.MissileRange != 20*table.Inch {
 		t.Errorf("the override leaked into the built-in data: %v %v", s.F, plain.data.Rules)
 	}
 }

@@ -19,7 +19,7 @@ func TestHelp(t *testing.T) {
 		"LION TURN P30 MOVE 1.5 TURN P30 MOVE 1.5",
 		"THOMAS (Cog Thomas, E-MAIN)",
 		"at heading 090 running: MOVE up to 5 (each half 2.5 with turns)",
-		"wind from 270: headings 211-329 are into the wind",
+		"wind from 330: headings 271-029 are into the wind",
 		"enemy CHRIST at 6\" (long), arc bow",
 		"LION AGAINST EAGLE, on any card",
 	} {

@@ -125,20 +125,38 @@ func (g *Game) checkLashedPath(s *Ship, path table.Path) error {
 	return nil
 }
 
-// legalMoves describes what s may do from where she stands, for answers to a bad line.
+// legalMoves describes what s may do from where she stands, for the order form and for
+// answers to a bad line (one sentence each).
 func (g *Game) legalMoves(s *Ship) []string {
+	if len(s.Grappled) > 0 {
+		return []string{fmt.Sprintf("grappled with %s: she cannot move until cut free (CUT in her Command and Control phase)", strings.Join(s.Grappled, ", "))}
+	}
 	if len(s.Lashed) > 0 {
-		return []string{fmt.Sprintf("%s is lashed: MOVE up to 2 if running (heading %03d is %s)", s.ID, s.Pose.Heading, g.data.Rules.Points.Of(s.Pose.Heading, g.Wind))}
+		pos := g.data.Rules.Points.Of(s.Pose.Heading, g.Wind)
+		if pos != table.Running {
+			return []string{fmt.Sprintf("lashed to %s, and %s at heading %03d: lashed vessels only run downwind, so the raft cannot move", strings.Join(s.Lashed, ", "), pos, s.Pose.Heading)}
+		}
+		return []string{fmt.Sprintf("lashed to %s: MOVE up to 2 runs the whole raft downwind (to %03d), no turns", strings.Join(s.Lashed, ", "), table.Downwind(g.Wind))}
 	}
 	a, pos := g.allowance(s, s.Pose.Heading)
 	m := movement[s.F.Sea]
 	lo, hi := table.Norm(g.Wind-g.data.Rules.Points.NoGo+1), table.Norm(g.Wind+g.data.Rules.Points.NoGo-1)
+	here := fmt.Sprintf("at heading %03d %s: MOVE up to %s (each half %s with turns)", s.Pose.Heading, pos, table.FormatInches(a), table.FormatInches(a/2))
+	if pos == table.IntoWind {
+		here = fmt.Sprintf("at heading %03d into the wind: she must turn out of it first (a pattern that starts with a turn)", s.Pose.Heading)
+	}
 	return []string{
-		fmt.Sprintf("at heading %03d %s: MOVE up to %s (each half %s with turns)", s.Pose.Heading, pos, table.FormatInches(a), table.FormatInches(a/2)),
+		here,
 		fmt.Sprintf("beating %s\", running %s\", up to %d turn(s) of 30 degrees (Seaworthiness %v)", table.FormatInches(m.beat), table.FormatInches(m.run), m.turns, s.F.Sea),
 		fmt.Sprintf("wind from %03d: headings %03d-%03d are into the wind", g.Wind, lo, hi),
 		"pattern: " + patternText(min(m.turns, 2)),
 	}
+}
+
+// legalMovesText is legalMoves as one answer to a bad line: its sentences joined, so that a
+// mail that runs the legal words together still reads them apart.
+func (g *Game) legalMovesText(s *Ship) []string {
+	return []string{strings.Join(g.legalMoves(s), "; ")}
 }
 
 // raft returns s and every ship lashed to it, directly or through others, in scenario order.
@@ -222,10 +240,13 @@ func (p *phase) moveRaft(s *Ship, d table.Len) error {
 		before[r] = g.hulksTouching(r)
 	}
 	polys, _ := g.obstacles(raft)
-	for ; d > 0; d-- { // the longest run up to d that meets nothing
+	// "only move down wind (Run)": the way the wind blows, not along her heading; the
+	// longest run up to d that meets nothing
+	down := table.Downwind(g.Wind)
+	for ; d > 0; d-- {
 		clear := true
 		for _, r := range raft {
-			clear = clear && !overlapsAny(r.Base.Corners(r.Pose.Drift(s.Pose.Heading, d)), polys)
+			clear = clear && !overlapsAny(r.Base.Corners(r.Pose.Drift(down, d)), polys)
 		}
 		if clear {
 			break
@@ -234,11 +255,11 @@ func (p *phase) moveRaft(s *Ship, d table.Len) error {
 	var ids []string
 	for _, r := range raft {
 		from := r.Pose
-		r.Pose = r.Pose.Drift(s.Pose.Heading, d)
+		r.Pose = r.Pose.Drift(down, d)
 		p.traceMove(r, from, r.Pose)
 		ids = append(ids, r.ID)
 	}
-	p.event("Lashing.2", "the lashed vessels %s run %s\" downwind", strings.Join(ids, ", "), table.FormatInches(d))
+	p.event("Lashing.2", "the lashed vessels %s run %s\" downwind (to %03d)", strings.Join(ids, ", "), table.FormatInches(d), down)
 	for _, r := range raft {
 		if err := p.afterMove(r, before[r]); err != nil {
 			return err
@@ -263,7 +284,7 @@ func (p *phase) afterMove(s *Ship, before []*Ship) error {
 	g := p.g
 	if g.sc.Table.Off(s.Corners()) {
 		s.Status = Left
-		g.release(s)
+		p.release(s)
 		p.event("Damage.2", "%s has left the table", s.ID)
 		return nil
 	}

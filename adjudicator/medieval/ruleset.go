@@ -144,10 +144,12 @@ func (g *Game) validateSailFight(s *Ship, o *Order) ([]string, error) {
 		return []string{"MOVE", "TURN", "SHOOT", "FIRE", "FIGHT", "HOLD", "GRAPPLE", "NOGRAPPLE", "AGAINST"}, fmt.Errorf("RELOAD, PASS, DOUSE and CUT belong to a Command and Control card; this is %s", g.Card)
 	}
 	if err := g.checkPath(s, o.Path); err != nil {
-		return g.legalMoves(s), err
+		return g.legalMovesText(s), err
 	}
-	if s.Status == Leaving && (o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0) {
-		return g.legalMoves(s), fmt.Errorf("%s takes no further part in the battle: she may only move", s.ID)
+	if s.Status == Leaving {
+		if err := g.validateLeaving(s, o); err != nil {
+			return g.leavingLegal(s), err
+		}
 	}
 	for _, id := range append(append([]string{o.Shoot, o.Against}, o.Fight...), fireTargets(o)...) {
 		if id == "" {
@@ -175,6 +177,30 @@ func (g *Game) validateSailFight(s *Ship, o *Order) ([]string, error) {
 		}
 	}
 	return nil, nil
+}
+
+// validateLeaving checks a leaving ship's line: she "will otherwise take no further part in
+// the battle, attempting to leave the table" (rule "Damage"), so she only moves, her move
+// must take her towards the edge nearest her (leaveRank), and she may not hold where a
+// move would serve. A line of standing orders alone leaves her the default course.
+func (g *Game) validateLeaving(s *Ship, o *Order) error {
+	switch {
+	case o.Shoot != "" || len(o.Fire) > 0 || len(o.Fight) > 0:
+		return fmt.Errorf("%s takes no further part in the battle: she may only move", s.ID)
+	case len(o.Path) > 0:
+		return g.leavingError(s, o.Path)
+	case o.Hold && g.leavingPath(s) != nil:
+		return fmt.Errorf("%s takes no further part in the battle and attempts to leave the table (rule Damage): she may not hold", s.ID)
+	}
+	return nil
+}
+
+// leavingLegal is the answer to a leaving ship's bad line: the course she takes with none.
+func (g *Game) leavingLegal(s *Ship) []string {
+	if p := g.leavingPath(s); p != nil {
+		return []string{fmt.Sprintf("%s %v (the course she takes with no line), or another move towards the edge nearest her", s.ID, p)}
+	}
+	return []string{s.ID + " HOLD (no move takes her towards the table's edge)"}
 }
 
 func fireTargets(o *Order) []string {
@@ -244,13 +270,12 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		own = append(own, o.(*Order))
 	}
 	for _, o := range own {
-		if o.Grapple != "" {
-			s := g.ship(o.Ship)
+		// a standing order is told when it changes; restated, it changes nothing
+		if s := g.ship(o.Ship); o.Grapple != "" && s.NoGrapple != (o.Grapple == "NOGRAPPLE") {
 			s.NoGrapple = o.Grapple == "NOGRAPPLE"
 			p.event("Grappling.1", "%s will %sgrapple an enemy she comes into contact with", s.ID, map[bool]string{true: "not ", false: ""}[s.NoGrapple])
 		}
-		if o.Against != "" {
-			s := g.ship(o.Ship)
+		if s := g.ship(o.Ship); o.Against != "" && s.Against != o.Against {
 			s.Against = o.Against
 			p.event("Boarding.3", "%s will fight against %s when %s's Division is phasing and they are in contact", s.ID, s.Against, s.Against)
 		}
@@ -345,7 +370,9 @@ func (p *phase) command(div string, orders []*Order) error {
 		if err := p.commandShip(s, o); err != nil {
 			return err
 		}
-		p.fireBurns(s)
+		if err := p.fireBurns(s); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -355,9 +382,9 @@ func (p *phase) command(div string, orders []*Order) error {
 // still burning after its fourth such phase (fought every time or not) is out of control
 // (rule "Fires"). A fire that starts after its ship's phase in a turn gets its four attempts
 // in the turns that follow.
-func (p *phase) fireBurns(s *Ship) {
+func (p *phase) fireBurns(s *Ship) error {
 	if !s.Burning || s.Status == Burnt {
-		return
+		return nil
 	}
 	s.FireTurns++
 	if s.FireTurns >= 4 {
@@ -366,8 +393,9 @@ func (p *phase) fireBurns(s *Ship) {
 			what = "turns"
 		}
 		p.event("Fires.2", "%s's fire has burnt through four %s", s.ID, what)
-		p.outOfControl(s)
+		return p.outOfControl(s)
 	}
+	return nil
 }
 
 func (p *phase) commandShip(s *Ship, o *Order) error {
@@ -426,6 +454,9 @@ LION AGAINST EAGLE, on any card: when the enemy's Division is phasing and she is
 with EAGLE, she fights against EAGLE (otherwise against the first phasing ship in contact).
 A line of only these standing orders leaves the card's defaults to the ship.
 LION HOLD does nothing. Distances in inches (1.5), turns P (port) or S (starboard) up to 30 degrees.
+A raft of lashed ships: LION MOVE 2 (at most) runs the whole raft downwind, no turns, and
+only when it is running. A leaving ship (Combat NNE) only moves, towards the table edge
+nearest her, and may not hold; with no line she makes for that edge.
 Orders ahead: lines for ships whose card is not turned are held and used when it is, each
 ship's first line of that card's kind first (so two MOVE lines serve her two Sail/Fight cards).
 `
@@ -444,7 +475,8 @@ func (g *Game) EnemiesInRange(side string) []string {
 	return out
 }
 
-// inRange lists the enemies within 20" of s with range and the arcs they are in.
+// inRange lists the enemies within 20" of s with range, band and the arcs they are in
+// (nearest base edge to nearest base edge).
 func (g *Game) inRange(s *Ship) []string {
 	var out []string
 	for _, e := range g.Ships {

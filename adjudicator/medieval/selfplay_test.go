@@ -9,6 +9,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/dice"
+	"navarch/adjudicator/table"
 	"navarch/ident"
 )
 
@@ -110,6 +111,45 @@ func TestSelfPlayFights(t *testing.T) {
 	for _, kind := range []string{"deck", "gunnery", "board", "missile"} {
 		if !seen[kind] {
 			t.Errorf("no %s roll in the bots' games (seen %v)", kind, fmt.Sprint(seen))
+		}
+	}
+}
+
+// TestWinchelseaEnglishClose: the English at Winchelsea, beating with the Castilians to
+// windward, close with them (close-hauled, wearing round rather than into the wind's eye)
+// and none ends stuck against the table's edge: most of them come within 10" of an enemy,
+// and every one still afloat ends 3" or more from every edge.
+func TestWinchelseaEnglishClose(t *testing.T) {
+	for seed := byte(1); seed <= 4; seed++ {
+		g := newScenario(t, "winchelsea-1350")
+		near := map[string]bool{}
+		for i := 0; g.Next().Kind != adjudicator.Over; i++ {
+			st := g.Next()
+			orders := map[string][]adjudicator.Order{}
+			for _, side := range st.Sides {
+				orders[side], _ = g.Parse(side, g.BotOrders(side))
+			}
+			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), byte(i >> 8), seed})); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range g.Ships {
+				if _, d := g.nearestEnemy(s, s.Pose); s.Side == "english" && d <= 10*table.Inch {
+					near[s.ID] = true
+				}
+			}
+		}
+		n := 0
+		for _, s := range g.Ships {
+			if s.Side != "english" {
+				continue
+			}
+			n++
+			if _, d := g.nearestEdge(s.Pose); s.Status == Afloat && d < 3*table.Inch {
+				t.Errorf("seed %d: %s ends against the %v", seed, s.ID, s.Pose)
+			}
+		}
+		if len(near)*2 < n {
+			t.Errorf("seed %d: only %v of %d English ships came within 10\" of an enemy", seed, near, n)
 		}
 	}
 }

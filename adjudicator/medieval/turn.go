@@ -116,7 +116,9 @@ func (p *phase) endOfTurn() error {
 	for _, s := range g.Ships {
 		// a surrendered prize has no Command and Control phase: her fire's turns are ends of turn
 		if s.Burning && s.Status == Surrendered && s.OnTable() {
-			p.fireBurns(s)
+			if err := p.fireBurns(s); err != nil {
+				return err
+			}
 		}
 	}
 	for _, s := range g.Ships {

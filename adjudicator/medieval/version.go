@@ -9,4 +9,11 @@ package medieval
 // non-phasing ship's AGAINST standing order (whom she fights); a line of standing orders
 // alone keeps the card's defaults; the giver of crew components may pass her last level.
 // Games begun under 0.2.0 are stranded (navarch check, the daemon), as docs/MEDIEVAL.md says.
-func (ruleset) Version() string { return "0.3.0" }
+//
+// 0.4.0: a lashing ends when either ship is sunk, lost to fire or off the table; a raft runs
+// the way the wind blows; a fire out of control sets the bases touching it rolling at once;
+// a leaving ship's move must take her towards the edge nearest her, and she may not hold;
+// a restated standing order is not reported again; the missile range is gunnery's (20");
+// the scenarios' set-up (docs/MEDIEVAL.md, "Engine 0.4.0"). Games begun under 0.3.0 are
+// stranded likewise.
+func (ruleset) Version() string { return "0.4.0" }

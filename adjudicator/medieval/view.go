@@ -52,18 +52,30 @@ func (g *Game) ActiveDivision() (string, bool) {
 	return div, isCommand(g.Card)
 }
 
-// Summary implements adjudicator.Summarizer: for each of side's ships (every ship for the
-// referee, side ""), where she stands, her factors, tracks and markers, and then the enemy
-// ships in range with range, band and arc (nobody has to measure a picture).
+// Summary implements adjudicator.Summarizer: the whole battle, as the open table shows it
+// to everyone. For a side: each of her ships, where she stands, her factors, tracks and
+// markers, followed by every enemy still fighting with range and arc from her (band too
+// within 20", the rest on one line), so nobody has to measure a picture; then every enemy
+// ship's own line. For the referee (side ""), every ship so.
 func (g *Game) Summary(side string) adjudicator.Summary {
-	return adjudicator.Summary{{Heading: "Positions", Lines: g.positions(side)}}
+	if side == "" {
+		return adjudicator.Summary{{Heading: "Positions", Lines: g.positions(func(*Ship) bool { return true })}}
+	}
+	return adjudicator.Summary{
+		{Heading: "Your ships", Lines: g.positions(func(s *Ship) bool { return s.Side == side })},
+		{Heading: "The enemy's ships", Lines: g.shipLines(func(s *Ship) bool { return s.Side != side })},
+	}
 }
 
-// positions are the summary's lines.
-func (g *Game) positions(side string) []string {
+// reachAll is more than any table's diagonal: every enemy on it.
+const reachAll = 1000 * table.Inch
+
+// positions are the lines of the ships for which pick is true, each followed by the
+// bearings of every enemy still fighting.
+func (g *Game) positions(pick func(*Ship) bool) []string {
 	var out []string
 	for _, s := range g.Ships {
-		if side != "" && s.Side != side {
+		if !pick(s) {
 			continue
 		}
 		if !s.Active() {
@@ -73,6 +85,45 @@ func (g *Game) positions(side string) []string {
 		out = append(out, shipLine(s))
 		for _, r := range g.inRange(s) {
 			out = append(out, "  "+r)
+		}
+		if far := g.beyond(s); len(far) > 0 {
+			out = append(out, "  beyond 20\": "+strings.Join(far, ", "))
+		}
+	}
+	return out
+}
+
+// beyond lists the active enemies more than 20" from s, out of gunnery's reach, each with
+// her range and the arcs of s she is in, on one line.
+func (g *Game) beyond(s *Ship) []string {
+	var out []string
+	for _, e := range g.Ships {
+		if e.Side == s.Side || !e.Active() {
+			continue
+		}
+		d := table.Distance(s.Corners(), e.Corners())
+		if d <= gunReach {
+			continue
+		}
+		var arcs []string
+		for _, a := range s.Base.ArcsOf(s.Pose, e.Corners(), reachAll) {
+			arcs = append(arcs, a.String())
+		}
+		out = append(out, fmt.Sprintf("%s %s\" %s", e.ID, table.FormatInches(d), strings.Join(arcs, "+")))
+	}
+	return out
+}
+
+// shipLines are the lines of the ships for which pick is true, without bearings.
+func (g *Game) shipLines(pick func(*Ship) bool) []string {
+	var out []string
+	for _, s := range g.Ships {
+		switch {
+		case !pick(s):
+		case !s.Active():
+			out = append(out, fmt.Sprintf("%s %s", s.ID, s.Status))
+		default:
+			out = append(out, shipLine(s))
 		}
 	}
 	return out

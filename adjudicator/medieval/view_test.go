@@ -11,29 +11,37 @@ import (
 
 var _ adjudicator.Summarizer = (*Game)(nil)
 
-// TestSummary: a side's summary has a line per ship of its own, each followed by the enemy
-// ships in range with range, band and arc; the other side's ships have none; the referee's
-// lists every ship; ships out of the battle say so.
+// TestSummary: a side's summary shows the whole battle: a line per ship of its own, each
+// followed by every enemy still fighting with range and arc (band too within 20", the far
+// ones on one line); then, under their own heading, the enemy's ships; the referee's lists every
+// ship; ships out of the battle say so.
 func TestSummary(t *testing.T) {
 	g := newScenario(t, "sluys-1340")
 	g.ship("CHRIST").Pose = table.Pose{At: table.Point{X: 1800, Y: 2400}, Heading: 270} // bow to bow 2" from THOMAS
 	g.ship("REAR2").Status = Sunk
-	lines := g.Summary("english").Lines()
-	got := strings.Join(lines, "\n")
+	sum := g.Summary("english")
+	if len(sum) != 2 || sum[0].Heading != "Your ships" || sum[1].Heading != "The enemy's ships" {
+		t.Fatalf("sections %+v", sum)
+	}
+	own, enemy := strings.Join(sum[0].Lines, "\n"), "\n"+strings.Join(sum[1].Lines, "\n")
 	for _, want := range []string{
 		"THOMAS E-MAIN 12,24 h090 SEA ",
 		", flagship",
 		"\n  enemy CHRIST at 2\" (close), arc bow",
+		"\n  beyond 20\": RICH 34.5\" bow, DENIS 34.56\" bow, GEORGE 40.01\" bow,",
 		"\nREAR2 sunk",
 	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the English summary lacks %q:\n%s", want, got)
+		if !strings.Contains(own, want) {
+			t.Errorf("the English ships' lines lack %q:\n%s", want, own)
 		}
 	}
-	for _, l := range lines {
-		if strings.HasPrefix(l, "CHRIST") || strings.HasPrefix(l, "BARBA") {
-			t.Errorf("the English summary lists a French ship: %s", l)
+	for _, want := range []string{"\nCHRIST F-1 18,24 h270", "\nBARBA F-GEN 54,40 h210"} {
+		if !strings.Contains(enemy, want) {
+			t.Errorf("the enemy's ships lack %q:\n%s", want, enemy)
 		}
+	}
+	if strings.Contains(enemy, "\nTHOMAS") || strings.Contains(enemy, "  enemy ") {
+		t.Errorf("the enemy's section lists an English ship or bearings:\n%s", enemy)
 	}
 	if ref := "\n" + strings.Join(g.Summary("").Lines(), "\n"); !strings.Contains(ref, "\nCHRIST F-1 ") || !strings.Contains(ref, "\nTHOMAS E-MAIN") {
 		t.Errorf("the referee's summary lacks a side:\n%s", ref)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -54,6 +56,11 @@ type serverConf struct {
 	Password    string `json:"password"`
 	Mailbox     string `json:"mailbox"`
 	PollSeconds int    `json:"poll_seconds"`
+	// CAFile, if set, is a PEM file of the certificate authorities trusted for this server,
+	// in place of the system's (a private CA); the server's name is always verified.
+	CAFile string `json:"ca_file"`
+
+	roots *x509.CertPool // CAFile's, read by credentials; nil: the system's
 }
 
 // loadConfig reads and checks a configuration; a mistake is refused naming the field.
@@ -68,7 +75,7 @@ func loadConfig(path string) (*fileConfig, error) {
 func parseConfig(data []byte, env func(string) string) (*fileConfig, error) {
 	c := &fileConfig{Database: "navarch.db", DeadlineHours: 72, ReminderHours: 12, RateLimit: host.RateLimit,
 		BackupEveryHours: 24, BackupKeep: 7}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(withoutComments(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
 		return nil, fmt.Errorf("config: %v", err)
@@ -90,14 +97,21 @@ func (c *fileConfig) check() error {
 	if a, err := mail.ParseAddress(c.Address); err != nil || a.Address != c.Address {
 		return bad("address", "want navarch's own mail address, like navarch@example.org")
 	}
+	if local, _, _ := strings.Cut(c.Address, "@"); strings.Contains(local, "+") {
+		return bad("address", "want navarch's address without a +subaddress: navarch knows mail from itself by the address without one, and adds its own for reply_tokens")
+	}
 	if c.Domain == "" || strings.ContainsAny(c.Domain, " @<>") {
-		return bad("domain", "want the domain for navarch's Message-IDs, like navarch.example.org")
+		return bad("domain", "want the domain for navarch's Message-IDs (and nothing else: it may be the players' own domain), like navarch.example.org")
 	}
 	if c.Database == "" {
 		return bad("database", "want the database file's path")
 	}
-	if c.DeadlineHours < 1 || c.ReminderHours < 0 || c.ReminderHours >= c.DeadlineHours {
-		return bad("deadline_hours", "want 1 or more hours, and reminder_hours fewer than them")
+	if c.DeadlineHours < 1 || c.DeadlineHours > host.MaxDeadlineHours {
+		return bad("deadline_hours", fmt.Sprintf("want 1 to %d hours, not %d", host.MaxDeadlineHours, c.DeadlineHours))
+	}
+	if c.ReminderHours < 1 || c.ReminderHours >= c.DeadlineHours {
+		return bad("reminder_hours", fmt.Sprintf("want 1 or more hours, fewer than deadline_hours (%d), not %d (a game may turn its reminders off: game new -reminder off)",
+			c.DeadlineHours, c.ReminderHours))
 	}
 	if c.RateLimit < 1 {
 		return bad("rate_limit_per_hour", "want 1 or more mails a sender may send in an hour")
@@ -109,6 +123,9 @@ func (c *fileConfig) check() error {
 		}
 		if len(key) < minGameMasterKey || strings.ContainsAny(key, " \t") {
 			return bad("game_masters", fmt.Sprintf("%s: want a secret key of %d or more characters without spaces", a, minGameMasterKey))
+		}
+		if host.IsOwnAddress(c.Address, a) {
+			return bad("game_masters", fmt.Sprintf("%s is navarch's own address (or a subaddress of it): navarch never reads mail from its own address, so the game master's mail would be dropped", a))
 		}
 		gms[strings.ToLower(a)] = key
 	}
@@ -128,6 +145,29 @@ func (c *fileConfig) check() error {
 		return err
 	}
 	return nil
+}
+
+// withoutComments takes out the configuration's top-level keys that begin with "_": they are
+// comments (docs/navarch.example.json explains its fields with them).
+func withoutComments(data []byte) []byte {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return data // the strict decoder says what is wrong
+	}
+	n := len(fields)
+	for k := range fields {
+		if strings.HasPrefix(k, "_") {
+			delete(fields, k)
+		}
+	}
+	if len(fields) == n {
+		return data
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return data
+	}
+	return out
 }
 
 // minGameMasterKey is the shortest game master's key accepted: it stands between a forged
@@ -150,18 +190,62 @@ func (s serverConf) check(name string) error {
 	return nil
 }
 
-// credentials checks what only the daemon needs: the mailbox's user name and password. The
-// commands that act on the database run without them.
+// credentials checks what only the daemon needs: each server's user name and password
+// (SMTP without a user name submits without logging in, for a relay that takes navarch's
+// mail so) and the CA files. The commands that act on the database run without them.
 func (c *fileConfig) credentials() error {
-	if c.IMAP.Username == "" || c.IMAP.Password == "" {
-		return fmt.Errorf("config: imap.username/password: missing (the password may come from NAVARCH_IMAP_PASSWORD)")
+	switch {
+	case c.IMAP.Username == "":
+		return fmt.Errorf("config: imap.username: missing")
+	case c.IMAP.Password == "":
+		return fmt.Errorf("config: imap.password: missing (it may come from NAVARCH_IMAP_PASSWORD)")
+	case c.SMTP.Username != "" && c.SMTP.Password == "":
+		return fmt.Errorf("config: smtp.password: missing for smtp.username %s (it may come from NAVARCH_SMTP_PASSWORD)", c.SMTP.Username)
+	case c.SMTP.Password != "" && c.SMTP.Username == "":
+		return fmt.Errorf("config: smtp.username: missing (smtp.password is set)")
+	}
+	for _, s := range []struct {
+		name string
+		conf *serverConf
+	}{{"imap", &c.IMAP}, {"smtp", &c.SMTP}} {
+		if err := s.conf.readCA(s.name); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
+// readCA reads the server's CA file, if it has one.
+func (s *serverConf) readCA(name string) error {
+	if s.CAFile == "" {
+		return nil
+	}
+	if s.TLS == navmail.TLSNone {
+		return fmt.Errorf("config: %s.ca_file: set, but %s.tls is none", name, name)
+	}
+	data, err := os.ReadFile(s.CAFile)
+	if err != nil {
+		return fmt.Errorf("config: %s.ca_file: %w", name, err)
+	}
+	s.roots = x509.NewCertPool()
+	if !s.roots.AppendCertsFromPEM(data) {
+		return fmt.Errorf("config: %s.ca_file: %s holds no PEM certificate", name, s.CAFile)
+	}
+	return nil
+}
+
+// tlsConfig is how navarch verifies the server: its name, by the CA file's authorities or
+// the system's. There is no way to turn verification off.
+func (s serverConf) tlsConfig() *tls.Config {
+	if s.TLS == navmail.TLSNone {
+		return nil
+	}
+	return &tls.Config{ServerName: s.Host, RootCAs: s.roots, MinVersion: tls.VersionTLS12}
+}
+
 func (c *fileConfig) intake() *navmail.Intake {
 	return &navmail.Intake{IMAP: navmail.IMAP{Host: c.IMAP.Host, Port: c.IMAP.Port, TLS: c.IMAP.TLS, Username: c.IMAP.Username,
-		Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Poll: time.Duration(c.IMAP.PollSeconds) * time.Second}}
+		Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Poll: time.Duration(c.IMAP.PollSeconds) * time.Second, TLSConfig: c.IMAP.tlsConfig()}}
 }
 
 // host is the host's configuration, the same for the daemon and the database commands
@@ -174,5 +258,5 @@ func (c *fileConfig) host() host.Config {
 
 func (c *fileConfig) smtp() navmail.SMTP {
 	return navmail.SMTP{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: c.SMTP.TLS, Username: c.SMTP.Username,
-		Password: c.SMTP.Password, From: c.Address}
+		Password: c.SMTP.Password, From: c.Address, TLSConfig: c.SMTP.tlsConfig()}
 }

@@ -25,21 +25,35 @@ func TestConfig(t *testing.T) {
 		"imap.port":           strings.Replace(goodConfig, "993", "0", 1),
 		"smtp.tls":            strings.Replace(goodConfig, "starttls", "ssl", 1),
 		"imap.tls":            strings.Replace(goodConfig, `"tls": "tls"`, `"tls": "none"`, 1),
-		"imap.username":       goodConfig,
+		"imap.password":       goodConfig,
+		"imap.username":       strings.Replace(goodConfig, `"username": "navarch"}`, `"username": ""}`, 1),
+		"smtp.password":       goodConfig,
+		"smtp.username":       strings.Replace(goodConfig, `"username": "navarch"}}`, `"password": "x"}}`, 1),
+		"imap.ca_file":        strings.Replace(goodConfig, `"username": "navarch"}`, `"username": "navarch", "ca_file": "/nonexistent/ca.pem"}`, 1),
 		"unknown field":       strings.Replace(goodConfig, `"database"`, `"databse"`, 1),
 		"deadline_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 0, "database"`, 1),
+		"reminder_hours":      strings.Replace(goodConfig, `"database"`, `"deadline_hours": 6, "database"`, 1),
+		"reminder_hours 0":    strings.Replace(goodConfig, `"database"`, `"reminder_hours": 0, "database"`, 1),
 		"rate_limit_per_hour": strings.Replace(goodConfig, `"database"`, `"rate_limit_per_hour": 0, "database"`, 1),
 		"backup_every_hours":  strings.Replace(goodConfig, `"database"`, `"backup_keep": 0, "database"`, 1),
 		"game_masters":        strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm at example.org": "gm-secret-key-1"}, "database"`, 1),
 		"game_masters list":   strings.Replace(goodConfig, `"database"`, `"game_masters": ["gm@example.org"], "database"`, 1),
 		"game_masters key":    strings.Replace(goodConfig, `"database"`, `"game_masters": {"gm@example.org": "short"}, "database"`, 1),
 		"metrics_listen":      strings.Replace(goodConfig, `"database"`, `"metrics_listen": "9464", "database"`, 1),
+		"game_masters own":    strings.Replace(goodConfig, `"database"`, `"game_masters": {"Navarch+gm@example.org": "gm-secret-key-1"}, "database"`, 1),
+		"game_masters self":   strings.Replace(goodConfig, `"database"`, `"game_masters": {"navarch@example.org": "gm-secret-key-1"}, "database"`, 1),
+		"address subaddress":  strings.Replace(goodConfig, "navarch@example.org", "navarch+games@example.org", 1),
 		"metrics_listen port": strings.Replace(goodConfig, `"database"`, `"metrics_listen": "127.0.0.1:", "database"`, 1),
 	}
 	for field, text := range bad {
-		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
-		if field == "imap.username" {
+		e := map[string]string{"NAVARCH_IMAP_PASSWORD": "x", "NAVARCH_SMTP_PASSWORD": "y"}
+		switch field {
+		case "imap.password":
 			e = nil
+		case "smtp.password":
+			e = map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
+		case "smtp.username":
+			e = map[string]string{"NAVARCH_IMAP_PASSWORD": "x"}
 		}
 		c, err := parseConfig([]byte(text), env(e))
 		if err == nil {
@@ -48,6 +62,11 @@ func TestConfig(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), strings.Split(field, " ")[0]) {
 			t.Errorf("%s: %v, want an error naming it", field, err)
 		}
+	}
+	// Top-level keys beginning with "_" are comments (docs/navarch.example.json); others
+	// that are not fields are refused.
+	if c, err := parseConfig([]byte(strings.Replace(goodConfig, `"database"`, `"_domain": "the Message-IDs' domain", "database"`, 1)), env(nil)); err != nil || c.Domain != "navarch.example.org" {
+		t.Errorf("a comment key: %+v, %v", c, err)
 	}
 	if _, err := parseConfig([]byte("{"), env(nil)); err == nil {
 		t.Error("truncated JSON accepted")
@@ -69,4 +88,13 @@ func FuzzConfig(f *testing.F) {
 			t.Fatalf("accepted an incomplete config: %+v", c)
 		}
 	})
+}
+
+// TestExampleConfig: docs/navarch.example.json, comments and all, is a configuration the
+// daemon takes.
+func TestExampleConfig(t *testing.T) {
+	c, err := loadConfig("../../docs/navarch.example.json")
+	if err != nil || c.Domain != "navarch.example.org" || c.Address != "navarch@example.org" {
+		t.Fatalf("the example configuration: %+v, %v", c, err)
+	}
 }

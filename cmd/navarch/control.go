@@ -21,14 +21,14 @@ import (
 	"navarch/store"
 )
 
-// The control socket lets the database commands (game, parked, check, render, backup) run while the daemon
+// The control socket lets the database commands (game, parked, dropped, check, render, backup) run while the daemon
 // holds the database: a command that finds the file locked sends its command line to the
 // daemon's socket, DATABASE.sock, and the daemon runs it on its open store and sends back
 // what it printed and its exit status. The socket is a file of mode 0600: whoever may
 // connect may already write the database.
 
 // controlled are the commands the daemon runs for the command line.
-var controlled = []string{"game", "parked", "check", "render", "backup"}
+var controlled = []string{"game", "parked", "dropped", "check", "render", "backup"}
 
 // maxRequest bounds a request on the socket (a command line, with its working directory).
 const maxRequest = 1 << 20

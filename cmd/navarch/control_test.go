@@ -100,7 +100,7 @@ func TestControlRefusals(t *testing.T) {
 	other := filepath.Join(dir, "other.db")
 	os.WriteFile(other, nil, 0o600)
 	cases := []struct{ raw, want string }{
-		{`{"args": ["serve", "-config", "x"], "dir": "/"}` + "\n", "runs only game, parked, check"},
+		{`{"args": ["serve", "-config", "x"], "dir": "/"}` + "\n", "runs only game, parked, dropped, check"},
 		{`{"args": [], "dir": "/"}` + "\n", "runs only"},
 		{`{"args": ["check"], "dir": "relative"}` + "\n", "not absolute"},
 		{`{"args": ["check"` + "\n", "request"},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"image/png"
 	"io"
@@ -15,11 +16,14 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	gosmtp "github.com/emersion/go-smtp"
 
+	"navarch/host"
 	"navarch/mail/mailtest"
 )
 
@@ -28,6 +32,7 @@ import (
 type testServers struct {
 	box                *mailtest.IMAP
 	imapPort, smtpPort int
+	refuseLogin        atomic.Bool // the SMTP server refuses every login (535)
 	mu                 sync.Mutex
 	sent               []string            // the recipients of the mails taken, in order
 	raw                map[string][]string // the mails taken, by recipient
@@ -35,11 +40,20 @@ type testServers struct {
 
 const testPassword = "test-secret"
 
-func startTestServers(t *testing.T) *testServers {
+// startTestServers starts the servers on loopback; with a TLS configuration, the IMAP server
+// speaks TLS from the first byte and the SMTP server offers STARTTLS with it.
+func startTestServers(t *testing.T, withTLS ...*tls.Config) *testServers {
 	t.Helper()
-	ts := &testServers{box: mailtest.NewIMAP(t, "navarch@host.example", testPassword), raw: map[string][]string{}}
+	var imapTLS *tls.Config
+	if len(withTLS) > 0 {
+		imapTLS = withTLS[0]
+	}
+	ts := &testServers{box: mailtest.NewIMAP(t, "navarch@host.example", testPassword, imapTLS), raw: map[string][]string{}}
 	smtpSrv := gosmtp.NewServer(testBackend{ts})
 	smtpSrv.Domain, smtpSrv.AllowInsecureAuth, smtpSrv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
+	if len(withTLS) > 0 {
+		smtpSrv.TLSConfig = withTLS[0]
+	}
 	sln, sport, err := freePort()
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +105,18 @@ type testSession struct {
 	to []string
 }
 
+// The SMTP server offers AUTH PLAIN and takes any user name and password, or refuses every
+// login with 535 while refuseLogin is set.
+func (s *testSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (s *testSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, _, _ string) error {
+		if s.ts.refuseLogin.Load() {
+			return &gosmtp.SMTPError{Code: 535, EnhancedCode: gosmtp.EnhancedCode{5, 7, 8}, Message: "authentication credentials invalid"}
+		}
+		return nil
+	}), nil
+}
+
 func (s *testSession) Mail(string, *gosmtp.MailOptions) error { return nil }
 func (s *testSession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
 	if strings.HasSuffix(to, "@refused.example") {
@@ -136,7 +162,7 @@ func (b *syncBuffer) String() string {
 // daemon runs navarch serve's daemon (serveDaemon) on the test servers, with metrics on
 // loopback, until the test ends. It returns the configuration's path, the database's, the
 // metrics address and the daemon's log.
-func daemon(t *testing.T, ts *testServers) (cfg, db, metricsAddr string, logs *syncBuffer) {
+func daemon(t *testing.T, ts *testServers, edit ...func(config string) string) (cfg, db, metricsAddr string, logs *syncBuffer) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, db = filepath.Join(dir, "navarch.json"), filepath.Join(dir, "navarch.db")
@@ -149,10 +175,16 @@ func daemon(t *testing.T, ts *testServers) (cfg, db, metricsAddr string, logs *s
 	text := fmt.Sprintf(`{"database": %q, "address": "navarch@host.example", "domain": "navarch.host.example", "metrics_listen": %q,
  "imap": {"host": "127.0.0.1", "port": %d, "tls": "none", "username": "navarch@host.example", "password": %q, "poll_seconds": 1},
  "smtp": {"host": "127.0.0.1", "port": %d, "tls": "none"}}`, db, metricsAddr, ts.imapPort, testPassword, ts.smtpPort)
+	for _, e := range edit {
+		text = e(text)
+	}
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c, err := loadConfig(cfg)
+	if err == nil {
+		err = c.credentials()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +340,7 @@ func TestMetricsScraped(t *testing.T) {
 	waitFor(t, 10*time.Second, "a heartbeat", func() bool { c, _, _ := navarch("health", "-config", cfg); return c == 0 })
 	code, out, _ = navarch("health", "-config", cfg)
 	for _, want := range []string{"alive", "outbox: 0 queued", "deadlines: 0 pending", "games: joining 1",
-		"mails: 2 received, 5 answered, 0 parked (0 waiting), 1 refused, 0 failed"} {
+		"mails: 2 received, 5 answered, 0 parked (0 waiting), 1 rejected, 1 refused, 0 failed"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("health: exit %d, no %q:\n%s", code, want, out)
 		}
@@ -345,7 +377,7 @@ func TestHealthMetricsDown(t *testing.T) {
 	text := fmt.Sprintf(`{"database": %q, "address": "navarch@host.example", "domain": "navarch.host.example", "metrics_listen": "127.0.0.1:%d",
  "imap": {"host": "127.0.0.1", "port": 1143, "tls": "none"}, "smtp": {"host": "127.0.0.1", "port": 1025, "tls": "none"}}`, db, port)
 	os.WriteFile(filepath.Join(dir, "navarch.json"), []byte(text), 0o600)
-	heartbeat(db, slog.New(slog.DiscardHandler))(0)
+	heartbeat(db, slog.New(slog.DiscardHandler), func() host.Health { return host.Health{} })(0)
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "the metrics do not answer") {
 		t.Errorf("health with the metrics down: exit %d %s", code, out)
 	}

@@ -15,7 +15,7 @@ var gameCmd = command{
 	name:    "game",
 	summary: "create, list, show, export, pause, resume, extend, replace and end games; read their mail",
 	usage: `navarch game new -config FILE -ruleset R -scenario S -player ID:SIDE:ADDRESS:ZONE... [-referee ADDRESS]...
-           [-options O,O] [-tables FILE] [-deadline-hours H] [-reminder-hours H] [-no-orders default|referee]
+           [-options O,O] [-tables FILE] [-deadline D] [-reminder D|off] [-no-orders default|referee]
        navarch game list -config FILE
        navarch game show -config FILE TAG
        navarch game export -config FILE [-side SIDE] TAG > FILE.log
@@ -29,7 +29,11 @@ var gameCmd = command{
        navarch game end -config FILE TAG [RESULT...]
 
 new creates a game and queues its welcome mails (the daemon sends them); each player
-gets a secret key. mail lists every mail received for the game (kept raw for audit), or
+gets a secret key. -deadline is the time for orders, in hours (48) or as a duration in
+whole minutes (90m, 1h30m; at least 1m, for quick games and tests); -reminder how long before
+the deadline the late players are reminded, or off for no reminder; each defaults to the
+configuration's deadline_hours and reminder_hours (-deadline-hours and -reminder-hours, in
+hours, 0 meaning the configuration's, still work). mail lists every mail received for the game (kept raw for audit), or
 prints mail N as it arrived. pause, resume, extend, replace, proceed, rekey and end act as the
 referee's mail commands do: written to the log and announced to everyone (the daemon
 sends the mails). While the daemon runs, it runs these commands for the command line
@@ -58,8 +62,10 @@ func runGame(c *cli, args []string) int {
 	scenario := fs.String("scenario", "", "new: the scenario")
 	options := fs.String("options", "", "new: optional rules, comma-separated")
 	tables := fs.String("tables", "", "new: a corrected table file")
-	deadline := fs.Int("deadline-hours", 0, "new: hours for orders (default: the configuration's deadline_hours)")
-	reminder := fs.Int("reminder-hours", 0, "new: a reminder this many hours before a deadline (default: reminder_hours)")
+	deadline := fs.Int("deadline-hours", 0, "new: hours for orders (0: the configuration's deadline_hours)")
+	reminder := fs.Int("reminder-hours", 0, "new: a reminder this many hours before a deadline (0: the configuration's reminder_hours)")
+	deadlineSpan := fs.String("deadline", "", "new: the time for orders: hours (48) or a duration in whole minutes (90m)")
+	reminderSpan := fs.String("reminder", "", "new: a reminder this long before a deadline (hours, or 30m), or off")
 	noOrders := fs.String("no-orders", host.NoOrdersDefault, "new: at a deadline without orders, apply the rules' default, or wait for the referee (default|referee)")
 	side := fs.String("side", "", "export: the side whose copy to write (default: the full log)")
 	fs.Var(&players, "player", "new: ID:SIDE:ADDRESS:ZONE; repeatable")
@@ -77,7 +83,9 @@ func runGame(c *cli, args []string) int {
 	case "new":
 		spec := host.GameSpec{Ruleset: *ruleset, Scenario: *scenario, Referees: referees,
 			DeadlineHours: *deadline, ReminderHours: *reminder, NoOrders: *noOrders}
-		err = gameNew(h, stdout, spec, *options, c.path(*tables), players)
+		if err = spans(&spec, *deadlineSpan, *reminderSpan); err == nil {
+			err = gameNew(h, stdout, spec, *options, c.path(*tables), players)
+		}
 	case "list":
 		err = gameList(h, stdout)
 	case "show", "export":
@@ -155,4 +163,21 @@ func gameList(h *host.Host, stdout io.Writer) error {
 		fmt.Fprintln(stdout, g)
 	}
 	return err
+}
+
+// spans reads -deadline and -reminder into the spec, a refusal naming the flag and what was
+// typed.
+func spans(spec *host.GameSpec, deadline, reminder string) error {
+	var err error
+	if deadline != "" {
+		if spec.Deadline, _, err = host.ParseSpan(deadline, false); err != nil {
+			return fmt.Errorf("-deadline: %w", err)
+		}
+	}
+	if reminder != "" {
+		if spec.Reminder, spec.NoReminder, err = host.ParseSpan(reminder, true); err != nil {
+			return fmt.Errorf("-reminder: %w", err)
+		}
+	}
+	return nil
 }

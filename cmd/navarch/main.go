@@ -21,7 +21,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{demoCmd, serveCmd, gameCmd, verifyCmd, replayCmd, webverifyCmd, renderCmd, rulesCmd, parkedCmd, backupCmd, compactCmd, checkCmd, healthCmd, versionCmd}
+	return []command{demoCmd, serveCmd, gameCmd, verifyCmd, replayCmd, webverifyCmd, renderCmd, rulesCmd, parkedCmd, droppedCmd, backupCmd, compactCmd, checkCmd, healthCmd, versionCmd}
 }
 
 func main() {

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"navarch/gamelog"
+	"navarch/host"
 	"navarch/ident"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
+	navmail "navarch/mail"
 	"navarch/store"
 	"navarch/webverify"
 )
@@ -256,6 +258,13 @@ func TestGameCommands(t *testing.T) {
 	if code, out, e := navarch("game", "export", "-config", cfg, tag); code != 0 || !strings.HasPrefix(out, "navarch/v2 log full") {
 		t.Errorf("game export: %d %.80s%s", code, out, e)
 	}
+	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "ottoman", tag); code != 0 || !strings.HasPrefix(out, "navarch/v2 log side:ottoman") {
+		t.Errorf("game export -side ottoman: %d %.80s%s", code, out, e)
+	}
+	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "christain", tag); code != 1 || out != "" ||
+		!strings.Contains(e, `has no side "christain": its sides are christian, ottoman`) {
+		t.Errorf("game export -side christain (a typo): exit %d, want 1 naming the sides\n%s%s", code, out, e)
+	}
 	if code, _, _ := navarch("game", "new", "-config", cfg, "-scenario", "no-such", "-player", "a:christian:a@x.org"); code != 1 {
 		t.Errorf("a game of an unknown scenario: exit %d", code)
 	}
@@ -268,6 +277,27 @@ func TestGameCommands(t *testing.T) {
 		t.Errorf("a game with its own deadline policy: exit %d %s%s", code, out, e)
 	} else if _, show, _ := navarch("game", "show", "-config", cfg, strings.TrimSuffix(strings.Fields(out)[2], ";")); !strings.Contains(show, "deadlines 48h, reminder 12h before, without orders: referee") {
 		t.Errorf("the policy is not the game's:\n%s", show)
+	}
+	// A quick game in minutes without reminders; refusals repeat what was typed.
+	if code, out, e := navarch("game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-deadline", "90m", "-reminder", "off",
+		"-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com"); code != 0 {
+		t.Errorf("a quick game: exit %d %s%s", code, out, e)
+	} else if _, show, _ := navarch("game", "show", "-config", cfg, strings.TrimSuffix(strings.Fields(out)[2], ";")); !strings.Contains(show, "deadlines 90m, no reminder, without orders: default") {
+		t.Errorf("the quick game's policy:\n%s", show)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-deadline", "90x"}, `-deadline: want hours (48) or a duration in minutes or hours (90m, 1h30m), not "90x"`},
+		{[]string{"-reminder", "soon"}, `-reminder: want hours (48) or a duration in minutes or hours (90m, 1h30m), or off, not "soon"`},
+		{[]string{"-deadline-hours", "1"}, "reminder: 12h before the deadline (the installation's reminder_hours) must be less than the deadline, 1h (as given)"},
+		{[]string{"-deadline", "30m", "-reminder", "45m"}, "reminder: 45m before the deadline (as given) must be less than the deadline, 30m (as given)"},
+	} {
+		args := append([]string{"game", "new", "-config", cfg, "-scenario", "lions-at-sea", "-player", "alice:christian:alice@example.org", "-player", "bob:ottoman:bob@example.com"}, c.args...)
+		if code, _, e := navarch(args...); code != 1 || !strings.Contains(e, c.want) {
+			t.Errorf("game new %v: exit %d %s, want 1 and %q", c.args, code, e, c.want)
+		}
 	}
 	if code, _, _ := navarch("game", "show", "-config", cfg, "xyz-0000"); code != 1 {
 		t.Errorf("an unknown game shown: exit %d", code)
@@ -323,14 +353,35 @@ func TestHealth(t *testing.T) {
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "no heartbeat") {
 		t.Errorf("no daemon ever ran: exit %d %s", code, out)
 	}
-	heartbeat(db, slog.New(slog.DiscardHandler))(0)
+	well := func() host.Health { return host.Health{} }
+	heartbeat(db, slog.New(slog.DiscardHandler), well)(0)
 	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.HasPrefix(out, "alive") || strings.Contains(out, "parked") {
 		t.Errorf("a fresh heartbeat: exit %d %s", code, out)
 	}
-	heartbeat(db, slog.New(slog.DiscardHandler))(2)
+	heartbeat(db, slog.New(slog.DiscardHandler), well)(2)
 	if code, out, _ := navarch("health", "-config", cfg); code != 0 || !strings.Contains(out, "; 2 mails parked after our own failures") {
 		t.Errorf("a heartbeat with parked mail: exit %d %s", code, out)
 	}
+	// Without metrics, the heartbeat file carries each failing connection: a login refused
+	// for 20 minutes fails health (past the default 10 minutes), naming the settings; a
+	// connection failing for 2 minutes is a warning.
+	failing := func() host.Health {
+		return host.Health{
+			Intake: navmail.HealthStatus{FailingSince: time.Now().Add(-20 * time.Minute), Kind: navmail.KindAuth, Err: "imap login as navarch: login refused:\nNO [AUTHENTICATIONFAILED]"},
+			Send:   navmail.HealthStatus{FailingSince: time.Now().Add(-2 * time.Minute), Kind: navmail.KindConnection, Err: "dial tcp: connection refused"}}
+	}
+	heartbeat(db, slog.New(slog.DiscardHandler), failing)(0)
+	code, out, _ := navarch("health", "-config", cfg)
+	for _, want := range []string{"not healthy: the mailbox (IMAP) has failed for 20m", "(auth: imap login as navarch: login refused: NO [AUTHENTICATIONFAILED])",
+		"check imap.username and imap.password", "but the sending (SMTP) has failed for 2m", "(connection: dial tcp: connection refused)"} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("a login refused for 20 minutes: exit %d, no %q:\n%s", code, want, out)
+		}
+	}
+	if code, out, _ := navarch("health", "-config", cfg, "-failing", "30m"); code != 0 || !strings.Contains(out, "alive") || !strings.Contains(out, "the mailbox (IMAP) has failed for 20m") {
+		t.Errorf("the same within -failing 30m: exit %d, want 0 with a warning:\n%s", code, out)
+	}
+	heartbeat(db, slog.New(slog.DiscardHandler), well)(0)
 	old := time.Now().Add(-10 * time.Minute)
 	os.Chtimes(db+".alive", old, old)
 	if code, out, _ := navarch("health", "-config", cfg); code != 1 || !strings.Contains(out, "10m0s old") {

@@ -23,7 +23,12 @@ Runs until SIGINT or SIGTERM. The configuration is described in docs/navarch.exa
 passwords may come from NAVARCH_IMAP_PASSWORD and NAVARCH_SMTP_PASSWORD. While it runs, the
 database commands (game, parked, check, render, backup) are run by the daemon for the
 command line, through its control socket DATABASE.sock, and the mail they queue is sent at
-once. With metrics_listen set, it serves Prometheus metrics at http://ADDRESS/metrics.`,
+once. With metrics_listen set, it serves Prometheus metrics at http://ADDRESS/metrics.
+
+At start it tries each server once (the IMAP login and mailbox; the SMTP connection, TLS,
+login and navarch's address as the sender) and does not start, naming the field, when a
+server refuses a setting: a password, a certificate (imap.ca_file, smtp.ca_file), the
+sender address. A server that does not answer is logged and retried while the daemon runs.`,
 }
 
 func init() { serveCmd.run = runServe }
@@ -44,7 +49,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := serveDaemon(ctx, cfg, slog.New(slog.NewTextHandler(stderr, nil))); err != nil {
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := checkServers(ctx, cfg, log); err != nil {
+		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
+		return 2
+	}
+	if err := serveDaemon(ctx, cfg, log); err != nil {
 		fmt.Fprintf(stderr, "navarch serve: %v\n", err)
 		return 1
 	}
@@ -60,9 +70,9 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 	}
 	defer s.Close()
 	hc := cfg.host()
-	hc.Heartbeat = heartbeat(cfg.Database, log)
-	hc.Wake = make(chan struct{}, 1) // shared with the control socket: its commands' mail leaves at once
 	var h *host.Host
+	hc.Heartbeat = heartbeat(cfg.Database, log, func() host.Health { return h.Health() })
+	hc.Wake = make(chan struct{}, 1) // shared with the control socket: its commands' mail leaves at once
 	var m *metrics.Metrics
 	var ln net.Listener
 	if cfg.MetricsListen != "" {
@@ -73,7 +83,11 @@ func serveDaemon(ctx context.Context, cfg *fileConfig, log *slog.Logger) error {
 		hc.Metrics = m
 	}
 	h = host.New(s, rulesets, hc, log)
+	if err := h.OwnAddressInUse(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	if m != nil {
+		m.WatchHealth(h.Health)
 		go func() {
 			if err := m.Serve(ctx, ln); err != nil {
 				log.Error("metrics stopped", "err", err)

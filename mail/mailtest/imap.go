@@ -1,6 +1,7 @@
 package mailtest
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"log"
@@ -14,16 +15,16 @@ import (
 )
 
 // IMAP is go-imap's memory server on loopback with one user and its INBOX, as navarch's
-// mailbox: plain IMAP4rev1 and IMAP4rev2 without TLS, the password sent in the clear.
+// mailbox: IMAP4rev1 and IMAP4rev2, the password taken without TLS too.
 type IMAP struct {
 	User               *imapmemserver.User
 	Port               int
 	Username, Password string
 }
 
-// NewIMAP starts the server on a free loopback port for username and password; it is closed
-// at the end of the test.
-func NewIMAP(t testing.TB, username, password string) *IMAP {
+// NewIMAP starts the server on a free loopback port for username and password, speaking TLS
+// from the first byte with tlsConfig (nil: plain IMAP); it is closed at the end of the test.
+func NewIMAP(t testing.TB, username, password string, tlsConfig *tls.Config) *IMAP {
 	t.Helper()
 	user := imapmemserver.NewUser(username, password)
 	if err := user.Create("INBOX", nil); err != nil {
@@ -41,9 +42,13 @@ func NewIMAP(t testing.TB, username, password string) *IMAP {
 	if err != nil {
 		t.Fatal(err)
 	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return &IMAP{User: user, Port: ln.Addr().(*net.TCPAddr).Port, Username: username, Password: password}
+	return &IMAP{User: user, Port: port, Username: username, Password: password}
 }
 
 // Deliver appends raw to the INBOX, as a mail arriving.

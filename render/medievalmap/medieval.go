@@ -68,8 +68,11 @@ func New(g *medieval.Game, label, side string, full bool) *Picture {
 	return p
 }
 
-// crop centres a window on the action: the last card's traces and the active Division's
-// ships, or, when there are none, every ship still in the battle; clamped to the table.
+// crop frames the whole battle: every ship on the table (each side's, the prizes and the
+// burning hulks, not only the active Division's) and the last card's traces, with a margin,
+// in a window of cropW by cropH inches or more of the same shape, clamped to the table. A
+// window wider than cropW is drawn at a smaller scale, so that every report's map of a game
+// keeps one size (Board); the active Division is outlined on it (drawShip).
 func (p *Picture) crop() {
 	t := p.Game.Table()
 	var pts []table.Point
@@ -77,34 +80,30 @@ func (p *Picture) crop() {
 		for _, ps := range tr.Poses {
 			pts = append(pts, ps.At)
 		}
-		for _, id := range []string{tr.Ship, tr.Target} {
-			if s := p.ship(id); s != nil {
-				pts = append(pts, s.Pose.At)
-			}
-		}
 	}
-	div, _ := p.Game.ActiveDivision()
 	for _, s := range p.Game.Ships {
-		if s.Division == div && s.Active() {
-			pts = append(pts, s.Pose.At)
+		if s.OnTable() && !t.Off(s.Corners()) {
+			pts = append(pts, s.Corners()...)
 		}
 	}
-	if len(pts) == 0 {
-		for _, s := range p.Game.Ships {
-			if s.Active() {
-				pts = append(pts, s.Pose.At)
-			}
-		}
-	}
-	if len(pts) == 0 {
-		return
+	if len(pts) == 0 { // nothing left on the table: all of it
+		pts = []table.Point{{}, {X: t.Width, Y: t.Height}}
 	}
 	lo, hi := pts[0], pts[0]
 	for _, q := range pts {
 		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, q.X), min(lo.Y, q.Y), max(hi.X, q.X), max(hi.Y, q.Y)
 	}
-	p.x0, p.x1 = window((lo.X+hi.X)/2, cropW, t.Width)
-	p.y0, p.y1 = window((lo.Y+hi.Y)/2, cropH, t.Height)
+	const margin = 2 * table.Inch
+	w, h := max(cropW, hi.X-lo.X+2*margin), max(cropH, hi.Y-lo.Y+2*margin)
+	if w*cropH > h*cropW { // the crop's shape, 40 by 28
+		h = w * cropH / cropW
+	} else {
+		w = h * cropW / cropH
+	}
+	w, h = min(w, t.Width), min(h, t.Height)
+	p.scale = min(float64(cropW)/float64(w), float64(cropH)/float64(h)) * cropScale
+	p.x0, p.x1 = window((lo.X+hi.X)/2, w, t.Width)
+	p.y0, p.y1 = window((lo.Y+hi.Y)/2, h, t.Height)
 }
 
 // window is a span of length w centred on mid, inside 0..size (all of it if w > size),
@@ -132,8 +131,12 @@ func (p *Picture) At(q table.Point) (float64, float64) {
 	return float64(q.X-p.x0) / float64(table.Inch) * p.scale, float64(p.y1-q.Y) / float64(table.Inch) * p.scale
 }
 
-// Board implements render.Picture.
+// Board implements render.Picture: a report's crop is always cropW by cropH inches at
+// cropScale in pixels, whatever the window's scale (sea fills what the table does not).
 func (p *Picture) Board() render.Rect {
+	if !p.Full {
+		return render.Rect{W: float64(cropW / table.Inch * cropScale), H: float64(cropH / table.Inch * cropScale)}
+	}
 	return render.Rect{W: math.Ceil(float64(p.x1-p.x0) / float64(table.Inch) * p.scale), H: math.Ceil(float64(p.y1-p.y0) / float64(table.Inch) * p.scale)}
 }
 
@@ -628,10 +631,27 @@ func label(s *medieval.Ship) (string, string) {
 	return name, fmt.Sprintf("S%d D%d C%d M%d", s.F.Sea, s.F.Defence, s.F.Combat, s.F.Missile)
 }
 
-// drawLabels writes each ship's label beside her base, on a pale box: above, below, right,
-// left or at a corner, whichever covers the least of the other bases, the labels already
-// placed and the board's edge.
-func (p *Picture) drawLabels(dc *gg.Context, f *render.Fonts, r render.Rect) {
+// placed is a ship's label where drawLabels puts it: its box, and whether it stands off
+// the ship with a leader line to her.
+type placed struct {
+	ship   *medieval.Ship
+	box    box
+	leader bool
+}
+
+// labelGap keeps a label clear of the broadside pips; labelStep is how much further out a
+// label is tried when the near places are taken.
+const (
+	labelGap  = 8
+	labelStep = 28
+)
+
+// placeLabels puts each ship's label beside her, at the first of eight places around her
+// base (above, below, right, left, the corners) that covers no other base and no label
+// placed before, trying places further out where the near ones are taken; a label moved
+// out gets a leader line to her centre, so that in a cluster no label sits on another
+// ship. Where nothing is free, the place covering least wins.
+func (p *Picture) placeLabels(f *render.Fonts, r render.Rect) []placed {
 	var ships []*medieval.Ship
 	var bases []box
 	for _, s := range p.Game.Ships {
@@ -641,34 +661,56 @@ func (p *Picture) drawLabels(dc *gg.Context, f *render.Fonts, r render.Rect) {
 		}
 	}
 	bold := f.Face(true, 11)
-	const gap = 8 // clear of the broadside pips
-	var placed []box
+	var out []placed
 	for i, s := range ships {
 		l1, l2 := label(s)
 		w, h := max(render.TextWidth(bold, l1), render.TextWidth(f.Small, l2))+4, 26.0
 		b := bases[i]
 		cx, cy := (b.x0+b.x1)/2, (b.y0+b.y1)/2
-		best, bestScore := box{}, math.Inf(1)
-		for _, c := range [][2]float64{
-			{cx - w/2, b.y0 - gap - h}, {cx - w/2, b.y1 + gap}, {b.x1 + gap, cy - h/2}, {b.x0 - gap - w, cy - h/2},
-			{b.x1, b.y0 - h}, {b.x1, b.y1}, {b.x0 - w, b.y0 - h}, {b.x0 - w, b.y1},
-		} {
-			cand := box{c[0], c[1], c[0] + w, c[1] + h}
-			score := 0.0
-			for j, o := range bases {
-				if j != i {
-					score += cand.overlap(o)
+		best, bestScore, bestK := box{}, math.Inf(1), 0
+		for k := 0; k < 6; k++ {
+			g := float64(labelGap + k*labelStep)
+			for _, c := range [][2]float64{
+				{cx - w/2, b.y0 - g - h}, {cx - w/2, b.y1 + g}, {b.x1 + g, cy - h/2}, {b.x0 - g - w, cy - h/2},
+				{b.x1 + g - labelGap, b.y0 - g + labelGap - h}, {b.x1 + g - labelGap, b.y1 + g - labelGap}, {b.x0 - g + labelGap - w, b.y0 - g + labelGap - h}, {b.x0 - g + labelGap - w, b.y1 + g - labelGap},
+			} {
+				cand := box{c[0], c[1], c[0] + w, c[1] + h}
+				score := 0.0
+				for j, o := range bases {
+					if j != i {
+						score += 3 * cand.overlap(o)
+					}
+				}
+				for _, o := range out {
+					score += 2 * cand.overlap(o.box)
+				}
+				score += w*h - cand.overlap(box{0, 0, r.W, r.H})
+				score += float64(k) * 200 // further out only to get clear
+				if score < bestScore {
+					best, bestScore, bestK = cand, score, k
 				}
 			}
-			for _, o := range placed {
-				score += 2 * cand.overlap(o)
-			}
-			score += w*h - cand.overlap(box{0, 0, r.W, r.H})
-			if score < bestScore {
-				best, bestScore = cand, score
-			}
 		}
-		placed = append(placed, best)
+		out = append(out, placed{ship: s, box: best, leader: bestK > 0})
+	}
+	return out
+}
+
+// drawLabels draws the labels placeLabels put, each over a pale ground, with its leader
+// line where it stands off.
+func (p *Picture) drawLabels(dc *gg.Context, f *render.Fonts, r render.Rect) {
+	bold := f.Face(true, 11)
+	for _, pl := range p.placeLabels(f, r) {
+		s, best := pl.ship, pl.box
+		if pl.leader {
+			b := p.bounds(s)
+			cx, cy := (b.x0+b.x1)/2, (b.y0+b.y1)/2
+			dc.SetColor(sideInk[p.sideIndex(s.Side)])
+			dc.SetLineWidth(1)
+			dc.DrawLine(cx, cy, min(max(cx, best.x0), best.x1), min(max(cy, best.y0), best.y1))
+			dc.Stroke()
+		}
+		l1, l2 := label(s)
 		dc.SetColor(color.NRGBA{255, 255, 255, 150})
 		dc.DrawRectangle(best.x0, best.y0, best.x1-best.x0, best.y1-best.y0)
 		dc.Fill()

@@ -294,3 +294,73 @@ func TestTracks(t *testing.T) {
 		t.Errorf("the empty port broadside's dot: %v, want white", got)
 	}
 }
+
+// TestCropFramesTheWholeBattle: a report's map frames every ship on the table, both sides',
+// not only the Division whose card waits: at Sluys's first card the English are at x 12-14
+// and the French at 50-56, so the window widens beyond 40" and draws at a smaller scale;
+// the board keeps its one size all game long.
+func TestCropFramesTheWholeBattle(t *testing.T) {
+	g := playUntil(t, "sluys-1340", 1, func(*medieval.Game) bool { return true })
+	sizes := map[render.Rect]bool{}
+	for i := 0; ; i++ {
+		p := New(g, "m", "english", false)
+		sizes[p.Board()] = true
+		for _, s := range g.Ships {
+			if s.OnTable() && !g.Table().Off(s.Corners()) {
+				for _, c := range s.Corners() {
+					if c.X < p.x0 || c.X > p.x1 || c.Y < p.y0 || c.Y > p.y1 {
+						t.Fatalf("step %d (%s): %s at %v is outside the map's window x %v-%v y %v-%v", i, g.Next().What, s.ID, s.Pose, p.x0, p.x1, p.y0, p.y1)
+					}
+				}
+			}
+		}
+		if i == 0 && (p.scale >= cropScale || p.x1-p.x0 <= cropW) {
+			t.Errorf("the first map's window is %v\" at %.1f px an inch: not widened to both fleets", table.FormatInches(p.x1-p.x0), p.scale)
+		}
+		if i == 0 {
+			pngOf(t, g, "english", false, "whole-battle-crop.png")
+		}
+		if g.Next().Kind == adjudicator.Over || i > 60 {
+			break
+		}
+		g = playUntil(t, "sluys-1340", i+2, func(*medieval.Game) bool { return false })
+	}
+	if len(sizes) != 1 {
+		t.Errorf("the maps change size: %v", sizes)
+	}
+}
+
+// TestLabelsClearOfOtherShips: in the bots' games, where ships bunch in boarding actions and
+// rafts, no ship's label covers another ship's base on a report's map: a label that cannot
+// sit beside her stands further out with a leader line.
+func TestLabelsClearOfOtherShips(t *testing.T) {
+	f := render.NewFonts()
+	checked, leaders := 0, 0
+	for _, sc := range []string{"sluys-1340", "winchelsea-1350"} {
+		g := newGame(t, sc)
+		for i := 0; i < 160 && g.Next().Kind != adjudicator.Over; i++ {
+			p := New(g, "m", "english", false)
+			pls := p.placeLabels(f, p.Board())
+			for _, pl := range pls {
+				if pl.leader {
+					leaders++
+				}
+				for _, s := range g.Ships {
+					if s != pl.ship && s.OnTable() && pl.box.overlap(p.bounds(s)) > 0 {
+						t.Errorf("%s step %d: %s's label covers %s", sc, i, pl.ship.ID, s.ID)
+					}
+				}
+				checked++
+			}
+			st := g.Next()
+			orders := map[string][]adjudicator.Order{}
+			for _, side := range st.Sides {
+				orders[side], _ = g.Parse(side, g.BotOrders(side))
+			}
+			if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash{byte(i), byte(i >> 8), 5})); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d labels checked, %d with leader lines", checked, leaders)
+}

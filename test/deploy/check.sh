@@ -103,12 +103,16 @@ healthy() {
 
 say "verifying the systemd unit"
 CGO_ENABLED=0 go build -o "$work/navarch" ./cmd/navarch
-sed "s#/usr/local/bin/navarch#$work/navarch#" docs/deploy/navarch.service >"$work/navarch.service"
-if out=$(systemd-analyze verify "$work/navarch.service" 2>&1) && [ -z "$out" ]; then
-	say "navarch.service verifies"
-else
-	fail "systemd-analyze verify navarch.service: $out"
-fi
+for unit in navarch.service navarch-health.service navarch-health.timer; do
+	sed "s#/usr/local/bin/navarch#$work/navarch#" "docs/deploy/$unit" >"$work/$unit"
+done
+for unit in navarch.service navarch-health.service navarch-health.timer; do
+	if out=$(cd "$work" && systemd-analyze verify "$work/$unit" 2>&1) && [ -z "$out" ]; then
+		say "$unit verifies"
+	else
+		fail "systemd-analyze verify $unit: $out"
+	fi
+done
 
 standins
 say "building the Dockerfile"
