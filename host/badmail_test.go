@@ -45,7 +45,7 @@ func afterSetUp(t *testing.T) (f *fixture, keys map[string]string, asked, other,
 // 12.4: a mail from navarch's own address (here with a reply token) is never answered, even
 // with a foreign Message-ID and no Auto-Submitted header.
 func TestOwnAddressNeverAnswered(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	f.outbox()
 	f.corpus("own-address.eml", nil)
 	if n := len(f.outbox()); n != 0 {
@@ -56,7 +56,7 @@ func TestOwnAddressNeverAnswered(t *testing.T) {
 // 12.5: a stranger is answered with fixed text that echoes nothing of the mail, at most once
 // a day; a player who names no game is still told what was wrong.
 func TestStrangerAnsweredOnceADayWithFixedText(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	f.outbox()
 	f.corpus("stranger-echo.eml", nil)
 	ms := f.outbox()

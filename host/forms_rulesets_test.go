@@ -4,17 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"navarch/adjudicator"
-	"navarch/adjudicator/medieval"
-	"navarch/adjudicator/oinavarcoi"
 	"navarch/mail"
+	"navarch/rulesets"
 )
 
-// TestOrderFormEveryRuleset: in a Medieval and an Oi Navarcoi! game through the daemon, each
+// TestOrderFormEveryRuleset: in a game of every listed ruleset through the daemon, each
 // request for orders lists the side's units that may act, and its pre-filled lines, sent back
 // unchanged, are accepted, step after step.
 func TestOrderFormEveryRuleset(t *testing.T) {
-	for _, rs := range []adjudicator.Ruleset{medieval.Ruleset, oinavarcoi.Ruleset} {
+	for _, rs := range rulesets.Rules(rulesets.List) {
 		t.Run(rs.ID(), func(t *testing.T) {
 			f, keys := joinedFixture(t, rs, "")
 			mails, forms := f.outbox(), 0

@@ -14,13 +14,12 @@ import (
 	"navarch/gamelog"
 	"navarch/ledger/ledgertest"
 	"navarch/mail"
-	"navarch/render"
-	"navarch/render/lepantomap"
+	"navarch/rulesets"
 	"navarch/store"
 )
 
 // testMaps are the maps cmd/navarch gives the host.
-var testMaps = map[string]render.Map{lepanto.Ruleset.ID(): lepantomap.Map}
+var testMaps = rulesets.Maps(rulesets.List)
 
 type fixture struct {
 	t    testing.TB
@@ -233,7 +232,7 @@ func exportData(tx *store.Tx, id [16]byte) ([]byte, error) {
 // TestRefusals: a stranger, a wrong key, a repeated Message-ID and an auto-reply change
 // nothing; the first two are answered, the last two are not.
 func TestRefusals(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	welcome := f.outbox()
 	key := keyRE.FindStringSubmatch(find(welcome, "alice@example.org", "welcome").Text)[1]
 	f.send("mallory@example.net", "JOIN\nKEY "+key)
@@ -295,7 +294,7 @@ func TestRefusals(t *testing.T) {
 
 // TestDeadline: a reminder before the deadline, then the no-orders policy at it.
 func TestDeadline(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	welcome := f.outbox()
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keyRE.FindStringSubmatch(find(welcome, who, "welcome").Text)[1])
@@ -327,7 +326,7 @@ func TestDeadline(t *testing.T) {
 
 // A mail over the size cap is not read, but its sender is told why (docs/DESIGN.md 4).
 func TestTooBigMailIsAnswered(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	f.outbox()
 	raw := fmt.Sprintf("From: alice@example.org\r\nSubject: [navarch %s] my orders, with a photo\r\nMessage-ID: <photo@example.org>\r\n\r\n%s", f.tag, strings.Repeat("x", mail.DefaultMaxText+1))
 	if err := f.h.Handle([]byte(raw)); err != nil {

@@ -9,7 +9,7 @@ import (
 // TestRefereeWelcome: the referee's welcome is a referee's: the referee key and how
 // to use it, the referee commands, no JOIN and no player's key.
 func TestRefereeWelcome(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	w := find(f.outbox(), "ref@example.net", "welcome (referee)")
 	if w == nil {
 		t.Fatal("no referee's welcome")
@@ -149,7 +149,7 @@ func TestLateDigest(t *testing.T) {
 
 // TestPauseBeforeStart: a game paused before everyone has joined begins only when it resumes.
 func TestPauseBeforeStart(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	keys := map[string]string{}
 	for _, m := range f.outbox() {
 		if k := keyRE.FindStringSubmatch(m.Text); k != nil {

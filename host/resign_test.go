@@ -50,7 +50,7 @@ func TestResign(t *testing.T) {
 // TestRequireDKIM: with the DKIM requirement on, a player's mail without an aligned pass
 // from our own mail server is answered and changes nothing; with one it counts.
 func TestRequireDKIM(t *testing.T) {
-	f := newFixture(t)
+	f := duelFixture(t)
 	rec := &observer{}
 	f.h.cfg.DKIMAuthServID, f.h.cfg.Metrics = "mx.host.example", rec
 	key := keyRE.FindStringSubmatch(find(f.outbox(), "alice@example.org", "welcome").Text)[1]

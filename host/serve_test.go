@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
 
@@ -23,6 +22,7 @@ import (
 	"navarch/adjudicator/lepanto"
 	"navarch/ledger/ledgertest"
 	"navarch/mail"
+	"navarch/mail/mailtest"
 	"navarch/store"
 )
 
@@ -92,19 +92,8 @@ func listen(t testing.TB) (net.Listener, int) {
 // loopback; it returns the mailbox's user, the sink and a daemon wired to both.
 func loopback(t testing.TB) (*imapmemserver.User, *sink, *mail.Intake, mail.SMTP) {
 	t.Helper()
-	mem := imapmemserver.New()
-	user := imapmemserver.NewUser("navarch@host.example", "secret")
-	user.Create("INBOX", nil)
-	mem.AddUser(user)
-	isrv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps: imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}, InsecureAuth: true, Logger: log.New(io.Discard, "", 0),
-	})
-	iln, iport := listen(t)
-	go isrv.Serve(iln)
-	t.Cleanup(func() { isrv.Close() })
+	box := mailtest.NewIMAP(t, "navarch@host.example", "secret", nil)
+	user, iport := box.User, box.Port
 	out := &sink{}
 	ssrv := smtp.NewServer(out)
 	ssrv.Domain, ssrv.AllowInsecureAuth, ssrv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"log/slog"
 	"net"
 	"slices"
@@ -17,39 +15,23 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+
+	"navarch/mail/mailtest"
 )
 
 // mailbox starts go-imap's memory server on loopback with the given mails in INBOX and
 // returns an Intake pointed at it.
 func mailbox(t *testing.T, bodies ...string) *Intake {
 	t.Helper()
-	mem := imapmemserver.New()
-	user := imapmemserver.NewUser("navarch", "secret")
-	user.Create("INBOX", nil)
-	mem.AddUser(user)
+	box := mailtest.NewIMAP(t, "navarch", "secret", nil)
 	for i, b := range bodies {
-		raw := fmt.Sprintf("From: p@example.org\r\nMessage-ID: <%d@example.org>\r\n\r\n%s\r\n", i, b)
-		if _, err := user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+		if err := box.Deliver(fmt.Sprintf("From: p@example.org\r\nMessage-ID: <%d@example.org>\r\n\r\n%s\r\n", i, b)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	srv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps: imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}, InsecureAuth: true, Logger: log.New(io.Discard, "", 0),
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
 	var cur Cursor
 	var mu sync.Mutex
-	in := &Intake{IMAP: IMAP{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, TLS: TLSNone, Username: "navarch", Password: "secret",
+	in := &Intake{IMAP: IMAP{Host: "127.0.0.1", Port: box.Port, TLS: TLSNone, Username: box.Username, Password: box.Password,
 		Poll: 100 * time.Millisecond, Timeout: 5 * time.Second}, Log: slog.New(slog.DiscardHandler),
 		Load: func() (Cursor, error) { mu.Lock(); defer mu.Unlock(); return cur, nil },
 		Save: func(c Cursor) error { mu.Lock(); defer mu.Unlock(); cur = c; return nil }}

@@ -9,7 +9,7 @@ import (
 )
 
 // Map makes the pictures of one ruleset's games. Each ruleset that has a map implements it in
-// a package of its own (render/lepantomap); the ruleset list of cmd/navarch pairs the ruleset
+// a package of its own (render/lepantomap); the ruleset list (package rulesets) pairs the ruleset
 // with it, and the host receives it through its configuration.
 type Map interface {
 	// Picture is game g as side sees it ("" for the referee); label names the game in the

@@ -1,8 +1,8 @@
-// Package adjtest is the conformance harness every ruleset's tests call: the properties the
-// host, the ledger and replay rely on of any adjudicator.Game (Encode determinism, the
-// Parse/String round trip, dice by label, bot self-play to the end, replay equality) and the
-// section-coverage check of a ruleset's rule-case corpus.
+// Package adjtest holds the pure test helpers of the rulesets: the rule-case reader
+// (ReadCase), the dice handed out by label (Scripted), the order-form check (CheckForm) and
+// the section-coverage check of a ruleset's rule-case corpus (SectionCoverage).
 //
-// A ruleset's test calls Conformance for a scenario and SectionCoverage with the sections its
-// cases cite; Scripted is the roller of its rule cases (the dice by label).
+// It imports nothing outside the adjudicator tree, so that the pure engine builds and tests
+// without the store; the through-the-ledger conformance harness (bot self-play, the log
+// verified and replayed) is play/playtest.
 package adjtest

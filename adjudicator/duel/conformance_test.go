@@ -4,14 +4,14 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/duel"
+	"navarch/play/playtest"
 )
 
 func TestConformance(t *testing.T) {
 	for _, sc := range []string{"short", "long"} {
 		t.Run(sc, func(t *testing.T) {
-			adjtest.Conformance(t, duel.Ruleset, adjtest.Options{Config: adjudicator.Config{Scenario: sc}, Seed: "duel " + sc})
+			playtest.Conformance(t, duel.Ruleset, playtest.Options{Config: adjudicator.Config{Scenario: sc}, Seed: "duel " + sc})
 		})
 	}
 }

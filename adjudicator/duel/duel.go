@@ -98,18 +98,12 @@ func (o Order) String() string {
 
 // Parse implements adjudicator.Game: one word a line, FIRE or HOLD.
 func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.LineError) {
-	var out []adjudicator.Order
-	var errs []adjudicator.LineError
-	for i, l := range strings.Split(text, "\n") {
-		switch w := strings.ToUpper(strings.TrimSpace(l)); w {
-		case "":
-		case "FIRE", "HOLD":
-			out = append(out, Order{line: i + 1, Fire: w == "FIRE"})
-		default:
-			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: l, Err: adjudicator.ErrNotUnderstood, Legal: []string{"FIRE", "HOLD"}})
+	return adjudicator.ParseLines(text, []string{"FIRE", "HOLD"}, func(l adjudicator.Line) (adjudicator.Order, error) {
+		if len(l.Words) != 1 || l.Words[0] != "FIRE" && l.Words[0] != "HOLD" {
+			return nil, fmt.Errorf("want FIRE or HOLD")
 		}
-	}
-	return out, errs
+		return Order{line: l.N, Fire: l.Words[0] == "FIRE"}, nil
+	})
 }
 
 // Validate implements adjudicator.Game: one order a turn.

@@ -4,18 +4,18 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/lepanto"
+	"navarch/play/playtest"
 )
 
-// TestConformance: Lepanto meets the harness every ruleset meets (adjtest.Conformance).
+// TestConformance: Lepanto meets the harness every ruleset meets (playtest.Conformance).
 func TestConformance(t *testing.T) {
 	for _, cfg := range []adjudicator.Config{
 		{Scenario: "lions-at-sea"},
 		{Scenario: "lions-at-sea", Options: []string{lepanto.OptionWind, lepanto.OptionSailing}},
 	} {
 		t.Run(cfg.Scenario+"+"+joined(cfg.Options), func(t *testing.T) {
-			adjtest.Conformance(t, lepanto.Ruleset, adjtest.Options{Config: cfg, Seed: "conformance"})
+			playtest.Conformance(t, lepanto.Ruleset, playtest.Options{Config: cfg, Seed: "conformance"})
 		})
 	}
 }

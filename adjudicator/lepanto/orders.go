@@ -146,29 +146,13 @@ type activateOrder struct {
 func (o *activateOrder) Line() int      { return o.line }
 func (o *activateOrder) String() string { return "ACTIVATE " + o.group }
 
-// Parse reads order text: one order per line, "#" comments, an END line stops (docs/DESIGN.md 4).
+// Parse reads order text: one order per line, read by adjudicator.ReadLines ("#" comments,
+// an END line stops; docs/ORDERS.md).
 // It checks syntax only; Validate checks the orders against the state.
 func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.LineError) {
-	var orders []adjudicator.Order
-	var errs []adjudicator.LineError
-	for i, raw := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		line, _, _ := strings.Cut(raw, "#")
-		f := strings.Fields(strings.ToUpper(line))
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) == 1 && f[0] == "END" {
-			break
-		}
-		o, err := parseLine(i+1, f)
-		if err != nil {
-			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw), Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err),
-				Legal: []string{grammar}})
-			continue
-		}
-		orders = append(orders, o)
-	}
-	return orders, errs
+	return adjudicator.ParseLines(text, []string{grammar}, func(l adjudicator.Line) (adjudicator.Order, error) {
+		return parseLine(l.N, l.Words)
+	})
 }
 
 // grammar is the order language in one line, the legal forms a line not understood is

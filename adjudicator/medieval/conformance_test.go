@@ -4,16 +4,16 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/medieval"
+	"navarch/play/playtest"
 )
 
 // TestConformance: the medieval engine meets the harness every ruleset meets
-// (adjtest.Conformance), in every scenario.
+// (playtest.Conformance), in every scenario.
 func TestConformance(t *testing.T) {
 	for _, sc := range medieval.Ruleset.Scenarios() {
 		t.Run(sc.ID, func(t *testing.T) {
-			adjtest.Conformance(t, medieval.Ruleset, adjtest.Options{Config: adjudicator.Config{Scenario: sc.ID}, Seed: "conformance " + sc.ID})
+			playtest.Conformance(t, medieval.Ruleset, playtest.Options{Config: adjudicator.Config{Scenario: sc.ID}, Seed: "conformance " + sc.ID})
 		})
 	}
 }

@@ -104,33 +104,19 @@ func (o *Order) String() string {
 	return strings.Join(parts, " ")
 }
 
-// maxLine bounds an order line; longer lines are refused unread.
-const maxLine = 400
-
-// ParseOrders reads order text: one ship per line, words in any case, "#" starts a comment,
-// blank lines are skipped. It checks the words only; Validate checks them against the rules.
+// ParseOrders reads order text: one ship per line, read by adjudicator.ReadLines (words in any
+// case, "#" comments, blank lines skipped, an END line stops, lines of at most
+// adjudicator.MaxLine characters; docs/ORDERS.md). It checks the words only; Validate checks
+// them against the rules.
 func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
-	var orders []adjudicator.Order
-	var errs []adjudicator.LineError
-	for i, raw := range strings.Split(text, "\n") {
-		line, _, _ := strings.Cut(raw, "#")
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		if len(raw) > maxLine {
-			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: raw[:maxLine], Err: fmt.Errorf("%w: a line of more than %d characters", adjudicator.ErrNotUnderstood, maxLine)})
-			continue
-		}
-		o, err := parseLine(strings.Fields(strings.ToUpper(line)))
+	return adjudicator.ParseLines(text, []string{orderSummary}, func(l adjudicator.Line) (adjudicator.Order, error) {
+		o, err := parseLine(l.Words)
 		if err != nil {
-			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw), Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err), Legal: []string{orderSummary}})
-			continue
+			return nil, err
 		}
-		o.line = i + 1
-		orders = append(orders, o)
-	}
-	return orders, errs
+		o.line = l.N
+		return o, nil
+	})
 }
 
 const orderSummary = "SHIP [TURN P30|S30] [MOVE 1.5] … [SHOOT SHIP] [FIRE PORT|STARBOARD SHIP] [FIGHT SHIP [SHIP]] | SHIP RELOAD PORT|STARBOARD | SHIP PASS COMBAT|MISSILE TO SHIP | SHIP DOUSE | SHIP CUT SHIP | SHIP GRAPPLE|NOGRAPPLE | SHIP AGAINST SHIP | SHIP HOLD"

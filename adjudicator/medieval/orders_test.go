@@ -62,7 +62,7 @@ func TestParseOrdersBadInput(t *testing.T) {
 		"LION AGAINST":              "AGAINST needs a ship's name",
 		"LION AGAINST A AGAINST B":  "AGAINST once a line",
 		"LION HOLD AGAINST A":       "HOLD stands alone",
-		"LION MOVE 3 " + strings.Repeat("X", maxLine): "more than",
+		"LION MOVE 3 " + strings.Repeat("X", adjudicator.MaxLine): "more than",
 	} {
 		_, errs := ParseOrders(in)
 		if len(errs) != 1 || !errors.Is(errs[0].Err, adjudicator.ErrNotUnderstood) || !strings.Contains(errs[0].Error(), mention) {

@@ -144,8 +144,8 @@ var SignalKinds = []string{"TURN-RIGHT", "TURN-LEFT", "DEPLOY-RIGHT", "DEPLOY-LE
 // Wings a fleet is grouped into (rule Deployment.zone).
 var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
 
-// ParseOrders reads order text: one order per line, words case-insensitive, "#" starts a
-// comment, END stops reading. The grammar is the rulebook's words:
+// ParseOrders reads order text: one order per line, read by adjudicator.ReadLines (words
+// case-insensitive, "#" comments, an END line of its own stops; docs/ORDERS.md). The grammar is the rulebook's words:
 //
 //	SQ MOVE [D] | SQ WHEEL L|R DEG [MOVE [D]] | SQ MOVE D TURN L|R DEG MOVE D ... | SQ TURN L|R 90 | SQ BACK 2 | SQ ABOUT
 //	SQ EPI-MIAS|EPI-POLLON|EPI-KERAS|KYKLOS | SQ REFORM FORMATION | SQ HOLD
@@ -156,29 +156,9 @@ var Wings = []string{"LEFT", "CENTRE", "RIGHT"}
 //	OMEN SQ [SQ...] | OMEN DEFAULT | NAVARCH SQ [SQ...] | NAVARCH DEFAULT   (standing orders)
 //	SHARE SQ [SQ...] | SHARE DEFAULT | INITIATIVE FIRST|SECOND|DEFAULT     (standing orders)
 func ParseOrders(text string) ([]adjudicator.Order, []adjudicator.LineError) {
-	var out []adjudicator.Order
-	var errs []adjudicator.LineError
-	for i, raw := range strings.Split(text, "\n") {
-		line := raw
-		if j := strings.IndexByte(line, '#'); j >= 0 {
-			line = line[:j]
-		}
-		f := strings.Fields(strings.ToUpper(line))
-		if len(f) == 0 {
-			continue
-		}
-		if f[0] == "END" {
-			break
-		}
-		o, err := parseLine(i+1, f)
-		if err != nil {
-			errs = append(errs, adjudicator.LineError{Line: i + 1, Text: strings.TrimSpace(raw),
-				Err: fmt.Errorf("%w: %v", adjudicator.ErrNotUnderstood, err), Legal: []string{grammar}})
-			continue
-		}
-		out = append(out, o)
-	}
-	return out, errs
+	return adjudicator.ParseLines(text, []string{grammar}, func(l adjudicator.Line) (adjudicator.Order, error) {
+		return parseLine(l.N, l.Words)
+	})
 }
 
 // The order forms by step, as an answer to a line not understood shows them.

@@ -20,20 +20,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	gosmtp "github.com/emersion/go-smtp"
 
 	"navarch/host"
+	"navarch/mail/mailtest"
 	"navarch/outbox"
 )
 
 // testServers are navarch's IMAP mailbox (go-imap's memory server) and an SMTP server
 // (go-smtp) that keeps what navarch sends and refuses for good any mail to refused.example.
 type testServers struct {
-	user               *imapmemserver.User
+	box                *mailtest.IMAP
 	imapPort, smtpPort int
 	refuseLogin        atomic.Bool // the SMTP server refuses every login (535)
 	mu                 sync.Mutex
@@ -47,26 +45,11 @@ const testPassword = "test-secret"
 // speaks TLS from the first byte and the SMTP server offers STARTTLS with it.
 func startTestServers(t *testing.T, withTLS ...*tls.Config) *testServers {
 	t.Helper()
-	ts := &testServers{user: imapmemserver.NewUser("navarch@host.example", testPassword), raw: map[string][]string{}}
-	if err := ts.user.Create("INBOX", nil); err != nil {
-		t.Fatal(err)
-	}
-	mem := imapmemserver.New()
-	mem.AddUser(ts.user)
-	imapSrv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps: imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}, InsecureAuth: true, Logger: log.New(io.Discard, "", 0),
-	})
-	iln, iport, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var imapTLS *tls.Config
 	if len(withTLS) > 0 {
-		iln = tls.NewListener(iln, withTLS[0])
+		imapTLS = withTLS[0]
 	}
-	go imapSrv.Serve(iln)
+	ts := &testServers{box: mailtest.NewIMAP(t, "navarch@host.example", testPassword, imapTLS), raw: map[string][]string{}}
 	smtpSrv := gosmtp.NewServer(testBackend{ts})
 	smtpSrv.Domain, smtpSrv.AllowInsecureAuth, smtpSrv.ErrorLog = "localhost", true, log.New(io.Discard, "", 0)
 	if len(withTLS) > 0 {
@@ -77,8 +60,8 @@ func startTestServers(t *testing.T, withTLS ...*tls.Config) *testServers {
 		t.Fatal(err)
 	}
 	go smtpSrv.Serve(sln)
-	t.Cleanup(func() { imapSrv.Close(); smtpSrv.Close() })
-	ts.imapPort, ts.smtpPort = iport, sport
+	t.Cleanup(func() { smtpSrv.Close() })
+	ts.imapPort, ts.smtpPort = ts.box.Port, sport
 	return ts
 }
 
@@ -107,7 +90,7 @@ func (ts *testServers) mail(t *testing.T, from, subject, body string) {
 	t.Helper()
 	raw := fmt.Sprintf("From: %s\r\nTo: navarch@host.example\r\nSubject: %s\r\nMessage-ID: <%d@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
 		from, subject, time.Now().UnixNano(), body)
-	if _, err := ts.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+	if err := ts.box.Deliver(raw); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"navarch/mail"
+	listed "navarch/rulesets"
 )
 
 var demoCmd = command{
@@ -37,10 +38,10 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := demoCmd.flags(stderr)
 	out := fs.String("out", "navarch-demo", "the directory for the mails, maps and logs")
 	defID, defScenario := "", ""
-	if d := demoRulesets(list); len(d) > 0 {
-		defID, defScenario = d[0].rules.ID(), d[0].demo
+	if d := listed.WithBot(list); len(d) > 0 {
+		defID, defScenario = d[0].Rules.ID(), d[0].Demo
 	}
-	ruleset := fs.String("rules", defID, "the ruleset, one with a bot: "+strings.Join(demoRulesetIDs(list), ", "))
+	ruleset := fs.String("rules", defID, "the ruleset, one with a bot: "+strings.Join(listed.IDs(listed.WithBot(list)), ", "))
 	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+defScenario+" for "+defID+")")
 	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
 	if code, ok := parse(fs, args); !ok {

@@ -25,6 +25,7 @@ import (
 	"navarch/host"
 	"navarch/mail"
 	"navarch/play"
+	listed "navarch/rulesets"
 	"navarch/store"
 )
 
@@ -80,13 +81,13 @@ type delivered struct {
 }
 
 func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*demo, error) {
-	entry, err := demoRuleset(list, ruleset)
+	entry, err := listed.Demo(list, ruleset)
 	if err != nil {
 		return nil, err
 	}
-	rs := entry.rules
+	rs := entry.Rules
 	if scenario == "" {
-		scenario = entry.demo
+		scenario = entry.Demo
 	}
 	var sc *adjudicator.Scenario
 	for _, s := range rs.Scenarios() {

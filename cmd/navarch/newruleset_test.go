@@ -10,25 +10,26 @@ import (
 
 	"navarch/adjudicator/duel"
 	"navarch/render/duelmap"
+	listed "navarch/rulesets"
 )
 
 // withRuleset runs fn with one more entry in the ruleset list, as a new rule system is added.
-func withRuleset(t *testing.T, r ruleset, fn func()) {
+func withRuleset(t *testing.T, r listed.Entry, fn func()) {
 	t.Helper()
 	old := list
-	defer func() { list, rulesets, maps = old, rulesetsOf(old), mapsOf(old) }()
-	list = append(slices.Clone(old), r)
-	rulesets, maps = rulesetsOf(list), mapsOf(list)
+	defer useList(old)
+	useList(append(slices.Clone(old), r))
 	fn()
 }
 
-// TestAddARuleset shows that a ruleset is added by one list entry: a ruleset of its own packages (the test ruleset
-// adjudicator/duel with its map render/duelmap and its bot), given one entry in the ruleset
-// list and nothing else, is played through the daemon by IMAP and SMTP (navarch demo) to the
-// rules' end, with maps in its reports, and its log verifies and replays.
+// TestAddARuleset shows that a ruleset is added by one list entry: a ruleset of its own
+// packages (the test ruleset adjudicator/duel with its map render/duelmap and its bot), given
+// one entry in the ruleset list (package rulesets) and nothing else, is played through the
+// daemon by IMAP and SMTP (navarch demo) to the rules' end, with maps in its reports, and its
+// log verifies and replays.
 func TestAddARuleset(t *testing.T) {
 	dir := t.TempDir()
-	withRuleset(t, ruleset{duel.Ruleset, duelmap.Map, "short"}, func() {
+	withRuleset(t, listed.Entry{Rules: duel.Ruleset, Map: duelmap.Map, Demo: "short"}, func() {
 		code, out, errs := navarch("demo", "-out", dir, "-rules", "duel", "-turns", "9")
 		if code != 0 {
 			t.Fatalf("demo of the duel: exit %d\n%s%s", code, out, errs)
@@ -68,7 +69,7 @@ func TestAddARuleset(t *testing.T) {
 // go without one (render.ErrNoMap).
 func TestRulesetWithoutMap(t *testing.T) {
 	dir := t.TempDir()
-	withRuleset(t, ruleset{duel.Ruleset, nil, "short"}, func() {
+	withRuleset(t, listed.Entry{Rules: duel.Ruleset, Demo: "short"}, func() {
 		if code, out, errs := navarch("demo", "-out", dir, "-rules", "duel", "-turns", "9"); code != 0 || !strings.Contains(out, "bob   ← game over") {
 			t.Fatalf("demo of the duel without a map: exit %d\n%s%s", code, out, errs)
 		}

@@ -1,4 +1,5 @@
-// Package mailtest holds an SMTP server for tests that misbehaves on command.
+// Package mailtest holds the mail servers of the tests: an SMTP server that misbehaves on
+// command, and go-imap's memory server as navarch's mailbox.
 package mailtest
 
 import (

@@ -8,7 +8,7 @@ import (
 	"navarch/render"
 )
 
-// Map is the map of Lepanto 1571 games, for the ruleset list of cmd/navarch.
+// Map is the map of Lepanto 1571 games, for the ruleset list (package rulesets).
 var Map render.Map = lepantoMap{}
 
 type lepantoMap struct{}

@@ -15,7 +15,7 @@ import (
 	"navarch/render"
 )
 
-// Map is the map of medieval d10 games, for the ruleset list of cmd/navarch.
+// Map is the map of medieval d10 games, for the ruleset list (package rulesets).
 var Map render.Map = medievalMap{}
 
 type medievalMap struct{}

@@ -10,7 +10,7 @@ import (
 	"navarch/render"
 )
 
-// Map is the map of Oi Navarcoi! games, for the ruleset list of cmd/navarch.
+// Map is the map of Oi Navarcoi! games, for the ruleset list (package rulesets).
 var Map render.Map = oiMap{}
 
 type oiMap struct{}

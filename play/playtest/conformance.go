@@ -1,4 +1,4 @@
-package adjtest
+package playtest
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
+	"navarch/adjudicator/adjtest"
 	"navarch/gamelog"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
@@ -33,7 +34,7 @@ type Options struct {
 //   - round trip: at every step, each side's bot orders, parsed, printed (String) and parsed
 //     again, give the same orders, and are valid;
 //   - scripted dice: a twin game resolved with the same order text and the step's rolls
-//     handed out by label (Scripted) asks for exactly those rolls and reaches the same
+//     handed out by label (adjtest.Scripted) asks for exactly those rolls and reaches the same
 //     events and state;
 //   - self-play: the bots play to the rules' end through the ledger, one store transaction
 //     per step;
@@ -186,7 +187,7 @@ func (p *played) checkTwin(t testing.TB, st adjudicator.Step, texts map[string]s
 			orders[side] = o
 		}
 	}
-	sr := FromRolls(res.Rolls)
+	sr := adjtest.FromRolls(res.Rolls)
 	events, err := p.twin.Resolve(orders, sr)
 	if err != nil {
 		t.Fatalf("turn %d activation %d: the twin, with the step's dice by label: %v", st.Turn, st.Act, err)
