@@ -31,11 +31,6 @@ import (
 	"navarch/store"
 )
 
-const (
-	imapAddr = "127.0.0.1:10143"
-	smtpAddr = "127.0.0.1:10025"
-)
-
 var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
 
 // replyToRE finds a tokenized reply address (its local part) in a raw mail.
@@ -331,12 +326,12 @@ func median(d []time.Duration) time.Duration {
 }
 
 func imapAs(user string) mail.IMAP {
-	return mail.IMAP{Host: "127.0.0.1", Port: 10143, TLS: mail.TLSNone, Username: user,
+	return mail.IMAP{Host: "127.0.0.1", Port: srv.imapPort, TLS: mail.TLSNone, Username: user,
 		Password: strings.Split(user, "@")[0] + "-secret", Poll: 2 * time.Second, Timeout: 20 * time.Second}
 }
 
 func smtpFrom(addr string) mail.SMTP {
-	return mail.SMTP{Host: "127.0.0.1", Port: 10025, TLS: mail.TLSNone, From: addr, Timeout: 20 * time.Second}
+	return mail.SMTP{Host: "127.0.0.1", Port: srv.smtpPort, TLS: mail.TLSNone, From: addr, Timeout: 20 * time.Second}
 }
 
 // echo is the no-op responder: every mail to echo@test.example is answered at once with one
