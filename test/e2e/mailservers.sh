@@ -29,6 +29,9 @@ if [ -z "$D" ] || { [ "$cmd" != start ] && [ "$cmd" != stop ]; }; then
 	echo "usage: $0 start|stop DIR" >&2
 	exit 2
 fi
+if [ "$cmd" = stop ] && [ ! -d "$D" ]; then
+	exit 0 # nothing was started there
+fi
 D=$(cd "$D" && pwd)
 
 stop() {
