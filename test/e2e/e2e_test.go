@@ -101,7 +101,11 @@ func (m *mailbox) waitFor(s string) received {
 			return *in
 		}
 	}
-	m.t.Fatalf("%s: no mail %q within a minute", m.user, s)
+	var got []string
+	for _, in := range m.kept {
+		got = append(got, fmt.Sprintf("%q:\n%s", in.Subject, in.Text))
+	}
+	m.t.Fatalf("%s: no mail %q within a minute; this game's mail read and not taken:\n%s", m.user, s, strings.Join(got, "\n"))
 	return received{}
 }
 
