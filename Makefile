@@ -49,12 +49,14 @@ load:
 vectors:
 	go test ./adjudicator/dice -run TestGoldenVectors -update
 
-# The end-to-end test alone, through Dovecot and Postfix on loopback, with mutt and s-nail as
-# real players' mail clients (needs root and the Debian packages dovecot-imapd,
-# dovecot-lmtpd, postfix, mutt, s-nail; see docs/DEVELOPING.md).
+# The end-to-end tests alone, through Dovecot, Postfix and OpenDKIM on free loopback ports,
+# with mutt and s-nail as real players' mail clients and the navarch binary as an operator
+# runs it (needs root and the Debian packages dovecot-imapd, dovecot-lmtpd, postfix,
+# opendkim, opendkim-tools, openssl, mutt, s-nail; see docs/DEVELOPING.md).
 e2e:
-	D=$$(mktemp -d) && bash test/e2e/mailservers.sh start $$D && \
-	{ NAVARCH_E2E=1 go test -race -count=1 -run E2E -v ./test/e2e; rc=$$?; bash test/e2e/mailservers.sh stop $$D; exit $$rc; }
+	D=$$(mktemp -d) && { bash test/e2e/mailservers.sh start $$D || { rm -rf $$D; exit 1; }; } && \
+	{ NAVARCH_E2E=1 NAVARCH_E2E_SERVERS=$$D go test -race -count=1 -timeout 20m -run E2E -v ./test/e2e; rc=$$?; \
+	bash test/e2e/mailservers.sh stop $$D; rm -rf $$D; exit $$rc; }
 
 # The deployment files checked: the Dockerfile built and run as an operator would, with
 # podman, and the systemd unit verified (needs root, podman, runc, busybox-static; see

@@ -31,11 +31,6 @@ import (
 	"navarch/store"
 )
 
-const (
-	imapAddr = "127.0.0.1:10143"
-	smtpAddr = "127.0.0.1:10025"
-)
-
 var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
 
 // replyToRE finds a tokenized reply address (its local part) in a raw mail.
@@ -106,7 +101,11 @@ func (m *mailbox) waitFor(s string) received {
 			return *in
 		}
 	}
-	m.t.Fatalf("%s: no mail %q within a minute", m.user, s)
+	var got []string
+	for _, in := range m.kept {
+		got = append(got, fmt.Sprintf("%q:\n%s", in.Subject, in.Text))
+	}
+	m.t.Fatalf("%s: no mail %q within a minute; this game's mail read and not taken:\n%s", m.user, s, strings.Join(got, "\n"))
 	return received{}
 }
 
@@ -331,12 +330,12 @@ func median(d []time.Duration) time.Duration {
 }
 
 func imapAs(user string) mail.IMAP {
-	return mail.IMAP{Host: "127.0.0.1", Port: 10143, TLS: mail.TLSNone, Username: user,
+	return mail.IMAP{Host: "127.0.0.1", Port: srv.imapPort, TLS: mail.TLSNone, Username: user,
 		Password: strings.Split(user, "@")[0] + "-secret", Poll: 2 * time.Second, Timeout: 20 * time.Second}
 }
 
 func smtpFrom(addr string) mail.SMTP {
-	return mail.SMTP{Host: "127.0.0.1", Port: 10025, TLS: mail.TLSNone, From: addr, Timeout: 20 * time.Second}
+	return mail.SMTP{Host: "127.0.0.1", Port: srv.smtpPort, TLS: mail.TLSNone, From: addr, Timeout: 20 * time.Second}
 }
 
 // echo is the no-op responder: every mail to echo@test.example is answered at once with one
