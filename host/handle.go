@@ -147,6 +147,7 @@ func (h *Host) request(tx *store.Tx, in *mail.Incoming, raw []byte, log interfac
 		return h.done(tx, a, h.notice(tx, g, a.to(), in.MessageID, strings.TrimPrefix(rerr.Error(), "mail: request: ")))
 	}
 	h.noteClosedStep(tx, a)
+	h.noteFolded(a)
 	log.Info("request", "game", g.Tag, "from", in.From, "command", req.Command)
 	return h.done(tx, a, h.command(tx, a))
 }
