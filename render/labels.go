@@ -1,0 +1,158 @@
+package render
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
+)
+
+// Box is an axis-aligned rectangle of board pixels.
+type Box struct{ X0, Y0, X1, Y1 float64 }
+
+// BoxOf is the smallest box holding pts.
+func BoxOf(pts ...gg.Point) Box {
+	if len(pts) == 0 {
+		return Box{}
+	}
+	b := Box{pts[0].X, pts[0].Y, pts[0].X, pts[0].Y}
+	for _, q := range pts[1:] {
+		b = Box{min(b.X0, q.X), min(b.Y0, q.Y), max(b.X1, q.X), max(b.Y1, q.Y)}
+	}
+	return b
+}
+
+// Overlap is the area a and b share.
+func (a Box) Overlap(b Box) float64 {
+	w, h := min(a.X1, b.X1)-max(a.X0, b.X0), min(a.Y1, b.Y1)-max(a.Y0, b.Y0)
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// Centre is the box's middle.
+func (a Box) Centre() (x, y float64) { return (a.X0 + a.X1) / 2, (a.Y0 + a.Y1) / 2 }
+
+// Label names a thing on the board: lines of text, top first, in faces of 11 pixels or less
+// (labels are small print), over a ground.
+type Label struct {
+	Of     Box         // the thing it names
+	Lines  []Line      // its text
+	Ground color.Color // the box behind the text; nil for none
+	Leader color.Color // the leader line's colour when the label stands off
+	// Inside lets the label sit on the thing it names, centred, where it fits there without
+	// covering another (a squadron's name on its stands); otherwise it goes beside it.
+	Inside bool
+}
+
+// Line is one line of a Label.
+type Line struct {
+	Face  font.Face
+	Color color.Color
+	Text  string
+}
+
+// Placed is where PlaceLabels put a label: its box, and whether it stands off from the thing
+// it names, joined to it by a leader line.
+type Placed struct {
+	Box    Box
+	Leader bool
+}
+
+// Label geometry, in pixels: a line of text; the gap that keeps a label clear of what is drawn
+// just outside the thing it names (a ship's broadside pips); how much further out a label is
+// tried when the near places are taken, and how many times.
+const (
+	labelPitch = 12
+	labelGap   = 8
+	labelStep  = 28
+	labelRings = 6
+)
+
+// size is a label's box: as wide as its widest line with 2 pixels a side, labelPitch a line
+// and 2 over.
+func (l Label) size() (w, h float64) {
+	for _, ln := range l.Lines {
+		w = max(w, TextWidth(ln.Face, ln.Text))
+	}
+	return w + 4, float64(labelPitch*len(l.Lines) + 2)
+}
+
+// PlaceLabels places each label, in order, clear of the things the others name, of avoid, of
+// the labels placed before it and of the board's edges r, where it can: on the thing itself
+// (Inside) if it covers nothing there, else at the first of eight places around it (above, below, right, left, the
+// corners) that is free, trying rings further out where the near places are taken. A label
+// placed off its thing's edge by more than the gap stands off (Placed.Leader). Where no place
+// is free the one covering least wins, an overlap with a thing weighing more than one with a
+// label.
+func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
+	out := make([]Placed, 0, len(ls))
+	board := Box{r.X, r.Y, r.X + r.W, r.Y + r.H}
+	for i, l := range ls {
+		w, h := l.size()
+		b := l.Of
+		cx, cy := b.Centre()
+		score := func(cand Box, ring int) float64 {
+			s := 0.0
+			for j, o := range ls {
+				if j != i {
+					s += 3 * cand.Overlap(o.Of)
+				}
+			}
+			for _, o := range avoid {
+				s += 3 * cand.Overlap(o)
+			}
+			for _, o := range out {
+				s += 2 * cand.Overlap(o.Box)
+			}
+			s += w*h - cand.Overlap(board)
+			return s + float64(ring)*200 // further out only to get clear
+		}
+		if on := (Box{cx - w/2, cy - h/2, cx + w/2, cy + h/2}); l.Inside && score(on, 0) == 0 {
+			out = append(out, Placed{Box: on})
+			continue
+		}
+		best, bestScore, bestRing := Box{}, math.Inf(1), 0
+		for k := range labelRings {
+			g := float64(labelGap + k*labelStep)
+			for _, c := range [][2]float64{
+				{cx - w/2, b.Y0 - g - h}, {cx - w/2, b.Y1 + g}, {b.X1 + g, cy - h/2}, {b.X0 - g - w, cy - h/2},
+				{b.X1 + g - labelGap, b.Y0 - g + labelGap - h}, {b.X1 + g - labelGap, b.Y1 + g - labelGap}, {b.X0 - g + labelGap - w, b.Y0 - g + labelGap - h}, {b.X0 - g + labelGap - w, b.Y1 + g - labelGap},
+			} {
+				cand := Box{c[0], c[1], c[0] + w, c[1] + h}
+				if s := score(cand, k); s < bestScore {
+					best, bestScore, bestRing = cand, s, k
+				}
+			}
+		}
+		out = append(out, Placed{Box: best, Leader: bestRing > 0})
+	}
+	return out
+}
+
+// DrawLabels draws each label where PlaceLabels put it: the leader line first (from the
+// middle of the thing named to the nearest point of the label's box), then the ground, then
+// the lines, centred.
+func DrawLabels(dc *gg.Context, ls []Label, at []Placed) {
+	for i, l := range ls {
+		b := at[i].Box
+		if at[i].Leader && l.Leader != nil {
+			cx, cy := l.Of.Centre()
+			dc.SetColor(l.Leader)
+			dc.SetLineWidth(1)
+			dc.DrawLine(cx, cy, min(max(cx, b.X0), b.X1), min(max(cy, b.Y0), b.Y1))
+			dc.Stroke()
+		}
+		if l.Ground != nil {
+			dc.SetColor(l.Ground)
+			dc.DrawRectangle(b.X0, b.Y0, b.X1-b.X0, b.Y1-b.Y0)
+			dc.Fill()
+		}
+		mid := (b.X0 + b.X1) / 2
+		for k, ln := range l.Lines {
+			Text(dc, ln.Face, ln.Color, ln.Text, mid, b.Y0+float64(11+labelPitch*k), 0.5, 0)
+		}
+	}
+}
