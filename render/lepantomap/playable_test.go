@@ -17,7 +17,7 @@ import (
 // known places.
 
 // topUnits are the units on top of each hex in play inside p's picture.
-func topUnits(p *Lepanto) []lepanto.ViewUnit {
+func topUnits(p *Picture) []lepanto.ViewUnit {
 	m, order := p.stacks()
 	var out []lepanto.ViewUnit
 	for _, h := range order {
@@ -45,7 +45,7 @@ func anyNear(img image.Image, x0, y0, x1, y1 float64, c color.Color, tol int) bo
 func TestHexNumberBesideEveryCounter(t *testing.T) {
 	g := played(t, 1, "")
 	for _, full := range []bool{false, true} {
-		p := NewLepanto(g.View("christian"), "test", full)
+		p := fromView(g.View("christian"), "test", full)
 		img := decode(t, mustPNG(t, p))
 		for _, u := range topUnits(p) {
 			x, y := p.center(u.Hex)
@@ -66,7 +66,7 @@ func TestFullUnitIDs(t *testing.T) {
 	g := played(t, 1, "")
 	f := render.NewFonts()
 	for _, full := range []bool{false, true} {
-		p := NewLepanto(g.View("ottoman"), "test", full)
+		p := fromView(g.View("ottoman"), "test", full)
 		img := decode(t, mustPNG(t, p))
 		face := p.label(f, true)
 		for _, u := range topUnits(p) {
@@ -92,7 +92,7 @@ func TestFullUnitIDs(t *testing.T) {
 // map names every unit of it, top first, with its leaders.
 func TestStacksVisible(t *testing.T) {
 	g := played(t, 40, "")
-	p := NewLepanto(g.View("christian"), "test", false)
+	p := fromView(g.View("christian"), "test", false)
 	img := decode(t, mustPNG(t, p))
 	m, order := p.stacks()
 	panels := strings.Join(p.Panels(), "\n")
@@ -135,7 +135,7 @@ func TestStacksVisible(t *testing.T) {
 func TestEventMarkers(t *testing.T) {
 	g := played(t, 1, "")
 	base := g.View("christian")
-	p0 := NewLepanto(base, "test", false)
+	p0 := fromView(base, "test", false)
 	u := topUnits(p0)[0]
 	for i, tu := range topUnits(p0) {
 		if i > 0 && len(tu.Leaders) == 0 {
@@ -165,7 +165,7 @@ func TestEventMarkers(t *testing.T) {
 				tr.From = from
 			}
 			v.Trace = []lepanto.Trace{tr}
-			p := NewLepanto(v, "test", false)
+			p := fromView(v, "test", false)
 			img := decode(t, mustPNG(t, p))
 			x, y := p.center(to)
 			tx := x + p.counterSide()/2 + 3 + 1 // the tag's left padding
@@ -201,7 +201,7 @@ func TestTitleNumberedAsTheMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lepantoPicture(gm.(*lepanto.Game), "x", "christian", false).Title(); !strings.HasSuffix(got, "· T1 set-up") {
+	if got := New(gm.(*lepanto.Game), "x", "christian", false).Title(); !strings.HasSuffix(got, "· T1 set-up") {
 		t.Errorf("set-up title %q", got)
 	}
 	checked := 0
@@ -211,7 +211,7 @@ func TestTitleNumberedAsTheMail(t *testing.T) {
 			return false
 		}
 		want := fmt.Sprintf("· T%d A%d", st.Turn, st.Act)
-		if got := lepantoPicture(g, "x", "ottoman", false).Title(); !strings.HasSuffix(got, want) {
+		if got := New(g, "x", "ottoman", false).Title(); !strings.HasSuffix(got, want) {
 			t.Errorf("title %q, the mail says %q", got, want)
 		}
 		checked++
@@ -232,7 +232,7 @@ func TestSteadyWidth(t *testing.T) {
 		}
 		last = g
 		for _, side := range []string{"christian", "ottoman"} {
-			p := NewLepanto(g.View(side), "x", false)
+			p := fromView(g.View(side), "x", false)
 			if widths[side] == nil {
 				widths[side] = map[int]int{}
 			}
@@ -245,7 +245,7 @@ func TestSteadyWidth(t *testing.T) {
 			t.Errorf("%s's maps have widths %v", side, ws)
 		}
 	}
-	img := decode(t, mustPNG(t, NewLepanto(last.View("christian"), "x", false)))
+	img := decode(t, mustPNG(t, fromView(last.View("christian"), "x", false)))
 	for w := range widths["christian"] {
 		if img.Bounds().Dx() != w {
 			t.Errorf("the render.PNG is %d wide, the picture says %d", img.Bounds().Dx(), w)
@@ -284,7 +284,7 @@ func TestDistinctColours(t *testing.T) {
 // TestTerrainKey: the legend explains deep water, shallow water and coast, each swatch in the
 // colour the map uses for it.
 func TestTerrainKey(t *testing.T) {
-	p := NewLepanto(played(t, 1, "").View("christian"), "test", false)
+	p := fromView(played(t, 1, "").View("christian"), "test", false)
 	img := decode(t, mustPNG(t, p))
 	w := int(p.Board().W) + 2*render.Margin
 	colW := float64(w-2*render.Margin) / 4
@@ -310,7 +310,7 @@ func TestTerrainKey(t *testing.T) {
 // TestStatusFullLabelled: the whole map (STATUS FULL) carries hex numbers and ids too.
 func TestStatusFullLabelled(t *testing.T) {
 	g := played(t, 1, "")
-	p := NewLepanto(g.View(""), "test", true)
+	p := fromView(g.View(""), "test", true)
 	img := decode(t, mustPNG(t, p))
 	if p.c0 != 1 || p.c1 != g.View("").Cols {
 		t.Fatalf("the whole map shows columns %d-%d", p.c0, p.c1)
@@ -419,7 +419,7 @@ func TestTraceRecordsEvents(t *testing.T) {
 // hitTagged checks that the report map of g tags unit as hit beside its counter.
 func hitTagged(t *testing.T, g *lepanto.Game, unit string) {
 	t.Helper()
-	p := lepantoPicture(g, "x", "christian", false)
+	p := New(g, "x", "christian", false)
 	img := decode(t, mustPNG(t, p))
 	u := unitOf(p.View, unit)
 	x, y := p.center(u.Hex)
