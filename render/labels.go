@@ -45,13 +45,38 @@ type Label struct {
 	// Inside lets the label sit on the thing it names, centred, where it fits there without
 	// covering another (a squadron's name on its stands); otherwise it goes beside it.
 	Inside bool
+	// Gap is how far beside the thing the label's nearest places stand (0: 8 pixels, clear of
+	// a ship's broadside pips).
+	Gap float64
+	// Places are the places around the thing tried, best first (none: Above, Below, Right,
+	// Left, then the corners).
+	Places []Place
 }
 
-// Line is one line of a Label.
+// Place is where a label stands beside the thing it names.
+type Place int
+
+// The places beside a thing: centred on its sides, or off its corners.
+const (
+	Above Place = iota
+	Below
+	Right
+	Left
+	AboveRight
+	BelowRight
+	AboveLeft
+	BelowLeft
+)
+
+var allPlaces = []Place{Above, Below, Right, Left, AboveRight, BelowRight, AboveLeft, BelowLeft}
+
+// Line is one line of a Label, optionally on a box of its own (a tag: Ground edged in Edge,
+// as wide as its text).
 type Line struct {
-	Face  font.Face
-	Color color.Color
-	Text  string
+	Face         font.Face
+	Color        color.Color
+	Text         string
+	Ground, Edge color.Color
 }
 
 // Placed is where PlaceLabels put a label: its box, and whether it stands off from the thing
@@ -82,11 +107,12 @@ func (l Label) size() (w, h float64) {
 
 // PlaceLabels places each label, in order, clear of the things the others name, of avoid, of
 // the labels placed before it and of the board's edges r, where it can: on the thing itself
-// (Inside) if it covers nothing there, else at the first of eight places around it (above, below, right, left, the
-// corners) that is free, trying rings further out where the near places are taken. A label
-// placed off its thing's edge by more than the gap stands off (Placed.Leader). Where no place
-// is free the one covering least wins, an overlap with a thing weighing more than one with a
-// label.
+// (Inside) if it covers nothing there, else at the first of its places around it (Places) that
+// is free, trying rings further out where the near places are taken: a free place further out
+// always beats one that covers something. A label placed beyond the first ring stands off
+// (Placed.Leader). Where no place is free the one covering least wins, an overlap with a
+// thing weighing more than one with a label, and a place further out costing as much as 67
+// square pixels covered.
 func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 	out := make([]Placed, 0, len(ls))
 	board := Box{r.X, r.Y, r.X + r.W, r.Y + r.H}
@@ -94,7 +120,7 @@ func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 		w, h := l.size()
 		b := l.Of
 		cx, cy := b.Centre()
-		score := func(cand Box, ring int) float64 {
+		covers := func(cand Box) float64 {
 			s := 0.0
 			for j, o := range ls {
 				if j != i {
@@ -107,22 +133,50 @@ func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 			for _, o := range out {
 				s += 2 * cand.Overlap(o.Box)
 			}
-			s += w*h - cand.Overlap(board)
-			return s + float64(ring)*200 // further out only to get clear
+			return s + w*h - cand.Overlap(board)
 		}
-		if on := (Box{cx - w/2, cy - h/2, cx + w/2, cy + h/2}); l.Inside && score(on, 0) == 0 {
+		if on := (Box{cx - w/2, cy - h/2, cx + w/2, cy + h/2}); l.Inside && covers(on) == 0 {
 			out = append(out, Placed{Box: on})
 			continue
 		}
 		best, bestScore, bestRing := Box{}, math.Inf(1), 0
+		gap, places := l.Gap, l.Places
+		if gap == 0 {
+			gap = labelGap
+		}
+		if len(places) == 0 {
+			places = allPlaces
+		}
+	rings:
 		for k := range labelRings {
-			g := float64(labelGap + k*labelStep)
-			for _, c := range [][2]float64{
-				{cx - w/2, b.Y0 - g - h}, {cx - w/2, b.Y1 + g}, {b.X1 + g, cy - h/2}, {b.X0 - g - w, cy - h/2},
-				{b.X1 + g - labelGap, b.Y0 - g + labelGap - h}, {b.X1 + g - labelGap, b.Y1 + g - labelGap}, {b.X0 - g + labelGap - w, b.Y0 - g + labelGap - h}, {b.X0 - g + labelGap - w, b.Y1 + g - labelGap},
-			} {
+			g := gap + float64(k*labelStep)
+			for _, pl := range places {
+				var c [2]float64
+				switch pl {
+				case Above:
+					c = [2]float64{cx - w/2, b.Y0 - g - h}
+				case Below:
+					c = [2]float64{cx - w/2, b.Y1 + g}
+				case Right:
+					c = [2]float64{b.X1 + g, cy - h/2}
+				case Left:
+					c = [2]float64{b.X0 - g - w, cy - h/2}
+				case AboveRight:
+					c = [2]float64{b.X1 + g - gap, b.Y0 - g + gap - h}
+				case BelowRight:
+					c = [2]float64{b.X1 + g - gap, b.Y1 + g - gap}
+				case AboveLeft:
+					c = [2]float64{b.X0 - g + gap - w, b.Y0 - g + gap - h}
+				case BelowLeft:
+					c = [2]float64{b.X0 - g + gap - w, b.Y1 + g - gap}
+				}
 				cand := Box{c[0], c[1], c[0] + w, c[1] + h}
-				if s := score(cand, k); s < bestScore {
+				n := covers(cand)
+				if n == 0 {
+					best, bestRing = cand, k
+					break rings
+				}
+				if s := n + float64(k)*200; s < bestScore {
 					best, bestScore, bestRing = cand, s, k
 				}
 			}
@@ -134,7 +188,7 @@ func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 
 // DrawLabels draws each label where PlaceLabels put it: the leader line first (from the
 // middle of the thing named to the nearest point of the label's box), then the ground, then
-// the lines, centred.
+// the lines, centred, each on its own box where it has one.
 func DrawLabels(dc *gg.Context, ls []Label, at []Placed) {
 	for i, l := range ls {
 		b := at[i].Box
@@ -152,7 +206,21 @@ func DrawLabels(dc *gg.Context, ls []Label, at []Placed) {
 		}
 		mid := (b.X0 + b.X1) / 2
 		for k, ln := range l.Lines {
-			Text(dc, ln.Face, ln.Color, ln.Text, mid, b.Y0+float64(11+labelPitch*k), 0.5, 0)
+			y := b.Y0 + float64(labelPitch*k)
+			if ln.Ground != nil {
+				tw := TextWidth(ln.Face, ln.Text) + 4
+				dc.DrawRoundedRectangle(mid-tw/2, y+1, tw, labelPitch, 2)
+				dc.SetColor(ln.Ground)
+				if ln.Edge != nil {
+					dc.FillPreserve()
+					dc.SetColor(ln.Edge)
+					dc.SetLineWidth(1)
+					dc.Stroke()
+				} else {
+					dc.Fill()
+				}
+			}
+			Text(dc, ln.Face, ln.Color, ln.Text, mid, y+11, 0.5, 0)
 		}
 	}
 }

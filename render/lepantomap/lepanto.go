@@ -232,7 +232,7 @@ func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawPaths(dc)
 	p.drawUnits(dc, f)
 	p.drawArrows(dc)
-	p.drawTags(dc, f)
+	p.drawTags(dc, f, r)
 }
 
 // label is the face of hex numbers, values and ids.
@@ -584,9 +584,18 @@ func (p *Picture) drawArrows(dc *gg.Context) {
 var tagWords = map[string]string{"hit": "hit", "evade": "evaded", "fled": "fled", "sunk": "sunk",
 	"surrendered": "surrendered", "captured": "captured"}
 
-// drawTags writes what happened to each unit where it is now, to the right of its counter: "2 hits",
-// "evaded", "fled", "sunk", "surrendered", "captured".
-func (p *Picture) drawTags(dc *gg.Context, f *render.Fonts) {
+// drawTags writes what happened to each unit where it is now, beside its counter: "2 hits",
+// "evaded", "fled", "sunk", "surrendered", "captured", one tag a line in its colour.
+func (p *Picture) drawTags(dc *gg.Context, f *render.Fonts, r render.Rect) {
+	ls, at := p.placeTags(f, r)
+	render.DrawLabels(dc, ls, at)
+}
+
+// placeTags makes each tagged unit's tags a label and places it (render.PlaceLabels): to the
+// right of its counter where that is free, else at the first free place around it, further
+// out with a leader line where the near ones are taken, so that no tag covers another
+// counter, its id or another unit's tags.
+func (p *Picture) placeTags(f *render.Fonts, r render.Rect) ([]render.Label, []render.Placed) {
 	type key struct {
 		h    lepanto.Hex
 		unit string
@@ -612,39 +621,59 @@ func (p *Picture) drawTags(dc *gg.Context, f *render.Fonts) {
 		}
 	}
 	face := p.label(f, true)
-	line := float64(face.Metrics().Height)/64 + 2
-	perHex := map[lepanto.Hex]int{}
+	var ls []render.Label
 	for _, k := range order {
 		ws := words[k]
 		if n := hits[k]; n > 0 {
 			ws = append([]string{map[bool]string{true: "hit", false: fmt.Sprintf("%d hits", n)}[n == 1]}, ws...)
 		}
-		x, y := p.center(k.h)
-		x += p.counterSide()/2 + 3
-		y = p.counterY(y) - p.counterSide()/2 + 2
+		l := render.Label{Of: p.counterBox(k.h), Leader: colMove, Gap: 3,
+			Places: []render.Place{render.Right, render.BelowRight, render.AboveRight, render.Left, render.BelowLeft, render.AboveLeft, render.Below, render.Above}}
 		for _, w := range ws {
-			yy := y + float64(perHex[k.h])*line
-			perHex[k.h]++
 			bg := colLoss
 			if strings.Contains(w, "hit") {
 				bg = colHit
 			} else if w == "evaded" {
 				bg = colEvade
 			}
-			tw := render.TextWidth(face, w) + 4
-			dc.DrawRoundedRectangle(x, yy, tw, line-1, 2)
-			dc.SetColor(bg)
-			dc.FillPreserve()
-			dc.SetColor(colMove)
-			dc.SetLineWidth(1)
-			dc.Stroke()
 			var ink color.Color = color.White
 			if lum(bg) > 140 {
 				ink = colMove
 			}
-			render.Text(dc, face, ink, w, x+2, yy+(line-1)/2, 0, 0.35)
+			l.Lines = append(l.Lines, render.Line{Face: face, Color: ink, Text: w, Ground: bg, Edge: colMove})
 		}
+		ls = append(ls, l)
 	}
+	return ls, render.PlaceLabels(ls, p.pieces(f), r)
+}
+
+// counterBox is the box of the counter in hex h, its facing mark around it.
+func (p *Picture) counterBox(h lepanto.Hex) render.Box {
+	x, y := p.center(h)
+	y = p.counterY(y)
+	d := p.counterSide()/2 + p.size*0.2
+	return render.Box{X0: x - d, Y0: y - d, X1: x + d, Y1: y + d}
+}
+
+// pieces are the boxes of what a tag must not cover: every counter in the picture (lost
+// ones' ghosts too) with its id label. Hex numbers are not among them: with every hex's number
+// to keep clear, most tags would stand off on a leader line; a tag beside its counter may
+// cover a neighbour's number, which the hex grid still gives.
+func (p *Picture) pieces(f *render.Fonts) []render.Box {
+	face := p.label(f, true)
+	h := float64(face.Metrics().Height)/64 + 1
+	var out []render.Box
+	seen := map[lepanto.Hex]bool{}
+	for _, u := range p.View.Units {
+		if seen[u.Hex] || u.Status != "" && !p.traced(u.ID, u.Status) {
+			continue
+		}
+		seen[u.Hex] = true
+		x, y := p.center(u.Hex)
+		w := render.TextWidth(face, u.ID) + 4
+		out = append(out, p.counterBox(u.Hex), render.Box{X0: x - w/2, Y0: p.idY(y) - h/2, X1: x + w/2, Y1: p.idY(y) + h/2})
+	}
+	return out
 }
 
 // unitHex is where the unit is now (a unit hit and then evading is tagged where it went), or

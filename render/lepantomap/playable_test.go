@@ -130,7 +130,8 @@ func TestStacksVisible(t *testing.T) {
 }
 
 // TestEventMarkers: a hit, an evasion, a flight, a sinking, a surrender and a capture each
-// leave a tag in their colour to the right of the unit's counter; a unit lost is drawn as a
+// leave a tag in their colour beside the unit's counter, where the placement puts it, clear
+// of the counter; a unit lost is drawn as a
 // dashed ghost with its id; an evasion's path is teal.
 func TestEventMarkers(t *testing.T) {
 	g := played(t, 1, "")
@@ -168,10 +169,12 @@ func TestEventMarkers(t *testing.T) {
 			p := fromView(v, "test", false)
 			img := decode(t, mustPNG(t, p))
 			x, y := p.center(to)
-			tx := x + p.counterSide()/2 + 3 + 1 // the tag's left padding
-			ty := p.counterY(y) - p.counterSide()/2 + 2 + 5
-			if !anyNear(img, tx, ty-2, tx+1, ty+2, c.want, 20) {
-				t.Errorf("no %s tag at %v: pixel %v, want %v", c.kind, to, pixel(img, tx, ty), c.want)
+			b, first := tagBox(t, p, to)
+			if !tagShown(img, first, c.want) {
+				t.Errorf("no %s tag at %v: its box %v shows %v, want %v", c.kind, to, b, pixel(img, b.X0+1, b.Y0+6), c.want)
+			}
+			if b.Overlap(p.counterBox(to)) > 0 {
+				t.Errorf("the %s tag %v covers its counter %v", c.kind, b, p.counterBox(to))
 			}
 			if c.status != "" && !near(pixel(img, x, p.idY(y)-3), sideLabel[u.Side], 40) && !near(pixel(img, x-8, p.idY(y)), sideLabel[u.Side], 40) {
 				t.Errorf("the lost %s has no id label", u.ID)
@@ -186,9 +189,9 @@ func TestEventMarkers(t *testing.T) {
 	}
 	// Without the trace, no tag.
 	img := decode(t, mustPNG(t, p0))
-	x, y := p0.center(to)
-	tx := x + p0.counterSide()/2 + 5
-	ty := p0.counterY(y) - p0.counterSide()/2 + 7
+	_, y := p0.center(to)
+	tx := p0.counterBox(to).X1 + 5 // where a tag to the right would be
+	ty := p0.counterY(y)
 	if anyNear(img, tx, ty-2, tx+1, ty+2, colHit, 20) {
 		t.Errorf("a hit tag without a hit")
 	}
@@ -422,10 +425,64 @@ func hitTagged(t *testing.T, g *lepanto.Game, unit string) {
 	p := New(g, "x", "christian", false)
 	img := decode(t, mustPNG(t, p))
 	u := unitOf(p.View, unit)
-	x, y := p.center(u.Hex)
-	tx := x + p.counterSide()/2 + 4
-	ty := p.counterY(y) - p.counterSide()/2 + 7
-	if !anyNear(img, tx, ty-2, tx+1, ty+2, colHit, 20) {
-		t.Errorf("no hit tag beside %s at %v", u.ID, u.Hex)
+	if _, b := tagBox(t, p, u.Hex); !tagShown(img, b, colHit) {
+		t.Errorf("no hit tag beside %s at %v (its box %v)", u.ID, u.Hex, b)
 	}
+}
+
+// tagBox is where the map places the tags of the unit in hex h: the label's box, and the
+// first tag's (the lines are centred in the label, each on a box as wide as its word).
+func tagBox(t *testing.T, p *Picture, h lepanto.Hex) (label, first render.Box) {
+	t.Helper()
+	ls, at := p.placeTags(render.NewFonts(), p.Board())
+	for i, l := range ls {
+		if l.Of == p.counterBox(h) {
+			b := at[i].Box
+			mid, w := (b.X0+b.X1)/2, render.TextWidth(l.Lines[0].Face, l.Lines[0].Text)+4
+			return b, render.Box{X0: mid - w/2, Y0: b.Y0 + 1, X1: mid + w/2, Y1: b.Y0 + 13}
+		}
+	}
+	t.Fatalf("no tags placed for the unit in %v", h)
+	return render.Box{}, render.Box{}
+}
+
+// tagShown reports whether the tag in box b shows colour want at its left end, beside its
+// word.
+func tagShown(img image.Image, b render.Box, want color.Color) bool {
+	return anyNear(img, b.X0+1, b.Y0+3, b.X0+2, b.Y0+9, want, 20)
+}
+
+// TestTagsClearOfOtherCounters: in a bot game of lions-at-sea, where the galleys close and
+// board in clusters, no unit's tags cover another counter or its id on a report's map: tags
+// that cannot sit beside their counter stand further out with a leader line. `-out DIR`
+// writes the first map with a leader line (tags-leader.png) to look at.
+func TestTagsClearOfOtherCounters(t *testing.T) {
+	f := render.NewFonts()
+	checked, leaders := 0, 0
+	saved := false
+	playUntil(t, 160, "", func(g *lepanto.Game) bool {
+		p := New(g, "x", "christian", false)
+		ls, at := p.placeTags(f, p.Board())
+		pieces := p.pieces(f)
+		for i, l := range ls {
+			checked++
+			if at[i].Leader {
+				leaders++
+				if !saved {
+					save(t, "tags-leader.png", mustPNG(t, p))
+					saved = true
+				}
+			}
+			for _, b := range pieces {
+				if b != l.Of && at[i].Box.Overlap(b) > 0 {
+					t.Errorf("turn %d: the tags %v at %v cover a counter or id at %v", g.Turn, l.Lines, at[i].Box, b)
+				}
+			}
+		}
+		return false
+	})
+	if checked == 0 {
+		t.Fatal("no tags to check")
+	}
+	t.Logf("%d units' tags checked, %d with leader lines", checked, leaders)
 }
