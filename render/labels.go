@@ -32,6 +32,52 @@ func (a Box) Overlap(b Box) float64 {
 	return w * h
 }
 
+// Covers is the area of the convex polygon pg (in order, either way round) inside a: pg
+// clipped to a's edges (Sutherland-Hodgman), by the shoelace formula.
+func (a Box) Covers(pg []gg.Point) float64 {
+	in := pg
+	for edge := range 4 {
+		inside := func(q gg.Point) bool {
+			return [4]bool{q.X >= a.X0, q.X <= a.X1, q.Y >= a.Y0, q.Y <= a.Y1}[edge]
+		}
+		cut := func(p, q gg.Point) gg.Point {
+			var t float64
+			switch edge {
+			case 0:
+				t = (a.X0 - p.X) / (q.X - p.X)
+			case 1:
+				t = (a.X1 - p.X) / (q.X - p.X)
+			case 2:
+				t = (a.Y0 - p.Y) / (q.Y - p.Y)
+			default:
+				t = (a.Y1 - p.Y) / (q.Y - p.Y)
+			}
+			return gg.Point{X: p.X + (q.X-p.X)*t, Y: p.Y + (q.Y-p.Y)*t}
+		}
+		var out []gg.Point
+		for i, q := range in {
+			p := in[(i+len(in)-1)%len(in)]
+			switch {
+			case inside(q) && !inside(p):
+				out = append(out, cut(p, q), q)
+			case inside(q):
+				out = append(out, q)
+			case inside(p):
+				out = append(out, cut(p, q))
+			}
+		}
+		if in = out; len(in) == 0 {
+			return 0
+		}
+	}
+	area := 0.0
+	for i, q := range in {
+		p := in[(i+len(in)-1)%len(in)]
+		area += p.X*q.Y - q.X*p.Y
+	}
+	return math.Abs(area) / 2
+}
+
 // Centre is the box's middle.
 func (a Box) Centre() (x, y float64) { return (a.X0 + a.X1) / 2, (a.Y0 + a.Y1) / 2 }
 
@@ -39,6 +85,7 @@ func (a Box) Centre() (x, y float64) { return (a.X0 + a.X1) / 2, (a.Y0 + a.Y1) /
 // (labels are small print), over a ground.
 type Label struct {
 	Of     Box         // the thing it names
+	Shape  []gg.Point  // the thing's outline, convex, if it is not its box (a base at an angle)
 	Lines  []Line      // its text
 	Ground color.Color // the box behind the text; nil for none
 	Leader color.Color // the leader line's colour when the label stands off
@@ -96,6 +143,16 @@ const (
 	labelRings = 6
 )
 
+// What a place costs PlaceLabels: each square pixel of another thing it covers, of a label
+// placed before (labelCost, 2) or off the board (1), and each ring further out. A ring
+// costs as much as 5 square pixels of a thing covered: a label stands off rather than cover
+// a corner of a counter, but not to clear a neighbouring label's edge.
+const (
+	thingCost = 40
+	labelCost = 2
+	ringCost  = 200
+)
+
 // size is a label's box: as wide as its widest line with 2 pixels a side, labelPitch a line
 // and 2 over.
 func (l Label) size() (w, h float64) {
@@ -105,14 +162,23 @@ func (l Label) size() (w, h float64) {
 	return w + 4, float64(labelPitch*len(l.Lines) + 2)
 }
 
+// covered is how much of the thing l names box b covers.
+func (l Label) covered(b Box) float64 {
+	if len(l.Shape) >= 3 {
+		if b.Overlap(l.Of) == 0 {
+			return 0
+		}
+		return b.Covers(l.Shape)
+	}
+	return b.Overlap(l.Of)
+}
+
 // PlaceLabels places each label, in order, clear of the things the others name, of avoid, of
 // the labels placed before it and of the board's edges r, where it can: on the thing itself
 // (Inside) if it covers nothing there, else at the first of its places around it (Places) that
-// is free, trying rings further out where the near places are taken: a free place further out
-// always beats one that covers something. A label placed beyond the first ring stands off
-// (Placed.Leader). Where no place is free the one covering least wins, an overlap with a
-// thing weighing more than one with a label, and a place further out costing as much as 67
-// square pixels covered.
+// is free, trying rings further out where the near places are taken. A label placed beyond
+// the first ring stands off (Placed.Leader). Where no near place is free the cheapest wins
+// (thingCost, labelCost, ringCost): in effect the nearest that covers no other thing.
 func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 	out := make([]Placed, 0, len(ls))
 	board := Box{r.X, r.Y, r.X + r.W, r.Y + r.H}
@@ -124,14 +190,14 @@ func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 			s := 0.0
 			for j, o := range ls {
 				if j != i {
-					s += 3 * cand.Overlap(o.Of)
+					s += thingCost * o.covered(cand)
 				}
 			}
 			for _, o := range avoid {
-				s += 3 * cand.Overlap(o)
+				s += thingCost * cand.Overlap(o)
 			}
 			for _, o := range out {
-				s += 2 * cand.Overlap(o.Box)
+				s += labelCost * cand.Overlap(o.Box)
 			}
 			return s + w*h - cand.Overlap(board)
 		}
@@ -172,11 +238,11 @@ func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 				}
 				cand := Box{c[0], c[1], c[0] + w, c[1] + h}
 				n := covers(cand)
-				if n == 0 {
+				if n == 0 && k == 0 {
 					best, bestRing = cand, k
 					break rings
 				}
-				if s := n + float64(k)*200; s < bestScore {
+				if s := n + float64(k)*ringCost; s < bestScore {
 					best, bestScore, bestRing = cand, s, k
 				}
 			}

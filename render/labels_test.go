@@ -2,7 +2,10 @@ package render_test
 
 import (
 	"image/color"
+	"math"
 	"testing"
+
+	"github.com/fogleman/gg"
 
 	"navarch/render"
 )
@@ -64,5 +67,25 @@ func TestLabelPlacesInOrder(t *testing.T) {
 	at := render.PlaceLabels([]render.Label{l}, []render.Box{{X0: 121, Y0: 90, X1: 200, Y1: 130}}, render.Rect{W: 300, H: 300})
 	if at[0].Box.X1 != 97 || at[0].Leader {
 		t.Errorf("right taken: placed at %v, want at the left, 3 pixels off", at[0].Box)
+	}
+}
+
+// TestBoxCovers: the area of a convex polygon inside a box, the polygon at an angle.
+func TestBoxCovers(t *testing.T) {
+	diamond := []gg.Point{{X: 10, Y: 0}, {X: 20, Y: 10}, {X: 10, Y: 20}, {X: 0, Y: 10}} // area 200
+	for _, c := range []struct {
+		b    render.Box
+		want float64
+	}{
+		{render.Box{X0: 0, Y0: 0, X1: 20, Y1: 20}, 200},  // all of it
+		{render.Box{X0: 10, Y0: 0, X1: 20, Y1: 20}, 100}, // its right half
+		{render.Box{X0: 0, Y0: 0, X1: 5, Y1: 5}, 0},      // a corner of its bounds it leaves empty
+		{render.Box{X0: 15, Y0: 5, X1: 25, Y1: 15}, 25},  // over its east tip: a triangle 5 by 10
+		{render.Box{X0: 15, Y0: 8, X1: 25, Y1: 12}, 16},  // a band across the tip: 4 by 5 less two corners of 2
+		{render.Box{X0: 30, Y0: 30, X1: 40, Y1: 40}, 0},
+	} {
+		if got := c.b.Covers(diamond); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%v covers %v of the diamond, want %v", c.b, got, c.want)
+		}
 	}
 }

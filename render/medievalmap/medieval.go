@@ -540,9 +540,10 @@ func (p *Picture) tag(dc *gg.Context, f *render.Fonts, s string, x, y float64, c
 	render.Text(dc, f.Small, colInk, s, x, y, 0.5, 0.35)
 }
 
-func (p *Picture) bounds(s *medieval.Ship) render.Box {
+// shape is a ship's base in board pixels.
+func (p *Picture) shape(s *medieval.Ship) []gg.Point {
 	c := p.corners(s)
-	return render.BoxOf(gg.Point{X: c[0][0], Y: c[0][1]}, gg.Point{X: c[1][0], Y: c[1][1]}, gg.Point{X: c[2][0], Y: c[2][1]}, gg.Point{X: c[3][0], Y: c[3][1]})
+	return []gg.Point{{X: c[0][0], Y: c[0][1]}, {X: c[1][0], Y: c[1][1]}, {X: c[2][0], Y: c[2][1]}, {X: c[3][0], Y: c[3][1]}}
 }
 
 // label is a ship's two lines: her id (with (F) for a flagship) and her factors (S
@@ -566,7 +567,8 @@ type placed struct {
 }
 
 // placeLabels puts each ship's label beside her (render.PlaceLabels): at the first place
-// around her base that covers no other base and no label placed before, further out with a
+// around her base that covers no other base (the bases themselves, at their angles) and no
+// label placed before, further out with a
 // leader line to her centre where the near places are taken, so that in a cluster no label
 // sits on another ship. The labels stand off her base by render's gap, clear of her
 // broadside pips.
@@ -581,7 +583,7 @@ func (p *Picture) placeLabels(f *render.Fonts, r render.Rect) []placed {
 		l1, l2 := label(s)
 		ink := sideInk[p.sideIndex(s.Side)]
 		ships = append(ships, s)
-		ls = append(ls, render.Label{Of: p.bounds(s), Ground: color.NRGBA{255, 255, 255, 150}, Leader: ink,
+		ls = append(ls, render.Label{Of: render.BoxOf(p.shape(s)...), Shape: p.shape(s), Ground: color.NRGBA{255, 255, 255, 150}, Leader: ink,
 			Lines: []render.Line{{Face: bold, Color: ink, Text: l1}, {Face: f.Small, Color: colInk, Text: l2}}})
 	}
 	at := render.PlaceLabels(ls, nil, r)

@@ -346,7 +346,7 @@ func TestLabelsClearOfOtherShips(t *testing.T) {
 					leaders++
 				}
 				for _, s := range g.Ships {
-					if s != pl.ship && s.OnTable() && pl.at.Box.Overlap(p.bounds(s)) > 0 {
+					if s != pl.ship && s.OnTable() && pl.at.Box.Covers(p.shape(s)) > 0 {
 						t.Errorf("%s step %d: %s's label covers %s", sc, i, pl.ship.ID, s.ID)
 					}
 				}

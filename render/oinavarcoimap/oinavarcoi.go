@@ -284,7 +284,8 @@ func (p *Picture) squadronLabel(f *render.Fonts, s oinavarcoi.ViewSquadron) rend
 // label is the label of a piece whose footprint is pg: on it where it fits clear of the
 // others, else beside it with a leader line.
 func (p *Picture) label(f *render.Fonts, pg table.Polygon, text string) render.Label {
-	return render.Label{Of: render.BoxOf(p.proj.Points(pg)...), Inside: true,
+	shape := p.proj.Points(pg)
+	return render.Label{Of: render.BoxOf(shape...), Shape: shape, Inside: true,
 		Lines:  []render.Line{{Face: f.Small, Color: oiInk, Text: text}},
 		Ground: color.NRGBA{255, 255, 255, 217}, Leader: oiInk}
 }
