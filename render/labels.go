@@ -144,7 +144,8 @@ const (
 )
 
 // What a place costs PlaceLabels: each square pixel of another thing it covers, of a label
-// placed before (labelCost, 2) or off the board (1), and each ring further out. A ring
+// placed before or a mark to avoid (labelCost, 2) or off the board (1), and each ring further
+// out. A ring
 // costs as much as 5 square pixels of a thing covered: a label stands off rather than cover
 // a corner of a counter, but not to clear a neighbouring label's edge.
 const (
@@ -173,16 +174,22 @@ func (l Label) covered(b Box) float64 {
 	return b.Overlap(l.Of)
 }
 
-// PlaceLabels places each label, in order, clear of the things the others name, of avoid, of
-// the labels placed before it and of the board's edges r, where it can: on the thing itself
-// (Inside) if it covers nothing there, else at the first of its places around it (Places) that
-// is free, trying rings further out where the near places are taken. A label placed beyond
-// the first ring stands off (Placed.Leader). Where no near place is free the cheapest wins
-// (thingCost, labelCost, ringCost): in effect the nearest that covers no other thing.
+// PlaceLabels places each label, in order, clear of the things the others name, of the labels
+// placed before it, of the marks to avoid (a shot's tag) and of the board's edges r, where it
+// can: on the thing itself (Inside) if it covers nothing there, else at the first of its
+// places around it (Places) that is free, trying rings further out where the near places are
+// taken. A label placed beyond the first ring stands off (Placed.Leader). Where no near place
+// is free the cheapest wins (thingCost, labelCost, ringCost): in effect the nearest that
+// covers no other thing; a mark to avoid weighs as a label. A label without lines is a thing
+// alone, for the others to keep clear of (a counter no tag names), and is not placed.
 func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 	out := make([]Placed, 0, len(ls))
 	board := Box{r.X, r.Y, r.X + r.W, r.Y + r.H}
 	for i, l := range ls {
+		if len(l.Lines) == 0 {
+			out = append(out, Placed{})
+			continue
+		}
 		w, h := l.size()
 		b := l.Of
 		cx, cy := b.Centre()
@@ -194,7 +201,7 @@ func PlaceLabels(ls []Label, avoid []Box, r Rect) []Placed {
 				}
 			}
 			for _, o := range avoid {
-				s += thingCost * cand.Overlap(o)
+				s += labelCost * cand.Overlap(o)
 			}
 			for _, o := range out {
 				s += labelCost * cand.Overlap(o.Box)

@@ -644,7 +644,11 @@ func (p *Picture) placeTags(f *render.Fonts, r render.Rect) ([]render.Label, []r
 		}
 		ls = append(ls, l)
 	}
-	return ls, render.PlaceLabels(ls, p.pieces(f), r)
+	all := slices.Clone(ls)
+	for _, b := range p.pieces(f) {
+		all = append(all, render.Label{Of: b}) // things for the tags to keep clear of
+	}
+	return ls, render.PlaceLabels(all, nil, r)[:len(ls)]
 }
 
 // counterBox is the box of the counter in hex h, its facing mark around it.

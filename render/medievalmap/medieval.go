@@ -440,34 +440,62 @@ func (p *Picture) drawTraces(dc *gg.Context, f *render.Fonts) {
 			p.drawMove(dc, t)
 		}
 	}
+	for _, sh := range p.shots() {
+		render.Arrow(dc, sh.ax, sh.ay, sh.bx, sh.by, sh.col, sh.style)
+		p.tag(dc, f, sh.tag, sh.tx, sh.ty, sh.col)
+	}
+}
+
+// shot is a broadside, missiles or a boarding attack of the last card as drawn: an arrow
+// from the attacker's centre to the edge of the target's base, and its hits on a tag.
+type shot struct {
+	ax, ay, bx, by float64
+	col            color.Color
+	style          render.ArrowStyle
+	tag            string
+	tx, ty         float64 // the tag's centre
+}
+
+// shots are the last card's attacks, in the trace's order.
+func (p *Picture) shots() []shot {
+	var out []shot
 	for _, t := range p.Game.Last {
 		s, o := p.ship(t.Ship), p.ship(t.Target)
 		if t.Kind == medieval.TraceMove || s == nil || o == nil {
 			continue
 		}
-		ax, ay := p.At(s.Pose.At)
-		bx, by := p.At(o.Pose.At)
+		sh := shot{col: colBoard, style: arrow(2)}
+		sh.ax, sh.ay = p.At(s.Pose.At)
+		sh.bx, sh.by = p.At(o.Pose.At)
+		ax, ay, bx, by := sh.ax, sh.ay, sh.bx, sh.by
 		if k := enter(p.corners(o), ax, ay, bx, by); k > 0 { // end at her edge, the head in view
-			bx, by = ax+(bx-ax)*k, ay+(by-ay)*k
+			sh.bx, sh.by = ax+(bx-ax)*k, ay+(by-ay)*k
+			bx, by = sh.bx, sh.by
 		}
-		col, st := colBoard, arrow(2)
 		switch t.Kind {
 		case medieval.TraceFire:
-			col, st = colShot, arrow(3)
+			sh.col, sh.style = colShot, arrow(3)
 		case medieval.TraceShoot:
-			col, st = colMissile, arrow(2)
-			st.Dash = []float64{6, 3}
+			sh.col, sh.style = colMissile, arrow(2)
+			sh.style.Dash = []float64{6, 3}
 		}
-		render.Arrow(dc, ax, ay, bx, by, col, st)
-		tag := fmt.Sprintf("%d hit", t.Hits)
+		sh.tag = fmt.Sprintf("%d hit", t.Hits)
 		if t.Hits != 1 {
-			tag += "s"
+			sh.tag += "s"
 		}
 		// the tag sits 40% of the way and to the shot's left, so the two attacks of one
 		// boarding action do not cover each other's
 		l := math.Max(math.Hypot(bx-ax, by-ay), 1)
-		p.tag(dc, f, tag, ax+(bx-ax)*0.4+(by-ay)/l*9, ay+(by-ay)*0.4-(bx-ax)/l*9, col)
+		sh.tx, sh.ty = ax+(bx-ax)*0.4+(by-ay)/l*9, ay+(by-ay)*0.4-(bx-ax)/l*9
+		out = append(out, sh)
 	}
+	return out
+}
+
+// tagBox is the box of a shot's tag (tag).
+func tagBox(f *render.Fonts, sh shot) render.Box {
+	w := render.TextWidth(f.Small, sh.tag) + 6
+	return render.Box{X0: sh.tx - w/2, Y0: sh.ty - 7, X1: sh.tx + w/2, Y1: sh.ty + 7}
 }
 
 func (p *Picture) drawMove(dc *gg.Context, t medieval.Trace) {
@@ -567,8 +595,8 @@ type placed struct {
 }
 
 // placeLabels puts each ship's label beside her (render.PlaceLabels): at the first place
-// around her base that covers no other base (the bases themselves, at their angles) and no
-// label placed before, further out with a
+// around her base that covers no other base (the bases themselves, at their angles), no hit
+// tag of the last card's shots and no label placed before, further out with a
 // leader line to her centre where the near places are taken, so that in a cluster no label
 // sits on another ship. The labels stand off her base by render's gap, clear of her
 // broadside pips.
@@ -586,7 +614,11 @@ func (p *Picture) placeLabels(f *render.Fonts, r render.Rect) []placed {
 		ls = append(ls, render.Label{Of: render.BoxOf(p.shape(s)...), Shape: p.shape(s), Ground: color.NRGBA{255, 255, 255, 150}, Leader: ink,
 			Lines: []render.Line{{Face: bold, Color: ink, Text: l1}, {Face: f.Small, Color: colInk, Text: l2}}})
 	}
-	at := render.PlaceLabels(ls, nil, r)
+	var tags []render.Box
+	for _, sh := range p.shots() {
+		tags = append(tags, tagBox(f, sh))
+	}
+	at := render.PlaceLabels(ls, tags, r)
 	out := make([]placed, len(ls))
 	for i := range ls {
 		out[i] = placed{ships[i], ls[i], at[i]}

@@ -331,11 +331,11 @@ func TestCropFramesTheWholeBattle(t *testing.T) {
 }
 
 // TestLabelsClearOfOtherShips: in the bots' games, where ships bunch in boarding actions and
-// rafts, no ship's label covers another ship's base on a report's map: a label that cannot
-// sit beside her stands further out with a leader line.
+// rafts, no ship's label covers another ship's base on a report's map, and hardly one a shot's
+// hit tag: a label that cannot sit beside her stands further out with a leader line.
 func TestLabelsClearOfOtherShips(t *testing.T) {
 	f := render.NewFonts()
-	checked, leaders := 0, 0
+	checked, leaders, onTags := 0, 0, 0
 	for _, sc := range []string{"sluys-1340", "winchelsea-1350"} {
 		g := newGame(t, sc)
 		for i := 0; i < 160 && g.Next().Kind != adjudicator.Over; i++ {
@@ -350,6 +350,12 @@ func TestLabelsClearOfOtherShips(t *testing.T) {
 						t.Errorf("%s step %d: %s's label covers %s", sc, i, pl.ship.ID, s.ID)
 					}
 				}
+				for _, sh := range p.shots() {
+					if pl.at.Box.Overlap(tagBox(f, sh)) > 0 {
+						t.Logf("%s step %d: %s's label covers the tag %q of a shot", sc, i, pl.ship.ID, sh.tag)
+						onTags++
+					}
+				}
 				checked++
 			}
 			st := g.Next()
@@ -362,5 +368,10 @@ func TestLabelsClearOfOtherShips(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d labels checked, %d with leader lines", checked, leaders)
+	t.Logf("%d labels checked, %d with leader lines, %d over a hit tag", checked, leaders, onTags)
+	// A tag weighs as a label: a label covers a corner of one rather than stand far out on a
+	// leader line, which is rare.
+	if onTags*500 > checked {
+		t.Errorf("%d of %d labels cover a shot's hit tag", onTags, checked)
+	}
 }
