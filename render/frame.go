@@ -212,15 +212,9 @@ func windRose(dc *gg.Context, f *Fonts, x, y, r, deg float64, label string) {
 	a := (deg - 90) * math.Pi / 180 // screen angle of the direction the wind comes from
 	sx, sy := x+math.Cos(a)*r, y+math.Sin(a)*r
 	ex, ey := x-math.Cos(a)*r*0.45, y-math.Sin(a)*r*0.45
-	dc.SetRGB255(120, 200, 255)
-	dc.SetLineWidth(3)
-	dc.DrawLine(sx, sy, ex, ey)
-	dc.Stroke()
-	dc.MoveTo(ex-math.Cos(a)*6, ey-math.Sin(a)*6)
-	dc.LineTo(ex+math.Cos(a+2.2)*7, ey+math.Sin(a+2.2)*7)
-	dc.LineTo(ex+math.Cos(a-2.2)*7, ey+math.Sin(a-2.2)*7)
-	dc.ClosePath()
-	dc.Fill()
+	// a flat head: its tip 6 pixels past the shaft's end, its wings 7 from that end, 2.2
+	// radians off the direction the wind comes from
+	Arrow(dc, sx, sy, ex, ey, color.RGBA{120, 200, 255, 255}, ArrowStyle{Width: 3, Head: 6 + 7*math.Cos(2.2), Half: 7 * math.Sin(2.2), Past: 6})
 	Text(dc, f.Small, color.White, label, x-r-8, y, 1, 0.5)
 }
 

@@ -8,23 +8,17 @@ import (
 
 	"github.com/fogleman/gg"
 
-	"navarch/adjudicator"
 	"navarch/adjudicator/duel"
 	"navarch/render"
 )
 
 // Map is the duel's map, for a ruleset list.
-var Map render.Map = duelMap{}
+var Map = render.MapOf("the duel", New)
 
-type duelMap struct{}
-
-// Picture implements render.Map.
-func (duelMap) Picture(g adjudicator.Game, label, side string, full bool) (render.Picture, error) {
-	dg, ok := g.(*duel.Game)
-	if !ok {
-		return nil, fmt.Errorf("duelmap: %T is not a duel", g)
-	}
-	return &Picture{Game: dg, Label: label, Side: side}, nil
+// New prepares the picture of g as side sees it; the whole board is always shown (full is
+// the same picture).
+func New(g *duel.Game, label, side string, full bool) *Picture {
+	return &Picture{Game: g, Label: label, Side: side}
 }
 
 // Picture is a duel as one side sees it (everything is public).

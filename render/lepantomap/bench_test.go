@@ -43,12 +43,12 @@ func battleUnderWay(b *testing.B) *lepanto.Game {
 // BenchmarkRenderFullBattle is the whole map of the full battle (13.1), as STATUS FULL sends it.
 func BenchmarkRenderFullBattle(b *testing.B) {
 	v := fullBattle(b).View("christian")
-	rendertest.BenchMap(b, func() render.Picture { return NewLepanto(v, "bench", true) })
+	rendertest.BenchMap(b, func() render.Picture { return fromView(v, "bench", true) })
 }
 
 // BenchmarkRenderReport is the map a report of the full battle sends, cropped to what the
 // last activation did.
 func BenchmarkRenderReport(b *testing.B) {
 	v := battleUnderWay(b).View("christian")
-	rendertest.BenchMap(b, func() render.Picture { return NewLepanto(v, "bench", false) })
+	rendertest.BenchMap(b, func() render.Picture { return fromView(v, "bench", false) })
 }

@@ -20,17 +20,17 @@ import (
 	"navarch/adjudicator/lepanto"
 )
 
-// Lepanto is a Lepanto 1571 map as one side sees it (docs/DESIGN.md 6): the hex map with its codes,
+// Picture is a Lepanto 1571 map as one side sees it (docs/DESIGN.md 6): the hex map with its codes,
 // deep and shallow water and coast; each unit as a counter in its wing's colours with its
 // values, facing, markers and full id, its hex number readable above it; what happened since
 // the players last gave orders (moves, evasions, fire, rams, hits, flights, sinkings,
 // surrenders and captures) on top; the stacks listed under the map.
-type Lepanto struct {
+type Picture struct {
 	View lepanto.View
 	Game string // the game's label for the title strip
 	Full bool   // the whole map; otherwise a crop around the action
 	// Turn and Act number the step the game waits for, as the mails do ("T1 A3 orders
-	// due"); NewLepanto takes them from the view, Game from the game's next step.
+	// due"); New takes them from the game's next step.
 	Turn, Act int
 	What      string // the step waited for ("" when not known)
 
@@ -47,9 +47,20 @@ const (
 	cropCols = 24
 )
 
-// NewLepanto prepares the picture of a view.
-func NewLepanto(v lepanto.View, game string, full bool) *Lepanto {
-	p := &Lepanto{View: v, Game: game, Full: full, size: cropSize, Turn: v.Turn, Act: v.Act + 1}
+// New prepares the picture of g as side sees it, numbered by the step the game waits for.
+func New(g *lepanto.Game, label, side string, full bool) *Picture {
+	p := fromView(g.View(side), label, full)
+	st := g.Next()
+	p.Turn, p.Act, p.What = int(st.Turn), int(st.Act), st.What
+	if st.Kind == adjudicator.Over {
+		p.What = "game over"
+	}
+	return p
+}
+
+// fromView prepares the picture of a view, numbered by the view's turn and activation.
+func fromView(v lepanto.View, game string, full bool) *Picture {
+	p := &Picture{View: v, Game: game, Full: full, size: cropSize, Turn: v.Turn, Act: v.Act + 1}
 	if full {
 		p.size = fullSize
 	}
@@ -62,7 +73,7 @@ const sqrt3 = 1.7320508075688772
 // extent picks the columns and rows to draw: the scenario's map sections, or (a crop) a
 // window of cropCols columns around what happened since the players last gave orders, or, if
 // nothing did, around the units in play, with a margin.
-func (p *Lepanto) extent() (c0, r0, c1, r1 int) {
+func (p *Picture) extent() (c0, r0, c1, r1 int) {
 	v := p.View
 	r0, r1 = v.Rows, 1
 	for _, s := range v.Sections {
@@ -110,7 +121,7 @@ func sectionRows(s string) (int, int) {
 	return 41, 60
 }
 
-func (p *Lepanto) actionHexes() []lepanto.Hex {
+func (p *Picture) actionHexes() []lepanto.Hex {
 	var hs []lepanto.Hex
 	for _, t := range p.View.Trace {
 		hs = append(hs, t.Path...)
@@ -129,7 +140,7 @@ func (p *Lepanto) actionHexes() []lepanto.Hex {
 }
 
 // center returns the pixel centre of hex h on the board.
-func (p *Lepanto) center(h lepanto.Hex) (float64, float64) {
+func (p *Picture) center(h lepanto.Hex) (float64, float64) {
 	s := p.size
 	x := s + 1.5*s*float64(h.Col-p.c0)
 	y := sqrt3*s*float64(h.Row-p.r0) + sqrt3/2*s
@@ -140,13 +151,13 @@ func (p *Lepanto) center(h lepanto.Hex) (float64, float64) {
 }
 
 // Board implements render.Picture.
-func (p *Lepanto) Board() render.Rect {
+func (p *Picture) Board() render.Rect {
 	s := p.size
 	return render.Rect{W: math.Ceil(1.5*s*float64(p.c1-p.c0) + 2*s), H: math.Ceil(sqrt3*s*float64(p.r1-p.r0+1) + sqrt3/2*s)}
 }
 
 // Title implements Picture: numbered as the mails number the step the game waits for.
-func (p *Lepanto) Title() string {
+func (p *Picture) Title() string {
 	when := fmt.Sprintf("T%d A%d", p.Turn, p.Act)
 	switch {
 	case p.What == "game over":
@@ -160,7 +171,7 @@ func (p *Lepanto) Title() string {
 }
 
 // Status implements render.Picture.
-func (p *Lepanto) Status() []string {
+func (p *Picture) Status() []string {
 	view := "referee's view"
 	if p.View.Side != "" {
 		view = p.View.Side + "'s view"
@@ -216,16 +227,16 @@ var badgeKinds = []struct {
 
 // Draw implements Picture: the hexes, the paths under the counters, the counters, then the
 // arrows and the tags of what happened on top.
-func (p *Lepanto) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
+func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawHexes(dc, f)
 	p.drawPaths(dc)
 	p.drawUnits(dc, f)
 	p.drawArrows(dc)
-	p.drawTags(dc, f)
+	p.drawTags(dc, f, r)
 }
 
 // label is the face of hex numbers, values and ids.
-func (p *Lepanto) label(f *render.Fonts, bold bool) font.Face {
+func (p *Picture) label(f *render.Fonts, bold bool) font.Face {
 	if p.Full {
 		return f.Face(bold, 8)
 	}
@@ -233,8 +244,8 @@ func (p *Lepanto) label(f *render.Fonts, bold bool) font.Face {
 }
 
 // hexCorners are the corners of hex h at radius r, from the east corner clockwise (screen y
-// down); hexPath makes them the context's path.
-func (p *Lepanto) hexCorners(h lepanto.Hex, r float64, pts *[6]gg.Point) {
+// down).
+func (p *Picture) hexCorners(h lepanto.Hex, r float64, pts *[6]gg.Point) {
 	x, y := p.center(h)
 	for i := range pts {
 		a := math.Pi / 3 * float64(i)
@@ -242,20 +253,9 @@ func (p *Lepanto) hexCorners(h lepanto.Hex, r float64, pts *[6]gg.Point) {
 	}
 }
 
-func hexPath(dc *gg.Context, pts *[6]gg.Point) {
-	for i, pt := range pts {
-		if i == 0 {
-			dc.MoveTo(pt.X, pt.Y)
-		} else {
-			dc.LineTo(pt.X, pt.Y)
-		}
-	}
-	dc.ClosePath()
-}
-
 var terrainColor = map[lepanto.Terrain]color.Color{lepanto.Deep: colDeep, lepanto.Shallow: colShallow, lepanto.Coast: colCoast}
 
-func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
+func (p *Picture) drawHexes(dc *gg.Context, f *render.Fonts) {
 	face := p.label(f, false)
 	img, _ := dc.Image().(*image.RGBA)
 	key, reuse := p.layerKey(img)
@@ -278,7 +278,7 @@ func (p *Lepanto) drawHexes(dc *gg.Context, f *render.Fonts) {
 			h := lepanto.Hex{Col: c, Row: r}
 			p.hexCorners(h, p.size, &pts)
 			fill.Polygon(pts[:], terrainColor[p.View.Terrain(h)])
-			hexPath(dc, &pts)
+			render.Path(dc, pts[:]...)
 			dc.SetColor(colGrid)
 			dc.SetLineWidth(0.7)
 			dc.Stroke()
@@ -343,7 +343,7 @@ func (l *hexLayers) put(key [sha256.Size]byte, pix []uint8) {
 
 // layerKey is what the hexes drawn on img depend on, and whether a kept board may stand for
 // them: a crop with hexes to draw, on a blank board.
-func (p *Lepanto) layerKey(img *image.RGBA) ([sha256.Size]byte, bool) {
+func (p *Picture) layerKey(img *image.RGBA) ([sha256.Size]byte, bool) {
 	if p.Full || img == nil || p.c0 > p.c1 || p.r0 > p.r1 || !blank(img.Pix) {
 		return [sha256.Size]byte{}, false
 	}
@@ -373,13 +373,13 @@ func blank(pix []uint8) bool {
 
 // Within a hex of centre y: the hex number at the top, the counter under it, the id label at
 // the bottom, so that none covers another.
-func (p *Lepanto) numberY(y float64) float64  { return y - 0.66*p.size }
-func (p *Lepanto) counterY(y float64) float64 { return y - 0.06*p.size }
-func (p *Lepanto) idY(y float64) float64      { return y + 0.52*p.size }
-func (p *Lepanto) counterSide() float64       { return 0.72 * p.size }
+func (p *Picture) numberY(y float64) float64  { return y - 0.66*p.size }
+func (p *Picture) counterY(y float64) float64 { return y - 0.06*p.size }
+func (p *Picture) idY(y float64) float64      { return y + 0.52*p.size }
+func (p *Picture) counterSide() float64       { return 0.72 * p.size }
 
 // stacks are the units in play in each hex, bottom first, in the view's order.
-func (p *Lepanto) stacks() (map[lepanto.Hex][]lepanto.ViewUnit, []lepanto.Hex) {
+func (p *Picture) stacks() (map[lepanto.Hex][]lepanto.ViewUnit, []lepanto.Hex) {
 	m := map[lepanto.Hex][]lepanto.ViewUnit{}
 	var order []lepanto.Hex
 	for _, u := range p.View.Units {
@@ -397,7 +397,7 @@ func (p *Lepanto) stacks() (map[lepanto.Hex][]lepanto.ViewUnit, []lepanto.Hex) {
 // drawUnits draws the counters; the lower counters of a stack peek out to the left of the top
 // one, and a box at their left says how many units the hex holds (the stack list under the
 // map names them).
-func (p *Lepanto) drawUnits(dc *gg.Context, f *render.Fonts) {
+func (p *Picture) drawUnits(dc *gg.Context, f *render.Fonts) {
 	m, order := p.stacks()
 	for _, h := range order {
 		st := m[h]
@@ -428,7 +428,7 @@ func (p *Lepanto) drawUnits(dc *gg.Context, f *render.Fonts) {
 }
 
 // traced reports whether the trace holds kind for unit (fled, sunk, surrendered, captured).
-func (p *Lepanto) traced(unit, status string) bool {
+func (p *Picture) traced(unit, status string) bool {
 	for _, t := range p.View.Trace {
 		if t.Unit == unit && (t.Kind == status || t.Kind == "captured" && status == "surrendered") {
 			return true
@@ -437,7 +437,7 @@ func (p *Lepanto) traced(unit, status string) bool {
 	return false
 }
 
-func (p *Lepanto) stackCount(dc *gg.Context, f *render.Fonts, n int, x, y float64) {
+func (p *Picture) stackCount(dc *gg.Context, f *render.Fonts, n int, x, y float64) {
 	face := p.label(f, true)
 	s := fmt.Sprintf("%d", n)
 	w := render.TextWidth(face, s) + 4
@@ -448,7 +448,7 @@ func (p *Lepanto) stackCount(dc *gg.Context, f *render.Fonts, n int, x, y float6
 	render.Text(dc, face, color.White, s, x-w/2, y, 0.5, 0.35)
 }
 
-func (p *Lepanto) idLabel(dc *gg.Context, f *render.Fonts, id string, bg color.Color, x, y float64) {
+func (p *Picture) idLabel(dc *gg.Context, f *render.Fonts, id string, bg color.Color, x, y float64) {
 	face := p.label(f, true)
 	w := render.TextWidth(face, id) + 4
 	h := float64(face.Metrics().Height)/64 + 1
@@ -458,7 +458,7 @@ func (p *Lepanto) idLabel(dc *gg.Context, f *render.Fonts, id string, bg color.C
 	render.Text(dc, face, color.White, id, x, y, 0.5, 0.35)
 }
 
-func (p *Lepanto) drawCounter(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y float64) {
+func (p *Picture) drawCounter(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y float64) {
 	side := p.counterSide()
 	fill := wingColors[u.Wing]
 	p.facingMark(dc, u, x, y, side)
@@ -484,15 +484,12 @@ func (p *Lepanto) drawCounter(dc *gg.Context, f *render.Fonts, u lepanto.ViewUni
 func lum(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)) / 1000 }
 
 // facingMark is a dark triangle outside the counter pointing at the bow hexside (3.1).
-func (p *Lepanto) facingMark(dc *gg.Context, u lepanto.ViewUnit, x, y, side float64) {
+func (p *Picture) facingMark(dc *gg.Context, u lepanto.ViewUnit, x, y, side float64) {
 	a := []float64{-90, -30, 30, 90, 150, 210}[u.Facing] * math.Pi / 180
 	tip := side/2 + p.size*0.2
 	bx, by := x+math.Cos(a)*side*0.4, y+math.Sin(a)*side*0.4
 	px, py := -math.Sin(a)*side*0.3, math.Cos(a)*side*0.3
-	dc.MoveTo(x+math.Cos(a)*tip, y+math.Sin(a)*tip)
-	dc.LineTo(bx+px, by+py)
-	dc.LineTo(bx-px, by-py)
-	dc.ClosePath()
+	render.Path(dc, gg.Point{X: x + math.Cos(a)*tip, Y: y + math.Sin(a)*tip}, gg.Point{X: bx + px, Y: by + py}, gg.Point{X: bx - px, Y: by - py})
 	dc.SetRGB(0.08, 0.08, 0.08)
 	dc.FillPreserve()
 	dc.SetRGB(1, 1, 1) // a white edge shows the mark on the sea and on dark counters alike
@@ -503,7 +500,7 @@ func (p *Lepanto) facingMark(dc *gg.Context, u lepanto.ViewUnit, x, y, side floa
 // badges are the markers at the counter's corners: a leader (a gold star; a white one for
 // the side's own hidden leaders, never on the referee's map) at the top left, then the
 // lettered markers clockwise from the top right.
-func (p *Lepanto) badges(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y, side float64) {
+func (p *Picture) badges(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x, y, side float64) {
 	r := max(side*0.26, 4)
 	h := side / 2
 	if len(u.Leaders) > 0 {
@@ -524,19 +521,16 @@ func (p *Lepanto) badges(dc *gg.Context, f *render.Fonts, u lepanto.ViewUnit, x,
 }
 
 func star(dc *gg.Context, x, y, r float64, fill color.Color) {
-	for i := 0; i < 10; i++ {
+	var pts [10]gg.Point
+	for i := range pts {
 		rr := r
 		if i%2 == 1 {
 			rr = r * 0.45
 		}
 		a := -math.Pi/2 + math.Pi/5*float64(i)
-		if i == 0 {
-			dc.MoveTo(x+rr*math.Cos(a), y+rr*math.Sin(a))
-		} else {
-			dc.LineTo(x+rr*math.Cos(a), y+rr*math.Sin(a))
-		}
+		pts[i] = gg.Point{X: x + rr*math.Cos(a), Y: y + rr*math.Sin(a)}
 	}
-	dc.ClosePath()
+	render.Path(dc, pts[:]...)
 	dc.SetColor(fill)
 	dc.FillPreserve()
 	dc.SetRGB(0.2, 0.15, 0)
@@ -560,7 +554,7 @@ func badge(dc *gg.Context, f *render.Fonts, x, y, r float64, c color.RGBA, lette
 
 // drawPaths draws the moves and evasions since the players last gave orders, under the
 // counters: a dashed line from a dot where the unit started.
-func (p *Lepanto) drawPaths(dc *gg.Context) {
+func (p *Picture) drawPaths(dc *gg.Context) {
 	for _, t := range p.View.Trace {
 		switch t.Kind {
 		case "move":
@@ -574,7 +568,7 @@ func (p *Lepanto) drawPaths(dc *gg.Context) {
 }
 
 // drawArrows draws fire and rams, from the attacker to its target.
-func (p *Lepanto) drawArrows(dc *gg.Context) {
+func (p *Picture) drawArrows(dc *gg.Context) {
 	for _, t := range p.View.Trace {
 		switch t.Kind {
 		case "fire":
@@ -590,9 +584,18 @@ func (p *Lepanto) drawArrows(dc *gg.Context) {
 var tagWords = map[string]string{"hit": "hit", "evade": "evaded", "fled": "fled", "sunk": "sunk",
 	"surrendered": "surrendered", "captured": "captured"}
 
-// drawTags writes what happened to each unit where it is now, to the right of its counter: "2 hits",
-// "evaded", "fled", "sunk", "surrendered", "captured".
-func (p *Lepanto) drawTags(dc *gg.Context, f *render.Fonts) {
+// drawTags writes what happened to each unit where it is now, beside its counter: "2 hits",
+// "evaded", "fled", "sunk", "surrendered", "captured", one tag a line in its colour.
+func (p *Picture) drawTags(dc *gg.Context, f *render.Fonts, r render.Rect) {
+	ls, at := p.placeTags(f, r)
+	render.DrawLabels(dc, ls, at)
+}
+
+// placeTags makes each tagged unit's tags a label and places it (render.PlaceLabels): to the
+// right of its counter where that is free, else at the first free place around it, further
+// out with a leader line where the near ones are taken, so that no tag covers another
+// counter, its id or another unit's tags.
+func (p *Picture) placeTags(f *render.Fonts, r render.Rect) ([]render.Label, []render.Placed) {
 	type key struct {
 		h    lepanto.Hex
 		unit string
@@ -618,44 +621,68 @@ func (p *Lepanto) drawTags(dc *gg.Context, f *render.Fonts) {
 		}
 	}
 	face := p.label(f, true)
-	line := float64(face.Metrics().Height)/64 + 2
-	perHex := map[lepanto.Hex]int{}
+	var ls []render.Label
 	for _, k := range order {
 		ws := words[k]
 		if n := hits[k]; n > 0 {
 			ws = append([]string{map[bool]string{true: "hit", false: fmt.Sprintf("%d hits", n)}[n == 1]}, ws...)
 		}
-		x, y := p.center(k.h)
-		x += p.counterSide()/2 + 3
-		y = p.counterY(y) - p.counterSide()/2 + 2
+		l := render.Label{Of: p.counterBox(k.h), Leader: colMove, Gap: 3,
+			Places: []render.Place{render.Right, render.BelowRight, render.AboveRight, render.Left, render.BelowLeft, render.AboveLeft, render.Below, render.Above}}
 		for _, w := range ws {
-			yy := y + float64(perHex[k.h])*line
-			perHex[k.h]++
 			bg := colLoss
 			if strings.Contains(w, "hit") {
 				bg = colHit
 			} else if w == "evaded" {
 				bg = colEvade
 			}
-			tw := render.TextWidth(face, w) + 4
-			dc.DrawRoundedRectangle(x, yy, tw, line-1, 2)
-			dc.SetColor(bg)
-			dc.FillPreserve()
-			dc.SetColor(colMove)
-			dc.SetLineWidth(1)
-			dc.Stroke()
 			var ink color.Color = color.White
 			if lum(bg) > 140 {
 				ink = colMove
 			}
-			render.Text(dc, face, ink, w, x+2, yy+(line-1)/2, 0, 0.35)
+			l.Lines = append(l.Lines, render.Line{Face: face, Color: ink, Text: w, Ground: bg, Edge: colMove})
 		}
+		ls = append(ls, l)
 	}
+	all := slices.Clone(ls)
+	for _, b := range p.pieces(f) {
+		all = append(all, render.Label{Of: b}) // things for the tags to keep clear of
+	}
+	return ls, render.PlaceLabels(all, nil, r)[:len(ls)]
+}
+
+// counterBox is the box of the counter in hex h, its facing mark around it.
+func (p *Picture) counterBox(h lepanto.Hex) render.Box {
+	x, y := p.center(h)
+	y = p.counterY(y)
+	d := p.counterSide()/2 + p.size*0.2
+	return render.Box{X0: x - d, Y0: y - d, X1: x + d, Y1: y + d}
+}
+
+// pieces are the boxes of what a tag must not cover: every counter in the picture (lost
+// ones' ghosts too) with its id label. Hex numbers are not among them: with every hex's number
+// to keep clear, most tags would stand off on a leader line; a tag beside its counter may
+// cover a neighbour's number, which the hex grid still gives.
+func (p *Picture) pieces(f *render.Fonts) []render.Box {
+	face := p.label(f, true)
+	h := float64(face.Metrics().Height)/64 + 1
+	var out []render.Box
+	seen := map[lepanto.Hex]bool{}
+	for _, u := range p.View.Units {
+		if seen[u.Hex] || u.Status != "" && !p.traced(u.ID, u.Status) {
+			continue
+		}
+		seen[u.Hex] = true
+		x, y := p.center(u.Hex)
+		w := render.TextWidth(face, u.ID) + 4
+		out = append(out, p.counterBox(u.Hex), render.Box{X0: x - w/2, Y0: p.idY(y) - h/2, X1: x + w/2, Y1: p.idY(y) + h/2})
+	}
+	return out
 }
 
 // unitHex is where the unit is now (a unit hit and then evading is tagged where it went), or
 // at if the view does not hold it.
-func (p *Lepanto) unitHex(id string, at lepanto.Hex) lepanto.Hex {
+func (p *Picture) unitHex(id string, at lepanto.Hex) lepanto.Hex {
 	for _, u := range p.View.Units {
 		if u.ID == id {
 			return u.Hex
@@ -664,7 +691,7 @@ func (p *Lepanto) unitHex(id string, at lepanto.Hex) lepanto.Hex {
 	return at
 }
 
-func (p *Lepanto) path(dc *gg.Context, hs []lepanto.Hex, c color.Color) {
+func (p *Picture) path(dc *gg.Context, hs []lepanto.Hex, c color.Color) {
 	if len(hs) < 2 {
 		return
 	}
@@ -686,32 +713,26 @@ func (p *Lepanto) path(dc *gg.Context, hs []lepanto.Hex, c color.Color) {
 	dc.Fill()
 }
 
-func (p *Lepanto) arrow(dc *gg.Context, from, to lepanto.Hex, c color.Color, w float64) {
+func (p *Picture) arrow(dc *gg.Context, from, to lepanto.Hex, c color.Color, w float64) {
 	x0, y0 := p.center(from)
 	x1, y1 := p.center(to)
 	a := math.Atan2(y1-y0, x1-x0)
 	x1, y1 = x1-math.Cos(a)*p.size*0.35, y1-math.Sin(a)*p.size*0.35
-	dc.SetColor(c)
-	dc.SetLineWidth(w)
-	dc.DrawLine(x0, y0, x1, y1)
-	dc.Stroke()
+	// the head's tip 0.6 of its size past the shaft's end, its wings its size from that end,
+	// 2.5 radians off the shaft's direction
 	head := p.size*0.3 + w
-	dc.MoveTo(x1+math.Cos(a)*head*0.6, y1+math.Sin(a)*head*0.6)
-	dc.LineTo(x1+math.Cos(a+2.5)*head, y1+math.Sin(a+2.5)*head)
-	dc.LineTo(x1+math.Cos(a-2.5)*head, y1+math.Sin(a-2.5)*head)
-	dc.ClosePath()
-	dc.Fill()
+	render.Arrow(dc, x0, y0, x1, y1, c, render.ArrowStyle{Width: w, Head: head * (0.6 - math.Cos(2.5)), Half: head * math.Sin(2.5), Past: 0.6 * head})
 }
 
 // WindFrom implements render.Compass (11.1).
-func (p *Lepanto) WindFrom() (float64, string) {
+func (p *Picture) WindFrom() (float64, string) {
 	deg := map[string]float64{"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}[p.View.Wind]
 	return deg, "wind " + p.View.Wind
 }
 
 // Legend implements Picture: the wings in play, the terrain, the counter markers, then what
 // happened since the last orders.
-func (p *Lepanto) Legend() []render.LegendItem {
+func (p *Picture) Legend() []render.LegendItem {
 	var out []render.LegendItem
 	for _, w := range p.View.Wings {
 		out = append(out, render.LegendItem{Color: wingColors[w.ID], Text: w.ID})
@@ -738,7 +759,7 @@ func (p *Lepanto) Legend() []render.LegendItem {
 }
 
 // Panels implements Picture: the counter key, the LMA/LF tracks (9.7) and the stacks.
-func (p *Lepanto) Panels() []string {
+func (p *Picture) Panels() []string {
 	out := []string{"counter: HV·Fire Value in the wing's colour, the triangle points to the bow; the hex number above it, the unit's id below; a number at its left: the units in the hex"}
 	var tracks []string
 	for _, w := range p.View.Wings {
@@ -761,7 +782,7 @@ func (p *Lepanto) Panels() []string {
 
 // stackList names, for every hex in the picture with more than one unit, its units top
 // first, with the leaders aboard each that the side may see.
-func (p *Lepanto) stackList() []string {
+func (p *Picture) stackList() []string {
 	m, order := p.stacks()
 	var out []string
 	for _, h := range order {
@@ -784,15 +805,4 @@ func (p *Lepanto) stackList() []string {
 		out = append(out, h.String()+": "+strings.Join(names, ", "))
 	}
 	return out
-}
-
-// lepantoPicture is the picture of side's view, numbered by the step the game waits for.
-func lepantoPicture(g *lepanto.Game, label, side string, full bool) *Lepanto {
-	p := NewLepanto(g.View(side), label, full)
-	st := g.Next()
-	p.Turn, p.Act, p.What = int(st.Turn), int(st.Act), st.What
-	if st.Kind == adjudicator.Over {
-		p.What = "game over"
-	}
-	return p
 }

@@ -150,7 +150,7 @@ func TestUnitsInTheirColours(t *testing.T) {
 		unit string
 		want color.RGBA
 	}{{"BAR-VEN3", wingColors["christian-left"]}, {"SUL-STA2", wingColors["ottoman-right"]}} {
-		p := NewLepanto(g.View("christian"), "test", false)
+		p := fromView(g.View("christian"), "test", false)
 		img := decode(t, mustPNG(t, p))
 		x, y := p.center(unitOf(p.View, c.unit).Hex)
 		y = p.counterY(y)
@@ -173,7 +173,7 @@ func TestFogOfWar(t *testing.T) {
 		t.Fatalf("set-up did not hide Siroq: %+v", kap)
 	}
 	for side, want := range map[string]bool{"ottoman": true, "christian": false, "": false} {
-		p := NewLepanto(g.View(side), "test", true)
+		p := fromView(g.View(side), "test", true)
 		img := decode(t, mustPNG(t, p))
 		x, y := p.center(kap.Hex)
 		h := p.counterSide() / 2
@@ -188,7 +188,7 @@ func TestFogOfWar(t *testing.T) {
 	// A leader in plain sight is a gold star in every view.
 	lant := unitOf(g.View(""), "BAR-LANT")
 	for _, side := range []string{"ottoman", "christian", ""} {
-		p := NewLepanto(g.View(side), "test", true)
+		p := fromView(g.View(side), "test", true)
 		img := decode(t, mustPNG(t, p))
 		x, y := p.center(lant.Hex)
 		h := p.counterSide() / 2
@@ -213,7 +213,7 @@ func TestLastStepDrawn(t *testing.T) {
 	if fire.Kind == "" {
 		t.Fatal("no fire in 200 steps")
 	}
-	p := NewLepanto(g.View("christian"), "test", false)
+	p := fromView(g.View("christian"), "test", false)
 	img := decode(t, mustPNG(t, p))
 	x0, y0 := p.center(fire.From)
 	x1, y1 := p.center(fire.To)
@@ -255,7 +255,7 @@ func TestReportAfterDrawShowsLastActivation(t *testing.T) {
 	if mv.Kind == "" {
 		t.Fatal("no report after a draw shows a move")
 	}
-	p := NewLepanto(v, "test", false)
+	p := fromView(v, "test", false)
 	for _, h := range mv.Path {
 		if h.Col < p.c0 || h.Col > p.c1 || h.Row < p.r0 || h.Row > p.r1 {
 			t.Errorf("the crop %d,%d-%d,%d leaves out %v of the move %v", p.c0, p.r0, p.c1, p.r1, h, mv.Path)
@@ -294,14 +294,14 @@ func TestHexesKeptDrawTheSameMap(t *testing.T) {
 		return layers.hits
 	}
 	forget()
-	mustPNG(t, NewLepanto(g.View("christian"), "lep-test", false))
+	mustPNG(t, fromView(g.View("christian"), "lep-test", false))
 	before := hits()
-	kept := mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false))
+	kept := mustPNG(t, fromView(g.View("ottoman"), "lep-test", false))
 	if hits() != before+1 {
 		t.Fatal("the second map of the step did not use the hexes the first kept")
 	}
 	forget()
-	fresh := mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false))
+	fresh := mustPNG(t, fromView(g.View("ottoman"), "lep-test", false))
 	if hits() != before+1 || !bytes.Equal(kept, fresh) {
 		t.Error("the map drawn on the kept hexes differs from the map drawn afresh")
 	}
@@ -328,13 +328,13 @@ func TestHexesKeptInReusedBuffers(t *testing.T) {
 	var fresh [][]byte
 	for _, g := range games {
 		forget()
-		fresh = append(fresh, mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false)))
+		fresh = append(fresh, mustPNG(t, fromView(g.View("ottoman"), "lep-test", false)))
 	}
 	forget()
 	hits, evicted := count()
 	for i, g := range games {
-		mustPNG(t, NewLepanto(g.View("christian"), "lep-test", false))
-		if kept := mustPNG(t, NewLepanto(g.View("ottoman"), "lep-test", false)); !bytes.Equal(kept, fresh[i]) {
+		mustPNG(t, fromView(g.View("christian"), "lep-test", false))
+		if kept := mustPNG(t, fromView(g.View("ottoman"), "lep-test", false)); !bytes.Equal(kept, fresh[i]) {
 			t.Errorf("game %d: the map drawn on the kept hexes differs from the map drawn afresh", i)
 		}
 	}

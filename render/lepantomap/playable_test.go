@@ -17,7 +17,7 @@ import (
 // known places.
 
 // topUnits are the units on top of each hex in play inside p's picture.
-func topUnits(p *Lepanto) []lepanto.ViewUnit {
+func topUnits(p *Picture) []lepanto.ViewUnit {
 	m, order := p.stacks()
 	var out []lepanto.ViewUnit
 	for _, h := range order {
@@ -45,7 +45,7 @@ func anyNear(img image.Image, x0, y0, x1, y1 float64, c color.Color, tol int) bo
 func TestHexNumberBesideEveryCounter(t *testing.T) {
 	g := played(t, 1, "")
 	for _, full := range []bool{false, true} {
-		p := NewLepanto(g.View("christian"), "test", full)
+		p := fromView(g.View("christian"), "test", full)
 		img := decode(t, mustPNG(t, p))
 		for _, u := range topUnits(p) {
 			x, y := p.center(u.Hex)
@@ -66,7 +66,7 @@ func TestFullUnitIDs(t *testing.T) {
 	g := played(t, 1, "")
 	f := render.NewFonts()
 	for _, full := range []bool{false, true} {
-		p := NewLepanto(g.View("ottoman"), "test", full)
+		p := fromView(g.View("ottoman"), "test", full)
 		img := decode(t, mustPNG(t, p))
 		face := p.label(f, true)
 		for _, u := range topUnits(p) {
@@ -92,7 +92,7 @@ func TestFullUnitIDs(t *testing.T) {
 // map names every unit of it, top first, with its leaders.
 func TestStacksVisible(t *testing.T) {
 	g := played(t, 40, "")
-	p := NewLepanto(g.View("christian"), "test", false)
+	p := fromView(g.View("christian"), "test", false)
 	img := decode(t, mustPNG(t, p))
 	m, order := p.stacks()
 	panels := strings.Join(p.Panels(), "\n")
@@ -130,12 +130,13 @@ func TestStacksVisible(t *testing.T) {
 }
 
 // TestEventMarkers: a hit, an evasion, a flight, a sinking, a surrender and a capture each
-// leave a tag in their colour to the right of the unit's counter; a unit lost is drawn as a
+// leave a tag in their colour beside the unit's counter, where the placement puts it, clear
+// of the counter; a unit lost is drawn as a
 // dashed ghost with its id; an evasion's path is teal.
 func TestEventMarkers(t *testing.T) {
 	g := played(t, 1, "")
 	base := g.View("christian")
-	p0 := NewLepanto(base, "test", false)
+	p0 := fromView(base, "test", false)
 	u := topUnits(p0)[0]
 	for i, tu := range topUnits(p0) {
 		if i > 0 && len(tu.Leaders) == 0 {
@@ -165,13 +166,15 @@ func TestEventMarkers(t *testing.T) {
 				tr.From = from
 			}
 			v.Trace = []lepanto.Trace{tr}
-			p := NewLepanto(v, "test", false)
+			p := fromView(v, "test", false)
 			img := decode(t, mustPNG(t, p))
 			x, y := p.center(to)
-			tx := x + p.counterSide()/2 + 3 + 1 // the tag's left padding
-			ty := p.counterY(y) - p.counterSide()/2 + 2 + 5
-			if !anyNear(img, tx, ty-2, tx+1, ty+2, c.want, 20) {
-				t.Errorf("no %s tag at %v: pixel %v, want %v", c.kind, to, pixel(img, tx, ty), c.want)
+			b, first := tagBox(t, p, to)
+			if !tagShown(img, first, c.want) {
+				t.Errorf("no %s tag at %v: its box %v shows %v, want %v", c.kind, to, b, pixel(img, b.X0+1, b.Y0+6), c.want)
+			}
+			if b.Overlap(p.counterBox(to)) > 0 {
+				t.Errorf("the %s tag %v covers its counter %v", c.kind, b, p.counterBox(to))
 			}
 			if c.status != "" && !near(pixel(img, x, p.idY(y)-3), sideLabel[u.Side], 40) && !near(pixel(img, x-8, p.idY(y)), sideLabel[u.Side], 40) {
 				t.Errorf("the lost %s has no id label", u.ID)
@@ -186,9 +189,9 @@ func TestEventMarkers(t *testing.T) {
 	}
 	// Without the trace, no tag.
 	img := decode(t, mustPNG(t, p0))
-	x, y := p0.center(to)
-	tx := x + p0.counterSide()/2 + 5
-	ty := p0.counterY(y) - p0.counterSide()/2 + 7
+	_, y := p0.center(to)
+	tx := p0.counterBox(to).X1 + 5 // where a tag to the right would be
+	ty := p0.counterY(y)
 	if anyNear(img, tx, ty-2, tx+1, ty+2, colHit, 20) {
 		t.Errorf("a hit tag without a hit")
 	}
@@ -201,7 +204,7 @@ func TestTitleNumberedAsTheMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lepantoPicture(gm.(*lepanto.Game), "x", "christian", false).Title(); !strings.HasSuffix(got, "· T1 set-up") {
+	if got := New(gm.(*lepanto.Game), "x", "christian", false).Title(); !strings.HasSuffix(got, "· T1 set-up") {
 		t.Errorf("set-up title %q", got)
 	}
 	checked := 0
@@ -211,7 +214,7 @@ func TestTitleNumberedAsTheMail(t *testing.T) {
 			return false
 		}
 		want := fmt.Sprintf("· T%d A%d", st.Turn, st.Act)
-		if got := lepantoPicture(g, "x", "ottoman", false).Title(); !strings.HasSuffix(got, want) {
+		if got := New(g, "x", "ottoman", false).Title(); !strings.HasSuffix(got, want) {
 			t.Errorf("title %q, the mail says %q", got, want)
 		}
 		checked++
@@ -232,7 +235,7 @@ func TestSteadyWidth(t *testing.T) {
 		}
 		last = g
 		for _, side := range []string{"christian", "ottoman"} {
-			p := NewLepanto(g.View(side), "x", false)
+			p := fromView(g.View(side), "x", false)
 			if widths[side] == nil {
 				widths[side] = map[int]int{}
 			}
@@ -245,7 +248,7 @@ func TestSteadyWidth(t *testing.T) {
 			t.Errorf("%s's maps have widths %v", side, ws)
 		}
 	}
-	img := decode(t, mustPNG(t, NewLepanto(last.View("christian"), "x", false)))
+	img := decode(t, mustPNG(t, fromView(last.View("christian"), "x", false)))
 	for w := range widths["christian"] {
 		if img.Bounds().Dx() != w {
 			t.Errorf("the render.PNG is %d wide, the picture says %d", img.Bounds().Dx(), w)
@@ -284,7 +287,7 @@ func TestDistinctColours(t *testing.T) {
 // TestTerrainKey: the legend explains deep water, shallow water and coast, each swatch in the
 // colour the map uses for it.
 func TestTerrainKey(t *testing.T) {
-	p := NewLepanto(played(t, 1, "").View("christian"), "test", false)
+	p := fromView(played(t, 1, "").View("christian"), "test", false)
 	img := decode(t, mustPNG(t, p))
 	w := int(p.Board().W) + 2*render.Margin
 	colW := float64(w-2*render.Margin) / 4
@@ -310,7 +313,7 @@ func TestTerrainKey(t *testing.T) {
 // TestStatusFullLabelled: the whole map (STATUS FULL) carries hex numbers and ids too.
 func TestStatusFullLabelled(t *testing.T) {
 	g := played(t, 1, "")
-	p := NewLepanto(g.View(""), "test", true)
+	p := fromView(g.View(""), "test", true)
 	img := decode(t, mustPNG(t, p))
 	if p.c0 != 1 || p.c1 != g.View("").Cols {
 		t.Fatalf("the whole map shows columns %d-%d", p.c0, p.c1)
@@ -419,13 +422,67 @@ func TestTraceRecordsEvents(t *testing.T) {
 // hitTagged checks that the report map of g tags unit as hit beside its counter.
 func hitTagged(t *testing.T, g *lepanto.Game, unit string) {
 	t.Helper()
-	p := lepantoPicture(g, "x", "christian", false)
+	p := New(g, "x", "christian", false)
 	img := decode(t, mustPNG(t, p))
 	u := unitOf(p.View, unit)
-	x, y := p.center(u.Hex)
-	tx := x + p.counterSide()/2 + 4
-	ty := p.counterY(y) - p.counterSide()/2 + 7
-	if !anyNear(img, tx, ty-2, tx+1, ty+2, colHit, 20) {
-		t.Errorf("no hit tag beside %s at %v", u.ID, u.Hex)
+	if _, b := tagBox(t, p, u.Hex); !tagShown(img, b, colHit) {
+		t.Errorf("no hit tag beside %s at %v (its box %v)", u.ID, u.Hex, b)
 	}
+}
+
+// tagBox is where the map places the tags of the unit in hex h: the label's box, and the
+// first tag's (the lines are centred in the label, each on a box as wide as its word).
+func tagBox(t *testing.T, p *Picture, h lepanto.Hex) (label, first render.Box) {
+	t.Helper()
+	ls, at := p.placeTags(render.NewFonts(), p.Board())
+	for i, l := range ls {
+		if l.Of == p.counterBox(h) {
+			b := at[i].Box
+			mid, w := (b.X0+b.X1)/2, render.TextWidth(l.Lines[0].Face, l.Lines[0].Text)+4
+			return b, render.Box{X0: mid - w/2, Y0: b.Y0 + 1, X1: mid + w/2, Y1: b.Y0 + 13}
+		}
+	}
+	t.Fatalf("no tags placed for the unit in %v", h)
+	return render.Box{}, render.Box{}
+}
+
+// tagShown reports whether the tag in box b shows colour want at its left end, beside its
+// word.
+func tagShown(img image.Image, b render.Box, want color.Color) bool {
+	return anyNear(img, b.X0+1, b.Y0+3, b.X0+2, b.Y0+9, want, 20)
+}
+
+// TestTagsClearOfOtherCounters: in a bot game of lions-at-sea, where the galleys close and
+// board in clusters, no unit's tags cover another counter or its id on a report's map: tags
+// that cannot sit beside their counter stand further out with a leader line. `-out DIR`
+// writes the first map with a leader line (tags-leader.png) to look at.
+func TestTagsClearOfOtherCounters(t *testing.T) {
+	f := render.NewFonts()
+	checked, leaders := 0, 0
+	saved := false
+	playUntil(t, 160, "", func(g *lepanto.Game) bool {
+		p := New(g, "x", "christian", false)
+		ls, at := p.placeTags(f, p.Board())
+		pieces := p.pieces(f)
+		for i, l := range ls {
+			checked++
+			if at[i].Leader {
+				leaders++
+				if !saved {
+					save(t, "tags-leader.png", mustPNG(t, p))
+					saved = true
+				}
+			}
+			for _, b := range pieces {
+				if b != l.Of && at[i].Box.Overlap(b) > 0 {
+					t.Errorf("turn %d: the tags %v at %v cover a counter or id at %v", g.Turn, l.Lines, at[i].Box, b)
+				}
+			}
+		}
+		return false
+	})
+	if checked == 0 {
+		t.Fatal("no tags to check")
+	}
+	t.Logf("%d units' tags checked, %d with leader lines", checked, leaders)
 }

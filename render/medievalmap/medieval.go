@@ -15,21 +15,10 @@ import (
 	"navarch/render"
 )
 
-// Map is the map of medieval d10 games, for the ruleset list (package rulesets).
-var Map render.Map = medievalMap{}
-
-type medievalMap struct{}
-
-// Picture implements render.Map. The rules hide nothing (the open table, the deck shuffled in
-// the open log), so every side's picture shows the whole game; only the title says whose view
-// it is.
-func (medievalMap) Picture(g adjudicator.Game, label, side string, full bool) (render.Picture, error) {
-	mg, ok := g.(*medieval.Game)
-	if !ok {
-		return nil, fmt.Errorf("medievalmap: %T is not a medieval game", g)
-	}
-	return New(mg, label, side, full), nil
-}
+// Map is the map of medieval d10 games, for the ruleset list (package rulesets). The rules hide
+// nothing (the open table, the deck shuffled in the open log), so every side's picture shows
+// the whole game; only the title says whose view it is.
+var Map = render.MapOf("the medieval d10 game", New)
 
 // Picture is a medieval game drawn from above: the table at scale with a ruler
 // grid in inches; each ship as her base in her side's colour, the bow pointed, her id above
@@ -42,8 +31,7 @@ type Picture struct {
 	Label, Side string
 	Full        bool // the whole table; otherwise a window around the action
 
-	scale          float64   // pixels per inch
-	x0, y0, x1, y1 table.Len // the window, in table units (y1 is the top edge)
+	proj render.Table // the window of the table drawn, and its scale
 }
 
 // Scale and window: the whole table at fullScale; a report's crop at cropScale over a window
@@ -58,11 +46,9 @@ const (
 
 // New prepares the picture of g as side sees it.
 func New(g *medieval.Game, label, side string, full bool) *Picture {
-	p := &Picture{Game: g, Label: label, Side: side, Full: full, scale: fullScale}
 	t := g.Table()
-	p.x0, p.y0, p.x1, p.y1 = 0, 0, t.Width, t.Height
+	p := &Picture{Game: g, Label: label, Side: side, Full: full, proj: render.Table{X1: t.Width, Y1: t.Height, Scale: fullScale}}
 	if !full {
-		p.scale = cropScale
 		p.crop()
 	}
 	return p
@@ -101,9 +87,9 @@ func (p *Picture) crop() {
 		w = h * cropW / cropH
 	}
 	w, h = min(w, t.Width), min(h, t.Height)
-	p.scale = min(float64(cropW)/float64(w), float64(cropH)/float64(h)) * cropScale
-	p.x0, p.x1 = window((lo.X+hi.X)/2, w, t.Width)
-	p.y0, p.y1 = window((lo.Y+hi.Y)/2, h, t.Height)
+	p.proj.Scale = min(float64(cropW)/float64(w), float64(cropH)/float64(h)) * cropScale
+	p.proj.X0, p.proj.X1 = window((lo.X+hi.X)/2, w, t.Width)
+	p.proj.Y0, p.proj.Y1 = window((lo.Y+hi.Y)/2, h, t.Height)
 }
 
 // window is a span of length w centred on mid, inside 0..size (all of it if w > size),
@@ -127,9 +113,7 @@ func (p *Picture) ship(id string) *medieval.Ship {
 }
 
 // At returns the board pixel of table point q: x east, y down the picture (north up).
-func (p *Picture) At(q table.Point) (float64, float64) {
-	return float64(q.X-p.x0) / float64(table.Inch) * p.scale, float64(p.y1-q.Y) / float64(table.Inch) * p.scale
-}
+func (p *Picture) At(q table.Point) (float64, float64) { return p.proj.At(q) }
 
 // Board implements render.Picture: a report's crop is always cropW by cropH inches at
 // cropScale in pixels, whatever the window's scale (sea fills what the table does not).
@@ -137,7 +121,8 @@ func (p *Picture) Board() render.Rect {
 	if !p.Full {
 		return render.Rect{W: float64(cropW / table.Inch * cropScale), H: float64(cropH / table.Inch * cropScale)}
 	}
-	return render.Rect{W: math.Ceil(float64(p.x1-p.x0) / float64(table.Inch) * p.scale), H: math.Ceil(float64(p.y1-p.y0) / float64(table.Inch) * p.scale)}
+	w := p.proj.Window()
+	return render.Rect{W: math.Ceil(w.W), H: math.Ceil(w.H)}
 }
 
 // Title implements render.Picture: numbered as the mails number the step the game waits for.
@@ -168,7 +153,7 @@ func (p *Picture) Status() []string {
 		out = append(out, fmt.Sprintf("card: %s %s, %d to come", div, kind, len(p.Game.Deck)))
 	}
 	if !p.Full {
-		out = append(out, fmt.Sprintf("x %s-%s\" y %s-%s\"", table.FormatInches(p.x0), table.FormatInches(p.x1), table.FormatInches(p.y0), table.FormatInches(p.y1)))
+		out = append(out, fmt.Sprintf("x %s-%s\" y %s-%s\"", table.FormatInches(p.proj.X0), table.FormatInches(p.proj.X1), table.FormatInches(p.proj.Y0), table.FormatInches(p.proj.Y1)))
 	} else {
 		out = append(out, "whole table")
 	}
@@ -223,7 +208,7 @@ func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	dc.SetColor(colSea)
 	dc.DrawRectangle(0, 0, r.W, r.H)
 	dc.Fill()
-	p.drawRuler(dc, f, r)
+	p.drawRuler(dc, f)
 	p.drawBands(dc)
 	for _, s := range p.Game.Ships {
 		if s.OnTable() {
@@ -237,34 +222,8 @@ func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 
 // drawRuler draws a line every inch and a stronger one every six, numbered along the top and
 // left edges.
-func (p *Picture) drawRuler(dc *gg.Context, f *render.Fonts, r render.Rect) {
-	for x := p.x0; x <= p.x1; x += table.Inch {
-		px, _ := p.At(table.Point{X: x, Y: p.y1})
-		p.gridLine(dc, x, px, 0, px, r.H)
-		if x%(6*table.Inch) == 0 && x > p.x0 {
-			render.Text(dc, f.Small, colGrid6, table.FormatInches(x), px+2, 2, 0, 0.8)
-		}
-	}
-	for y := p.y0; y <= p.y1; y += table.Inch {
-		_, py := p.At(table.Point{X: p.x0, Y: y})
-		p.gridLine(dc, y, 0, py, r.W, py)
-		if y%(6*table.Inch) == 0 && y < p.y1 {
-			render.Text(dc, f.Small, colGrid6, table.FormatInches(y), 2, py-2, 0, 0)
-		}
-	}
-}
-
-// gridLine draws a ruler line on the middle of a pixel row or column, so it is one pixel
-// wide and sharp.
-func (p *Picture) gridLine(dc *gg.Context, at table.Len, ax, ay, bx, by float64) {
-	ax, ay, bx, by = math.Floor(ax)+0.5, math.Floor(ay)+0.5, math.Floor(bx)+0.5, math.Floor(by)+0.5
-	dc.SetColor(colGrid)
-	dc.SetLineWidth(1)
-	if at%(6*table.Inch) == 0 {
-		dc.SetColor(colGrid6)
-	}
-	dc.DrawLine(ax, ay, bx, by)
-	dc.Stroke()
+func (p *Picture) drawRuler(dc *gg.Context, f *render.Fonts) {
+	p.proj.Ruler(dc, f.Small, render.Ruler{Every: table.Inch, Major: 6 * table.Inch, Line: colGrid, Strong: colGrid6, Figures: colGrid6})
 }
 
 // corners are a ship's base corners in board pixels (bow port, bow starboard, stern
@@ -278,15 +237,11 @@ func (p *Picture) corners(s *medieval.Ship) [4][2]float64 {
 }
 
 func (p *Picture) poly(dc *gg.Context, pts ...[2]float64) {
-	dc.NewSubPath()
+	gp := make([]gg.Point, len(pts))
 	for i, q := range pts {
-		if i == 0 {
-			dc.MoveTo(q[0], q[1])
-		} else {
-			dc.LineTo(q[0], q[1])
-		}
+		gp[i] = gg.Point{X: q[0], Y: q[1]}
 	}
-	dc.ClosePath()
+	render.Path(dc, gp...)
 }
 
 // drawBands draws, for each ship of the Division whose Sail/Fight card is turned, the range
@@ -303,7 +258,7 @@ func (p *Picture) drawBands(dc *gg.Context) {
 		}
 		c := p.corners(s)
 		for k := len(medieval.Bands) - 1; k >= 0; k-- {
-			d := float64(medieval.Bands[k].To) / float64(table.Inch) * p.scale
+			d := p.proj.Px(medieval.Bands[k].To)
 			dc.SetColor(bandColors[k])
 			if s.Loaded[0] > medieval.NNE { // port: the edge stern port - bow port
 				p.band(dc, c[3], c[0], c[2], d)
@@ -313,7 +268,7 @@ func (p *Picture) drawBands(dc *gg.Context) {
 			}
 		}
 		if s.F.Missile > medieval.NNE {
-			p.reach(dc, c, float64(p.Game.MissileRange())/float64(table.Inch)*p.scale)
+			p.reach(dc, c, p.proj.Px(p.Game.MissileRange()))
 		}
 	}
 }
@@ -485,43 +440,62 @@ func (p *Picture) drawTraces(dc *gg.Context, f *render.Fonts) {
 			p.drawMove(dc, t)
 		}
 	}
+	for _, sh := range p.shots() {
+		render.Arrow(dc, sh.ax, sh.ay, sh.bx, sh.by, sh.col, sh.style)
+		p.tag(dc, f, sh.tag, sh.tx, sh.ty, sh.col)
+	}
+}
+
+// shot is a broadside, missiles or a boarding attack of the last card as drawn: an arrow
+// from the attacker's centre to the edge of the target's base, and its hits on a tag.
+type shot struct {
+	ax, ay, bx, by float64
+	col            color.Color
+	style          render.ArrowStyle
+	tag            string
+	tx, ty         float64 // the tag's centre
+}
+
+// shots are the last card's attacks, in the trace's order.
+func (p *Picture) shots() []shot {
+	var out []shot
 	for _, t := range p.Game.Last {
 		s, o := p.ship(t.Ship), p.ship(t.Target)
 		if t.Kind == medieval.TraceMove || s == nil || o == nil {
 			continue
 		}
-		ax, ay := p.At(s.Pose.At)
-		bx, by := p.At(o.Pose.At)
+		sh := shot{col: colBoard, style: arrow(2)}
+		sh.ax, sh.ay = p.At(s.Pose.At)
+		sh.bx, sh.by = p.At(o.Pose.At)
+		ax, ay, bx, by := sh.ax, sh.ay, sh.bx, sh.by
 		if k := enter(p.corners(o), ax, ay, bx, by); k > 0 { // end at her edge, the head in view
-			bx, by = ax+(bx-ax)*k, ay+(by-ay)*k
+			sh.bx, sh.by = ax+(bx-ax)*k, ay+(by-ay)*k
+			bx, by = sh.bx, sh.by
 		}
-		var col color.Color
 		switch t.Kind {
 		case medieval.TraceFire:
-			col = colShot
-			dc.SetLineWidth(3)
+			sh.col, sh.style = colShot, arrow(3)
 		case medieval.TraceShoot:
-			col = colMissile
-			dc.SetLineWidth(2)
-			dc.SetDash(6, 3)
-		default:
-			col = colBoard
-			dc.SetLineWidth(2)
+			sh.col, sh.style = colMissile, arrow(2)
+			sh.style.Dash = []float64{6, 3}
 		}
-		dc.SetColor(col)
-		dc.DrawLine(ax, ay, bx, by)
-		dc.Stroke()
-		dc.SetDash()
-		arrowHead(dc, ax, ay, bx, by, col)
-		tag := fmt.Sprintf("%d hit", t.Hits)
+		sh.tag = fmt.Sprintf("%d hit", t.Hits)
 		if t.Hits != 1 {
-			tag += "s"
+			sh.tag += "s"
 		}
 		// the tag sits 40% of the way and to the shot's left, so the two attacks of one
 		// boarding action do not cover each other's
 		l := math.Max(math.Hypot(bx-ax, by-ay), 1)
-		p.tag(dc, f, tag, ax+(bx-ax)*0.4+(by-ay)/l*9, ay+(by-ay)*0.4-(bx-ax)/l*9, col)
+		sh.tx, sh.ty = ax+(bx-ax)*0.4+(by-ay)/l*9, ay+(by-ay)*0.4-(bx-ax)/l*9
+		out = append(out, sh)
 	}
+	return out
+}
+
+// tagBox is the box of a shot's tag (tag).
+func tagBox(f *render.Fonts, sh shot) render.Box {
+	w := render.TextWidth(f.Small, sh.tag) + 6
+	return render.Box{X0: sh.tx - w/2, Y0: sh.ty - 7, X1: sh.tx + w/2, Y1: sh.ty + 7}
 }
 
 func (p *Picture) drawMove(dc *gg.Context, t medieval.Trace) {
@@ -549,7 +523,8 @@ func (p *Picture) drawMove(dc *gg.Context, t medieval.Trace) {
 	ax, ay := p.At(t.Poses[n-2].At)
 	bx, by := p.At(t.Poses[n-1].At)
 	if ax != bx || ay != by {
-		arrowHead(dc, ax, ay, bx, by, colMove)
+		st := arrow(0)
+		render.ArrowHead(dc, bx, by, math.Atan2(by-ay, bx-ax), st.Head, st.Half, colMove)
 	}
 }
 
@@ -574,15 +549,11 @@ func enter(c [4][2]float64, ax, ay, bx, by float64) float64 {
 	return t
 }
 
-// arrowHead draws a filled arrowhead at (bx, by) pointing away from (ax, ay).
-func arrowHead(dc *gg.Context, ax, ay, bx, by float64, col color.Color) {
-	a := math.Atan2(by-ay, bx-ax)
-	dc.SetColor(col)
-	dc.MoveTo(bx, by)
-	dc.LineTo(bx-9*math.Cos(a-0.4), by-9*math.Sin(a-0.4))
-	dc.LineTo(bx-9*math.Cos(a+0.4), by-9*math.Sin(a+0.4))
-	dc.ClosePath()
-	dc.Fill()
+// arrow is the style of the traces' arrows: a shaft w wide, a head with its tip where the
+// shaft ends and its wings 9 pixels back, 0.4 radians off the shaft.
+func arrow(w float64) render.ArrowStyle {
+	head, half := render.HeadOf(9, 0.4)
+	return render.ArrowStyle{Width: w, Head: head, Half: half}
 }
 
 // tag draws a short label on a white box edged in col.
@@ -597,25 +568,10 @@ func (p *Picture) tag(dc *gg.Context, f *render.Fonts, s string, x, y float64, c
 	render.Text(dc, f.Small, colInk, s, x, y, 0.5, 0.35)
 }
 
-// box is an axis-aligned rectangle of board pixels.
-type box struct{ x0, y0, x1, y1 float64 }
-
-// overlap is the area a and b share.
-func (a box) overlap(b box) float64 {
-	w, h := min(a.x1, b.x1)-max(a.x0, b.x0), min(a.y1, b.y1)-max(a.y0, b.y0)
-	if w <= 0 || h <= 0 {
-		return 0
-	}
-	return w * h
-}
-
-func (p *Picture) bounds(s *medieval.Ship) box {
+// shape is a ship's base in board pixels.
+func (p *Picture) shape(s *medieval.Ship) []gg.Point {
 	c := p.corners(s)
-	b := box{c[0][0], c[0][1], c[0][0], c[0][1]}
-	for _, q := range c {
-		b = box{min(b.x0, q[0]), min(b.y0, q[1]), max(b.x1, q[0]), max(b.y1, q[1])}
-	}
-	return b
+	return []gg.Point{{X: c[0][0], Y: c[0][1]}, {X: c[1][0], Y: c[1][1]}, {X: c[2][0], Y: c[2][1]}, {X: c[3][0], Y: c[3][1]}}
 }
 
 // label is a ship's two lines: her id (with (F) for a flagship) and her factors (S
@@ -631,67 +587,41 @@ func label(s *medieval.Ship) (string, string) {
 	return name, fmt.Sprintf("S%d D%d C%d M%d", s.F.Sea, s.F.Defence, s.F.Combat, s.F.Missile)
 }
 
-// placed is a ship's label where drawLabels puts it: its box, and whether it stands off
-// the ship with a leader line to her.
+// placed is a ship's label where placeLabels puts it.
 type placed struct {
-	ship   *medieval.Ship
-	box    box
-	leader bool
+	ship  *medieval.Ship
+	label render.Label
+	at    render.Placed
 }
 
-// labelGap keeps a label clear of the broadside pips; labelStep is how much further out a
-// label is tried when the near places are taken.
-const (
-	labelGap  = 8
-	labelStep = 28
-)
-
-// placeLabels puts each ship's label beside her, at the first of eight places around her
-// base (above, below, right, left, the corners) that covers no other base and no label
-// placed before, trying places further out where the near ones are taken; a label moved
-// out gets a leader line to her centre, so that in a cluster no label sits on another
-// ship. Where nothing is free, the place covering least wins.
+// placeLabels puts each ship's label beside her (render.PlaceLabels): at the first place
+// around her base that covers no other base (the bases themselves, at their angles), no hit
+// tag of the last card's shots and no label placed before, further out with a
+// leader line to her centre where the near places are taken, so that in a cluster no label
+// sits on another ship. The labels stand off her base by render's gap, clear of her
+// broadside pips.
 func (p *Picture) placeLabels(f *render.Fonts, r render.Rect) []placed {
-	var ships []*medieval.Ship
-	var bases []box
-	for _, s := range p.Game.Ships {
-		if s.OnTable() {
-			ships = append(ships, s)
-			bases = append(bases, p.bounds(s))
-		}
-	}
 	bold := f.Face(true, 11)
-	var out []placed
-	for i, s := range ships {
-		l1, l2 := label(s)
-		w, h := max(render.TextWidth(bold, l1), render.TextWidth(f.Small, l2))+4, 26.0
-		b := bases[i]
-		cx, cy := (b.x0+b.x1)/2, (b.y0+b.y1)/2
-		best, bestScore, bestK := box{}, math.Inf(1), 0
-		for k := 0; k < 6; k++ {
-			g := float64(labelGap + k*labelStep)
-			for _, c := range [][2]float64{
-				{cx - w/2, b.y0 - g - h}, {cx - w/2, b.y1 + g}, {b.x1 + g, cy - h/2}, {b.x0 - g - w, cy - h/2},
-				{b.x1 + g - labelGap, b.y0 - g + labelGap - h}, {b.x1 + g - labelGap, b.y1 + g - labelGap}, {b.x0 - g + labelGap - w, b.y0 - g + labelGap - h}, {b.x0 - g + labelGap - w, b.y1 + g - labelGap},
-			} {
-				cand := box{c[0], c[1], c[0] + w, c[1] + h}
-				score := 0.0
-				for j, o := range bases {
-					if j != i {
-						score += 3 * cand.overlap(o)
-					}
-				}
-				for _, o := range out {
-					score += 2 * cand.overlap(o.box)
-				}
-				score += w*h - cand.overlap(box{0, 0, r.W, r.H})
-				score += float64(k) * 200 // further out only to get clear
-				if score < bestScore {
-					best, bestScore, bestK = cand, score, k
-				}
-			}
+	var ships []*medieval.Ship
+	var ls []render.Label
+	for _, s := range p.Game.Ships {
+		if !s.OnTable() {
+			continue
 		}
-		out = append(out, placed{ship: s, box: best, leader: bestK > 0})
+		l1, l2 := label(s)
+		ink := sideInk[p.sideIndex(s.Side)]
+		ships = append(ships, s)
+		ls = append(ls, render.Label{Of: render.BoxOf(p.shape(s)...), Shape: p.shape(s), Ground: color.NRGBA{255, 255, 255, 150}, Leader: ink,
+			Lines: []render.Line{{Face: bold, Color: ink, Text: l1}, {Face: f.Small, Color: colInk, Text: l2}}})
+	}
+	var tags []render.Box
+	for _, sh := range p.shots() {
+		tags = append(tags, tagBox(f, sh))
+	}
+	at := render.PlaceLabels(ls, tags, r)
+	out := make([]placed, len(ls))
+	for i := range ls {
+		out[i] = placed{ships[i], ls[i], at[i]}
 	}
 	return out
 }
@@ -699,25 +629,12 @@ func (p *Picture) placeLabels(f *render.Fonts, r render.Rect) []placed {
 // drawLabels draws the labels placeLabels put, each over a pale ground, with its leader
 // line where it stands off.
 func (p *Picture) drawLabels(dc *gg.Context, f *render.Fonts, r render.Rect) {
-	bold := f.Face(true, 11)
-	for _, pl := range p.placeLabels(f, r) {
-		s, best := pl.ship, pl.box
-		if pl.leader {
-			b := p.bounds(s)
-			cx, cy := (b.x0+b.x1)/2, (b.y0+b.y1)/2
-			dc.SetColor(sideInk[p.sideIndex(s.Side)])
-			dc.SetLineWidth(1)
-			dc.DrawLine(cx, cy, min(max(cx, best.x0), best.x1), min(max(cy, best.y0), best.y1))
-			dc.Stroke()
-		}
-		l1, l2 := label(s)
-		dc.SetColor(color.NRGBA{255, 255, 255, 150})
-		dc.DrawRectangle(best.x0, best.y0, best.x1-best.x0, best.y1-best.y0)
-		dc.Fill()
-		mid := (best.x0 + best.x1) / 2
-		render.Text(dc, bold, sideInk[p.sideIndex(s.Side)], l1, mid, best.y0+11, 0.5, 0)
-		render.Text(dc, f.Small, colInk, l2, mid, best.y0+23, 0.5, 0)
+	pls := p.placeLabels(f, r)
+	ls, at := make([]render.Label, len(pls)), make([]render.Placed, len(pls))
+	for i, pl := range pls {
+		ls[i], at[i] = pl.label, pl.at
 	}
+	render.DrawLabels(dc, ls, at)
 }
 
 // Legend implements render.Picture.

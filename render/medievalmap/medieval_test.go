@@ -308,14 +308,14 @@ func TestCropFramesTheWholeBattle(t *testing.T) {
 		for _, s := range g.Ships {
 			if s.OnTable() && !g.Table().Off(s.Corners()) {
 				for _, c := range s.Corners() {
-					if c.X < p.x0 || c.X > p.x1 || c.Y < p.y0 || c.Y > p.y1 {
-						t.Fatalf("step %d (%s): %s at %v is outside the map's window x %v-%v y %v-%v", i, g.Next().What, s.ID, s.Pose, p.x0, p.x1, p.y0, p.y1)
+					if c.X < p.proj.X0 || c.X > p.proj.X1 || c.Y < p.proj.Y0 || c.Y > p.proj.Y1 {
+						t.Fatalf("step %d (%s): %s at %v is outside the map's window x %v-%v y %v-%v", i, g.Next().What, s.ID, s.Pose, p.proj.X0, p.proj.X1, p.proj.Y0, p.proj.Y1)
 					}
 				}
 			}
 		}
-		if i == 0 && (p.scale >= cropScale || p.x1-p.x0 <= cropW) {
-			t.Errorf("the first map's window is %v\" at %.1f px an inch: not widened to both fleets", table.FormatInches(p.x1-p.x0), p.scale)
+		if i == 0 && (p.proj.Scale >= cropScale || p.proj.X1-p.proj.X0 <= cropW) {
+			t.Errorf("the first map's window is %v\" at %.1f px an inch: not widened to both fleets", table.FormatInches(p.proj.X1-p.proj.X0), p.proj.Scale)
 		}
 		if i == 0 {
 			pngOf(t, g, "english", false, "whole-battle-crop.png")
@@ -331,23 +331,29 @@ func TestCropFramesTheWholeBattle(t *testing.T) {
 }
 
 // TestLabelsClearOfOtherShips: in the bots' games, where ships bunch in boarding actions and
-// rafts, no ship's label covers another ship's base on a report's map: a label that cannot
-// sit beside her stands further out with a leader line.
+// rafts, no ship's label covers another ship's base on a report's map, and hardly one a shot's
+// hit tag: a label that cannot sit beside her stands further out with a leader line.
 func TestLabelsClearOfOtherShips(t *testing.T) {
 	f := render.NewFonts()
-	checked, leaders := 0, 0
+	checked, leaders, onTags := 0, 0, 0
 	for _, sc := range []string{"sluys-1340", "winchelsea-1350"} {
 		g := newGame(t, sc)
 		for i := 0; i < 160 && g.Next().Kind != adjudicator.Over; i++ {
 			p := New(g, "m", "english", false)
 			pls := p.placeLabels(f, p.Board())
 			for _, pl := range pls {
-				if pl.leader {
+				if pl.at.Leader {
 					leaders++
 				}
 				for _, s := range g.Ships {
-					if s != pl.ship && s.OnTable() && pl.box.overlap(p.bounds(s)) > 0 {
+					if s != pl.ship && s.OnTable() && pl.at.Box.Covers(p.shape(s)) > 0 {
 						t.Errorf("%s step %d: %s's label covers %s", sc, i, pl.ship.ID, s.ID)
+					}
+				}
+				for _, sh := range p.shots() {
+					if pl.at.Box.Overlap(tagBox(f, sh)) > 0 {
+						t.Logf("%s step %d: %s's label covers the tag %q of a shot", sc, i, pl.ship.ID, sh.tag)
+						onTags++
 					}
 				}
 				checked++
@@ -362,5 +368,10 @@ func TestLabelsClearOfOtherShips(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d labels checked, %d with leader lines", checked, leaders)
+	t.Logf("%d labels checked, %d with leader lines, %d over a hit tag", checked, leaders, onTags)
+	// A tag weighs as a label: a label covers a corner of one rather than stand far out on a
+	// leader line, which is rare.
+	if onTags*500 > checked {
+		t.Errorf("%d of %d labels cover a shot's hit tag", onTags, checked)
+	}
 }

@@ -11,5 +11,5 @@ import (
 // encoding the same finished image (rendertest.BenchMap).
 func BenchmarkRenderOiNavarcoi(b *testing.B) {
 	v := oiPlayed(b, "knidos", 14).View("persia")
-	rendertest.BenchMap(b, func() render.Picture { return NewOiNavarcoi(v, "bench") })
+	rendertest.BenchMap(b, func() render.Picture { return fromView(v, "bench") })
 }

@@ -12,37 +12,41 @@ import (
 	"navarch/render"
 )
 
-// OiNavarcoi is an Oi Navarcoi! map as one side sees it: the scaled sea with a ruler grid in
+// Picture is an Oi Navarcoi! map as one side sees it: the scaled sea with a ruler grid in
 // inches (for DEPLOY positions), the table edges marked friendly, neutral or enemy for the
 // viewer, the cape and the beaches, flotsam, each squadron as its stands in formation with its
 // bow marked and its state (Disordered, Unformed, routing, pursuing), freighters, the
 // phalanxes on land, and the wind.
-type OiNavarcoi struct {
+type Picture struct {
 	View oinavarcoi.View
 	Game string
-	ppi  float64 // pixels per inch
+	proj render.Table // the whole table, at 12 pixels an inch
 }
 
-// NewOiNavarcoi prepares the picture of a view.
-func NewOiNavarcoi(v oinavarcoi.View, game string) *OiNavarcoi {
-	return &OiNavarcoi{View: v, Game: game, ppi: 12}
+// New prepares the picture of g as side sees it. The whole table is always shown (full is the
+// same picture).
+func New(g *oinavarcoi.Game, label, side string, full bool) *Picture {
+	return fromView(g.View(side), label)
+}
+
+func fromView(v oinavarcoi.View, label string) *Picture {
+	return &Picture{View: v, Game: label, proj: render.Table{X1: v.Width, Y1: v.Height, Scale: 12, Pad: oiPad}}
 }
 
 const oiPad = 26.0 // room for the ruler's figures
 
 // pt returns the board pixel of a table point (the table's origin is its south-west corner).
-func (p *OiNavarcoi) pt(q table.Point) (float64, float64) {
-	return oiPad + float64(q.X)/100*p.ppi, oiPad + float64(p.View.Height-q.Y)/100*p.ppi
-}
+func (p *Picture) pt(q table.Point) (float64, float64) { return p.proj.At(q) }
 
 // Board implements render.Picture.
-func (p *OiNavarcoi) Board() render.Rect {
-	return render.Rect{W: float64(p.View.Width)/100*p.ppi + 2*oiPad, H: float64(p.View.Height)/100*p.ppi + 2*oiPad}
+func (p *Picture) Board() render.Rect {
+	w := p.proj.Window()
+	return render.Rect{W: w.W + 2*oiPad, H: w.H + 2*oiPad}
 }
 
 // Title implements render.Picture: numbered as the mails number the step the game waits for
 // (turn and activation), so that a map and the mail it comes with agree.
-func (p *OiNavarcoi) Title() string {
+func (p *Picture) Title() string {
 	v := p.View
 	when := fmt.Sprintf("T%d A%d", v.Turn, v.Act)
 	switch {
@@ -57,7 +61,7 @@ func (p *OiNavarcoi) Title() string {
 }
 
 // Status implements render.Picture.
-func (p *OiNavarcoi) Status() []string {
+func (p *Picture) Status() []string {
 	view := "referee's view"
 	if p.View.Side != "" {
 		view = p.View.Side + "'s view"
@@ -66,7 +70,7 @@ func (p *OiNavarcoi) Status() []string {
 }
 
 // WindFrom implements render.Compass.
-func (p *OiNavarcoi) WindFrom() (float64, string) { return float64(p.View.Wind), "wind" }
+func (p *Picture) WindFrom() (float64, string) { return float64(p.View.Wind), "wind" }
 
 var (
 	oiSea      = color.RGBA{127, 167, 209, 255}
@@ -78,11 +82,12 @@ var (
 	oiRouting  = [2]color.RGBA{{160, 180, 225, 255}, {230, 165, 160, 255}}
 	oiFreight  = color.RGBA{176, 132, 60, 255}
 	oiMove     = color.RGBA{20, 30, 90, 255}
+	oiInk      = color.RGBA{13, 13, 13, 255}
 	oiEdgeCols = map[string]color.RGBA{"friendly": {46, 160, 67, 255}, "neutral": {150, 150, 150, 255}, "enemy": {200, 30, 30, 255}}
 )
 
 // Legend implements render.Picture.
-func (p *OiNavarcoi) Legend() []render.LegendItem {
+func (p *Picture) Legend() []render.LegendItem {
 	v := p.View
 	return []render.LegendItem{
 		{Color: oiSides[0], Text: v.Sides[0]}, {Color: oiSides[1], Text: v.Sides[1]},
@@ -96,7 +101,7 @@ func (p *OiNavarcoi) Legend() []render.LegendItem {
 }
 
 // Panels implements render.Picture.
-func (p *OiNavarcoi) Panels() []string {
+func (p *Picture) Panels() []string {
 	out := []string{"Positions are X,Y in inches from the south-west corner; the thick side of a squadron is its bow."}
 	switch v := p.View; {
 	case v.Side == "":
@@ -113,7 +118,7 @@ func (p *OiNavarcoi) Panels() []string {
 }
 
 // Draw implements render.Picture.
-func (p *OiNavarcoi) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
+func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 	p.drawSea(dc, f)
 	p.drawLand(dc, f)
 	p.drawEdges(dc)
@@ -123,17 +128,18 @@ func (p *OiNavarcoi) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
 		dc.Fill()
 	}
 	for _, ph := range p.View.Phalanxes {
-		p.drawPhalanx(dc, f, ph)
+		p.drawPhalanx(dc, ph)
 	}
 	p.drawMoves(dc)
 	for _, s := range p.View.Squadrons {
-		p.drawSquadron(dc, f, s)
+		p.drawSquadron(dc, s)
 	}
+	p.drawLabels(dc, f, r)
 }
 
 // drawMoves draws what the last step moved: a dashed line from each squadron's old centre,
 // marked with a ring, to its new one.
-func (p *OiNavarcoi) drawMoves(dc *gg.Context) {
+func (p *Picture) drawMoves(dc *gg.Context) {
 	dc.SetColor(oiMove)
 	dc.SetLineWidth(2)
 	for _, m := range p.View.Moves {
@@ -148,47 +154,19 @@ func (p *OiNavarcoi) drawMoves(dc *gg.Context) {
 	}
 }
 
-func (p *OiNavarcoi) poly(dc *gg.Context, pg table.Polygon) {
-	for i, q := range pg {
-		x, y := p.pt(q)
-		if i == 0 {
-			dc.MoveTo(x, y)
-		} else {
-			dc.LineTo(x, y)
-		}
-	}
-	dc.ClosePath()
-}
+func (p *Picture) poly(dc *gg.Context, pg table.Polygon) { render.Path(dc, p.proj.Points(pg)...) }
 
-func (p *OiNavarcoi) drawSea(dc *gg.Context, f *render.Fonts) {
-	v := p.View
-	x0, y0 := p.pt(table.Point{})
-	x1, y1 := p.pt(table.Point{X: v.Width, Y: v.Height})
+// drawSea draws the table's sea and the ruler: a line every 6", numbered in the margin.
+func (p *Picture) drawSea(dc *gg.Context, f *render.Fonts) {
+	w := p.proj.Window()
 	dc.SetColor(oiSea)
-	dc.DrawRectangle(x0, y1, x1-x0, y0-y1)
+	dc.DrawRectangle(w.X, w.Y, w.W, w.H)
 	dc.Fill()
-	dc.SetFontFace(f.Small)
-	dc.SetLineWidth(0.6)
-	for in := table.Len(0); in <= v.Width/100; in += 6 {
-		x, _ := p.pt(table.Point{X: in * 100})
-		dc.SetColor(oiGrid)
-		dc.DrawLine(x, y1, x, y0)
-		dc.Stroke()
-		dc.SetColor(oiRuler)
-		dc.DrawStringAnchored(fmt.Sprint(in), x, y0+oiPad/2, 0.5, 0.5)
-	}
-	for in := table.Len(0); in <= v.Height/100; in += 6 {
-		_, y := p.pt(table.Point{Y: in * 100})
-		dc.SetColor(oiGrid)
-		dc.DrawLine(x0, y, x1, y)
-		dc.Stroke()
-		dc.SetColor(oiRuler)
-		dc.DrawStringAnchored(fmt.Sprint(in), oiPad/2, y, 0.5, 0.5)
-	}
+	p.proj.Ruler(dc, f.Small, render.Ruler{Every: 6 * table.Inch, Major: 6 * table.Inch, Line: oiGrid, Strong: oiGrid, Figures: oiRuler})
 }
 
 // drawEdges marks the table edges friendly, neutral or enemy for the viewer.
-func (p *OiNavarcoi) drawEdges(dc *gg.Context) {
+func (p *Picture) drawEdges(dc *gg.Context) {
 	v := p.View
 	x0, y0 := p.pt(table.Point{})
 	x1, y1 := p.pt(table.Point{X: v.Width, Y: v.Height})
@@ -206,7 +184,7 @@ func (p *OiNavarcoi) drawEdges(dc *gg.Context) {
 	}
 }
 
-func (p *OiNavarcoi) drawLand(dc *gg.Context, f *render.Fonts) {
+func (p *Picture) drawLand(dc *gg.Context, f *render.Fonts) {
 	dc.SetFontFace(f.Small)
 	lands := append([]oinavarcoi.ViewLand{}, p.View.Beaches...)
 	if len(p.View.Cape) > 0 {
@@ -229,7 +207,7 @@ func (p *OiNavarcoi) drawLand(dc *gg.Context, f *render.Fonts) {
 	}
 }
 
-func (p *OiNavarcoi) centre(pg table.Polygon) (float64, float64) {
+func (p *Picture) centre(pg table.Polygon) (float64, float64) {
 	var sx, sy float64
 	for _, q := range pg {
 		x, y := p.pt(q)
@@ -238,15 +216,16 @@ func (p *OiNavarcoi) centre(pg table.Polygon) (float64, float64) {
 	return sx / float64(len(pg)), sy / float64(len(pg))
 }
 
-func (p *OiNavarcoi) sideIndex(side string) int {
+func (p *Picture) sideIndex(side string) int {
 	if side == p.View.Sides[1] {
 		return 1
 	}
 	return 0
 }
 
-// drawSquadron draws the footprint, the stands inside it, the bow, the ID and the markers.
-func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *render.Fonts, s oinavarcoi.ViewSquadron) {
+// drawSquadron draws the footprint, the stands inside it and the bow (its label comes with
+// the others, drawLabels).
+func (p *Picture) drawSquadron(dc *gg.Context, s oinavarcoi.ViewSquadron) {
 	i := p.sideIndex(s.Side)
 	fill := oiSides[i]
 	switch {
@@ -281,7 +260,10 @@ func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *render.Fonts, s oinavarcoi.
 		dc.SetLineWidth(3)
 		p.line(dc, c[0], c[1])
 	}
-	cx, cy := p.centre(s.Corners)
+}
+
+// squadronLabel is a squadron's ID and its markers.
+func (p *Picture) squadronLabel(f *render.Fonts, s oinavarcoi.ViewSquadron) render.Label {
 	var marks []string
 	for _, m := range []struct {
 		on   bool
@@ -296,16 +278,39 @@ func (p *OiNavarcoi) drawSquadron(dc *gg.Context, f *render.Fonts, s oinavarcoi.
 	if len(marks) > 0 {
 		label += " " + strings.Join(marks, "")
 	}
-	dc.SetFontFace(f.Small)
-	w, h := dc.MeasureString(label)
-	dc.SetRGBA(1, 1, 1, 0.85)
-	dc.DrawRoundedRectangle(cx-w/2-2, cy-h/2-3, w+4, h+5, 3)
-	dc.Fill()
-	dc.SetRGB(0.05, 0.05, 0.05)
-	dc.DrawStringAnchored(label, cx, cy, 0.5, 0.5)
+	return p.label(f, s.Corners, label)
 }
 
-func (p *OiNavarcoi) drawPhalanx(dc *gg.Context, f *render.Fonts, ph oinavarcoi.ViewPhalanx) {
+// label is the label of a piece whose footprint is pg: on it where it fits clear of the
+// others, else beside it with a leader line.
+func (p *Picture) label(f *render.Fonts, pg table.Polygon, text string) render.Label {
+	shape := p.proj.Points(pg)
+	return render.Label{Of: render.BoxOf(shape...), Shape: shape, Inside: true,
+		Lines:  []render.Line{{Face: f.Small, Color: oiInk, Text: text}},
+		Ground: color.NRGBA{255, 255, 255, 217}, Leader: oiInk}
+}
+
+// drawLabels draws the squadrons' and the phalanxes' labels where render.PlaceLabels puts
+// them, so that none covers another piece or label.
+func (p *Picture) drawLabels(dc *gg.Context, f *render.Fonts, r render.Rect) {
+	var ls []render.Label
+	for _, ph := range p.View.Phalanxes {
+		text := ph.ID
+		if ph.Pushes > 0 {
+			text += fmt.Sprintf(" pushed %d", ph.Pushes)
+		}
+		if ph.Routed {
+			text += " R"
+		}
+		ls = append(ls, p.label(f, ph.Corners, text))
+	}
+	for _, s := range p.View.Squadrons {
+		ls = append(ls, p.squadronLabel(f, s))
+	}
+	render.DrawLabels(dc, ls, render.PlaceLabels(ls, nil, render.Rect{W: r.W, H: r.H}))
+}
+
+func (p *Picture) drawPhalanx(dc *gg.Context, ph oinavarcoi.ViewPhalanx) {
 	i := p.sideIndex(ph.Side)
 	p.poly(dc, ph.Corners)
 	if ph.Routed {
@@ -317,20 +322,9 @@ func (p *OiNavarcoi) drawPhalanx(dc *gg.Context, f *render.Fonts, ph oinavarcoi.
 	dc.SetRGB(0.1, 0.1, 0.1)
 	dc.SetLineWidth(1)
 	dc.Stroke()
-	cx, cy := p.centre(ph.Corners)
-	label := ph.ID
-	if ph.Pushes > 0 {
-		label += fmt.Sprintf(" pushed %d", ph.Pushes)
-	}
-	if ph.Routed {
-		label += " R"
-	}
-	dc.SetFontFace(f.Small)
-	dc.SetRGB(0.05, 0.05, 0.05)
-	dc.DrawStringAnchored(label, cx, cy-10, 0.5, 0.5)
 }
 
-func (p *OiNavarcoi) line(dc *gg.Context, a, b table.Point) {
+func (p *Picture) line(dc *gg.Context, a, b table.Point) {
 	x0, y0 := p.pt(a)
 	x1, y1 := p.pt(b)
 	dc.DrawLine(x0, y0, x1, y1)

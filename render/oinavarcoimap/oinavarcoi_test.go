@@ -62,7 +62,7 @@ func oiLooks(t *testing.T, g *oinavarcoi.Game, sc adjudicator.Scenario, name str
 	t.Helper()
 	for _, side := range sc.Sides {
 		v := g.View(side)
-		pic := NewOiNavarcoi(v, "test")
+		pic := fromView(v, "test")
 		data, err := render.PNG(pic)
 		if err != nil {
 			t.Fatal(err)
@@ -151,7 +151,7 @@ func TestMapHidesTheOtherSignals(t *testing.T) {
 		if _, err := g.Resolve(orders, dice.NewActivation(1, 0, ident.Hash(key))); err != nil {
 			t.Fatal(err)
 		}
-		data, err := render.PNG(NewOiNavarcoi(g.View(side), "test"))
+		data, err := render.PNG(fromView(g.View(side), "test"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func TestTitleNumbersTheStep(t *testing.T) {
 		{400, "game over", "Your signals left:"},
 	} {
 		g := oiPlayed(t, "clash", c.steps)
-		p := NewOiNavarcoi(g.View("athens"), "test")
+		p := fromView(g.View("athens"), "test")
 		st := g.Next()
 		if !bytes.Contains([]byte(p.Title()), []byte(c.title)) {
 			t.Errorf("after %d steps (step %+v): title %q, want %q", c.steps, st, p.Title(), c.title)
