@@ -4,7 +4,7 @@
 // A ruleset's map lives in a package of its own (render/lepantomap, render/medievalmap,
 // render/oinavarcoimap, render/duelmap), and every one has the same shape: a Picture type,
 // New(g, label, side, full) making the Picture of game g as side sees it, and
-// Map = MapOf(name, New), the Map cmd/navarch's ruleset list pairs with the ruleset (a ruleset
+// Map = MapOf(name, New), the Map the ruleset list (package rulesets) pairs with the ruleset (a ruleset
 // without one gives ErrNoMap). The frame, fonts and PNG encoding are common, and so are the
 // pieces a board is drawn with: Path (a polygon), Arrow and ArrowHead, labels placed clear of
 // every other piece and label with leader lines where they stand off (PlaceLabels,
