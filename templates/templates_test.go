@@ -135,7 +135,7 @@ func TestEveryTemplateFileIsUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	used := map[string]bool{"mail/common.txt.tmpl": true, "mail/common.html.tmpl": true}
+	used := map[string]bool{"mail/common.txt.tmpl": true, "mail/common.html.tmpl": true, "mail/help.html.tmpl": true}
 	for _, k := range Kinds {
 		used["mail/"+k+".txt.tmpl"], used["mail/"+k+".html.tmpl"] = true, true
 	}
@@ -247,6 +247,42 @@ func TestSummarySections(t *testing.T) {
 		}
 		if strings.Contains(html, "Empty") || strings.Contains(text, "Empty") {
 			t.Errorf("%s: a section without lines is shown", kind)
+		}
+	}
+}
+
+// TestKeepWhole: an id in a page's text is kept on one line; tags, attributes, the style
+// and the title are left as they are.
+func TestKeepWhole(t *testing.T) {
+	in := `<title>navarch BAR-LANT</title><style>p { font-family: sans-serif }</style><p><a href="cid:t3-BAR-X.png">BAR-LANT moves, set-up</a></p>`
+	want := `<title>navarch BAR-LANT</title><style>p { font-family: sans-serif }</style><p><a href="cid:t3-BAR-X.png"><span style="white-space: nowrap">BAR-LANT</span> moves, set-up</a></p>`
+	if got := keepWhole(in); got != want {
+		t.Errorf("keepWhole:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHelpEntries: the order help's two columns become an order's syntax with its
+// description, continued lines joined; sentences stay sentences.
+func TestHelpEntries(t *testing.T) {
+	help := "Orders:\n" +
+		"  UNIT MOVE STEP...     move (3). A STEP is\n" +
+		"                        an adjacent hex.\n" +
+		"  UNIT MOVE STEP... RAM TARGET [ONCE]\n" +
+		"                        ram the enemy (6).\n" +
+		"  CAPTAIN GROUP ON UNIT a captain goes aboard (4.4).\n" +
+		"  A line may combine the segments in order: UNIT MOVE 1507 FIRE X.\n" +
+		"  BAR-LANT MOVE 0611\n"
+	want := []HelpEntry{{Text: "Orders:"}, {Code: "UNIT MOVE STEP...", Desc: "move (3). A STEP is an adjacent hex."},
+		{Code: "UNIT MOVE STEP... RAM TARGET [ONCE]", Desc: "ram the enemy (6)."},
+		{Code: "CAPTAIN GROUP ON UNIT", Desc: "a captain goes aboard (4.4)."},
+		{Text: "A line may combine the segments in order: UNIT MOVE 1507 FIRE X."}, {Code: "BAR-LANT MOVE 0611"}}
+	got := helpEntries(help)
+	if len(got) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
 }
