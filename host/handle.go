@@ -273,10 +273,13 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not join; players do.")
 	}
+	if a.g.Status == "over" || a.p.TookOver {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, joinAnswer(a.g, a.p))
+	}
 	err := ledger.Join(tx, a.id, a.p.ID, []byte(a.req.Entropy), h.cfg.Now(), a.msg.MessageID)
 	switch {
 	case errors.Is(err, ledger.ErrJoined), errors.Is(err, ledger.ErrStarted):
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined this game already.")
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, joinAnswer(a.g, a.p))
 	case err != nil:
 		return err
 	}

@@ -117,7 +117,8 @@ var checkPoint = "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e5a1b2c3d4e5f6
 
 // browserPages are the mails TestMailsInBrowser looks at: every kind, with its content as
 // long as a real game's (a checkpoint as long as a real one, refused orders with what is
-// legal, a welcome with a ruleset's order help), and HELP's answer.
+// legal, a welcome with a ruleset's order help), HELP's answer, and the welcome of a player
+// who takes over a side in play.
 func browserPages(t *testing.T) map[string]Mail {
 	s := samples()
 	out := map[string]Mail{}
@@ -155,6 +156,12 @@ func browserPages(t *testing.T) map[string]Mail {
 	help := s["notice"]
 	help.Body = Notice{Lines: append(strings.Split(strings.TrimRight(lepantoHelp(t), "\n"), "\n"), MailCommands...)}
 	out["help"] = help
+	takeover := out["welcome"] // REPLACE: carol takes over bob's side in play, her orders due
+	w := takeover.Body.(Welcome)
+	req := s["request"].Body.(Request)
+	w.TakeOver = &TakeOver{From: "bob", What: req.What, Sides: req.Waiting, Received: true, Request: &req, Summary: lepantoSummary("if the game ended now")}
+	takeover.Player, takeover.Body = "Carol", w
+	out["takeover"] = takeover
 	return out
 }
 
@@ -182,9 +189,9 @@ func TestMailsInBrowser(t *testing.T) {
 	dir := t.TempDir()
 	for kind, m := range browserPages(t) {
 		t.Run(kind, func(t *testing.T) {
-			tmpl := kind
-			if kind == "help" {
-				tmpl = "notice"
+			tmpl := map[string]string{"help": "notice", "takeover": "welcome"}[kind]
+			if tmpl == "" {
+				tmpl = kind
 			}
 			p, err := Render(tmpl, m)
 			if err != nil {
@@ -199,6 +206,10 @@ func TestMailsInBrowser(t *testing.T) {
 				attached = b.Map
 			case GameEnd:
 				attached = b.Map
+			case Welcome:
+				if b.TakeOver != nil && b.TakeOver.Request != nil {
+					attached = b.TakeOver.Request.Map
+				}
 			}
 			if attached != "" {
 				if err := os.WriteFile(filepath.Join(dir, attached), mapPNG, 0o644); err != nil {

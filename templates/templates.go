@@ -30,6 +30,7 @@ type Mail struct {
 	Zone     string // the recipient's IANA time zone
 	Turn     int
 	Act      int
+	Over     bool // the game is over: Turn and Act are its last step
 	Deadline time.Time
 	LogSize  uint64
 	LogHead  string // hex
@@ -37,6 +38,9 @@ type Mail struct {
 	// every mail that names a log head carries it (LOG-FORMAT 5).
 	Checkpoint string
 	Body       any
+	// ReplyTokens: a reply to this mail carries the recipient's key in its address, so it
+	// needs no KEY line.
+	ReplyTokens bool
 	// Part: the mail is rendered inside another one (a report's request): no greeting, no
 	// info block, no page head.
 	Part bool
@@ -52,6 +56,7 @@ var funcs = map[string]any{
 	"wrap":  wrap,
 	"part":  part,
 	"help":  helpEntries,
+	"steps": steps,
 }
 
 // part is m with another body, to be rendered inside m's own mail.
