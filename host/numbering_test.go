@@ -103,3 +103,26 @@ func TestReplaceTakesOver(t *testing.T) {
 		t.Errorf("a JOIN to an ended game: %+v", m)
 	}
 }
+
+// TestReplaceBeforePlay: before play, a side whose player has joined is taken over without
+// a JOIN (play waits for the others); a side whose player has not is welcomed as a new
+// player, greeted by his own name, who JOINs to start.
+func TestReplaceBeforePlay(t *testing.T) {
+	f := newFixture(t)
+	keys := playerKeys(f.outbox())
+	f.send("alice@example.org", "JOIN\nKEY "+keys["alice@example.org"])
+	f.outbox()
+	f.ref("REPLACE alice Dave@example.net")
+	f.ref("REPLACE bob erin@example.net")
+	mails := f.outbox()
+	if w := find(mails, "dave@example.net", "welcome: you take over christian (alice)"); w == nil ||
+		!strings.Contains(flat(w.Text), "Dear Dave (christian), you take over the side christian") ||
+		!strings.Contains(flat(w.Text), "before play begins") || !strings.Contains(flat(w.Text), "waiting for: bob.") ||
+		strings.Contains(w.Text, "reply with the word JOIN") {
+		t.Errorf("dave's take-over of a joined side before play: %v\n%+v", subjects(mails), w)
+	}
+	if w := find(mails, "erin@example.net", "welcome"); w == nil || !strings.HasPrefix(w.Text, "Dear erin (ottoman),") ||
+		!strings.Contains(w.Text, "To start, reply with the word JOIN") {
+		t.Errorf("erin's welcome to a side not joined: %+v", w)
+	}
+}

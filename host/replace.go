@@ -137,6 +137,14 @@ func welcomeSubject(g *game, p *player) string {
 // the state of play for his side.
 func (h *Host) takeOver(tx *store.Tx, a *actor, eng adjudicator.Game, p *player) (*templates.TakeOver, []mail.Attachment, error) {
 	t := &templates.TakeOver{From: p.ID, Summary: summary(eng, p.Side)}
+	if a.g.Status != "playing" {
+		for _, q := range a.g.Players {
+			if !q.Joined {
+				t.Joining = append(t.Joining, q.ID)
+			}
+		}
+		return t, nil, nil
+	}
 	if a.g.Step != nil {
 		t.What, t.Sides = a.g.Step.What, a.g.Step.Sides
 		_, t.Received = a.g.Step.Orders[p.Side]

@@ -25,6 +25,7 @@ type Welcome struct {
 // the game stands (the mail's turn, activation and deadline) and what is due from him now.
 type TakeOver struct {
 	From     string    // the player id the side is played as, as commands and the log name it
+	Joining  []string  // before play: the players who have yet to JOIN (play begins when all have)
 	What     string    // the step the game waits for, "" if none
 	Sides    []string  // the sides it waits for
 	Received bool      // orders of his side for that step were received already: new ones replace them
