@@ -83,7 +83,7 @@ func TestRequestIsAnOrderForm(t *testing.T) {
 			t.Errorf("the request lacks %q:\n%s", want, req.Text)
 		}
 	}
-	if !strings.Contains(req.HTML, "<b>"+units[0][1]+"</b> at "+units[0][2]) {
+	if !strings.Contains(req.HTML, `<b><span style="white-space: nowrap">`+units[0][1]+"</span></b> at "+units[0][2]) {
 		t.Errorf("the HTML part does not list %s:\n%s", units[0][1], req.HTML)
 	}
 	form := formLines(t, req.Text)

@@ -12,6 +12,7 @@ import (
 	"navarch/ledger"
 	"navarch/mail"
 	"navarch/store"
+	"navarch/templates"
 )
 
 // Handle applies one incoming mail, exactly once: its effects, its Message-ID in the
@@ -302,10 +303,13 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not join; players do.")
 	}
+	if a.g.Status == "over" || a.p.TookOver {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, joinAnswer(a.g, a.p))
+	}
 	err := ledger.Join(tx, a.id, a.p.ID, []byte(a.req.Entropy), h.cfg.Now(), a.msg.MessageID)
 	switch {
 	case errors.Is(err, ledger.ErrJoined), errors.Is(err, ledger.ErrStarted):
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "You have joined this game already.")
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, joinAnswer(a.g, a.p))
 	case err != nil:
 		return err
 	}
@@ -343,22 +347,8 @@ func (h *Host) help(tx *store.Tx, a *actor) error {
 	}
 	side := a.side()
 	lines := strings.Split(strings.TrimRight(eng.Help(side), "\n"), "\n")
-	return h.notice(tx, a.g, a.to(), a.msg.MessageID, append(lines, mailCommands...)...)
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, append(lines, templates.MailCommands...)...)
 }
-
-// mailCommands is the HELP answer's summary of what a mail may say besides orders.
-var mailCommands = []string{"",
-	"Mail commands, one per mail, with your KEY line (players): JOIN; your orders, or NONE for",
-	"none; CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole",
-	"map); LOG for the public log so far; HISTORY for the game so far in words; DIGEST ON for",
-	"one mail only when your orders are needed, with everything since (DIGEST OFF: every",
-	"report); ABSENT FROM TO (dates) holds deadlines while you are away;",
-	"ZONE Europe/Rome (any IANA zone) shows deadlines in your own time zone;",
-	"RESIGN CONFIRM ends the game, your side losing; HELP. Referees, with the referee's KEY:",
-	"ZONE as players;",
-	"PAUSE [HOURS] (until RESUME), RESUME, EXTEND [HOURS], PROCEED (without the orders still",
-	"missing), REPLACE PLAYER ADDRESS [ZONE], REKEY PLAYER (a new key, mailed to the player),",
-	"ENDGAME [RESULT]."}
 
 func (h *Host) sendLog(tx *store.Tx, a *actor) error {
 	side := a.side()

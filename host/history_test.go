@@ -31,7 +31,7 @@ func TestHistoryAndGameEnd(t *testing.T) {
 	if m == nil || len(m.Attachments) != 3 || m.Attachments[0].ContentType != "image/png" || m.Attachments[2].Name != "navarch-verify.html" || !strings.HasSuffix(m.Attachments[1].Name, ".log") {
 		t.Fatalf("the game-over mail lacks its final map or log: %+v", m)
 	}
-	if !strings.Contains(m.Text, "The final state of play:\n\nPositions:\n  BAR-") || !strings.Contains(m.Text, "\n\nVictory points (10.1):\n  Christian victory points ") || !strings.Contains(m.HTML, `src="cid:`+m.Attachments[0].Name) {
+	if !strings.Contains(m.Text, "otherwise than this count):\n\nPositions:\n  BAR-") || !strings.Contains(m.Text, "\n\nVictory points (10.1):\n  Christian victory points ") || !strings.Contains(m.HTML, `src="cid:`+m.Attachments[0].Name) {
 		t.Errorf("the game-over mail lacks the state of play or the map:\n%s", m.Text)
 	}
 }

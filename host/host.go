@@ -162,6 +162,10 @@ type player struct {
 	// with everything since Reported, the log's size at his last report.
 	Digest   bool   `json:"digest,omitempty"`
 	Reported uint64 `json:"reported,omitempty"`
+	// Name is what mails call a player who took over the side from another (REPLACE);
+	// "" for the ID. TookOver: he took it over in play, joined already.
+	Name     string `json:"name,omitempty"`
+	TookOver bool   `json:"took_over,omitempty"`
 }
 
 // step is the step waiting for orders.

@@ -50,11 +50,12 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		m.Checkpoint = c.Block()
 	}
 	m.Note = g.note.For(inReplyTo)
-	if g.Step != nil {
-		m.Turn, m.Act, m.Deadline = int(g.Step.Turn), int(g.Step.Act), g.Step.Deadline
+	if err := numbered(tx, id, g, &m); err != nil {
+		return err
 	}
+	m.ReplyTokens = h.tokenized(g, r)
 	if r.p != nil {
-		m.Player, m.Side, m.Zone = r.p.ID, r.p.Side, r.p.Zone
+		m.Player, m.Side, m.Zone = r.p.called(), r.p.Side, r.p.Zone
 	} else if !slices.Contains(g.Referees, r.address) {
 		m.Stranger = true // neither player nor referee: a former player, or someone refused
 	} else {

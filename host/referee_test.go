@@ -233,7 +233,7 @@ func TestReplace(t *testing.T) {
 	}
 	f.ref("REPLACE bob Carol@Example.net Asia/Tokyo")
 	mails := f.outbox()
-	w := find(mails, "carol@example.net", "welcome")
+	w := find(mails, "carol@example.net", "you take over ottoman")
 	if w == nil || !strings.Contains(w.Text, "commitment C") || !strings.Contains(w.Text, "BEGIN NAVARCH CHECKPOINT") {
 		t.Fatalf("no welcome for carol with the commitment and checkpoint: %v", subjects(mails))
 	}
@@ -255,7 +255,7 @@ func TestReplace(t *testing.T) {
 		t.Errorf("the replaced address still counts: %+v", m)
 	}
 	f.send("carol@example.net", "NONE\nKEY "+carol)
-	if m := find(f.outbox(), "carol@example.net", "orders accepted"); m == nil || !strings.Contains(m.Text, "Dear bob (ottoman)") || !strings.Contains(m.HTML, "Asia/Tokyo") {
+	if m := find(f.outbox(), "carol@example.net", "orders accepted"); m == nil || !strings.Contains(m.Text, "Dear Carol (ottoman)") || !strings.Contains(m.HTML, "Asia/Tokyo") {
 		t.Errorf("carol's orders for bob's side: %+v", m)
 	}
 	f.checkLog()

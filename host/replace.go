@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"navarch/adjudicator"
 	"navarch/gamelog"
 	"navarch/ledger"
+	"navarch/mail"
 	"navarch/store"
 	"navarch/templates"
 )
@@ -59,6 +61,11 @@ func (h *Host) replace(tx *store.Tx, a *actor) (string, error) {
 	}
 	old := p.Address
 	p.Address, p.Zone, p.AbsentFrom, p.AbsentTo = to, zone, time.Time{}, time.Time{}
+	p.Name, _, _ = strings.Cut(addr.Address, "@")
+	if addr.Name != "" {
+		p.Name = addr.Name
+	}
+	p.TookOver = p.Joined
 	if err := h.rewelcome(tx, a, p, key); err != nil {
 		return "", err
 	}
@@ -99,5 +106,72 @@ func (h *Host) rewelcome(tx *store.Tx, a *actor, p *player, key string) error {
 		return err
 	}
 	body.Help = eng.Help(p.Side)
-	return h.queue(tx, a.g, recipient{p: p}, "welcome", "welcome", body, "", nil)
+	var files []mail.Attachment
+	if p.TookOver {
+		if body.TakeOver, files, err = h.takeOver(tx, a, eng, p); err != nil {
+			return err
+		}
+	}
+	return h.queue(tx, a.g, recipient{p: p}, "welcome", welcomeSubject(a.g, p), body, "", files)
+}
+
+// called is what mails call a player: his own name if he took the side over from another
+// (REPLACE), else his player id.
+func (p *player) called() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
+// welcomeSubject is a welcome's subject: what the mail wants first.
+func welcomeSubject(g *game, p *player) string {
+	switch {
+	case !p.TookOver:
+		return "welcome"
+	case asked(g, recipient{p: p}):
+		return fmt.Sprintf("welcome: you take over %s (%s), your move", p.Side, p.ID)
+	}
+	return fmt.Sprintf("welcome: you take over %s (%s)", p.Side, p.ID)
+}
+
+// takeOver is what a player who takes over a side in play is told: where the game stands,
+// what is due from him (the request for his orders, with the map, if they are due now) and
+// the state of play for his side.
+func (h *Host) takeOver(tx *store.Tx, a *actor, eng adjudicator.Game, p *player) (*templates.TakeOver, []mail.Attachment, error) {
+	t := &templates.TakeOver{From: p.ID, Summary: summary(eng, p.Side)}
+	if a.g.Status != "playing" {
+		for _, q := range a.g.Players {
+			if !q.Joined {
+				t.Joining = append(t.Joining, q.ID)
+			}
+		}
+		return t, nil, nil
+	}
+	if a.g.Step != nil {
+		t.What, t.Sides = a.g.Step.What, a.g.Step.Sides
+		_, t.Received = a.g.Step.Orders[p.Side]
+	}
+	if !asked(a.g, recipient{p: p}) {
+		return t, nil, nil
+	}
+	req := requestBody(a.g, eng, p.Side)
+	t.Request = &req
+	files, err := h.mapFile(tx, a.id, eng, a.g, p.Side, false)
+	if err == nil && len(files) > 0 {
+		req.Map = files[0].Name
+	}
+	return t, files, err
+}
+
+// joinAnswer is the answer to a JOIN that adds nothing: to a game that is over, from a
+// player who took over a side in play, or from one who joined already.
+func joinAnswer(g *game, p *player) string {
+	switch {
+	case g.Status == "over":
+		return fmt.Sprintf("Game %s is over; there is nothing to join. HISTORY sends the game in words, LOG its log.", g.Tag)
+	case p.TookOver:
+		return fmt.Sprintf("You need not JOIN: you took over %s (%s) in play, and your orders count already.", p.ID, p.Side)
+	}
+	return "You have joined this game already."
 }

@@ -13,7 +13,7 @@ import (
 func TestResign(t *testing.T) {
 	f, keys := started(t)
 	f.send("bob@example.com", "HELP\nKEY "+keys["bob@example.com"])
-	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(m.Text, "RESIGN CONFIRM ends the game") {
+	if m := find(f.outbox(), "bob@example.com", "notice"); m == nil || !strings.Contains(flat(m.Text), "RESIGN CONFIRM ends the game") {
 		t.Error("HELP does not list the mail commands")
 	}
 	f.ref("RESIGN CONFIRM")

@@ -16,6 +16,21 @@ type Welcome struct {
 	// ReplyTokens: the player's mails carry a tokenized reply address (no KEY line needed
 	// in a reply).
 	ReplyTokens bool
+	// TakeOver, if set, welcomes a player who takes over a side in play (REPLACE): he
+	// needs no JOIN, and is told where the game stands and what is due from him.
+	TakeOver *TakeOver
+}
+
+// TakeOver is what a player who takes over a side in play is told: whose side it was, where
+// the game stands (the mail's turn, activation and deadline) and what is due from him now.
+type TakeOver struct {
+	From     string    // the player id the side is played as, as commands and the log name it
+	Joining  []string  // before play: the players who have yet to JOIN (play begins when all have)
+	What     string    // the step the game waits for, "" if none
+	Sides    []string  // the sides it waits for
+	Received bool      // orders of his side for that step were received already: new ones replace them
+	Request  *Request  // the request for his orders, if they are due now
+	Summary  []Section // where the game stands, for his side
 }
 
 // RefereeWelcome is sent to each referee when a game is created: the referee's own key, how
@@ -101,12 +116,34 @@ type Report struct {
 	Request *Request
 }
 
-// ReportLine is an event or a roll with the log record it is in.
+// ReportLine is an event or a roll with the log record it is in, and the step (game turn
+// and activation, as the records number it) it was resolved in.
 type ReportLine struct {
-	Index uint64
-	Rule  string
-	Text  string
-	Roll  bool
+	Index     uint64
+	Rule      string
+	Text      string
+	Roll      bool
+	Turn, Act uint64
+}
+
+// ReportStep is a report's lines of one step, headed by its numbers ("what happened in turn
+// 1, activation 3").
+type ReportStep struct {
+	Turn, Act uint64
+	Lines     []ReportLine
+}
+
+// steps cuts a report's lines into runs of one step each, in their order: a report headed
+// with the step its records were resolved in, not the step the game waits for next.
+func steps(lines []ReportLine) []ReportStep {
+	var out []ReportStep
+	for _, l := range lines {
+		if n := len(out); n == 0 || out[n-1].Turn != l.Turn || out[n-1].Act != l.Act {
+			out = append(out, ReportStep{Turn: l.Turn, Act: l.Act})
+		}
+		out[len(out)-1].Lines = append(out[len(out)-1].Lines, l)
+	}
+	return out
 }
 
 // Reminder warns that a deadline is near.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
 )
 
 // chromium is Debian's headless browser; NAVARCH_BROWSER=1 (CI) makes its absence a failure.
@@ -52,52 +56,130 @@ func browse(t *testing.T, bin, page string, w, h int, args ...string) string {
 
 // frame is a page that shows page in a frame of w × h CSS pixels: headless Chromium's window
 // is at least 500 px wide, so a phone's width is a frame's. Once the mail has loaded, a script
-// writes the mail's scroll width and the frame's width into the DOM, for --dump-dom to read
-// back (--allow-file-access-from-files lets it read the frame).
+// writes into the DOM, for --dump-dom to read back (--allow-file-access-from-files lets it
+// read the frame): the mail's scroll width and the frame's width, and every word that the
+// browser broke across lines although it would fit on one (brokenWords).
 func frame(page string, w, h int) string {
 	return fmt.Sprintf(`<!DOCTYPE html><html><body style="margin: 0">
 <iframe id="mail" src="%s" style="border: 0; display: block; width: %dpx; height: %dpx"></iframe>
 <script>document.getElementById("mail").addEventListener("load", function () {
-var e = document.getElementById("mail").contentDocument.documentElement;
+var doc = document.getElementById("mail").contentDocument, e = doc.documentElement;
 var d = document.createElement("div");
-d.textContent = "widths " + e.scrollWidth + " " + e.clientWidth;
-document.body.appendChild(d); });</script></body></html>`, filepath.Base(page), w, h)
+d.textContent = "widths " + e.scrollWidth + " " + e.clientWidth + " broken " + brokenWords(doc) + " end";
+document.body.appendChild(d); });
+%s</script></body></html>`, filepath.Base(page), w, h, brokenWordsJS)
 }
 
-var widthsRE = regexp.MustCompile(`widths (\d+) (\d+)`)
+// brokenWordsJS finds the words of a page that are broken across lines although each would
+// fit whole on a line of the page: for every word of every text node, the boxes of its
+// letters lie on more than one line while their widths add up to less than the page's
+// width. A word ends at a space, after a bar, comma or semicolon, and after a hyphen or a
+// slash that follows a small letter ("set-up", "and/or"), where a line may break as at a
+// space; an id is one word ("BAR-/LANT" is broken, as are "li/ne" and "SIR-EGY/1"). It
+// returns them URI-encoded, each with the element it is in.
+const brokenWordsJS = `function brokenWords(doc) {
+var width = doc.body.clientWidth, out = [], walk = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT), n;
+function check(node, from, to) {
+	var r = doc.createRange();
+	r.setStart(node, from);
+	r.setEnd(node, to);
+	var rects = r.getClientRects(), tops = {}, lines = 0, w = 0;
+	for (var i = 0; i < rects.length; i++) {
+		w += rects[i].width;
+		var t = Math.round(rects[i].top);
+		if (!tops[t]) { tops[t] = true; lines++; }
+	}
+	if (lines > 1 && w < width) {
+		out.push(encodeURIComponent(node.parentNode.tagName.toLowerCase() + ":" + node.data.slice(from, to)));
+	}
+}
+while ((n = walk.nextNode())) {
+	var re = /\S+/g, m;
+	while ((m = re.exec(n.data))) {
+		var from = m.index, end = m.index + m[0].length;
+		for (var i = from; i < end; i++) {
+			var c = n.data[i], small = i > 0 && /[a-z]/.test(n.data[i - 1]);
+			if (i == end - 1 || "|,;".indexOf(c) >= 0 || ("-/".indexOf(c) >= 0 && small)) {
+				check(n, from, i + 1);
+				from = i + 1;
+			}
+		}
+	}
+}
+return out.join(" ");
+}`
 
-// browserPages are the mails TestMailsInBrowser looks at: a request, a report with the
-// turn's end and the next request, and a welcome with its order help, each with
-// a checkpoint as long as a real one.
-func browserPages() map[string]Mail {
+var widthsRE = regexp.MustCompile(`widths (\d+) (\d+) broken (.*?) end`)
+
+// checkPoint is a signed checkpoint block as long as a real one.
+var checkPoint = "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e5a1b2c3d4e5f60718293a4b5\nsize 214\nhead " +
+	strings.Repeat("4a9bc910", 8) + "\nsignature " + strings.Repeat("5be1c2d3e4f5a6b7", 8) + "\n-----END NAVARCH CHECKPOINT-----\n"
+
+// browserPages are the mails TestMailsInBrowser looks at: every kind, with its content as
+// long as a real game's (a checkpoint as long as a real one, refused orders with what is
+// legal, a welcome with a ruleset's order help), HELP's answer, and the welcome of a player
+// who takes over a side in play.
+func browserPages(t *testing.T) map[string]Mail {
 	s := samples()
-	sig := strings.Repeat("5be1c2d3e4f5a6b7", 8) // an Ed25519 signature: 128 hex digits
 	out := map[string]Mail{}
-	for _, kind := range []string{"request", "report", "welcome"} {
+	for _, kind := range Kinds {
 		m := s[kind]
-		m.Checkpoint = "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e5a1b2c3d4e5f60718293a4b5\nsize 214\nhead " +
-			strings.Repeat("4a9bc910", 8) + "\nsignature " + sig + "\n-----END NAVARCH CHECKPOINT-----\n"
+		m.Checkpoint = checkPoint
 		switch b := m.Body.(type) {
 		case Report:
-			b.TurnEnd.Checkpoint = m.Checkpoint
+			b.TurnEnd.Checkpoint = checkPoint
+			m.Body = b
+		case TurnEnd:
+			b.Checkpoint = checkPoint
+			m.Body = b
+		case GameEnd:
+			b.Checkpoint = checkPoint
+			m.Body = b
+		case RefereeWelcome:
+			b.Checkpoint = checkPoint
 			m.Body = b
 		case Welcome: // the order help, with lines as long as a ruleset's
-			b.Help = "Lepanto 1571 orders: one line per unit, in the order the units act (13.2); a stack's units may share a line.\n" +
-				"  BAR-VEN1 MOVE 0610 0710 FIRE SIR-EGY1            move two hexes, then fire at a target in arc (5.1, 5.5)\n" +
-				"  BAR-VEN1 RAM SIR-EGY1|GRAPPLE SIR-EGY1|PASS|REPAIR|SAIL ON|SAIL OFF|TURN NE|BACK 0609"
-			b.Checkpoint = m.Checkpoint
+			b.Help = lepantoHelp(t)
+			b.Checkpoint = checkPoint
+			m.Body = b
+		case Errors: // refused orders as a player writes them
+			b.Lines = []ErrorLine{
+				{Line: 1, Text: "BAR-LANT MOVE 0813", Reason: "0813 is not adjacent to 0611: MOVE takes one hex at a time",
+					Legal: "PASS; MOVE to 0310 0313 0410 0411 0412 0413 0414 0509 0510 0511 0512 0513 0514 0515 0609 " +
+						"0610 0612 0613 0614 0615 0709 0710 0711 0712 0713 0714 0810 0811 0812 0813 0814 0914; FIRE at SIR-EGY1; TURN NE, NW, SE"},
+				{Line: 12, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex"},
+			}
 			m.Body = b
 		}
 		out[kind] = m
 	}
+	help := s["notice"]
+	help.Body = Notice{Lines: append(strings.Split(strings.TrimRight(lepantoHelp(t), "\n"), "\n"), MailCommands...)}
+	out["help"] = help
+	takeover := out["welcome"] // REPLACE: carol takes over bob's side in play, her orders due
+	w := takeover.Body.(Welcome)
+	req := s["request"].Body.(Request)
+	w.TakeOver = &TakeOver{From: "bob", What: req.What, Sides: req.Waiting, Received: true, Request: &req, Summary: lepantoSummary("if the game ended now")}
+	takeover.Player, takeover.Body = "Carol", w
+	out["takeover"] = takeover
 	return out
 }
 
-// TestMailsInBrowser: the HTML parts of a request, a report and a welcome (the
-// order help), in headless Chromium at phone (390 px, in a frame) and desktop (1280 px)
-// width, never run off the screen; the phone screenshots of the request and the report are
-// kept in testdata/*.phone.png (go test -update rewrites them; look at them after a change to
-// the HTML).
+// lepantoHelp is Lepanto's order help for the Christian side of its first scenario.
+func lepantoHelp(t *testing.T) string {
+	t.Helper()
+	g, err := lepanto.Ruleset.New(adjudicator.Config{Scenario: lepanto.Ruleset.Scenarios()[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Help("christian")
+}
+
+// TestMailsInBrowser: the HTML part of every kind of mail, and HELP's answer, in headless
+// Chromium at phone (390 px, in a frame) and desktop (1280 px) width, never runs off the
+// screen and breaks no word inside that would fit on a line ("li/n/e 1", "BAR-/LAN/T");
+// the phone screenshots are kept in testdata/KIND.phone.png (go test -update rewrites them;
+// look at them after a change to the HTML).
 func TestMailsInBrowser(t *testing.T) {
 	bin := chromium(t)
 	mapPNG, err := os.ReadFile("../docs/example/map.png")
@@ -105,56 +187,83 @@ func TestMailsInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for kind, m := range browserPages() {
-		p, err := Render(kind, m)
+	for kind, m := range browserPages(t) {
+		t.Run(kind, func(t *testing.T) {
+			tmpl := map[string]string{"help": "notice", "takeover": "welcome"}[kind]
+			if tmpl == "" {
+				tmpl = kind
+			}
+			p, err := Render(tmpl, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			html := p.HTML
+			attached := ""
+			switch b := m.Body.(type) {
+			case Report:
+				attached = b.Map
+			case Request:
+				attached = b.Map
+			case GameEnd:
+				attached = b.Map
+			case Welcome:
+				if b.TakeOver != nil && b.TakeOver.Request != nil {
+					attached = b.TakeOver.Request.Map
+				}
+			}
+			if attached != "" {
+				if err := os.WriteFile(filepath.Join(dir, attached), mapPNG, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				html = strings.ReplaceAll(html, "cid:"+attached, attached)
+			}
+			page := filepath.Join(dir, kind+".html")
+			if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []int{phoneWidth, 1280} {
+				checkPage(t, bin, dir, kind, page, w)
+			}
+			harness := filepath.Join(dir, kind+"-shot.html")
+			if err := os.WriteFile(harness, []byte(frame(page, phoneWidth, shotHeight)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			shot := filepath.Join(dir, kind+".png")
+			browse(t, bin, harness, 500, shotHeight, "--screenshot="+shot)
+			crop(t, shot, phoneWidth)
+			goldenPNG(t, kind+".phone.png", shot)
+		})
+	}
+}
+
+// checkPage opens page in a frame w px wide and fails if anything runs off the screen or a
+// word is broken inside.
+func checkPage(t *testing.T, bin, dir, kind, page string, w int) {
+	t.Helper()
+	harness := filepath.Join(dir, fmt.Sprintf("%s-%d.html", kind, w))
+	if err := os.WriteFile(harness, []byte(frame(page, w, 900)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, bin, harness, max(w, 500), 1000, "--dump-dom")
+	got := widthsRE.FindStringSubmatch(dom)
+	if got == nil {
+		t.Fatalf("%s at %d px: the page script wrote nothing:\n%s", kind, w, dom)
+	}
+	scroll, _ := strconv.Atoi(got[1])
+	inner, _ := strconv.Atoi(got[2])
+	if inner != w || scroll > inner {
+		t.Errorf("%s at %d px: the mail is %d px wide in a %d px frame: something runs off the screen", kind, w, scroll, inner)
+	}
+	var broken []string
+	for _, b := range strings.Fields(got[3]) {
+		word, err := url.PathUnescape(b)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s at %d px: %v", kind, w, err)
 		}
-		html := p.HTML
-		attached := ""
-		switch b := m.Body.(type) {
-		case Report:
-			attached = b.Map
-		case Request:
-			attached = b.Map
-		}
-		if attached != "" {
-			if err := os.WriteFile(filepath.Join(dir, attached), mapPNG, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			html = strings.ReplaceAll(html, "cid:"+attached, attached)
-		}
-		page := filepath.Join(dir, kind+".html")
-		if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range []int{phoneWidth, 1280} {
-			harness := filepath.Join(dir, fmt.Sprintf("%s-%d.html", kind, w))
-			if err := os.WriteFile(harness, []byte(frame(page, w, 900)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			dom := browse(t, bin, harness, max(w, 500), 1000, "--dump-dom")
-			got := widthsRE.FindStringSubmatch(dom)
-			if got == nil {
-				t.Fatalf("%s at %d px: the page script wrote no widths:\n%s", kind, w, dom)
-			}
-			scroll, _ := strconv.Atoi(got[1])
-			inner, _ := strconv.Atoi(got[2])
-			if inner != w || scroll > inner {
-				t.Errorf("%s at %d px: the mail is %d px wide in a %d px frame: something runs off the screen", kind, w, scroll, inner)
-			}
-		}
-		if kind == "welcome" {
-			continue // checked for width only: the phone screenshots are a request's and a report's
-		}
-		harness := filepath.Join(dir, kind+"-shot.html")
-		if err := os.WriteFile(harness, []byte(frame(page, phoneWidth, shotHeight)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		shot := filepath.Join(dir, kind+".png")
-		browse(t, bin, harness, 500, shotHeight, "--screenshot="+shot)
-		crop(t, shot, phoneWidth)
-		goldenPNG(t, kind+".phone.png", shot)
+		broken = append(broken, strconv.Quote(word))
+	}
+	if len(broken) > 0 {
+		t.Errorf("%s at %d px: %d words broken inside (element:word): %s", kind, w, len(broken), strings.Join(broken, " "))
 	}
 }
 

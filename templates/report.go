@@ -26,13 +26,13 @@ func ReportLines(recs []gamelog.Record, t, a uint64) []ReportLine {
 		case gamelog.TypeRoll:
 			rolls = append(rolls, r)
 		case gamelog.TypeEvent:
-			events = append(events, ReportLine{Index: r.Index, Rule: r.Get("rule"), Text: strings.Join(r.All("text"), " ")})
+			events = append(events, ReportLine{Index: r.Index, Rule: r.Get("rule"), Text: strings.Join(r.All("text"), " "), Turn: t, Act: a})
 		}
 	}
 	under := make([][]ReportLine, len(events))
 	var rest []ReportLine
 	for _, r := range rolls {
-		line := ReportLine{Index: r.Index, Rule: r.Get("rule"), Roll: true, Text: rollText(r)}
+		line := ReportLine{Index: r.Index, Rule: r.Get("rule"), Roll: true, Text: rollText(r), Turn: t, Act: a}
 		if i := rollEvent(events, r); i >= 0 {
 			under[i] = append(under[i], line)
 		} else {

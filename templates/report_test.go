@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -19,9 +20,9 @@ func TestReportLines(t *testing.T) {
 	recs := parseRecords(t, raw)
 	got := ReportLines(recs, 2, 1)
 	want := []ReportLine{
-		{Index: 42, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1"},
-		{Index: 40, Rule: "5.5", Roll: true, Text: "fire/BAR-VEN1>SIR-EGY1 1d6 = 4: fire value 0 (FV 4, - HV 4): 1"},
-		{Index: 41, Rule: "2.1", Roll: true, Text: "draw 1d3 = 2 (read as B)"},
+		{Index: 42, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1", Turn: 2, Act: 1},
+		{Index: 40, Rule: "5.5", Roll: true, Text: "fire/BAR-VEN1>SIR-EGY1 1d6 = 4: fire value 0 (FV 4, - HV 4): 1", Turn: 2, Act: 1},
+		{Index: 41, Rule: "2.1", Roll: true, Text: "draw 1d3 = 2 (read as B)", Turn: 2, Act: 1},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d lines: %+v", len(got), got)
@@ -46,7 +47,7 @@ func TestReportLineWithoutRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range []string{p.Text, p.HTML} {
+	for _, part := range []string{p.Text, shown(p.HTML)} {
 		if strings.Contains(part, "[]") {
 			t.Errorf("empty brackets:\n%s", part)
 		}
@@ -97,4 +98,37 @@ func parseRecords(t *testing.T, raw []string) []gamelog.Record {
 		recs = append(recs, r)
 	}
 	return recs
+}
+
+// shown is the text of an HTML page without its tags, as a reader sees it.
+func shown(html string) string { return tagRE.ReplaceAllString(html, "") }
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// TestReportHeadedByItsSteps: a report is headed with the steps its records were resolved
+// in, each step under its own heading in both parts, not with the step the game waits for
+// next (the mail's own turn and activation).
+func TestReportHeadedByItsSteps(t *testing.T) {
+	m := samples()["report"] // the game waits for turn 3, activation 12
+	m.Body = Report{Lines: []ReportLine{
+		{Index: 30, Rule: "6.1", Text: "QUE-ELB rams SIR-EGY1", Turn: 1, Act: 3},
+		{Index: 29, Rule: "6.1", Roll: true, Text: "ram/QUE-ELB>SIR-EGY1 1d6 = 5", Turn: 1, Act: 3},
+		{Index: 33, Rule: "2.1", Text: "Game turn 2 begins", Turn: 2, Act: 0},
+	}, Next: "a draw from the cup"}
+	p, err := Render("report", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ part, first, second string }{
+		{p.Text, "what happened in turn 1, activation 3:\n\n  #30", "then in turn 2, activation 0:\n\n  #33"},
+		{shown(p.HTML), "What happened in turn 1, activation 3", "What happened in turn 2, activation 0"},
+	} {
+		i, j := strings.Index(c.part, c.first), strings.Index(c.part, c.second)
+		if i < 0 || j < i || strings.Contains(c.part[j:], "#30") || !strings.Contains(c.part[i:j], "roll #29") {
+			t.Errorf("the report is not headed by its steps:\n%s", c.part)
+		}
+		if strings.Contains(strings.ToLower(c.part), "happened in turn 3, activation 12") {
+			t.Errorf("the report is headed with the step awaited:\n%s", c.part)
+		}
+	}
 }

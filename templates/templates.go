@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	htmltemplate "html/template"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -29,6 +30,7 @@ type Mail struct {
 	Zone     string // the recipient's IANA time zone
 	Turn     int
 	Act      int
+	Over     bool // the game is over: Turn and Act are its last step
 	Deadline time.Time
 	LogSize  uint64
 	LogHead  string // hex
@@ -39,6 +41,9 @@ type Mail struct {
 	// Note, if set, is said after the greeting, before the kind's own text: what the
 	// recipient must know of how his mail was taken (the request it answered is closed).
 	Note string
+	// ReplyTokens: a reply to this mail carries the recipient's key in its address, so it
+	// needs no KEY line.
+	ReplyTokens bool
 	// Part: the mail is rendered inside another one (a report's request): no greeting, no
 	// info block, no page head.
 	Part bool
@@ -53,6 +58,8 @@ var funcs = map[string]any{
 	"join":  strings.Join,
 	"wrap":  wrap,
 	"part":  part,
+	"help":  helpEntries,
+	"steps": steps,
 }
 
 // part is m with another body, to be rendered inside m's own mail.
@@ -120,5 +127,44 @@ func Render(kind string, m Mail) (Parts, error) {
 	if err := htmlT.ExecuteTemplate(&h, kind+".html.tmpl", m); err != nil {
 		return Parts{}, fmt.Errorf("mail %s (html): %w", kind, err)
 	}
-	return Parts{Text: t.String(), HTML: h.String()}, nil
+	return Parts{Text: t.String(), HTML: keepWhole(h.String())}, nil
+}
+
+// idRE matches a unit's, group's or leader's id, or a date: capitals and digits joined by
+// hyphens ("BAR-LANT", "SIR-EGY1", "2026-12-01T18"), where a browser would otherwise break
+// a line after a hyphen.
+var idRE = regexp.MustCompile(`[A-Z0-9]+(?:-[A-Z0-9]+)+`)
+
+// keepWhole keeps every id in the text of an HTML page on one line (a span that does not
+// wrap): a player reads and copies "BAR-LANT", never "BAR-" and "LANT" on two lines. Only
+// text between tags is touched, and not a style's or title's; the templates escape every
+// "<" of text, so each "<" opens a tag.
+func keepWhole(page string) string {
+	var b strings.Builder
+	for len(page) > 0 {
+		lt := strings.IndexByte(page, '<')
+		if lt < 0 {
+			lt = len(page)
+		}
+		b.WriteString(idRE.ReplaceAllString(page[:lt], `<span style="white-space: nowrap">$0</span>`))
+		page = page[lt:]
+		gt := strings.IndexByte(page, '>')
+		if gt < 0 {
+			gt = len(page) - 1
+		}
+		tag := page[:gt+1]
+		b.WriteString(tag)
+		page = page[gt+1:]
+		for _, raw := range []string{"style", "title"} { // text that is not shown as such
+			if strings.HasPrefix(tag, "<"+raw) {
+				end := strings.Index(page, "</"+raw)
+				if end < 0 {
+					end = len(page)
+				}
+				b.WriteString(page[:end])
+				page = page[end:]
+			}
+		}
+	}
+	return b.String()
 }

@@ -21,6 +21,7 @@ func samples() map[string]Mail {
 			Checkpoint: "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 214\nhead 4a9bc910\nsignature 77ab\n-----END NAVARCH CHECKPOINT-----\n"}
 	}
 	referee := func(m Mail) Mail { m.Player, m.Side = "", ""; return m }
+	over := func(m Mail) Mail { m.Over = true; return m }
 	block := "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e\nsize 83\nhead 4a9b\nsignature c18f\n-----END NAVARCH CHECKPOINT-----\n"
 	return map[string]Mail{
 		"welcome": base(Welcome{Key: "k7q2-vv9d", Commitment: "ff2b261c", Verifier: "9826c82e", Checkpoint: block,
@@ -38,8 +39,8 @@ func samples() map[string]Mail {
 			Held: "CAN-CAN1 MOVE 0812\n", Advance: true}),
 		"errors": base(Errors{Lines: []ErrorLine{{Line: 2, Text: "BAR-VEN1 MOVE 0606 <script>", Reason: "not understood: \"<SCRIPT>\" is not a hex",
 			Legal: "0609 0610"}}}),
-		"report": base(Report{Lines: []ReportLine{{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1"},
-			{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true}},
+		"report": base(Report{Lines: []ReportLine{{Index: 204, Rule: "5.5", Text: "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1", Turn: 3, Act: 11},
+			{Index: 201, Rule: "5.5", Text: "fire/BAR-VEN1>SIR-EGY1 d6 4", Roll: true, Turn: 3, Act: 11}},
 			Next: "a draw from the cup", Summary: lepantoSummary("if the game ended now"), Map: "t3a12-christian.png",
 			Used:    []string{"T3 A11, action phase of group CAN (Antonio da Canal): your advance orders were used, as record #198:\nCAN-CAN1 MOVE 0812"},
 			TurnEnd: &TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"},
@@ -50,8 +51,8 @@ func samples() map[string]Mail {
 		"announcement": base(Announcement{By: "the referee (ref@example.net)", Text: []string{"The deadline for the action phase of group BAR is extended by 24 hours."},
 			Deadline: deadline.Add(24 * time.Hour), What: "the action phase of group BAR"}),
 		"turnend": base(TurnEnd{Turn: 2, Seed: "d442457884edd4e9", Checkpoint: block, Verifier: "9826c82e", LogFile: "lep-7f3a-christian.log"}),
-		"gameend": base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e",
-			Map: "lep-7f3a-christian.png", Summary: lepantoSummary("at the end")}),
+		"gameend": over(base(GameEnd{Result: "Christian victory (40 VP)", Checkpoint: block, Export: "lep-7f3a.log", Verifier: "9826c82e",
+			Map: "lep-7f3a-christian.png", Summary: lepantoSummary("at the end")})),
 		"history": base(History{Turns: []HistoryTurn{{Turn: 0, Events: []string{"Set-up: christian hides a leader."}},
 			{Turn: 1, Events: []string{"BAR-VEN1 moves 0611→0711.", "Artillery fire: BAR-VEN1 at SIR-EGY1, fire value 0, d6 4: 1 hit, and a sentence long enough that it has to be wrapped at the width of plain-text mail."}}}}),
 		"notice": base(Notice{Lines: []string{"You have joined the game.", "Waiting for: bob."}}),
@@ -135,7 +136,7 @@ func TestEveryTemplateFileIsUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	used := map[string]bool{"mail/common.txt.tmpl": true, "mail/common.html.tmpl": true}
+	used := map[string]bool{"mail/common.txt.tmpl": true, "mail/common.html.tmpl": true, "mail/help.html.tmpl": true}
 	for _, k := range Kinds {
 		used["mail/"+k+".txt.tmpl"], used["mail/"+k+".html.tmpl"] = true, true
 	}
@@ -247,6 +248,57 @@ func TestSummarySections(t *testing.T) {
 		}
 		if strings.Contains(html, "Empty") || strings.Contains(text, "Empty") {
 			t.Errorf("%s: a section without lines is shown", kind)
+		}
+	}
+}
+
+// TestKeepWhole: an id in a page's text is kept on one line; tags, attributes, the style
+// and the title are left as they are.
+func TestKeepWhole(t *testing.T) {
+	in := `<title>navarch BAR-LANT</title><style>p { font-family: sans-serif }</style><p><a href="cid:t3-BAR-X.png">BAR-LANT moves, set-up</a></p>`
+	want := `<title>navarch BAR-LANT</title><style>p { font-family: sans-serif }</style><p><a href="cid:t3-BAR-X.png"><span style="white-space: nowrap">BAR-LANT</span> moves, set-up</a></p>`
+	if got := keepWhole(in); got != want {
+		t.Errorf("keepWhole:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHelpEntries: the order help's two columns become an order's syntax with its
+// description, continued lines joined; sentences stay sentences.
+func TestHelpEntries(t *testing.T) {
+	help := "Orders:\n" +
+		"  UNIT MOVE STEP...     move (3). A STEP is\n" +
+		"                        an adjacent hex.\n" +
+		"  UNIT MOVE STEP... RAM TARGET [ONCE]\n" +
+		"                        ram the enemy (6).\n" +
+		"  CAPTAIN GROUP ON UNIT a captain goes aboard (4.4).\n" +
+		"  A line may combine the segments in order: UNIT MOVE 1507 FIRE X.\n" +
+		"  BAR-LANT MOVE 0611\n"
+	want := []HelpEntry{{Text: "Orders:"}, {Code: "UNIT MOVE STEP...", Desc: "move (3). A STEP is an adjacent hex."},
+		{Code: "UNIT MOVE STEP... RAM TARGET [ONCE]", Desc: "ram the enemy (6)."},
+		{Code: "CAPTAIN GROUP ON UNIT", Desc: "a captain goes aboard (4.4)."},
+		{Text: "A line may combine the segments in order: UNIT MOVE 1507 FIRE X."}, {Code: "BAR-LANT MOVE 0611"}}
+	got := helpEntries(help)
+	if len(got) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestRequestWithReplyTokens: a request whose reply carries the key asks for no key.
+func TestRequestWithReplyTokens(t *testing.T) {
+	m := samples()["request"]
+	m.ReplyTokens = true
+	p, err := Render("request", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{p.Text, p.HTML} {
+		if strings.Contains(part, "your key") || !strings.Contains(part, "needs no KEY line") {
+			t.Errorf("a request with a tokenized reply asks for the key:\n%s", part)
 		}
 	}
 }

@@ -28,7 +28,8 @@ const exampleDir = "../../docs/example"
 // TestExampleLog keeps the README's examples true: alice's copy of a real game of Lions at
 // Sea verifies under the committed key with the checkpoint of her last mail and with her own
 // sent mail, and replays as far as her copy holds the orders (not past the ottoman's secret
-// set-up: PARTIAL); the referee's copy replays whole. -update plays a new example game.
+// set-up: PARTIAL), and verify says that her sent mail accounts for her records; the
+// referee's copy replays whole. -update plays a new example game.
 func TestExampleLog(t *testing.T) {
 	if *update {
 		writeExample(t)
@@ -37,7 +38,8 @@ func TestExampleLog(t *testing.T) {
 	file := func(n string) string { return filepath.Join(exampleDir, n) }
 	code, out, errs := navarch("verify", "--key", key, "--checkpoint", file("report.eml"),
 		"--sent", file("alice-sent.mbox"), file("game.log"))
-	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "pending      turn 3") || !strings.Contains(out, "alice's") {
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "pending      turn 3") || !strings.Contains(out, "alice's") ||
+		!strings.Contains(out, "sent         14 of your mails account for every orders and join record of yours\nPASS") {
 		t.Errorf("example: exit %d\n%s%s", code, out, errs)
 	}
 	if code, out, errs := navarch("replay", file("referee.log")); code != 0 || !strings.HasSuffix(out, "PASS\n") {

@@ -68,11 +68,20 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rep := gamelog.Verify(f, opts)
-	printReport(stdout, fs.Arg(0), f, rep)
+	printReport(stdout, fs.Arg(0), f, rep, len(opts.Sent), *player)
 	if !rep.OK() {
 		return 1
 	}
 	return 0
+}
+
+// sentWho names whose records verify --sent checked: the player given, or the one the log's
+// view is for (a note names him).
+func sentWho(player string) string {
+	if player == "" {
+		return "yours"
+	}
+	return player
 }
 
 func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, error) {
@@ -108,7 +117,9 @@ func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, e
 	return opts, nil
 }
 
-func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report) {
+// printReport prints verify's report; sent is how many of the player's own mails --sent
+// gave (0 without it).
+func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report, sent int, player string) {
 	fmt.Fprintf(w, "log          %s (view %s)\ngame         %x\n", name, f.View, r.Game[:])
 	fmt.Fprintf(w, "format       %s\n", f.Format)
 	fmt.Fprintf(w, "records      %d (%d withheld from this view)\n", r.Records, r.Redacted+r.Withheld)
@@ -135,6 +146,9 @@ func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report) {
 	if r.Failure != nil {
 		fmt.Fprintf(w, "FAIL         %v\n", r.Failure)
 		return
+	}
+	if sent > 0 && len(r.Unsent) == 0 {
+		fmt.Fprintf(w, "sent         %d of your mails account for every orders and join record of %s\n", sent, sentWho(player))
 	}
 	fmt.Fprintln(w, "PASS")
 }
