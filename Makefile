@@ -55,7 +55,7 @@ vectors:
 # opendkim, opendkim-tools, openssl, mutt, s-nail; see docs/DEVELOPING.md).
 e2e:
 	D=$$(mktemp -d) && { bash test/e2e/mailservers.sh start $$D || { rm -rf $$D; exit 1; }; } && \
-	{ NAVARCH_E2E=1 NAVARCH_E2E_SERVERS=$$D go test -race -count=1 -timeout 20m -run E2E -v ./test/e2e; rc=$$?; \
+	{ NAVARCH_E2E=1 NAVARCH_E2E_SERVERS=$$D go test -race -count=1 -timeout 20m -run $${E2E_RUN:-E2E} -v ./test/e2e; rc=$$?; \
 	bash test/e2e/mailservers.sh stop $$D; rm -rf $$D; exit $$rc; }
 
 # The deployment files checked: the Dockerfile built and run as an operator would, with
