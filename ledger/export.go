@@ -53,10 +53,7 @@ func Read(tx *store.Tx, id ident.GameID, v View, from uint64, fn func(r *gamelog
 	if err != nil {
 		return err
 	}
-	return store.Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
-		if i < from {
-			return nil
-		}
+	return store.RecordsFrom(tx, id, from, func(i uint64, raw []byte, _ ident.Hash) error {
 		rec, err := gamelog.Parse(raw)
 		if err != nil {
 			return fmt.Errorf("read record %d: %w", i, err)

@@ -40,6 +40,7 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeHostState,      // 2 → 3
 	upgradeKnownAddresses, // 3 → 4
 	upgradeSchema5,        // 4 → 5
+	upgradeLastState,      // 5 → 6
 }
 
 // upgradeSchema5 (schema 4 → 5) moves every game's data to the buckets all games

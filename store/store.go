@@ -56,6 +56,7 @@ type Tx struct {
 	tx     *bolt.Tx
 	s      *Store
 	before []func()
+	memo   map[any]any // Memo's values
 }
 
 // BeforeCommit registers fn to run inside a read-write transaction once its function has
