@@ -42,6 +42,8 @@ type engines struct {
 	// inside one of its write transactions (for tests: the goal is none).
 	rebuilds, lockedReplays int
 	drawReplays             int           // replays by the drawer (engineAt)
+	restores                int           // engines restored from a snapshot instead of a replay
+	noSnapshots             bool          // for tests of the replays: no engine restored from a snapshot
 	held                    time.Duration // the write lock held by updateGames (for benchmarks)
 	afterRebuild            func()        // for tests: runs after each rebuild
 }
@@ -331,16 +333,20 @@ func (c *engines) end(tx *store.Tx) {
 	delete(c.txs, tx)
 }
 
-// rebuild replays a game's log in a read transaction: the engine and the log's length and
+// rebuild restores a game's engine from its snapshot, or replays its log when the snapshot
+// cannot serve (play.Restore), in a read transaction: the engine and the log's length and
 // head it is the state of.
 func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 	e := &cached{}
+	restored := false
 	err := h.s.View(func(tx *store.Tx) error {
 		var err error
 		if e.size, e.head, err = logHead(tx, id); err != nil {
 			return err
 		}
-		if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
+		if e.eng = h.restoreRead(tx, id); e.eng != nil {
+			restored = true
+		} else if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return err
 		}
 		e.state = adjudicator.StateHash(e.eng)
@@ -350,7 +356,11 @@ func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 		return nil, err
 	}
 	h.engines.mu.Lock()
-	h.engines.rebuilds++
+	if restored {
+		h.engines.restores++
+	} else {
+		h.engines.rebuilds++
+	}
 	after := h.engines.afterRebuild
 	h.engines.mu.Unlock()
 	if after != nil {
@@ -409,6 +419,9 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	}
 	eng := h.get(tx, id, size, head)
 	if eng == nil {
+		eng = h.restore(tx, id)
+	}
+	if eng == nil {
 		if err := h.engines.replay(tx, id); err != nil {
 			return nil, err
 		}
@@ -420,6 +433,31 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 		tx.BeforeCommit(func() { h.keep(tx, id, eng) })
 	}
 	return eng, nil
+}
+
+// restore is the game's engine restored from its snapshot in tx, if that is the state of
+// the log as it stands (play.Restore), or nil. It reads the records of the current step,
+// not the log, so a write transaction may restore where it must not replay.
+func (h *Host) restore(tx *store.Tx, id ident.GameID) adjudicator.Game {
+	if h.engines.noSnapshots {
+		return nil
+	}
+	eng := play.Restore(tx, id, h.rulesets)
+	if eng != nil {
+		h.engines.use(tx, id)
+		h.engines.mu.Lock()
+		h.engines.restores++
+		h.engines.mu.Unlock()
+	}
+	return eng
+}
+
+// restoreRead is play.Restore unless the tests turned snapshots off.
+func (h *Host) restoreRead(tx *store.Tx, id ident.GameID) adjudicator.Game {
+	if h.engines.noSnapshots {
+		return nil
+	}
+	return play.Restore(tx, id, h.rulesets)
 }
 
 // keep registers the engine to be kept after the commit if it is the committed log's state.

@@ -144,7 +144,10 @@ func record(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.St
 	if s, ok := g.(adjudicator.Sealer); ok {
 		sealed = s.Sealed()
 	}
-	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed)
+	if err := ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed); err != nil {
+		return err
+	}
+	return snapshot(tx, id, g)
 }
 
 func finish(tx *store.Tx, id ident.GameID, g adjudicator.Game, res *Result) error {

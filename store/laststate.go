@@ -65,8 +65,12 @@ func RecordsFrom(tx *Tx, id ident.GameID, from uint64, fn func(i uint64, raw []b
 }
 
 // upgradeLastState (schema 5 → 6) indexes every game's last state record, found by reading
-// its log backwards from the end to the first record that holds a state hash.
+// its log backwards from the end to the first record that holds a state hash, and makes the
+// bucket of snapshots (none yet: the first step a game resolves writes its first).
 func upgradeLastState(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketGSnap); err != nil {
+		return err
+	}
 	idx, err := tx.CreateBucketIfNotExists(bucketGState)
 	if err != nil {
 		return err

@@ -81,6 +81,9 @@ func TestUpgradeToSchema6(t *testing.T) {
 		if err := tx.tx.DeleteBucket(bucketGState); err != nil {
 			return err
 		}
+		if err := tx.tx.DeleteBucket(bucketGSnap); err != nil {
+			return err
+		}
 		return tx.tx.Bucket(bucketMeta).Put([]byte("schema"), u64(5))
 	}), "write a schema 5 file")
 	s.Close()
@@ -96,6 +99,9 @@ func TestUpgradeToSchema6(t *testing.T) {
 	s.View(func(tx *Tx) error {
 		if v := schemaOf(tx.tx); v != SchemaVersion {
 			t.Errorf("schema %d after the upgrade", v)
+		}
+		if _, _, ok, err := Snapshot(tx, ident.GameID{1}); ok || err != nil {
+			t.Errorf("a snapshot after the upgrade: %t, %v", ok, err)
 		}
 		return nil
 	})
@@ -132,4 +138,26 @@ func TestRecordsFrom(t *testing.T) {
 			t.Errorf("RecordsFrom(%d) read %q, want %q", from, got, want)
 		}
 	}
+}
+
+// TestSnapshotKept: the last snapshot put is the one kept, with its state record's index.
+func TestSnapshotKept(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	tcheck(t, s.Update(func(tx *Tx) error {
+		tcheck(t, CreateGame(tx, testGame), "create")
+		if _, _, ok, err := Snapshot(tx, testGame); ok || err != nil {
+			t.Errorf("a new game has a snapshot: %t, %v", ok, err)
+		}
+		tcheck(t, PutSnapshot(tx, testGame, 7, []byte("seven")), "put")
+		return PutSnapshot(tx, testGame, 9, []byte("nine"))
+	}), "snapshots")
+	s.View(func(tx *Tx) error {
+		if i, data, ok, err := Snapshot(tx, testGame); i != 9 || string(data) != "nine" || !ok || err != nil {
+			t.Errorf("Snapshot = %d %q %t %v", i, data, ok, err)
+		}
+		if _, _, _, err := Snapshot(tx, ident.GameID{9}); err == nil {
+			t.Error("the snapshot of a game never created: no error")
+		}
+		return nil
+	})
 }

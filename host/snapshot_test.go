@@ -1,0 +1,70 @@
+package host
+
+import (
+	"bytes"
+	"testing"
+
+	"navarch/store"
+)
+
+// A game whose engine is not in memory (as after a restart) has it restored from its
+// snapshot: its next order mail is answered with no replay of the log, inside the write lock
+// or out of it. A snapshot that does not hash to the log's last state record is discarded
+// and the log replayed (outside the lock), with the same answer.
+func TestRestartRestoresFromSnapshot(t *testing.T) {
+	f, keys, asked, other, _, _ := afterSetUp(t)
+	f.outbox()
+	e := f.h.engines
+	restart := func() (rebuilds, locked, restores int) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		clear(e.games)
+		return e.rebuilds, e.lockedReplays, e.restores
+	}
+	rebuilt, replayed, restored := restart()
+	f.send(asked, "KEY "+keys[asked]+"\nNONE")
+	mails := f.outbox()
+	if find(mails, other, "report") == nil {
+		t.Fatalf("the order mail was not applied: no report: %v", subjects(mails))
+	}
+	if r, l, s := restart(); r != rebuilt || l != replayed || s == restored {
+		t.Errorf("after a restart: %d replays before the write transaction, %d inside it, %d engines restored; want 0, 0, some",
+			r-rebuilt, l-replayed, s-restored)
+	}
+	next := find(mails, other, "orders due")
+	if next == nil {
+		next = find(mails, asked, "orders due")
+	}
+	if next == nil {
+		t.Fatal("no side asked after the step")
+	}
+	err := f.s.Update(func(tx *store.Tx) error {
+		id, _, err := findGame(tx, f.tag)
+		if err != nil {
+			return err
+		}
+		at, data, _, err := store.Snapshot(tx, id)
+		if err != nil {
+			return err
+		}
+		i := bytes.Index(data, []byte(`"Turn":`)) + len(`"Turn":`)
+		if i < len(`"Turn":`) {
+			t.Fatalf("no turn in the snapshot %.80q", data)
+		}
+		data[i]++ // a snapshot the operator changed: another turn
+		return store.PutSnapshot(tx, id, at, data)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, replayed, restored = restart()
+	f.send(next.To[0], "KEY "+keys[next.To[0]]+"\nNONE")
+	if got := f.outbox(); find(got, next.To[0], "orders accepted") == nil && find(got, next.To[0], "report") == nil {
+		t.Fatalf("the order mail after a bad snapshot was not applied: %v", subjects(got))
+	}
+	if r, l, s := restart(); r != rebuilt+1 || l != replayed || s != restored {
+		t.Errorf("with a bad snapshot: %d replays before the write transaction, %d inside it, %d engines restored; want 1, 0, 0",
+			r-rebuilt, l-replayed, s-restored)
+	}
+	f.checkLog()
+}

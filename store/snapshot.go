@@ -1,0 +1,36 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+
+	"navarch/ident"
+)
+
+// bucketGSnap keeps each game's snapshot: id → u64(index of the state record it is the state
+// of) ‖ the engine's saved state. A snapshot is a cache of what the log proves: whoever
+// restores an engine from it checks it against that state record's hash and replays the log
+// when it does not match (play.Restore).
+var bucketGSnap = []byte("gsnap")
+
+// PutSnapshot keeps data as the game's snapshot of the state its state record at index i
+// holds, in place of any before it.
+func PutSnapshot(tx *Tx, id ident.GameID, i uint64, data []byte) error {
+	if err := exists(tx, id); err != nil {
+		return err
+	}
+	return tx.put(tx.tx.Bucket(bucketGSnap), id[:], append(u64(i), data...))
+}
+
+// Snapshot returns a copy of the game's snapshot and the index of the state record it is
+// of, or false if it has none.
+func Snapshot(tx *Tx, id ident.GameID) (uint64, []byte, bool, error) {
+	if err := exists(tx, id); err != nil {
+		return 0, nil, false, err
+	}
+	v := tx.tx.Bucket(bucketGSnap).Get(id[:])
+	if len(v) < 8 {
+		return 0, nil, false, nil
+	}
+	return binary.BigEndian.Uint64(v), bytes.Clone(v[8:]), true, nil
+}
