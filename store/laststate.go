@@ -100,3 +100,29 @@ func upgradeLastState(tx *bolt.Tx) error {
 		return nil
 	})
 }
+
+// RecordsBack calls fn for each record of a game before index before, from the last
+// backwards, with a copy of its bytes, until fn returns false or an error.
+func RecordsBack(tx *Tx, id ident.GameID, before uint64, fn func(i uint64, raw []byte) (bool, error)) error {
+	if err := exists(tx, id); err != nil {
+		return err
+	}
+	c := tx.tx.Bucket(bucketGLog).Cursor()
+	k, v := c.Seek(gkey(id, u64(before)))
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	for ; k != nil && bytes.HasPrefix(k, id[:]); k, v = c.Prev() {
+		i := binary.BigEndian.Uint64(k[len(id):])
+		if len(k) != len(id)+8 || i >= before {
+			continue
+		}
+		more, err := fn(i, bytes.Clone(v))
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}

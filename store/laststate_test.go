@@ -161,3 +161,40 @@ func TestSnapshotKept(t *testing.T) {
 		return nil
 	})
 }
+
+// TestRecordsBack reads backwards from an index, stopping where told.
+func TestRecordsBack(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	other := ident.GameID{1, 2, 4}
+	tcheck(t, s.Update(func(tx *Tx) error {
+		for _, id := range []ident.GameID{testGame, other} {
+			tcheck(t, CreateGame(tx, id), "create")
+			for i := range 5 {
+				if _, _, err := Append(tx, id, note(fmt.Sprint(i))); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}), "append")
+	for _, c := range []struct {
+		before uint64
+		stop   string
+		want   string
+	}{{99, "", "43210"}, {5, "", "43210"}, {3, "", "210"}, {0, "", ""}, {99, "3", "43"}} {
+		got := ""
+		s.View(func(tx *Tx) error {
+			return RecordsBack(tx, testGame, c.before, func(i uint64, raw []byte) (bool, error) {
+				r, err := gamelog.Parse(raw)
+				if err != nil || r.Index != i {
+					t.Errorf("record %d: %+v, %v", i, r, err)
+				}
+				got += r.Get("text")
+				return r.Get("text") != c.stop, nil
+			})
+		})
+		if got != c.want {
+			t.Errorf("RecordsBack(%d, stop at %q) read %q, want %q", c.before, c.stop, got, c.want)
+		}
+	}
+}
