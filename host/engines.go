@@ -429,9 +429,7 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 			return nil, err
 		}
 	}
-	if h.engines.max > 0 {
-		tx.BeforeCommit(func() { h.keep(tx, id, eng) })
-	}
+	tx.BeforeCommit(func() { h.keep(tx, id, eng) })
 	return eng, nil
 }
 
@@ -460,7 +458,9 @@ func (h *Host) restoreRead(tx *store.Tx, id ident.GameID) adjudicator.Game {
 	return play.Restore(tx, id, h.rulesets)
 }
 
-// keep registers the engine to be kept after the commit if it is the committed log's state.
+// keep registers the engine to be kept after the commit if it is the committed log's state,
+// and saves it as the game's snapshot (play.SaveSnapshot) unless that is of this state
+// already: one snapshot a mail, however many steps it resolved.
 func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
@@ -474,7 +474,12 @@ func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
 	if !bytes.Equal(got[:], want) {
 		return
 	}
-	tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head, state: got}) })
+	if err := play.SaveSnapshot(tx, id, eng); err != nil { // a cache: the log is replayed without it
+		h.log.Warn("snapshot not saved", "game", fmt.Sprintf("%x", id[:]), "err", err)
+	}
+	if h.engines.max > 0 {
+		tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head, state: got}) })
+	}
 }
 
 func logHead(tx *store.Tx, id ident.GameID) (uint64, ident.Hash, error) {

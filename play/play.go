@@ -144,10 +144,7 @@ func record(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.St
 	if s, ok := g.(adjudicator.Sealer); ok {
 		sealed = s.Sealed()
 	}
-	if err := ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed); err != nil {
-		return err
-	}
-	return snapshot(tx, id, g)
+	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed)
 }
 
 func finish(tx *store.Tx, id ident.GameID, g adjudicator.Game, res *Result) error {

@@ -12,17 +12,23 @@ import (
 	"navarch/store"
 )
 
-// A game's snapshot is its engine's exported state (JSON), saved with the step that wrote
-// the state record it is the state of. It is a cache of what the log proves, never a source
+// A game's snapshot is its engine's exported state (JSON), saved by the host once a mail's
+// steps are resolved, with the state record it is the state of (one snapshot a mail,
+// however many steps it resolved). It is a cache of what the log proves, never a source
 // of truth: Restore uses it only when the engine it gives hashes to the log's last state
 // record (adjudicator.Game's Encode holds the whole state), and the caller replays the log
 // otherwise. Nothing in it reaches a dice key: the dice come from the ledger alone.
 
-// snapshot saves g as the snapshot of the state record just written. An engine whose state
-// JSON cannot hold is not saved: the game is then replayed when its engine is not in memory.
-func snapshot(tx *store.Tx, id ident.GameID, g adjudicator.Game) error {
+// SaveSnapshot saves g as the snapshot of the log's last state record, which g must be the
+// state of (the caller has checked its state hash), unless the snapshot kept is of that
+// record already. An engine whose state JSON cannot hold is not saved: the game is then
+// replayed when its engine is not in memory.
+func SaveSnapshot(tx *store.Tx, id ident.GameID, g adjudicator.Game) error {
 	i, ok, err := store.LastState(tx, id)
 	if err != nil || !ok {
+		return err
+	}
+	if at, ok, err := store.SnapshotAt(tx, id); err != nil || ok && at == i {
 		return err
 	}
 	data, err := json.Marshal(g)

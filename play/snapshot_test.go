@@ -78,8 +78,10 @@ func TestRestoreFromSnapshot(t *testing.T) {
 					orders = append(orders, play.SideOrders{Player: player[side], Side: side, Orders: o, Received: ledgertest.Clock})
 				}
 				if err := s.Update(func(tx *store.Tx) error {
-					_, err := play.Step(tx, id, g, orders, ledgertest.Clock)
-					return err
+					if _, err := play.Step(tx, id, g, orders, ledgertest.Clock); err != nil {
+						return err
+					}
+					return play.SaveSnapshot(tx, id, g)
 				}); err != nil {
 					t.Fatalf("step %d: %v", steps, err)
 				}

@@ -34,3 +34,16 @@ func Snapshot(tx *Tx, id ident.GameID) (uint64, []byte, bool, error) {
 	}
 	return binary.BigEndian.Uint64(v), bytes.Clone(v[8:]), true, nil
 }
+
+// SnapshotAt returns the index of the state record the game's snapshot is of, or false if
+// it has none, without copying the snapshot.
+func SnapshotAt(tx *Tx, id ident.GameID) (uint64, bool, error) {
+	if err := exists(tx, id); err != nil {
+		return 0, false, err
+	}
+	v := tx.tx.Bucket(bucketGSnap).Get(id[:])
+	if len(v) < 8 {
+		return 0, false, nil
+	}
+	return binary.BigEndian.Uint64(v), true, nil
+}
