@@ -1,6 +1,8 @@
 package play_test
 
 import (
+	"bytes"
+	"compress/flate"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -84,15 +86,19 @@ func BenchmarkStepCommit(b *testing.B) {
 	b.ReportMetric(float64(written)/float64(b.N), "B/step")
 }
 
-// logBytes is the size of a game's log and of its snapshot.
+// logBytes is the size of a game's log and of its snapshot as stored (deflated).
 func logBytes(b *testing.B, s *store.Store, id ident.GameID) (n, snapshot int) {
 	b.Helper()
 	err := s.View(func(tx *store.Tx) error {
 		_, snap, _, err := store.Snapshot(tx, id)
-		snapshot = len(snap)
 		if err != nil {
 			return err
 		}
+		var z bytes.Buffer // the snapshot as the store keeps it
+		w, _ := flate.NewWriter(&z, flate.BestSpeed)
+		w.Write(snap)
+		w.Close()
+		snapshot = z.Len()
 		return store.Records(tx, id, func(_ uint64, raw []byte, _ ident.Hash) error { n += len(raw); return nil })
 	})
 	if err != nil {

@@ -160,6 +160,15 @@ func TestSnapshotKept(t *testing.T) {
 		}
 		return nil
 	})
+	tcheck(t, s.Update(func(tx *Tx) error {
+		return tx.tx.Bucket(bucketGSnap).Put(testGame[:], append(u64(9), "not deflated"...))
+	}), "damage")
+	s.View(func(tx *Tx) error {
+		if _, data, ok, err := Snapshot(tx, testGame); ok || data != nil || err != nil {
+			t.Errorf("a snapshot that does not inflate: %q %t %v", data, ok, err)
+		}
+		return nil
+	})
 }
 
 // TestRecordsBack reads backwards from an index, stopping where told.

@@ -2,13 +2,16 @@ package store
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
+	"io"
 
 	"navarch/ident"
 )
 
 // bucketGSnap keeps each game's snapshot: id → u64(index of the state record it is the state
-// of) ‖ the engine's saved state. A snapshot is a cache of what the log proves: whoever
+// of) ‖ the engine's saved state, deflated at BestSpeed (a full battle's 76 KB of JSON
+// become some 6 KB: a snapshot is written with every mail that resolves a step). A snapshot is a cache of what the log proves: whoever
 // restores an engine from it checks it against that state record's hash and replays the log
 // when it does not match (play.Restore).
 var bucketGSnap = []byte("gsnap")
@@ -19,11 +22,15 @@ func PutSnapshot(tx *Tx, id ident.GameID, i uint64, data []byte) error {
 	if err := exists(tx, id); err != nil {
 		return err
 	}
-	return tx.put(tx.tx.Bucket(bucketGSnap), id[:], append(u64(i), data...))
+	d, err := tx.s.deflateWith(data, nil)
+	if err != nil {
+		return err
+	}
+	return tx.put(tx.tx.Bucket(bucketGSnap), id[:], append(u64(i), d...))
 }
 
-// Snapshot returns a copy of the game's snapshot and the index of the state record it is
-// of, or false if it has none.
+// Snapshot returns the game's snapshot and the index of the state record it is of, or false
+// if it has none or it does not inflate.
 func Snapshot(tx *Tx, id ident.GameID) (uint64, []byte, bool, error) {
 	if err := exists(tx, id); err != nil {
 		return 0, nil, false, err
@@ -32,7 +39,11 @@ func Snapshot(tx *Tx, id ident.GameID) (uint64, []byte, bool, error) {
 	if len(v) < 8 {
 		return 0, nil, false, nil
 	}
-	return binary.BigEndian.Uint64(v), bytes.Clone(v[8:]), true, nil
+	data, err := io.ReadAll(flate.NewReader(bytes.NewReader(v[8:])))
+	if err != nil {
+		return 0, nil, false, nil
+	}
+	return binary.BigEndian.Uint64(v), data, true, nil
 }
 
 // SnapshotAt returns the index of the state record the game's snapshot is of, or false if
