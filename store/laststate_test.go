@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"navarch/gamelog"
@@ -46,6 +47,13 @@ func TestLastStateIndex(t *testing.T) {
 		_, _, err := Append(tx, testGame, gamelog.New(gamelog.TypeSealed).AddUint("turn", 1).AddUint("activation", 2).
 			Add("what", gamelog.TypeEvent).AddHex("commitment", make([]byte, 32)))
 		want(tx, 3, true)
+		if p := Check(tx); len(p) != 0 {
+			t.Errorf("sound store: %v", p)
+		}
+		tcheck(t, tx.tx.Bucket(bucketGState).Put(testGame[:], u64(1)), "damage the index")
+		if p := Check(tx); len(p) != 1 || !strings.Contains(p[0], "last state record") {
+			t.Errorf("a wrong index of the last state record: %v", p)
+		}
 		return err
 	}), "append")
 	if _, _, err := s.viewLastState(ident.GameID{9}); err == nil {
