@@ -108,17 +108,17 @@ func RecordsBack(tx *Tx, id ident.GameID, before uint64, fn func(i uint64, raw [
 		return err
 	}
 	c := tx.tx.Bucket(bucketGLog).Cursor()
-	k, v := c.Seek(gkey(id, u64(before)))
-	if k == nil {
+	var k, v []byte
+	if k, _ = c.Seek(gkey(id, u64(before))); k == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()
 	}
 	for ; k != nil && bytes.HasPrefix(k, id[:]); k, v = c.Prev() {
-		i := binary.BigEndian.Uint64(k[len(id):])
-		if len(k) != len(id)+8 || i >= before {
+		if len(k) != len(id)+8 || binary.BigEndian.Uint64(k[len(id):]) >= before {
 			continue
 		}
+		i := binary.BigEndian.Uint64(k[len(id):])
 		more, err := fn(i, bytes.Clone(v))
 		if err != nil || !more {
 			return err
