@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"navarch/ident"
 	"navarch/store"
 )
 
@@ -67,4 +68,41 @@ func TestRestartRestoresFromSnapshot(t *testing.T) {
 			r-rebuilt, l-replayed, s-restored)
 	}
 	f.checkLog()
+}
+
+// An engine restored from a snapshot holds the log's state but not the moves of the last
+// step, which a report's map crops to: kept after a mail that resolves nothing, the drawer
+// never borrows it (it replays instead); once the engine has resolved a step, it may.
+func TestRestoredEngineNotLentForMaps(t *testing.T) {
+	f, keys, asked, _, _, _ := afterSetUp(t)
+	f.outbox()
+	e := f.h.engines
+	var id ident.GameID
+	f.s.View(func(tx *store.Tx) error { id, _, _ = findGame(tx, f.tag); return nil })
+	kept := func() (has, lent bool) {
+		var size uint64
+		var head ident.Hash
+		f.s.View(func(tx *store.Tx) error { size, head, _ = logHead(tx, id); return nil })
+		has = e.has(id, size, head)
+		if c := e.lend(id); c != nil {
+			lent = true
+			e.giveBack(id, c)
+		}
+		return has, lent
+	}
+	e.mu.Lock()
+	clear(e.games) // as after a restart
+	e.mu.Unlock()
+	f.send(asked, "KEY "+keys[asked]+"\nSTATUS")
+	if has, lent := kept(); !has || lent {
+		t.Errorf("after STATUS on a restored engine: kept %t, lent to the drawer %t; want true, false", has, lent)
+	}
+	mails := f.outbox()
+	if find(mails, asked, "status") == nil {
+		t.Fatalf("STATUS was not answered: %v", subjects(mails))
+	}
+	f.send(asked, "KEY "+keys[asked]+"\nNONE")
+	if has, lent := kept(); !has || !lent {
+		t.Errorf("after a step resolved by the restored engine: kept %t, lent %t; want true, true", has, lent)
+	}
 }
