@@ -42,6 +42,8 @@ type engines struct {
 	// inside one of its write transactions (for tests: the goal is none).
 	rebuilds, lockedReplays int
 	drawReplays             int           // replays by the outbox's drawer (drawStates.Replay)
+	restores                int           // engines restored from a snapshot instead of a replay
+	noSnapshots             bool          // for tests of the replays: no engine restored from a snapshot
 	held                    time.Duration // the write lock held by updateGames (for benchmarks)
 	afterRebuild            func()        // for tests: runs after each rebuild
 }
@@ -62,10 +64,14 @@ type cached struct {
 	// state is the engine's state hash when it was kept (the log's last state record): a
 	// lent engine comes back only with the same.
 	state ident.Hash
+	// traceless: restored from a snapshot, and no step resolved since. Its state is the log's,
+	// but not what the engine keeps of its last step for the maps (the moves a report's map
+	// crops to, which a snapshot does not hold), so the drawer never borrows it.
+	traceless bool
 }
 
 // take returns the engine kept for the game's log as it stands, or nil.
-func (c *engines) take(id ident.GameID, size uint64, head ident.Hash) adjudicator.Game {
+func (c *engines) take(id ident.GameID, size uint64, head ident.Hash) *cached {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.games[id]
@@ -74,15 +80,18 @@ func (c *engines) take(id ident.GameID, size uint64, head ident.Hash) adjudicato
 	}
 	delete(c.games, id)
 	c.hits++
-	return e.eng
+	return e
 }
 
 // lend takes the game's engine out of the cache, whatever log it was kept for, or nil; the
-// borrower may only read it, and gives it back (giveBack).
+// borrower may only read it, and gives it back (giveBack). A traceless engine is not lent.
 func (c *engines) lend(id ident.GameID) *cached {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.games[id]
+	if e == nil || e.traceless {
+		return nil
+	}
 	delete(c.games, id)
 	return e
 }
@@ -126,11 +135,11 @@ func (c *engines) putLocked(id ident.GameID, e *cached) {
 // get returns the engine kept for the game's log as it stands, or else the one rebuilt for
 // tx before it began if that is still the log's state (sameState), or nil. Only a
 // transaction's first request for a game's engine may use the one rebuilt for it.
-func (h *Host) get(tx *store.Tx, id ident.GameID, size uint64, head ident.Hash) adjudicator.Game {
+func (h *Host) get(tx *store.Tx, id ident.GameID, size uint64, head ident.Hash) *cached {
 	c := h.engines
-	if eng := c.take(id, size, head); eng != nil {
+	if e := c.take(id, size, head); e != nil {
 		c.use(tx, id)
-		return eng
+		return e
 	}
 	e := c.candidate(tx, id)
 	if e == nil {
@@ -141,7 +150,7 @@ func (h *Host) get(tx *store.Tx, id ident.GameID, size uint64, head ident.Hash) 
 		return nil
 	}
 	c.use(tx, id)
-	return e.eng
+	return e
 }
 
 // candidate is the engine rebuilt for tx, if tx has not asked for the game's engine yet.
@@ -331,16 +340,20 @@ func (c *engines) end(tx *store.Tx) {
 	delete(c.txs, tx)
 }
 
-// rebuild replays a game's log in a read transaction: the engine and the log's length and
+// rebuild restores a game's engine from its snapshot, or replays its log when the snapshot
+// cannot serve (play.Restore), in a read transaction: the engine and the log's length and
 // head it is the state of.
 func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 	e := &cached{}
+	restored := false
 	err := h.s.View(func(tx *store.Tx) error {
 		var err error
 		if e.size, e.head, err = logHead(tx, id); err != nil {
 			return err
 		}
-		if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
+		if e.eng = h.restoreRead(tx, id); e.eng != nil {
+			restored, e.traceless = true, true
+		} else if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return err
 		}
 		e.state = adjudicator.StateHash(e.eng)
@@ -350,7 +363,11 @@ func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 		return nil, err
 	}
 	h.engines.mu.Lock()
-	h.engines.rebuilds++
+	if restored {
+		h.engines.restores++
+	} else {
+		h.engines.rebuilds++
+	}
 	after := h.engines.afterRebuild
 	h.engines.mu.Unlock()
 	if after != nil {
@@ -407,7 +424,13 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng := h.get(tx, id, size, head)
+	var eng adjudicator.Game
+	traceless := false
+	if e := h.get(tx, id, size, head); e != nil {
+		eng, traceless = e.eng, e.traceless
+	} else if eng = h.restore(tx, id); eng != nil {
+		traceless = true
+	}
 	if eng == nil {
 		if err := h.engines.replay(tx, id); err != nil {
 			return nil, err
@@ -416,14 +439,47 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 			return nil, err
 		}
 	}
-	if h.engines.max > 0 {
-		tx.BeforeCommit(func() { h.keep(tx, id, eng) })
+	var at uint64 // the last state record when the engine was had: a step resolved moves it
+	if traceless {
+		at, _, _ = store.LastState(tx, id)
 	}
+	tx.BeforeCommit(func() {
+		now, _, _ := store.LastState(tx, id)
+		h.keep(tx, id, eng, traceless && now == at)
+	})
 	return eng, nil
 }
 
-// keep registers the engine to be kept after the commit if it is the committed log's state.
-func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
+// restore is the game's engine restored from its snapshot in tx, if that is the state of
+// the log as it stands (play.Restore), or nil. It reads the records of the current step,
+// not the log, so a write transaction may restore where it must not replay.
+func (h *Host) restore(tx *store.Tx, id ident.GameID) adjudicator.Game {
+	if h.engines.noSnapshots {
+		return nil
+	}
+	eng := play.Restore(tx, id, h.rulesets)
+	if eng != nil {
+		h.engines.use(tx, id)
+		h.engines.mu.Lock()
+		h.engines.restores++
+		h.engines.mu.Unlock()
+	}
+	return eng
+}
+
+// restoreRead is play.Restore unless the tests turned snapshots off.
+func (h *Host) restoreRead(tx *store.Tx, id ident.GameID) adjudicator.Game {
+	if h.engines.noSnapshots {
+		return nil
+	}
+	return play.Restore(tx, id, h.rulesets)
+}
+
+// keep registers the engine to be kept after the commit if it is the committed log's state,
+// and saves it as the game's snapshot (play.SaveSnapshot) unless that is of this state
+// already: one snapshot a mail, however many steps it resolved. traceless: the engine was
+// restored from a snapshot and has resolved no step since (cached.traceless).
+func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, traceless bool) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
 		return
@@ -436,7 +492,12 @@ func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game) {
 	if !bytes.Equal(got[:], want) {
 		return
 	}
-	tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head, state: got}) })
+	if err := play.SaveSnapshot(tx, id, eng); err != nil { // a cache: the log is replayed without it
+		h.log.Warn("snapshot not saved", "game", fmt.Sprintf("%x", id[:]), "err", err)
+	}
+	if h.engines.max > 0 {
+		tx.AfterCommit(func() { h.engines.put(id, &cached{eng: eng, size: size, head: head, state: got, traceless: traceless}) })
+	}
 }
 
 func logHead(tx *store.Tx, id ident.GameID) (uint64, ident.Hash, error) {

@@ -103,6 +103,7 @@ func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
 	f, keys, asked, other, _, _ := afterSetUp(t)
 	f.outbox()
 	e := f.h.engines
+	e.noSnapshots = true // the replays of a game whose snapshot cannot serve
 	forget := func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
@@ -198,6 +199,7 @@ func TestDeadlineReplaysOutsideTheWriteLock(t *testing.T) {
 	f, _, _, _, _, _ := afterSetUp(t)
 	f.outbox()
 	e := f.h.engines
+	e.noSnapshots = true // the replays of a game whose snapshot cannot serve
 	counts := func() (int, int) {
 		e.mu.Lock()
 		defer e.mu.Unlock()

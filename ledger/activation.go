@@ -472,24 +472,21 @@ func AppendState(tx *store.Tx, id ident.GameID, t, a uint32, h ident.Hash, seale
 }
 
 // LastStateHash is the state hash of the last state record of the log's first size records,
-// sealed or not, or nil if there is none (or it cannot be read).
+// sealed or not, or nil if there is none (or it cannot be read). The store indexes the last
+// state record (store.LastState), so that this reads one record, not the log backwards.
 func LastStateHash(tx *store.Tx, id ident.GameID, size uint64) []byte {
-	for i := size; i > 0; i-- {
-		r, err := store.Record(tx, id, i-1)
-		switch {
-		case err != nil:
-			return nil
-		case r.Type == gamelog.TypeState:
-			return r.Bytes("state-hash")
-		case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeState:
-			inner, _, err := unseal(tx, id, i-1)
-			if err != nil {
-				return nil
-			}
-			return inner.Bytes("state-hash")
-		}
+	i, ok, err := store.LastState(tx, id)
+	if err != nil || !ok {
+		return nil
 	}
-	return nil
+	if i >= size { // a state record past size: walk back from size (no caller asks that)
+		return lastStateBefore(tx, id, size)
+	}
+	r, err := store.Record(tx, id, i)
+	if err != nil {
+		return nil
+	}
+	return stateHashOf(tx, id, &r)
 }
 
 // StateRecord returns the state record, as AppendState writes it (before any seal) and

@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -53,10 +52,7 @@ func Read(tx *store.Tx, id ident.GameID, v View, from uint64, fn func(r *gamelog
 	if err != nil {
 		return err
 	}
-	return store.Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
-		if i < from {
-			return nil
-		}
+	return store.RecordsFrom(tx, id, from, func(i uint64, raw []byte, _ ident.Hash) error {
 		rec, err := gamelog.Parse(raw)
 		if err != nil {
 			return fmt.Errorf("read record %d: %w", i, err)
@@ -75,35 +71,10 @@ func Read(tx *store.Tx, id ident.GameID, v View, from uint64, fn func(r *gamelog
 	})
 }
 
-// Last returns the last record of type typ that v sees, or nil. Only records of that type,
-// or sealed ones, are parsed.
+// Last returns the last record of type typ that v sees, or nil. It reads the log backwards
+// from its end to that record; only records of that type, or sealed ones, are parsed.
 func Last(tx *store.Tx, id ident.GameID, v View, typ string) (*gamelog.Record, error) {
-	over, err := isOver(tx, id)
-	if err != nil {
-		return nil, err
-	}
-	var last *gamelog.Record
-	err = store.Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
-		plain := bytes.HasPrefix(raw, []byte("type "+typ+"\n"))
-		if !plain && !bytes.HasPrefix(raw, []byte("type "+gamelog.TypeSealed+"\n")) {
-			return nil
-		}
-		rec, err := gamelog.Parse(raw)
-		if err != nil {
-			return fmt.Errorf("read record %d: %w", i, err)
-		}
-		switch {
-		case !v.sees(&rec, over):
-		case plain:
-			last = &rec
-		case rec.Get("what") == typ:
-			if last, _, err = unseal(tx, id, i); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return last, err
+	return lastSeen(tx, id, v, typ)
 }
 
 func isOver(tx *store.Tx, id ident.GameID) (bool, error) {

@@ -25,7 +25,7 @@ type info struct {
 	declared bool
 }
 
-func readInfo(tx *store.Tx, id ident.GameID) (info, error) {
+func parseInfo(tx *store.Tx, id ident.GameID) (info, error) {
 	g, err := store.Record(tx, id, 0)
 	if err != nil {
 		return info{}, err
@@ -81,7 +81,7 @@ func revealed(tx *store.Tx, id ident.GameID) (uint32, error) {
 	return binary.BigEndian.Uint32(v), nil
 }
 
-func startHash(tx *store.Tx, id ident.GameID) (ident.Hash, error) {
+func readStartHash(tx *store.Tx, id ident.GameID) (ident.Hash, error) {
 	v, err := store.Meta(tx, id, metaStart)
 	if err != nil {
 		return ident.Hash{}, err

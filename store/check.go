@@ -9,10 +9,11 @@ import (
 )
 
 // Check re-reads every game's log: each record must parse, carry its key as index, follow
-// its predecessor without a gap, and match the cached leaf and head; and the file must hold
-// every page its meta page counts (not truncated). A game whose pages are damaged is
-// reported (ErrDamaged, in a store opened ReadOnly) and the others checked. It returns one
-// line per problem found (none means the file is sound).
+// its predecessor without a gap, and match the cached leaf and head; the index of its last
+// state record must name the log's; and the file must hold every page its meta page counts
+// (not truncated). A game whose pages are damaged is reported (ErrDamaged, in a store
+// opened ReadOnly) and the others checked. It returns one line per problem found (none
+// means the file is sound).
 func Check(tx *Tx) []string {
 	problems := checkSize(tx)
 	if err := checkVersion(tx); err != nil {
@@ -36,14 +37,18 @@ func checkGame(tx *Tx, id ident.GameID) []string {
 	var problems []string
 	var head ident.Hash
 	next := uint64(0)
+	lastState, hasState := uint64(0), false
 	chain := tx.tx.Bucket(bucketGChain)
 	err := Records(tx, id, func(i uint64, raw []byte, _ ident.Hash) error {
 		if i != next {
 			problems = append(problems, fmt.Sprintf("game %x: record %d missing", id[:], next))
 		}
 		next = i + 1
-		if rec, err := gamelog.Parse(raw); err != nil || rec.Index != i {
+		rec, err := gamelog.Parse(raw)
+		if err != nil || rec.Index != i {
 			problems = append(problems, fmt.Sprintf("game %x: record %d does not parse as index %d: %v", id[:], i, i, err))
+		} else if isStateRecord(&rec) {
+			lastState, hasState = i, true
 		}
 		// Each entry is checked against its predecessor's cached head, so that one damaged
 		// record is reported once, not with every record after it.
@@ -67,6 +72,10 @@ func checkGame(tx *Tx, id ident.GameID) []string {
 	}
 	if n != next {
 		problems = append(problems, fmt.Sprintf("game %x: %d chain entries for %d records", id[:], n, next))
+	}
+	if i, ok, _ := LastState(tx, id); i != lastState || ok != hasState {
+		problems = append(problems, fmt.Sprintf("game %x: the index names record %d (%t) as its last state record, the log %d (%t)",
+			id[:], i, ok, lastState, hasState))
 	}
 	return problems
 }

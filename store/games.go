@@ -154,6 +154,9 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	if err := tx.put(tx.tx.Bucket(bucketGChain), gkey(id, u64(n)), append(leaf[:], head[:]...)); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
+	if err := noteState(tx, id, n, &rec); err != nil {
+		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: index its state: %w", n, err)
+	}
 	return rec, head, nil
 }
 
@@ -193,22 +196,7 @@ func Record(tx *Tx, id ident.GameID, i uint64) (gamelog.Record, error) {
 // Records calls fn for each record of a game in index order, with a copy of its bytes and
 // its cached leaf. It stops at fn's first error.
 func Records(tx *Tx, id ident.GameID, fn func(i uint64, raw []byte, leaf ident.Hash) error) error {
-	if err := exists(tx, id); err != nil {
-		return err
-	}
-	chain := tx.tx.Bucket(bucketGChain)
-	c := tx.tx.Bucket(bucketGLog).Cursor()
-	for k, v := c.Seek(id[:]); k != nil && bytes.HasPrefix(k, id[:]); k, v = c.Next() {
-		if len(k) != len(id)+8 {
-			continue
-		}
-		var leaf ident.Hash
-		copy(leaf[:], chain.Get(k))
-		if err := fn(binary.BigEndian.Uint64(k[len(id):]), bytes.Clone(v), leaf); err != nil {
-			return err
-		}
-	}
-	return nil
+	return RecordsFrom(tx, id, 0, fn)
 }
 
 // PutSecret stores a value that is never exported.

@@ -42,6 +42,7 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeSchema5,        // 4 → 5
 	upgradeSchema6,        // 5 → 6
 	upgradeOutRetry,       // 6 → 7: each queued mail's retry state (outretry.go)
+	upgradeLastState,      // 7 → 8: the index of each game's last state record, snapshots (laststate.go)
 }
 
 // upgradeSchema6 (schema 5 → 6) is the layout that drops no mail in silence: the processed

@@ -61,11 +61,13 @@ type Tx struct {
 	tx     *bolt.Tx
 	s      *Store
 	before []func()
+	memo   map[any]any // Memo's values
 }
 
 // BeforeCommit registers fn to run inside a read-write transaction once its function has
-// returned nil, just before the commit (fn may read and register AfterCommit; it must not
-// write). It is not run when the transaction rolls back, nor in a read-only one.
+// returned nil, just before the commit (fn may read and register AfterCommit; it may write
+// only a cache whose loss changes nothing, such as a snapshot, for it cannot fail the
+// transaction). It is not run when the transaction rolls back, nor in a read-only one.
 func (tx *Tx) BeforeCommit(fn func()) { tx.before = append(tx.before, fn) }
 
 // AfterCommit registers fn to run once the transaction has been committed to disk.

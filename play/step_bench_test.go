@@ -1,0 +1,108 @@
+package play_test
+
+import (
+	"bytes"
+	"compress/flate"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/ident"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+	"navarch/play"
+	"navarch/store"
+)
+
+// BenchmarkStepCommit is one step of Lions at Sea (13.2) played by the bots and committed
+// (play.Step in its own transaction: the activation, orders, close, rolls, events and state,
+// and the snapshot the host saves once a mail), on a store without fsync, beside the floor measured in the same loop: a bare
+// bbolt commit of as many bytes as the step wrote: the records it added and the snapshot
+// (ns/bare-commit). The game restarts when it ends; setting a game up is not timed.
+func BenchmarkStepCommit(b *testing.B) {
+	s, err := store.Open(filepath.Join(b.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	cfg := adjudicator.Config{Scenario: "lions-at-sea"}
+	var id ident.GameID
+	var g adjudicator.Game
+	games := 0
+	newGame := func() {
+		games++
+		if err := s.Update(func(tx *store.Tx) error {
+			c, err := play.Create(tx, lepanto.Ruleset, cfg, players, ledgertest.Clock, ledgertest.Rand(fmt.Sprint("step ", games)))
+			if err != nil {
+				return err
+			}
+			id = c.Game
+			for _, p := range players {
+				if err := ledger.Join(tx, id, p.ID, nil, ledgertest.Clock, ""); err != nil {
+					return err
+				}
+			}
+			_, err = ledger.Start(tx, id, false)
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		g, _ = lepanto.Ruleset.New(cfg)
+	}
+	newGame()
+	var stepped, bare time.Duration
+	written := 0
+	for i := 0; i < b.N; i++ {
+		if g.Next().Kind == adjudicator.Over {
+			newGame()
+		}
+		orders := botOrders(b, g, g.Next())
+		before, _ := logBytes(b, s, id)
+		start := time.Now()
+		if err := s.Update(func(tx *store.Tx) error {
+			if _, err := play.Step(tx, id, g, orders, ledgertest.Clock); err != nil {
+				return err
+			}
+			return play.SaveSnapshot(tx, id, g) // as the host saves it once a mail
+		}); err != nil {
+			b.Fatal(err)
+		}
+		stepped += time.Since(start)
+		after, snap := logBytes(b, s, id)
+		n := after - before + snap
+		written += n
+		start = time.Now()
+		if err := s.Update(func(tx *store.Tx) error { return store.PutMeta(tx, id, "bench-bare", make([]byte, n)) }); err != nil {
+			b.Fatal(err)
+		}
+		bare += time.Since(start)
+	}
+	b.ReportMetric(float64(stepped.Nanoseconds())/float64(b.N), "ns/step")
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "ns/bare-commit")
+	b.ReportMetric(float64(written)/float64(b.N), "B/step")
+}
+
+// logBytes is the size of a game's log and of its snapshot as stored (deflated).
+func logBytes(b *testing.B, s *store.Store, id ident.GameID) (n, snapshot int) {
+	b.Helper()
+	err := s.View(func(tx *store.Tx) error {
+		_, snap, _, err := store.Snapshot(tx, id)
+		if err != nil {
+			return err
+		}
+		var z bytes.Buffer // the snapshot as the store keeps it
+		w, _ := flate.NewWriter(&z, flate.BestSpeed)
+		w.Write(snap)
+		w.Close()
+		snapshot = z.Len()
+		return store.Records(tx, id, func(_ uint64, raw []byte, _ ident.Hash) error { n += len(raw); return nil })
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n, snapshot
+}
