@@ -169,7 +169,7 @@ func ParseFile(data []byte) (*File, error) {
 				return nil, err
 			}
 			if trailer {
-				if b.end+1 < len(str) {
+				if b.end < len(str) { // the file ends with the trailer's LF (docs/LOG-FORMAT.md 4)
 					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, line+1)
 				}
 				return f, nil

@@ -69,6 +69,7 @@ type verifier struct {
 	rollTurn    uint32 // the turn of the last roll, in rollTurns
 	commits     map[uint64]commitRec
 	ended       bool
+	over        bool   // the file holds the end record: every view opens every seal
 	goodSize    uint64 // size of the last checkpoint that matched
 	stats       dieStats
 

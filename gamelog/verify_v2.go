@@ -41,6 +41,8 @@ func (v *verifier) checkV2Markers(e *Entry) error {
 func (v *verifier) readSecrecy(e *Entry) error {
 	s := e.Record.Get("secrecy")
 	switch {
+	case s == "" && v.v2 && !v.opts.AllowUndeclared:
+		return v.fail(e, "the genesis record does not declare its secrecy, so the daemon could choose which orders texts enter E as zero bytes (docs/LOG-FORMAT.md 2): refused unless --allow-undeclared (a game created before navarch declared it)")
 	case s == "" && v.v2:
 		v.rep.Notes = append(v.rep.Notes, "this game's activations do not declare their secrecy (a game created before navarch declared it): "+
 			"each sealed orders text is checked to be its player's, and navarch replay checks that its step was secret by the rules")
@@ -96,6 +98,9 @@ func (v *verifier) checkSealed(e *Entry) error {
 	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
 		// An orders text has no turn of its own: its seal carries the close's.
 		return v.fail(e, "a sealed orders text of turn %s activation %s outside that activation's close", sf.turn, sf.act)
+	}
+	if e.Inner == nil && v.over {
+		return v.fail(e, "the game is over, and this copy lacks the record sealed here (after the end every view carries every unseal block, docs/LOG-FORMAT.md 4)")
 	}
 	if e.Inner == nil {
 		v.rep.Withheld++

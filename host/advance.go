@@ -298,6 +298,9 @@ func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		}
 	}
 	body := templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name, Verifier: verifier, Summary: summary(eng, r.side())}
+	if gen, err := store.Record(tx, id, 0); err == nil {
+		body.Format = gen.Get("format")
+	}
 	if len(files) > 0 {
 		body.Map = files[0].Name
 	}

@@ -98,7 +98,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 	}
 	if err := h.queue(tx, a.g, a.to(), "receipt", "orders accepted",
-		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
+		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
 			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng)}, a.msg.MessageID, nil); err != nil {
 		return err
 	}

@@ -75,6 +75,9 @@ type Created struct {
 	Commitment ident.Hash
 	Verifier   ed25519.PublicKey
 	Checkpoint gamelog.Checkpoint
+	// Format is the log format of the genesis record (gamelog.FormatV2): the welcome mail
+	// states it, and its verify command pins it (verify --format).
+	Format string
 }
 
 // Create commits a new game (docs/DICE.md 1): it draws the game id and the top seed X_N from rnd
@@ -101,6 +104,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return c, err
 	}
 	c.Verifier = key.Public().(ed25519.PublicKey)
+	c.Format = gamelog.FormatV2
 	n := uint32(spec.MaxTurns + TurnMargin)
 	c.Commitment = dice.Commitment(c.Game, n, xN)
 	if err := store.CreateGame(tx, c.Game); err != nil {
@@ -122,7 +126,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 const secretSeed = "x-top"
 
 func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
-	b := gamelog.New(gamelog.TypeGenesis).Add("format", gamelog.FormatV2).AddHex("game", c.Game[:]).
+	b := gamelog.New(gamelog.TypeGenesis).Add("format", c.Format).AddHex("game", c.Game[:]).
 		Add("ruleset", spec.Ruleset).Add("scenario", spec.Scenario).
 		Add("options", strings.Join(spec.Options, " "))
 	if len(spec.Tables) > 0 {

@@ -187,7 +187,7 @@ func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
 		fmt.Sscanf(err.Error(), "record %d", &n)
 		return nil, n, err.Error()
 	}
-	opts := gamelog.VerifyOptions{TrustLogKey: c.Trust}
+	opts := gamelog.VerifyOptions{TrustLogKey: c.Trust, AllowV1: c.AllowV1, AllowUndeclared: c.AllowUndeclared, Format: c.Format}
 	if c.Key != "" {
 		opts.Key, _ = hex.DecodeString(c.Key)
 	}

@@ -17,7 +17,7 @@ import (
 var verifyCmd = command{
 	name:    "verify",
 	summary: "check an exported game log offline: chain, checkpoints, reveals and every die",
-	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS [--player ID]] LOGFILE
+	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS [--player ID]] [--format FORMAT] [--allow-v1] [--allow-undeclared] LOGFILE
 
 Exits 0 when every record checks, 1 otherwise (naming the first bad record).
 KEY is the verifier key from the game's genesis mail (64 hex digits); without
@@ -27,7 +27,10 @@ mail) contributes its signed checkpoints; each --orders file (your receipt, or
 your order text) must match an orders record. --sent takes your own sent mail
 (.eml files or an mbox): every orders and join record in your name (--player,
 or the player those mails show) must come from one of those mails, with the
-entropy you gave; any other is listed and fails.`,
+entropy you gave; any other is listed and fails. A log of format navarch/v1
+fails unless --allow-v1, and a navarch/v2 log whose genesis does not declare
+its secrecy unless --allow-undeclared: the daemons of both could choose inputs
+of the dice. --format pins the format the genesis mail states.`,
 }
 
 func init() { verifyCmd.run = runVerify }
@@ -42,6 +45,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs := verifyCmd.flags(stderr)
 	key := fs.String("key", "", "the installation's verifier key (hex), pinned from the genesis mail")
 	trust := fs.Bool("trust-log-key", false, "without --key, accept the verifier key the log names itself")
+	format := fs.String("format", "", "the log format the genesis mail states (e.g. navarch/v2): a log of another format fails")
+	allowV1 := fs.Bool("allow-v1", false, "accept a log of format navarch/v1, whose daemon could choose the dice's inputs")
+	allowUndeclared := fs.Bool("allow-undeclared", false, "accept a navarch/v2 log whose genesis does not declare its secrecy (a game created before navarch declared it)")
 	player := fs.String("player", "", "your player id, with --sent")
 	var ckpts, orders, sent multi
 	fs.Var(&ckpts, "checkpoint", "a file (saved mail) holding signed checkpoints; repeatable")
@@ -63,6 +69,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.TrustLogKey, opts.Player = *trust, *player
+	opts.AllowV1, opts.AllowUndeclared, opts.Format = *allowV1, *allowUndeclared, *format
 	f, ok := readLog("verify", fs.Arg(0), stdout, stderr)
 	if !ok {
 		return 1
