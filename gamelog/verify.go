@@ -36,6 +36,9 @@ type VerifyOptions struct {
 	// --allow-undeclared): a game created before navarch declared it, whose daemon could
 	// choose which orders texts enter E as zero bytes (docs/LOG-FORMAT.md 2).
 	AllowUndeclared bool
+	// BeaconKey is the beacon's public key the auditor pins (verify --beacon-key); without it
+	// a beacon game's genesis must name drand quicknet's key (beacon.Quicknet).
+	BeaconKey []byte
 	// Format, if set, is the log format the genesis mail states (verify --format): a log of
 	// another format fails, so that a game recreated in an older format is caught.
 	Format string
@@ -83,6 +86,10 @@ type Report struct {
 	Unsent []Unsent
 	// Withheld counts sealed records whose content this view does not hold.
 	Withheld int
+	// Beacon (a v3 beacon game): the steps keyed by a round and its BLS signature, and those
+	// that a checkpoint mail received before the round's time proves were fixed before it
+	// (verify --checkpoint).
+	BeaconSteps, BeaconProven int
 }
 
 // OK reports whether the log verified.
@@ -150,6 +157,9 @@ func (v *verifier) run() error {
 		return err
 	}
 	if err := v.checkExternal(); err != nil {
+		return err
+	}
+	if err := v.checkBeaconMail(); err != nil {
 		return err
 	}
 	v.findOrders()
@@ -232,12 +242,13 @@ func (v *verifier) readGenesis() error {
 		return v.fail(e, "record 0 must be the genesis record")
 	}
 	if g.Get("format") != v.f.Format {
-		return v.fail(e, "format %q in a %q file (this verifier knows %s and %s)", g.Get("format"), v.f.Format, FormatV1, FormatV2)
+		return v.fail(e, "format %q in a %q file (this verifier knows %v)", g.Get("format"), v.f.Format, Formats)
 	}
 	if v.opts.Format != "" && v.f.Format != v.opts.Format {
 		return v.fail(e, "a log of format %s; the genesis mail states %s (--format)", v.f.Format, v.opts.Format)
 	}
 	v.v2 = v.f.Format != FormatV1
+	v.v3 = v.f.Format == FormatV3
 	if !v.v2 && !v.opts.AllowV1 {
 		return v.fail(e, "a log of format %s, whose daemon could choose the dice's inputs (docs/LOG-FORMAT.md 9): refused unless --allow-v1 (every game navarch creates now is %s or later)", FormatV1, FormatV2)
 	}
@@ -254,6 +265,9 @@ func (v *verifier) readGenesis() error {
 		return v.fail(e, "turns %d out of range", v.turns)
 	}
 	v.commitment = g.Hash32("commitment")
+	if err := v.readBeacon(e); err != nil {
+		return err
+	}
 	if err := v.readPlayers(e); err != nil {
 		return err
 	}

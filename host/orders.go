@@ -270,7 +270,7 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		if player == "" { // held before the sender was kept
 			player = g.sidePlayers(side)[0].ID
 		}
-		so := play.SideOrders{Player: player, Side: side, Orders: use, Received: held.Time, MessageID: held.MsgID, Entropy: []byte(held.Entropy)}
+		so := play.SideOrders{Player: player, Side: side, Orders: use, Received: held.Time, MessageID: held.MsgID, Entropy: []byte(held.Entropy), Held: true}
 		i, _, err := play.Record(tx, id, eng.Next(), so)
 		if err != nil {
 			return false, err

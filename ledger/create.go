@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"navarch/beacon"
+
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -43,6 +45,9 @@ type Spec struct {
 	Players           []Player
 	MaxTurns          int // the scenario's maximum number of game turns
 	Created           time.Time
+	// Beacon keys every step's dice with a round of this public randomness beacon as well
+	// (docs/DICE.md 3); nil for none.
+	Beacon *beacon.Chain
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
@@ -75,7 +80,7 @@ type Created struct {
 	Commitment ident.Hash
 	Verifier   ed25519.PublicKey
 	Checkpoint gamelog.Checkpoint
-	// Format is the log format of the genesis record (gamelog.FormatV2): the welcome mail
+	// Format is the log format of the genesis record (gamelog.FormatV3): the welcome mail
 	// states it, and its verify command pins it (verify --format).
 	Format string
 }
@@ -104,7 +109,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return c, err
 	}
 	c.Verifier = key.Public().(ed25519.PublicKey)
-	c.Format = gamelog.FormatV2
+	c.Format = gamelog.FormatV3
 	n := uint32(spec.MaxTurns + TurnMargin)
 	c.Commitment = dice.Commitment(c.Game, n, xN)
 	if err := store.CreateGame(tx, c.Game); err != nil {
@@ -138,8 +143,12 @@ func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
 	for _, p := range players {
 		b.Add("player", p.ID+" "+p.Side)
 	}
-	return b.AddUint("turns", uint64(n)).AddHex("commitment", c.Commitment[:]).
+	b.AddUint("turns", uint64(n)).AddHex("commitment", c.Commitment[:]).
 		AddHex("verifier", c.Verifier).AddTime("created", spec.Created).Add("secrecy", gamelog.SecrecyDeclared)
+	if spec.Beacon != nil {
+		b.AddBeacon(spec.Beacon)
+	}
+	return b
 }
 
 func add(tx *store.Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, error) {

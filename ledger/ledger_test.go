@@ -2,13 +2,16 @@ package ledger_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"navarch/beacon/beacontest"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"
@@ -307,5 +310,63 @@ func TestOrdersFollowTheActivationsSecrecy(t *testing.T) {
 	open(2, false)
 	if err := orders(2, true); !errors.Is(err, ledger.ErrSequence) {
 		t.Errorf("secret orders in a public step: %v", err)
+	}
+}
+
+// TestBeaconGame: a beacon game names its beacon in the genesis record, writes a round and a
+// beacon record before each close, and verifies with the beacon's key pinned; a close
+// without its round waits (ErrNoRound) and never falls back to a key without the beacon.
+func TestBeaconGame(t *testing.T) {
+	b := beacontest.New("ledger", ledgertest.Clock.Add(-time.Hour), 3*time.Second, func() time.Time { return ledgertest.Clock })
+	sc := ledgertest.Small
+	sc.Beacon = b
+	s := newStore(t)
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key ed25519.PrivateKey
+	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key.Public().(ed25519.PublicKey), BeaconKey: b.Chain.Key})
+	if !rep.OK() || rep.BeaconSteps != 3*3 || rep.RollsChecked == 0 {
+		t.Fatalf("verify: %v, %d beacon steps, %d rolls checked", rep.Failure, rep.BeaconSteps, rep.RollsChecked)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key.Public().(ed25519.PublicKey)}); rep.OK() || !strings.Contains(rep.Failure.Reason, "quicknet") {
+		t.Errorf("without --beacon-key: %v", rep.Failure)
+	}
+	err = s.Update(func(tx *store.Tx) error {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: 3, Act: 9, What: "draw"}); err != nil {
+			return err
+		}
+		if _, err := ledger.Close(tx, id, 3, 9, nil); !errors.Is(err, ledger.ErrNoRound) {
+			t.Errorf("close without a round named: %v, want ErrNoRound", err)
+		}
+		_, r, err := ledger.Complete(tx, id, 3, 9, nil, ledgertest.Clock, time.Minute)
+		if err != nil {
+			return err
+		}
+		if _, err := ledger.Close(tx, id, 3, 9, nil); !errors.Is(err, ledger.ErrNoRound) {
+			t.Errorf("close before the round's beacon record: %v, want ErrNoRound", err)
+		}
+		bad := b.Round(r)
+		bad.Signature[3] ^= 1
+		if err := ledger.PutRound(tx, id, 3, 9, bad); err == nil {
+			t.Error("a round whose signature does not verify is written")
+		}
+		if err := ledger.PutRound(tx, id, 3, 9, b.Round(r+1)); err == nil {
+			t.Error("another round than the one named is written")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

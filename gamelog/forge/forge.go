@@ -156,10 +156,11 @@ func parse(t testing.TB, i int, blk string) gamelog.Record {
 	return rec
 }
 
-// Write writes entries as a v2 export of view with a trailer signed by key.
+// Write writes entries as an export of view, in the format their genesis names, with a
+// trailer signed by key.
 func Write(t testing.TB, key ed25519.PrivateKey, view string, entries []gamelog.Entry) []byte {
 	t.Helper()
-	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
+	f := &gamelog.File{Format: entries[0].Record.Get("format"), View: view, Entries: entries}
 	var id ident.GameID
 	copy(id[:], entries[0].Record.Bytes("game"))
 	f.Sign(id, key)
@@ -184,7 +185,7 @@ func Resign(t testing.TB, key ed25519.PrivateKey, data []byte) []byte {
 	var head ident.Hash
 	for i, e := range f.Entries {
 		if e.Record.Type == gamelog.TypeCheckpoint {
-			c := gamelog.Checkpoint{Game: id, Size: e.Record.Uint("size")}
+			c := gamelog.Checkpoint{Game: id, Size: min(e.Record.Uint("size"), uint64(i))} // records removed before it
 			c.Head = heads[c.Size-1]
 			c.Sign(key)
 			rec, err := gamelog.Parse(fmt.Appendf(nil, "type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature))
