@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	gm "github.com/wneessen/go-mail"
 
@@ -33,8 +34,9 @@ type logCase struct {
 	// AllowV1 and AllowUndeclared are verify --allow-v1 and --allow-undeclared.
 	AllowV1         bool     `json:"allowV1"`
 	AllowUndeclared bool     `json:"allowUndeclared"`
-	Format          string   `json:"format"` // verify --format
-	Mails           []string `json:"mails"`  // texts holding checkpoint blocks (verify --checkpoint)
+	Format          string   `json:"format"`    // verify --format
+	BeaconKey       string   `json:"beaconKey"` // verify --beacon-key, hex
+	Mails           []string `json:"mails"`     // texts holding checkpoint blocks (verify --checkpoint)
 	// KeyMail is a genesis mail the page reads the key from (it stands for Key there);
 	// GoMails are the mails' text as navarch verify decodes them, when Mails are MIME.
 	KeyMail string `json:"keyMail"`
@@ -522,4 +524,28 @@ func mbox(mails []string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// beaconCases are a beacon game (log format v3) in each view with its beacon's key pinned,
+// unpinned, with the receipt that proves a step, and the attacks of forge.BeaconAttacks
+// (gamelog's TestBeaconAttacksFail).
+func beaconCases(t *testing.T) []logCase {
+	var out []logCase
+	for _, view := range []ledger.View{{Full: true}, {}, {Side: "venice"}} {
+		g, b := forge.BeaconGame(t, view)
+		key := hex.EncodeToString(b.Chain.Key)
+		out = append(out, logCase{Name: "beacon: honest, view " + view.Name(), Log: g.Data, Key: pubHex(g), BeaconKey: key},
+			logCase{Name: "beacon: the beacon's key not pinned, view " + view.Name(), Log: g.Data, Key: pubHex(g), MustFail: true})
+	}
+	g, b := forge.BeaconGame(t, ledger.View{Full: true})
+	key := hex.EncodeToString(b.Chain.Key)
+	at, round := forge.FirstRound(t, g, 2, 1)
+	early := forge.ReceiptMail(forge.CheckpointAt(t, g, at+1), b.Chain.Time(round).Add(-time.Minute))
+	other := forge.ReceiptMail(forge.CheckpointAt(t, g, at+2), b.Chain.Time(round).Add(time.Hour))
+	out = append(out, logCase{Name: "beacon: a receipt before the round proves the step", Log: g.Data, Key: pubHex(g), BeaconKey: key, Mails: []string{early, other}},
+		logCase{Name: "beacon: another key pinned", Log: g.Data, Key: pubHex(g), BeaconKey: hex.EncodeToString(b.Round(3).Signature) + strings.Repeat("00", 48), MustFail: true})
+	for _, a := range forge.BeaconAttacks(t, g, b) {
+		out = append(out, logCase{Name: "beacon attack: " + a.Name, Log: a.Data, Key: pubHex(g), BeaconKey: key, Mails: a.Mails, MustFail: true})
+	}
+	return out
 }

@@ -28,6 +28,8 @@ type Forged struct {
 	Data   []byte
 	Index  int64
 	Reason string
+	// Mails are saved mails to verify it with (verify --checkpoint), where it needs them.
+	Mails []string
 }
 
 // sealed is an honest full export of ledgertest.Small as blocks, with the inner records
