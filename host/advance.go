@@ -41,7 +41,14 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 			g.Status, g.Step = "over", nil
 			return h.reports(tx, id, g, eng, start, ckpt)
 		case adjudicator.Auto:
-			res, err := play.Step(tx, id, eng, nil, time.Time{})
+			opened, err := play.Open(tx, id, eng, nil, time.Time{})
+			if err != nil {
+				return err
+			}
+			res, err := h.resolveAuto(tx, id, g, eng, opened.Checkpoint)
+			if isAwait(err) { // a beacon game: what happened so far is told now (beacon.go)
+				return h.reports(tx, id, g, eng, start, res.Checkpoint)
+			}
 			if err != nil {
 				return err
 			}
@@ -73,6 +80,9 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 				return h.reports(tx, id, g, eng, start, ckpt)
 			}
 			res, err = h.resolveStep(tx, id, g, eng)
+			if isAwait(err) {
+				return h.reports(tx, id, g, eng, start, ckpt)
+			}
 			if err != nil {
 				return err
 			}

@@ -144,7 +144,7 @@ func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
 	if len(spec.Tables) > 0 {
 		cfg.Tables = map[string][]byte{rs.ID(): spec.Tables}
 	}
-	c, err := play.Create(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand)
+	c, err := play.CreateBeacon(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand, h.beaconChain())
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"navarch/adjudicator"
@@ -62,6 +63,9 @@ type Config struct {
 	Wake chan struct{}
 	// Metrics, if set, is told of each mail received, parked, sent and refused (Serve).
 	Metrics Observer
+	// Beacon, if set, keys every new game's dice with a public randomness beacon as well
+	// (beacon.go, docs/DICE.md 3); games created without it keep their keys.
+	Beacon *BeaconConfig
 }
 
 // Host runs the games of one store.
@@ -71,6 +75,7 @@ type Host struct {
 	cfg      Config
 	log      *slog.Logger
 	engines  *engines
+	waiting  atomic.Int64 // beacon steps the last pass left waiting (BeaconWaiting)
 }
 
 // New returns a host over a store with the rulesets it may run.

@@ -340,6 +340,9 @@ func (h *Host) resolve(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		return err
 	}
 	res, err := h.resolveStep(tx, id, g, eng)
+	if isAwait(err) { // a beacon game: the step goes on when its round comes (beacon.go)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -358,6 +361,9 @@ func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 		parsed, _ := eng.Parse(side, r.Text)
 		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
 		uses = append(uses, r.Index)
+	}
+	if err := h.fixRound(tx, id, g, eng.Next(), uses); err != nil {
+		return play.Result{}, err
 	}
 	res, err := play.Resolve(tx, id, eng, orders, uses)
 	if g.Closed == nil {

@@ -257,6 +257,9 @@ func (h *Host) tickLoop(ctx context.Context) {
 		if err != nil {
 			h.log.Error("deadlines", "err", err)
 		}
+		if err := h.BeaconPass(ctx); err != nil {
+			h.log.Error("beacon rounds", "err", err)
+		}
 		if !errors.Is(err, ErrStoreDown) && h.cfg.Heartbeat != nil {
 			parked := 0
 			h.s.View(func(tx *store.Tx) error { parked = store.ParkedCount(tx); return nil })

@@ -5,6 +5,7 @@ import (
 
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,7 +61,7 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 	if err := store.PutMeta(tx, id, metaActivation, binary.BigEndian.AppendUint64(nil, rec.Index)); err != nil {
 		return err
 	}
-	for _, k := range []string{metaRound, metaBeacon} { // the new step names its own round
+	for _, k := range []string{metaRound, metaBeacon, metaUses} { // the new step names its own round
 		if err := store.PutMeta(tx, id, k, nil); err != nil {
 			return err
 		}
@@ -236,6 +237,16 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 			return nil, fmt.Errorf("close turn %d activation %d: %w", t, a, err)
 		}
 		round = &r
+		_, _, fixed, err := Named(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range uses {
+			if !slices.Contains(fixed, u) {
+				return nil, fmt.Errorf("close turn %d activation %d: %w: orders record %d came after the round was named", t, a, ErrSequence, u)
+			}
+		}
+		uses = fixed
 	} else if in.v2() {
 		if uses, err = withDefaults(tx, id, in, t, a, uses); err != nil {
 			return nil, err

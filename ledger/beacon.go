@@ -25,6 +25,7 @@ var ErrNoRound = errors.New("the step's beacon round is not in the log yet")
 const (
 	metaRound  = "ledger-round"  // u64 round ‖ u64 index of the open step's latest round record
 	metaBeacon = "ledger-beacon" // u64 round ‖ its signature: the open step's beacon record
+	metaUses   = "ledger-uses"   // u64 indexes: the orders records the open step's round fixed
 )
 
 // Beacon is the beacon a game's genesis names, or nil.
@@ -67,7 +68,31 @@ func Complete(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64, at time
 	if err := store.PutMeta(tx, id, metaRound, binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, r), rec.Index)); err != nil {
 		return nil, 0, err
 	}
+	var list []byte
+	for _, u := range uses {
+		list = binary.BigEndian.AppendUint64(list, u)
+	}
+	if err := store.PutMeta(tx, id, metaUses, list); err != nil {
+		return nil, 0, err
+	}
 	return uses, r, store.PutMeta(tx, id, metaBeacon, nil)
+}
+
+// Named is the open step's latest round record: its round and index (0, 0 if none), and
+// the orders records it fixed (the defaults Complete wrote among them).
+func Named(tx *store.Tx, id ident.GameID) (round, index uint64, uses []uint64, err error) {
+	v, err := store.Meta(tx, id, metaRound)
+	if err != nil || len(v) != 16 {
+		return 0, 0, nil, err
+	}
+	list, err := store.Meta(tx, id, metaUses)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	for i := 0; i+8 <= len(list); i += 8 {
+		uses = append(uses, binary.BigEndian.Uint64(list[i:]))
+	}
+	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), uses, nil
 }
 
 // NamedRound is the round named for the open step of a beacon game (0 if none), and whether

@@ -1,0 +1,112 @@
+package host
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/lepanto"
+	"navarch/beacon"
+	"navarch/beacon/beacontest"
+	"navarch/gamelog"
+	"navarch/ledger/ledgertest"
+	"navarch/store"
+)
+
+// beaconFixture is newFixture's game on an installation configured with a local beacon
+// (a relay on loopback with its own key, on the fixture's clock).
+func beaconFixture(t *testing.T) (*fixture, *beacontest.Beacon) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	b := beacontest.New("host", f.now.Add(-time.Hour), 3*time.Second, func() time.Time { return f.now })
+	url, stop := b.Server()
+	t.Cleanup(stop)
+	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name()),
+		Beacon: &BeaconConfig{Client: &beacon.Client{Chain: b.Chain, Relays: []string{url}}}}, slog.New(slog.DiscardHandler))
+	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, b
+}
+
+// TestBeaconGameWaitsForItsRound: in a beacon game the step whose inputs the set-up orders
+// complete names its round, mails its players the checkpoint that proves it, and waits: no
+// report before the round is published, none while the relay is down (the step is counted
+// waiting), and the step goes on once the round is fetched; the log verifies with the
+// beacon's key, every step keyed by its round, and the notice mail proves its step.
+func TestBeaconGameWaitsForItsRound(t *testing.T) {
+	f, b := beaconFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.outbox()
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.send("bob@example.com", "KEY "+keys["bob@example.com"]+"\nNONE")
+	mails := f.outbox()
+	notice := find(mails, "bob@example.com", "notice")
+	if notice == nil || !strings.Contains(notice.Text, "wait for round") || !strings.Contains(notice.Text, "BEGIN NAVARCH CHECKPOINT") {
+		t.Fatalf("no notice of the round with a checkpoint: %v", subjects(mails))
+	}
+	if find(mails, "bob@example.com", "report") != nil {
+		t.Fatalf("a report before the round: %v", subjects(mails))
+	}
+	ctx := context.Background()
+	if err := f.h.BeaconPass(ctx); err != nil || len(f.outbox()) != 0 || f.h.BeaconWaiting() != 1 {
+		t.Fatalf("a pass before the round: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
+	f.now = f.now.Add(time.Hour)
+	// The relay down: the step keeps waiting, and says so.
+	b.SetDown(true)
+	if err := f.h.BeaconPass(ctx); err != nil || len(f.outbox()) != 0 || f.h.BeaconWaiting() != 1 {
+		t.Fatalf("a pass with the relay down: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
+	b.SetDown(false)
+	var reported bool
+	for i := 0; i < 20 && !reported; i++ { // each automatic step waits for its own round
+		if err := f.h.BeaconPass(ctx); err != nil {
+			t.Fatal(err)
+		}
+		reported = find(f.outbox(), "bob@example.com", "report") != nil
+		f.now = f.now.Add(10 * time.Minute)
+	}
+	if !reported || f.h.BeaconWaiting() != 0 {
+		t.Fatalf("no report after the rounds came (%d waiting)", f.h.BeaconWaiting())
+	}
+	var data []byte
+	f.s.View(func(tx *store.Tx) error {
+		var err error
+		data, err = exportData(tx, store.Games(tx)[0])
+		return err
+	})
+	file, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cks, err := gamelog.ParseBlocks([]byte(notice.Text))
+	if err != nil || len(cks) != 1 {
+		t.Fatalf("the notice's checkpoints: %v %v", cks, err)
+	}
+	for i := range cks { // the notice reached bob as soon as it was sent
+		cks[i].Mailed = time.Date(2026, 12, 1, 9, 0, 30, 0, time.UTC)
+	}
+	rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true, BeaconKey: b.Chain.Key, Checkpoints: cks})
+	if !rep.OK() || rep.BeaconSteps < 1 || rep.BeaconProven != 1 {
+		t.Fatalf("verify: %v; %d beacon steps, %d proven", rep.Failure, rep.BeaconSteps, rep.BeaconProven)
+	}
+	if file.Format != gamelog.FormatV3 || gamelog.BeaconOf(file.Entries[0].Record) == nil {
+		t.Errorf("format %s, beacon %v", file.Format, gamelog.BeaconOf(file.Entries[0].Record))
+	}
+}
