@@ -131,7 +131,7 @@ func honestCases(t *testing.T) []logCase {
 // directory) with their key and checkpoint mail.
 func exampleCases(t *testing.T) []logCase {
 	var out []logCase
-	for _, dir := range []string{"docs/example", "docs/example/v1"} {
+	for _, dir := range []string{"docs/example", "docs/example/v2", "docs/example/v1"} {
 		out = append(out, exampleDir(t, dir)...)
 	}
 	if len(out) == 0 {

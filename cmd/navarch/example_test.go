@@ -62,6 +62,20 @@ func TestExampleV1Log(t *testing.T) {
 	}
 }
 
+// TestExampleV2Log: a log of format navarch/v2 (made before v3: docs/example/v2) keeps
+// verifying and replaying under its version's rules, alice's sent mail included.
+func TestExampleV2Log(t *testing.T) {
+	dir := filepath.Join(exampleDir, "v2")
+	file := func(n string) string { return filepath.Join(dir, n) }
+	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v2", "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v2") {
+		t.Errorf("v2 example: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := navarch("replay", file("referee.log")); code != 0 || !strings.HasSuffix(out, "PASS\n") {
+		t.Errorf("replay of the v2 example's referee.log: exit %d\n%s%s", code, out, errs)
+	}
+}
+
 func readKey(t *testing.T, dir string) string {
 	t.Helper()
 	key, err := os.ReadFile(filepath.Join(dir, "verifier.key"))
