@@ -125,8 +125,8 @@ func containsSide(sides []string, s string) bool {
 	return false
 }
 
-// BeaconWaiting counts the steps the last beacon pass left waiting for a round that could
-// not be fetched (a relay down, or the round not published yet); the metrics report it.
+// BeaconWaiting counts the steps the last beacon pass left waiting for a round that was due
+// and could not be fetched (a relay down, or behind); the metrics report it.
 func (h *Host) BeaconWaiting() int { return int(h.waiting.Load()) }
 
 // BeaconPass fetches the round of every beacon game whose step waits for one that is due,
@@ -163,8 +163,7 @@ func (h *Host) BeaconPass(ctx context.Context) error {
 	var errs []error
 	left := 0
 	for _, w := range waits {
-		if w.chain.Time(w.round).After(h.cfg.Now()) {
-			left++
+		if w.chain.Time(w.round).After(h.cfg.Now()) { // not published yet: waits, as it should
 			continue
 		}
 		cl := *h.cfg.Beacon.Client

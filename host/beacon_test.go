@@ -64,14 +64,17 @@ func TestBeaconGameWaitsForItsRound(t *testing.T) {
 		t.Fatalf("a report before the round: %v", subjects(mails))
 	}
 	ctx := context.Background()
-	if err := f.h.BeaconPass(ctx); err != nil || len(f.outbox()) != 0 || f.h.BeaconWaiting() != 1 {
-		t.Fatalf("a pass before the round: %v, %d waiting", err, f.h.BeaconWaiting())
+	if err := f.h.BeaconPass(ctx); err != nil || len(f.outbox()) != 0 || f.h.BeaconWaiting() != 0 {
+		t.Fatalf("a pass before the round: %v, %d waiting for a round due", err, f.h.BeaconWaiting())
 	}
 	f.now = f.now.Add(time.Hour)
 	// The relay down: the step keeps waiting, and says so.
 	b.SetDown(true)
 	if err := f.h.BeaconPass(ctx); err != nil || len(f.outbox()) != 0 || f.h.BeaconWaiting() != 1 {
 		t.Fatalf("a pass with the relay down: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
+	if fig, err := f.h.Figures(); err != nil || fig.BeaconWaiting != 1 {
+		t.Errorf("figures with the relay down: %+v %v", fig, err)
 	}
 	b.SetDown(false)
 	var reported bool
