@@ -31,6 +31,38 @@ type BeaconConfig struct {
 	// Delay is the least time from a step's inputs to its round, long enough for the mail
 	// that names the round to reach the players; DefaultBeaconDelay if zero.
 	Delay time.Duration
+	// Poll is how often the daemon looks for the rounds of waiting steps; DefaultBeaconPoll
+	// if zero.
+	Poll time.Duration
+}
+
+// DefaultBeaconPoll is how often Serve fetches due rounds.
+const DefaultBeaconPoll = 15 * time.Second
+
+// beaconLoop runs BeaconPass every Poll while the daemon serves, and wakes the outbox when a
+// pass resolved a step (its reports are queued); it returns only when ctx ends.
+func (h *Host) beaconLoop(ctx context.Context, wake chan struct{}) {
+	if h.cfg.Beacon == nil || h.cfg.Beacon.Client == nil {
+		<-ctx.Done()
+		return
+	}
+	poll := h.cfg.Beacon.Poll
+	if poll <= 0 {
+		poll = DefaultBeaconPoll
+	}
+	for ctx.Err() == nil {
+		if err := h.BeaconPass(ctx); err != nil {
+			h.log.Error("beacon rounds", "err", err)
+		}
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+		select {
+		case <-time.After(poll):
+		case <-ctx.Done():
+		}
+	}
 }
 
 // DefaultBeaconDelay is a few minutes: mail reaches a player in seconds, and PBEM steps take

@@ -167,6 +167,7 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	run("intake", func() { in.Run(ctx) })
 	run("outbox", func() { h.sendLoop(ctx, s, wake) })
 	run("deadlines", func() { h.tickLoop(ctx) })
+	run("beacon", func() { h.beaconLoop(ctx, wake) })
 	wg.Wait()
 	return ctx.Err()
 }
@@ -256,9 +257,6 @@ func (h *Host) tickLoop(ctx context.Context) {
 		err := h.Tick()
 		if err != nil {
 			h.log.Error("deadlines", "err", err)
-		}
-		if err := h.BeaconPass(ctx); err != nil {
-			h.log.Error("beacon rounds", "err", err)
 		}
 		if !errors.Is(err, ErrStoreDown) && h.cfg.Heartbeat != nil {
 			parked := 0

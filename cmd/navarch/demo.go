@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +45,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ruleset := fs.String("rules", defID, "the ruleset, one with a bot: "+strings.Join(demoRulesetIDs(list), ", "))
 	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+defScenario+" for "+defID+")")
 	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
+	withBeacon := fs.Bool("beacon", false, "key every step with a local public randomness beacon (a relay on loopback with its own key), as drand quicknet keys a configured installation's")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -50,7 +53,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout)
+	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout, *withBeacon)
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
 		return 1
@@ -233,8 +236,19 @@ func (d *demo) audit(stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "\n$ navarch verify --key %s --checkpoint %s %s\n", d.verifier, d.lastMail[d.first.id], full)
-	if code := runVerify([]string{"--key", d.verifier, "--checkpoint", d.lastMail[d.first.id], full}, stdout, stderr); code != 0 {
+	args := []string{"--key", d.verifier, "--checkpoint", d.lastMail[d.first.id]}
+	if d.beacon != nil { // and her notices that named rounds: each proves its step
+		args = append(args, "--beacon-key", hex.EncodeToString(d.beacon.Chain.Key))
+		names, _ := filepath.Glob(filepath.Join(d.out, "mail", "*-"+d.first.id+"-notice-*.eml"))
+		for _, n := range names {
+			if b, err := os.ReadFile(n); err == nil && bytes.Contains(b, []byte("wait for round")) {
+				args = append(args, "--checkpoint", n)
+			}
+		}
+	}
+	args = append(args, full)
+	fmt.Fprintf(stdout, "\n$ navarch verify %s\n", strings.Join(args, " "))
+	if code := runVerify(args, stdout, stderr); code != 0 {
 		return code
 	}
 	fmt.Fprintf(stdout, "\n$ navarch replay %s\n", full)
