@@ -198,9 +198,7 @@ func (h *Host) BeaconPass(ctx context.Context) error {
 		if w.chain.Time(w.round).After(h.cfg.Now()) { // not published yet: waits, as it should
 			continue
 		}
-		cl := *h.cfg.Beacon.Client
-		cl.Chain = *w.chain
-		r, err := cl.Fetch(ctx, w.round)
+		r, err := h.round(ctx, w.chain, w.round)
 		if err != nil {
 			left++
 			h.log.Warn("beacon round not fetched: the step waits for it", "game", fmt.Sprintf("%x", w.id[:]), "round", w.round, "err", err)
@@ -212,6 +210,28 @@ func (h *Host) BeaconPass(ctx context.Context) error {
 	}
 	h.waiting.Store(int64(left))
 	return errors.Join(errs...)
+}
+
+// round is round r of chain: as the store kept it (verified again), or fetched from the
+// relays, verified, and kept for the other games that wait for it.
+func (h *Host) round(ctx context.Context, chain *beacon.Chain, r uint64) (beacon.Round, error) {
+	var kept []byte
+	h.s.View(func(tx *store.Tx) error { kept = store.Round(tx, chain.Hash, r); return nil })
+	if kept != nil {
+		if round := (beacon.Round{Number: r, Signature: kept}); chain.Verify(round) == nil {
+			return round, nil
+		}
+	}
+	cl := *h.cfg.Beacon.Client
+	cl.Chain = *chain
+	round, err := cl.Fetch(ctx, r)
+	if err != nil {
+		return round, err
+	}
+	if err := h.s.Update(func(tx *store.Tx) error { return store.PutRound(tx, chain.Hash, r, round.Signature) }); err != nil {
+		h.log.Warn("beacon round not kept", "round", r, "err", err) // used all the same: it verified
+	}
+	return round, nil
 }
 
 // resumeRound writes round r as the open step's beacon record and resolves the step, then runs

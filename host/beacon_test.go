@@ -113,3 +113,28 @@ func TestBeaconGameWaitsForItsRound(t *testing.T) {
 		t.Errorf("format %s, beacon %v", file.Format, gamelog.BeaconOf(file.Entries[0].Record))
 	}
 }
+
+// TestBeaconRoundKept: a round fetched once is kept in the store and served from there (the
+// relay down), verified again; a kept round that does not verify is fetched anew.
+func TestBeaconRoundKept(t *testing.T) {
+	f, b := beaconFixture(t)
+	f.now = f.now.Add(time.Hour)
+	ctx := context.Background()
+	c := b.Chain
+	r, err := f.h.round(ctx, &c, 42)
+	if err != nil || c.Verify(r) != nil {
+		t.Fatalf("round 42: %v", err)
+	}
+	b.SetDown(true)
+	if again, err := f.h.round(ctx, &c, 42); err != nil || string(again.Signature) != string(r.Signature) {
+		t.Errorf("round 42 from the store, the relay down: %v", err)
+	}
+	f.s.Update(func(tx *store.Tx) error { return store.PutRound(tx, c.Hash, 43, []byte("not a signature")) })
+	if _, err := f.h.round(ctx, &c, 43); err == nil {
+		t.Error("a kept round that does not verify is used")
+	}
+	b.SetDown(false)
+	if r, err := f.h.round(ctx, &c, 43); err != nil || c.Verify(r) != nil {
+		t.Errorf("round 43 fetched anew: %v", err)
+	}
+}

@@ -153,8 +153,8 @@ func TestUpgradeToSchema5(t *testing.T) {
 	s.Close()
 	s = open(t, path)
 	s.View(func(tx *Tx) error {
-		if v := schemaOf(tx.tx); v != SchemaVersion || v != 5 {
-			t.Errorf("schema %d after the upgrade, want 5", v)
+		if v := schemaOf(tx.tx); v != SchemaVersion || v < 5 {
+			t.Errorf("schema %d after the upgrade, want %d", v, SchemaVersion)
 		}
 		if got := Games(tx); !slices.Equal(got, []ident.GameID{testGame, other}) {
 			t.Errorf("games after the upgrade: %x", got)

@@ -40,6 +40,10 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeHostState,      // 2 → 3
 	upgradeKnownAddresses, // 3 → 4
 	upgradeSchema5,        // 4 → 5
+	func(tx *bolt.Tx) error { // 5 → 6: the beacon's rounds, fetched and verified (rounds.go)
+		_, err := tx.CreateBucketIfNotExists(bucketRounds)
+		return err
+	},
 }
 
 // upgradeSchema5 (schema 4 → 5) moves every game's data to the buckets all games
