@@ -128,6 +128,17 @@ func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.S
 	return &awaitRound{round: round, at: c.Time(round)}
 }
 
+// awaitsRound reports whether the open step of game id has its round named and waits for
+// it: its inputs are fixed, so no deadline applies to it any more.
+func awaitsRound(tx *store.Tx, id ident.GameID) (bool, error) {
+	round, _, _, err := ledger.Named(tx, id)
+	if err != nil || round == 0 {
+		return false, err
+	}
+	_, have, err := ledger.NamedRound(tx, id)
+	return !have, err
+}
+
 // roundNotices mails each player of the step's sides (every player, for an automatic step)
 // that its dice wait for round R, with the signed checkpoint that covers the record naming
 // it: kept, that mail proves the round was named before it was published (verify

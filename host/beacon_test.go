@@ -138,3 +138,34 @@ func TestBeaconRoundKept(t *testing.T) {
 		t.Errorf("round 43 fetched anew: %v", err)
 	}
 }
+
+// TestBeaconDeadlineWaitsOnce: at the deadline the side that sent nothing gets the default
+// and one late notice; the step then waits for its round, and the deadline passes that follow
+// before the round comes tell nobody again.
+func TestBeaconDeadlineWaitsOnce(t *testing.T) {
+	f, _ := beaconFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.outbox()
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.outbox()
+	f.now = f.now.Add(4 * 24 * time.Hour) // past the deadline: bob sent nothing
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	first := f.outbox()
+	if find(first, "bob@example.com", "notice") == nil {
+		t.Fatalf("no notice of the round to bob at the deadline: %v", subjects(first))
+	}
+	for i := 0; i < 3; i++ {
+		f.now = f.now.Add(time.Second)
+		if err := f.h.Tick(); err != nil {
+			t.Fatal(err)
+		}
+		if again := f.outbox(); len(again) != 0 {
+			t.Fatalf("pass %d after the deadline, the round not yet out: %v", i, subjects(again))
+		}
+	}
+}
