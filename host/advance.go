@@ -41,9 +41,15 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 			g.Status, g.Step = "over", nil
 			return h.reports(tx, id, g, eng, start, ckpt)
 		case adjudicator.Auto:
-			opened, err := play.Open(tx, id, eng, nil, time.Time{})
+			var opened play.Result
+			t, a, open, err := ledger.OpenStep(tx, id)
 			if err != nil {
 				return err
+			}
+			if !open || t != st.Turn || a != st.Act { // else opened before, waiting for its round
+				if opened, err = play.Open(tx, id, eng, nil, time.Time{}); err != nil {
+					return err
+				}
 			}
 			res, err := h.resolveAuto(tx, id, g, eng, opened.Checkpoint)
 			if isAwait(err) { // a beacon game: what happened so far is told now (beacon.go)

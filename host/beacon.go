@@ -263,6 +263,9 @@ func (h *Host) resumeRound(tx *store.Tx, id ident.GameID, r beacon.Round) error 
 		}
 		return err
 	}
+	if g.paused() { // nothing is adjudicated while paused: RESUME resolves the step
+		return nil
+	}
 	start, err := store.Len(tx, id)
 	if err != nil {
 		return err

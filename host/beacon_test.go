@@ -33,7 +33,7 @@ func beaconFixture(t *testing.T) (*fixture, *beacontest.Beacon) {
 	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name()),
 		Beacon: &BeaconConfig{Client: &beacon.Client{Chain: b.Chain, Relays: []string{url}}}}, slog.New(slog.DiscardHandler))
-	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
+	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@example.net"},
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -168,4 +168,52 @@ func TestBeaconDeadlineWaitsOnce(t *testing.T) {
 			t.Fatalf("pass %d after the deadline, the round not yet out: %v", i, subjects(again))
 		}
 	}
+}
+
+// TestBeaconPausedWaits: a round that comes while the game is paused is written, and the
+// step waits for RESUME to be resolved, automatic steps after it included; the log verifies.
+func TestBeaconPausedWaits(t *testing.T) {
+	f, b := beaconFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.send("bob@example.com", "KEY "+keys["bob@example.com"]+"\nNONE")
+	f.ref("PAUSE")
+	f.outbox()
+	f.now = f.now.Add(time.Hour)
+	ctx := context.Background()
+	if err := f.h.BeaconPass(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m := find(f.outbox(), "bob@example.com", "report"); m != nil {
+		t.Fatal("a step resolved while the game is paused")
+	}
+	f.ref("RESUME")
+	reported := find(f.outbox(), "bob@example.com", "report") != nil
+	for i := 0; i < 20 && !reported; i++ {
+		f.now = f.now.Add(10 * time.Minute)
+		if err := f.h.BeaconPass(ctx); err != nil {
+			t.Fatal(err)
+		}
+		reported = find(f.outbox(), "bob@example.com", "report") != nil
+	}
+	if !reported {
+		t.Fatal("no report after RESUME")
+	}
+	f.s.View(func(tx *store.Tx) error {
+		data, err := exportData(tx, store.Games(tx)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := gamelog.ParseFile(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true, BeaconKey: b.Chain.Key}); !rep.OK() || rep.BeaconSteps < 1 {
+			t.Errorf("verify: %v, %d beacon steps", rep.Failure, rep.BeaconSteps)
+		}
+		return nil
+	})
 }

@@ -95,6 +95,16 @@ func Named(tx *store.Tx, id ident.GameID) (round, index uint64, uses []uint64, e
 	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), uses, nil
 }
 
+// OpenStep reports the activation that is open and not yet closed, if any: in a beacon game
+// an automatic step stays open while it waits for its round.
+func OpenStep(tx *store.Tx, id ident.GameID) (turn, act uint32, open bool, err error) {
+	cur, err := readCursor(tx, id)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	return cur.turn, cur.act, cur.opened && !cur.closed, nil
+}
+
 // NamedRound is the round named for the open step of a beacon game (0 if none), and whether
 // its beacon record is written.
 func NamedRound(tx *store.Tx, id ident.GameID) (round uint64, have bool, err error) {
