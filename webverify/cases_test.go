@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"slices"
@@ -546,6 +547,11 @@ func beaconCases(t *testing.T) []logCase {
 		logCase{Name: "beacon: another key pinned", Log: g.Data, Key: pubHex(g), BeaconKey: hex.EncodeToString(b.Round(3).Signature) + strings.Repeat("00", 48), MustFail: true})
 	for _, a := range forge.BeaconAttacks(t, g, b) {
 		out = append(out, logCase{Name: "beacon attack: " + a.Name, Log: a.Data, Key: pubHex(g), BeaconKey: key, Mails: a.Mails, MustFail: true})
+	}
+	rng := rand.New(rand.NewPCG(99, 16)) // random edits of a beacon log (mutate_test.go)
+	for i := 0; i < 40; i++ {
+		data, what := mutate(t, g, rng)
+		out = append(out, logCase{Name: fmt.Sprintf("beacon mutation %d: %s", i, what), Log: data, Key: pubHex(g), BeaconKey: key, Mails: []string{early}})
 	}
 	return out
 }
