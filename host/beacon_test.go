@@ -217,3 +217,35 @@ func TestBeaconPausedWaits(t *testing.T) {
 		return nil
 	})
 }
+
+// TestBeaconEndgameWhileWaiting: a referee's ENDGAME while a step waits for its round ends the
+// game; the round that comes after is not written, and the log verifies (found by the demo
+// under the race detector: a beacon record after the end).
+func TestBeaconEndgameWhileWaiting(t *testing.T) {
+	f, b := beaconFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.send("bob@example.com", "KEY "+keys["bob@example.com"]+"\nNONE")
+	f.ref("ENDGAME the players agreed a draw")
+	f.now = f.now.Add(time.Hour)
+	if err := f.h.BeaconPass(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f.s.View(func(tx *store.Tx) error {
+		data, err := exportData(tx, store.Games(tx)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := gamelog.ParseFile(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true, BeaconKey: b.Chain.Key}); !rep.OK() {
+			t.Errorf("verify: %v", rep.Failure)
+		}
+		return nil
+	})
+}

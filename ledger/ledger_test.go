@@ -370,3 +370,39 @@ func TestBeaconGame(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBeaconEndWhileWaiting: a game ended while a step waits for its round (a referee's
+// ENDGAME) waits no more: no round is named any longer, and the round cannot be written
+// after the end.
+func TestBeaconEndWhileWaiting(t *testing.T) {
+	b := beacontest.New("ledger end", ledgertest.Clock.Add(-time.Hour), 3*time.Second, func() time.Time { return ledgertest.Clock })
+	sc := ledgertest.Small
+	sc.Beacon = b
+	s := newStore(t)
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(func(tx *store.Tx) error {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: 3, Act: 9, What: "draw"}); err != nil {
+			return err
+		}
+		_, r, err := ledger.Complete(tx, id, 3, 9, nil, ledgertest.Clock, time.Minute)
+		if err != nil {
+			return err
+		}
+		if _, err := ledger.End(tx, id, 3, "ended by the referee"); err != nil {
+			return err
+		}
+		if named, _, _, err := ledger.Named(tx, id); err != nil || named != 0 {
+			t.Errorf("after the end, round %d still named (%v)", named, err)
+		}
+		if err := ledger.PutRound(tx, id, 3, 9, b.Round(r)); err == nil {
+			t.Error("a beacon record written after the end")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
