@@ -139,14 +139,15 @@ func awaitsRound(tx *store.Tx, id ident.GameID) (bool, error) {
 	return !have, err
 }
 
-// roundNotices mails each player of the step's sides (every player, for an automatic step)
-// that its dice wait for round R, with the signed checkpoint that covers the record naming
-// it: kept, that mail proves the round was named before it was published (verify
-// --checkpoint).
+// roundNotices mails each player of the step's sides that its dice wait for round R, with
+// the signed checkpoint that covers the record naming it (every mail carries the signed
+// checkpoint of the log's head): kept, that mail proves the round was named before it was
+// published (verify --checkpoint). An automatic step asks nobody: the report that tells what
+// happened before it goes out then (advanceFrom), with that checkpoint.
 func (h *Host) roundNotices(tx *store.Tx, id ident.GameID, g *game, st adjudicator.Step, round uint64, at time.Time) error {
-	for i := range g.Players { // every mail carries the signed checkpoint of the log's head
+	for i := range g.Players {
 		p := &g.Players[i]
-		if len(st.Sides) > 0 && !containsSide(st.Sides, p.Side) {
+		if !containsSide(st.Sides, p.Side) {
 			continue
 		}
 		if err := h.notice(tx, g, recipient{p: p}, "",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -237,11 +236,11 @@ func (d *demo) audit(stdout, stderr io.Writer) int {
 		}
 	}
 	args := []string{"--key", d.verifier, "--checkpoint", d.lastMail[d.first.id]}
-	if d.beacon != nil { // and her notices that named rounds: each proves its step
+	if d.beacon != nil { // and all her mails: each that named a round before it came proves its step
 		args = append(args, "--beacon-key", hex.EncodeToString(d.beacon.Chain.Key))
-		names, _ := filepath.Glob(filepath.Join(d.out, "mail", "*-"+d.first.id+"-notice-*.eml"))
+		names, _ := filepath.Glob(filepath.Join(d.out, "mail", "*-"+d.first.id+"-*.eml"))
 		for _, n := range names {
-			if b, err := os.ReadFile(n); err == nil && bytes.Contains(b, []byte("wait for round")) {
+			if n != d.lastMail[d.first.id] {
 				args = append(args, "--checkpoint", n)
 			}
 		}
