@@ -56,3 +56,27 @@ func TestUnsealBlocksRequiredAfterTheEnd(t *testing.T) {
 		t.Errorf("venice's copy before the end: %v %v, %d withheld", err, rep.Failure, rep.Withheld)
 	}
 }
+
+// TestHeldAdvanceOrdersVerify: a scripted game whose second activation of each turn uses
+// advance orders held from the mail of the first ("held yes", one Message-ID for two
+// records) verifies, with that mail among alice's sent mail; the same log with the marks
+// taken off fails at the first record that reuses a Message-ID.
+func TestHeldAdvanceOrdersVerify(t *testing.T) {
+	sc := ledgertest.Script{Seed: "held", Turns: 3, Activations: 2, Rolls: 2, Reveal: -1, End: true, Held: true}
+	g := newGame(t, sc, ledger.View{Full: true})
+	if n := strings.Count(string(g.Data), "\nheld yes\n"); n != 2 {
+		t.Fatalf("%d held records, want 2 (turns 2 and 3)", n)
+	}
+	rep, err := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub()})
+	if err != nil || !rep.OK() {
+		t.Fatalf("%v %v", err, rep.Failure)
+	}
+	b := forge.Blocks(g.Data)
+	for i := range b {
+		b[i] = strings.Replace(b[i], "\nheld yes", "", 1)
+	}
+	idx, why := failure(t, forge.Resign(t, g.Key, forge.Rechain(t, g.Key, b)), gamelog.VerifyOptions{Key: g.Pub()})
+	if idx < 1 || !strings.Contains(why, "already fed orders record") {
+		t.Errorf("unmarked: failure at %d: %s", idx, why)
+	}
+}

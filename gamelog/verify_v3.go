@@ -155,10 +155,12 @@ func (v *verifier) checkCloseBeacon(e *Entry, ta turnAct, uses []uint64) error {
 	return nil
 }
 
-// checkHeld: in v3 a mail's Message-ID feeds one orders record, unless the records are of
-// held advance orders ("held yes"), each used in another step; so that neither the
-// operator's records nor a copy of the player's real one can pass as his mail (verify
-// --sent). In v2, which does not mark held orders, a shared Message-ID is noted.
+// checkHeld: in v3 a mail's Message-ID feeds one orders record recorded as it came, the
+// first that names it, and besides it only records of its advance orders held and used
+// later ("held yes"), each in another step; so that neither a second record with the
+// player's Message-ID (the operator's entropy) nor his real record copied into a later step
+// passes as his mail (verify --sent). In v2, which does not mark held orders, a shared
+// Message-ID is noted.
 func (v *verifier) checkHeld(e *Entry, ta turnAct) error {
 	r := e.Record
 	held := r.Has("held")
@@ -180,8 +182,8 @@ func (v *verifier) checkHeld(e *Entry, ta turnAct) error {
 	switch {
 	case !v.v3:
 		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("orders records %d and %d name one Message-ID %s (advance orders used twice, or a copy: %s does not mark held orders)", u.index, e.Index, mid, v.f.Format))
-	case !held || !u.held:
-		return v.fail(e, "Message-ID %s already fed orders record %d: a mail feeds one orders record, unless it holds advance orders (held yes)", mid, u.index)
+	case !held:
+		return v.fail(e, "Message-ID %s already fed orders record %d: a mail feeds one orders record, and besides it only its advance orders held for later steps (held yes)", mid, u.index)
 	case u.acts[ta]:
 		return v.fail(e, "held advance orders of Message-ID %s used twice in turn %d activation %d", mid, ta.t, ta.a)
 	}

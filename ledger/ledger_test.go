@@ -406,3 +406,61 @@ func TestBeaconEndWhileWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHeldOrdersShareTheirMail: a mail whose orders are recorded as it comes and whose
+// advance orders are held and used in two later steps feeds three records, the later two
+// "held yes", and verifies; a record of that Message-ID not marked held, or held twice in
+// one step, fails (docs/LOG-FORMAT.md 3).
+func TestHeldOrdersShareTheirMail(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		held  []bool // the records after the first, by step
+		same  bool   // the last in the step of the one before it
+		fails string
+	}{
+		{"held in two later steps", []bool{true, true}, false, ""},
+		{"a second record not held", []bool{true, false}, false, "already fed orders record"},
+		{"held twice in one step", []bool{true, true}, true, "used twice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newStore(t)
+			id := started(t, s)
+			act := uint32(1)
+			record := func(held bool, open bool) {
+				err := s.Update(func(tx *store.Tx) error {
+					if open {
+						if err := ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: act, Players: []string{"alice"}}); err != nil {
+							return err
+						}
+					}
+					_, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: 1, Act: act, Player: "alice", Canonical: []byte("A MOVE\n"),
+						Entropy: []byte("e"), Received: ledgertest.Clock, MessageID: "<one@alice.example>", Held: held})
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			record(false, true)
+			for i, h := range c.held {
+				if !(c.same && i == len(c.held)-1) {
+					act++
+				}
+				record(h, !(c.same && i == len(c.held)-1))
+			}
+			var buf bytes.Buffer
+			s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, ledger.View{Full: true}, &buf) })
+			f, err := gamelog.ParseFile(buf.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := gamelog.Verify(f, gamelog.VerifyOptions{TrustLogKey: true})
+			switch {
+			case c.fails == "" && !rep.OK():
+				t.Errorf("verify: %v", rep.Failure)
+			case c.fails != "" && (rep.OK() || !strings.Contains(rep.Failure.Reason, c.fails)):
+				t.Errorf("verify: %v, want a failure mentioning %q", rep.Failure, c.fails)
+			}
+		})
+	}
+}

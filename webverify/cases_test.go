@@ -99,6 +99,7 @@ func honestCases(t *testing.T) []logCase {
 		{"honest ottoman view, turn 3 pending", ledgertest.Small, ledger.View{Side: "ottoman"}},
 		{"honest draws only", ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true}},
 		{"honest many rolls, all revealed", ledgertest.Script{Seed: "many", Turns: 4, Activations: 3, Rolls: 8, Reveal: -1, End: true}, ledger.View{}},
+		{"honest advance orders held from an earlier mail", ledgertest.Script{Seed: "held", Turns: 3, Activations: 2, Rolls: 2, Reveal: -1, End: true, Held: true}, ledger.View{Full: true}},
 	} {
 		g := forge.NewGame(t, c.sc, c.view)
 		cks := checkpoints(g)

@@ -50,6 +50,9 @@ type Script struct {
 	// game): each step names the first round at least BeaconDelay after its time
 	// (StepTime), and its beacon record follows.
 	Beacon *beacontest.Beacon
+	// Held: alice's orders of each turn's second activation are advance orders held from
+	// her mail of its first ("held yes", that mail's Message-ID).
+	Held bool
 }
 
 // BeaconDelay is the delay from a step's inputs to its round in scripted beacon games.
@@ -191,14 +194,24 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 		var err error
 		ordersIdx, _, err = ledger.RecordOrders(tx, id, ledger.Orders{Turn: t, Act: a, Player: "alice",
 			Canonical: gamelog.CanonicalOrders(fmt.Sprintf("VEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n", a, a)),
-			Entropy:   []byte(fmt.Sprintf("t%da%d", t, a)), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, a),
-			Private: secretStep(t, a)})
+			Entropy:   []byte(fmt.Sprintf("t%da%d", t, mailOf(sc, t, a))), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, mailOf(sc, t, a)),
+			Private: secretStep(t, a), Held: mailOf(sc, t, a) != a})
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	return s.Update(func(tx *store.Tx) error { return resolve(tx, id, sc, t, a, ordersIdx) })
+}
+
+// mailOf is the activation of turn t in which alice sent the mail of step (t, a)'s orders:
+// with Held, her second activation's come from the mail of her first (no secret step takes
+// advance orders).
+func mailOf(sc Script, t, a uint32) uint32 {
+	if sc.Held && a == 2 && !secretStep(t, a) {
+		return 1
+	}
+	return a
 }
 
 // secretStep is the scripted step whose orders are secret (hidden set-up): it rolls no dice.
