@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"navarch/adjudicator"
@@ -97,9 +98,10 @@ func (a *awaitRound) Error() string {
 }
 
 // fixRound is called before a step of game id closes with uses: in a beacon game it names
-// the step's round where none is named for these inputs yet (and mails the notices), and
-// returns *awaitRound until the round's beacon record is in the log.
-func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.Step, uses []uint64) error {
+// the step's round where none is named for these inputs yet (and mails the notices, but to
+// told, whose receipt follows), and returns *awaitRound until the round's beacon record is in
+// the log.
+func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.Step, uses []uint64, told *player) error {
 	c, err := ledger.Beacon(tx, id)
 	if err != nil || c == nil {
 		return err
@@ -122,10 +124,38 @@ func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.S
 	if err != nil {
 		return err
 	}
-	if err := h.roundNotices(tx, id, g, st, round, c.Time(round)); err != nil {
+	if err := h.roundNotices(tx, id, g, st, round, c.Time(round), told); err != nil {
 		return err
 	}
 	return &awaitRound{round: round, at: c.Time(round)}
+}
+
+// roundBeforeReceipt names the round of a step whose last orders, from sender, just came, so
+// that their receipt, queued next, carries the checkpoint that covers the round record: the
+// mail that proves to him that the round was named before it was published. The step's
+// other players get the notice.
+// It returns what the receipt says of the round ("" in a game without a beacon).
+func (h *Host) roundBeforeReceipt(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, sender *player) (string, error) {
+	var uses []uint64
+	for _, side := range g.Step.Sides {
+		if r, ok := g.Step.Orders[side]; ok {
+			uses = append(uses, r.Index)
+		}
+	}
+	var await *awaitRound
+	switch err := h.fixRound(tx, id, g, eng.Next(), uses, sender); {
+	case errors.As(err, &await):
+		return roundLine(await.round, await.at), nil
+	case err != nil:
+		return "", err
+	}
+	return "", nil
+}
+
+// roundLine says what a step's dice wait for.
+func roundLine(round uint64, at time.Time) string {
+	return fmt.Sprintf("The step's inputs are fixed. Its dice wait for round %d of the public randomness beacon, published at %s, which nobody, this server included, can know before.",
+		round, at.UTC().Format("2006-01-02 15:04:05 UTC"))
 }
 
 // awaitsRound reports whether the open step of game id has its round named and waits for
@@ -144,15 +174,14 @@ func awaitsRound(tx *store.Tx, id ident.GameID) (bool, error) {
 // checkpoint of the log's head): kept, that mail proves the round was named before it was
 // published (verify --checkpoint). An automatic step asks nobody: the report that tells what
 // happened before it goes out then (advanceFrom), with that checkpoint.
-func (h *Host) roundNotices(tx *store.Tx, id ident.GameID, g *game, st adjudicator.Step, round uint64, at time.Time) error {
+func (h *Host) roundNotices(tx *store.Tx, id ident.GameID, g *game, st adjudicator.Step, round uint64, at time.Time, told *player) error {
 	for i := range g.Players {
 		p := &g.Players[i]
-		if !containsSide(st.Sides, p.Side) {
+		if !containsSide(st.Sides, p.Side) || told != nil && p.ID == told.ID { // his receipt tells him
 			continue
 		}
 		if err := h.notice(tx, g, recipient{p: p}, "",
-			fmt.Sprintf("T%d A%d, %s: the step's inputs are fixed. Its dice wait for round %d of the public randomness beacon, published at %s, which nobody, this server included, can know before.",
-				st.Turn, st.Act, st.What, round, at.UTC().Format("2006-01-02 15:04:05 UTC")),
+			fmt.Sprintf("T%d A%d, %s: %s", st.Turn, st.Act, st.What, strings.ToLower(roundLine(round, at)[:1])+roundLine(round, at)[1:]),
 			"Keep this mail: its checkpoint proves the round was named before it was published (navarch verify --checkpoint)."); err != nil {
 			return err
 		}
@@ -288,7 +317,7 @@ func (h *Host) resumeRound(tx *store.Tx, id ident.GameID, r beacon.Round) error 
 // resolveAuto resolves an automatic step already opened, once its round is in the log (in a
 // beacon game).
 func (h *Host) resolveAuto(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, ckpt *gamelog.Checkpoint) (play.Result, error) {
-	if err := h.fixRound(tx, id, g, eng.Next(), nil); err != nil {
+	if err := h.fixRound(tx, id, g, eng.Next(), nil, nil); err != nil {
 		return play.Result{Checkpoint: ckpt}, err
 	}
 	res, err := play.Resolve(tx, id, eng, nil, nil)

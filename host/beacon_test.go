@@ -56,9 +56,15 @@ func TestBeaconGameWaitsForItsRound(t *testing.T) {
 	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
 	f.send("bob@example.com", "KEY "+keys["bob@example.com"]+"\nNONE")
 	mails := f.outbox()
-	notice := find(mails, "bob@example.com", "notice")
+	notice := find(mails, "bob@example.com", "accepted") // his orders completed the step: his receipt names the round
 	if notice == nil || !strings.Contains(notice.Text, "wait for round") || !strings.Contains(notice.Text, "BEGIN NAVARCH CHECKPOINT") {
-		t.Fatalf("no notice of the round with a checkpoint: %v", subjects(mails))
+		t.Fatalf("no receipt naming the round with a checkpoint: %v", subjects(mails))
+	}
+	if n := find(mails, "alice@example.org", "notice"); n == nil || !strings.Contains(n.Text, "wait for round") {
+		t.Fatalf("no notice of the round to alice, whose orders came first: %v", subjects(mails))
+	}
+	if find(mails, "bob@example.com", "notice") != nil {
+		t.Errorf("bob gets a notice besides his receipt: %v", subjects(mails))
 	}
 	if find(mails, "bob@example.com", "report") != nil {
 		t.Fatalf("a report before the round: %v", subjects(mails))

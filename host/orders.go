@@ -97,9 +97,15 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			return err
 		}
 	}
+	round := ""
+	if len(a.g.Step.Orders) == len(a.g.Step.Sides) && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
+		if round, err = h.roundBeforeReceipt(tx, a.id, a.g, eng, a.p); err != nil {
+			return err
+		}
+	}
 	if err := h.queue(tx, a.g, a.to(), "receipt", "orders accepted",
 		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
-			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng)}, a.msg.MessageID, nil); err != nil {
+			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}, a.msg.MessageID, nil); err != nil {
 		return err
 	}
 	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
@@ -362,7 +368,7 @@ func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
 		uses = append(uses, r.Index)
 	}
-	if err := h.fixRound(tx, id, g, eng.Next(), uses); err != nil {
+	if err := h.fixRound(tx, id, g, eng.Next(), uses, nil); err != nil {
 		return play.Result{}, err
 	}
 	res, err := play.Resolve(tx, id, eng, orders, uses)

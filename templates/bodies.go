@@ -78,6 +78,9 @@ type Receipt struct {
 	Held string
 	// Advance: the game takes advance orders, so a receipt says when none are held.
 	Advance bool
+	// Round, in a beacon game whose step these orders complete, says which beacon round its
+	// dice wait for: the receipt's checkpoint proves the round was named before it came.
+	Round string
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
