@@ -124,6 +124,10 @@ func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.S
 	if err != nil {
 		return err
 	}
+	if h.beaconChain() == nil { // the game waits for a round nobody here will fetch
+		h.log.Error("a beacon game's step waits for its round, and this installation configures no beacon relays (config: beacon)",
+			"game", fmt.Sprintf("%x", id[:]), "round", round)
+	}
 	if err := h.roundNotices(tx, id, g, st, round, c.Time(round), told); err != nil {
 		return err
 	}
