@@ -37,6 +37,10 @@ type BeaconConfig struct {
 	Poll time.Duration
 }
 
+// beaconGrace is how long after a round's time the relays may not serve it yet without the
+// step being counted and logged as waiting (drand's relays lag a round by a second or so).
+const beaconGrace = 30 * time.Second
+
 // DefaultBeaconPoll is how often Serve fetches due rounds.
 const DefaultBeaconPoll = 15 * time.Second
 
@@ -244,6 +248,9 @@ func (h *Host) BeaconPass(ctx context.Context) error {
 			continue
 		}
 		r, err := h.round(ctx, w.chain, w.round)
+		if errors.Is(err, beacon.ErrNotYet) && h.cfg.Now().Before(w.chain.Time(w.round).Add(beaconGrace)) {
+			continue // the relays are a moment behind the round's time: the next pass fetches it
+		}
 		if err != nil {
 			left++
 			h.log.Warn("beacon round not fetched: the step waits for it", "game", fmt.Sprintf("%x", w.id[:]), "round", w.round, "err", err)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"navarch/beacon"
 	"navarch/beacon/beacontest"
 	"navarch/gamelog"
+	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/store"
 )
@@ -254,4 +256,41 @@ func TestBeaconEndgameWhileWaiting(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestBeaconRelayBehind: a relay that does not serve a round yet just after its time (drand's
+// lag a second or so) is no failure: the step is not counted waiting, and a pass later
+// fetches it; past the grace it is counted.
+func TestBeaconRelayBehind(t *testing.T) {
+	f, b := beaconFixture(t)
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		f.send(who, "JOIN\nKEY "+keys[who])
+	}
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nNONE")
+	f.send("bob@example.com", "KEY "+keys["bob@example.com"]+"\nNONE")
+	f.outbox()
+	var round uint64
+	f.s.View(func(tx *store.Tx) error { round, _, _, _ = ledger.Named(tx, store.Games(tx)[0]); return nil })
+	var mu sync.Mutex // the relay's clock, a little behind; its server reads it
+	relayNow := b.Chain.Time(round).Add(-time.Second)
+	lag := beacontest.New("host", b.Chain.Genesis, b.Chain.Period, func() time.Time { mu.Lock(); defer mu.Unlock(); return relayNow })
+	url, stop := lag.Server()
+	defer stop()
+	f.h.cfg.Beacon.Client.Relays = []string{url}
+	ctx := context.Background()
+	f.now = b.Chain.Time(round).Add(time.Second)
+	if err := f.h.BeaconPass(ctx); err != nil || f.h.BeaconWaiting() != 0 || find(f.outbox(), "bob@example.com", "report") != nil {
+		t.Fatalf("a relay a moment behind: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
+	f.now = b.Chain.Time(round).Add(time.Minute)
+	if err := f.h.BeaconPass(ctx); err != nil || f.h.BeaconWaiting() != 1 {
+		t.Fatalf("a relay a minute behind: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
+	mu.Lock()
+	relayNow = f.now
+	mu.Unlock()
+	if err := f.h.BeaconPass(ctx); err != nil || f.h.BeaconWaiting() != 0 {
+		t.Fatalf("the relay caught up: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
 }
