@@ -3,6 +3,7 @@ module navarch
 go 1.26.8
 
 require (
+	github.com/cloudflare/circl v1.6.5
 	github.com/emersion/go-imap/v2 v2.0.0-beta.8
 	github.com/emersion/go-message v0.18.2
 	github.com/emersion/go-msgauth v0.7.0

@@ -71,6 +71,7 @@ func TestOperatorGrindingFails(t *testing.T) {
 	// The close uses an older record of alice's although a newer one exists.
 	c = forge.Clone(b)
 	newer := strings.Replace(c[orders], fmt.Sprintf("index %d\n", orders-1), fmt.Sprintf("index %d\n", orders), 1)
+	newer = strings.Replace(newer, "@alice.example>", ".again@alice.example>", 1) // another mail of hers
 	c = forge.InsertAt(c, orders+1, newer)
 	c = forge.Rewire(t, c, closeAt+1, []int{orders - 1}, [][2]string{{lines, n}}, [][]byte{[]byte("t3a2")})
 	attacks = append(attacks, attack{"a close that skips the latest orders", c, false, closeAt, "not its latest"})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"navarch/adjudicator/dice"
 	"navarch/ident"
@@ -18,6 +19,10 @@ type Checkpoint struct {
 	Size      uint64
 	Head      ident.Hash
 	Signature []byte
+	// Mailed is when the mail that carried the checkpoint reached the player (its
+	// player-side Received, or Date), where verify --checkpoint read one; not signed. In a
+	// beacon game it proves a step's round was named before it was published.
+	Mailed time.Time
 }
 
 // Body returns the signed bytes' text part:

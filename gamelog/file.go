@@ -169,7 +169,7 @@ func ParseFile(data []byte) (*File, error) {
 				return nil, err
 			}
 			if trailer {
-				if b.end+1 < len(str) {
+				if b.end < len(str) { // the file ends with the trailer's LF (docs/LOG-FORMAT.md 4)
 					return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, line+1)
 				}
 				return f, nil
@@ -557,13 +557,13 @@ func (f *File) takeBlock(b *block, rec *Record, perr error, line int, raw []byte
 }
 
 func (f *File) parseHeader(header string) error {
-	for _, format := range []string{FormatV1, FormatV2} {
+	for _, format := range Formats {
 		if view, ok := strings.CutPrefix(header, format+" log "); ok && CheckToken(view) == nil {
 			f.Format, f.View = format, view
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: line 1: not a navarch log (want %q or %q)", ErrSyntax, FileHeader+" <view>", FormatV2+" log <view>")
+	return fmt.Errorf("%w: line 1: not a navarch log (want %q, %q or %q)", ErrSyntax, FileHeader+" <view>", FormatV2+" log <view>", FormatV3+" log <view>")
 }
 
 // parseUnseal reads "unseal <index> <nonce>" and the record it opens, which must be the

@@ -35,7 +35,8 @@ func oldParseFile(data []byte) (*File, error) {
 		}
 		b := rest[:end+1]
 		rest = rest[end+1:]
-		if len(rest) > 0 {
+		more := len(rest) > 0 // an empty line, at least, follows the block
+		if more {
 			rest = rest[1:]
 		}
 		trailer, err := f.oldParseBlock(b, line)
@@ -43,7 +44,7 @@ func oldParseFile(data []byte) (*File, error) {
 			return nil, err
 		}
 		if trailer {
-			if len(rest) > 0 {
+			if more {
 				return nil, fmt.Errorf("%w: line %d: text after end-of-log", ErrSyntax, line+1)
 			}
 			return f, nil

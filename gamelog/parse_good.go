@@ -107,7 +107,7 @@ func parseGood(data []byte, str string, header int, format, view string) *File {
 			trailer.line += lines[w]
 		}
 	}
-	if trailer == nil || trailer.end+1 < len(str) || f.parseTrailer(trailer.first, trailer.rest, trailer.line) != nil || f.Size != uint64(n) {
+	if trailer == nil || trailer.end < len(str) || f.parseTrailer(trailer.first, trailer.rest, trailer.line) != nil || f.Size != uint64(n) {
 		return nil
 	}
 	parallel(workers, func(w int) { // each stretch's line numbers, from its first block's

@@ -19,6 +19,8 @@ const (
 	TypeNote       = "note"        // referee actions: pause, extend, replace player
 	TypeEnd        = "end"         // the game is over
 	TypeSealed     = "sealed"      // (v2) a salted commitment to a record withheld from some views
+	TypeRound      = "round"       // (v3) names the beacon round R of a step once its inputs are fixed
+	TypeBeacon     = "beacon"      // (v3) round R as the beacon published it: its BLS signature
 )
 
 // Log formats. A game keeps the format of its genesis record for its whole life; verify
@@ -30,7 +32,14 @@ const (
 	// FormatV2 logs commit every withheld record and every order text with a salt, enforce
 	// one orders record per acting player in each close, and sign the export's trailer.
 	FormatV2 = "navarch/v2"
+	// FormatV3 logs are v2 logs that may key their dice with a public randomness beacon
+	// (named in the genesis record), must declare their secrecy, and mark the orders records
+	// of held advance orders, so that any other Message-ID feeds one orders record only.
+	FormatV3 = "navarch/v3"
 )
+
+// Formats lists the log formats verify knows, oldest first.
+var Formats = []string{FormatV1, FormatV2, FormatV3}
 
 // SecrecyDeclared is the genesis record's "secrecy" of a v2 game whose activation records
 // declare their secrecy ("secret yes") when they open, before any orders: an orders text of
@@ -84,7 +93,8 @@ var schemas = map[string][]field{
 	TypeGenesis: {{"format", kToken, one}, {"game", kHex16, one}, {"ruleset", kToken, one},
 		{"scenario", kToken, one}, {"options", kTokens, one}, {"tables", kHex, opt}, {"engine", kText, one},
 		{"player", kPair, some}, {"turns", kUint, one}, {"commitment", kHex32, one},
-		{"verifier", kHex32, one}, {"created", kTime, one}, {"secrecy", kToken, opt}},
+		{"verifier", kHex32, one}, {"created", kTime, one}, {"secrecy", kToken, opt},
+		{"beacon-chain", kHex32, opt}, {"beacon-key", kHex, opt}, {"beacon-period", kUint, opt}, {"beacon-genesis", kUint, opt}},
 	TypeJoin: {{"player", kToken, one}, {"entropy", kHex, one}, {"received", kTime, one},
 		{"message-id", kText, opt}},
 	TypeStart: {{"by", kToken, one}, {"joined", kToken, many}, {"missing", kToken, many},
@@ -93,7 +103,7 @@ var schemas = map[string][]field{
 		{"what", kText, one}, {"deadline", kTime, one}, {"secret", kToken, opt}},
 	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
 		{"side", kToken, opt}, {"orders-hash", kHex32, opt}, {"commitment", kHex32, opt}, {"entropy", kHex, one},
-		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}},
+		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}, {"held", kToken, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
 		{"inputs-hash", kHex32, opt}},
 	TypeOrdersText: {{"orders", kUint, one}, {"side", kToken, opt}, {"nonce", kHex32, opt}, {"line", kText, many}},
@@ -112,12 +122,14 @@ var schemas = map[string][]field{
 	TypeEnd:        {{"turn", kUint, one}, {"result", kText, one}},
 	TypeSealed: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, opt},
 		{"what", kToken, one}, {"commitment", kHex32, one}},
+	TypeRound:  {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}},
+	TypeBeacon: {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}, {"signature", kHex, one}},
 }
 
 // Types lists the record types in a fixed order (for documentation and tests).
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
 	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
-	TypeNote, TypeEnd, TypeSealed}
+	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon}
 
 // typeSchemas holds schemas[Types[i]] at i.
 var typeSchemas = func() [][]field {

@@ -33,3 +33,22 @@ func TestTextAfterTheTrailerRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyLineAfterTheTrailerRefused: the file ends with the trailer's LF
+// (docs/LOG-FORMAT.md 4); an empty line after it, or any other byte, is refused by both
+// parsers, as the browser page refuses it (webverify's case "trailer followed by an empty
+// line"), so that a file has one encoding.
+func TestEmptyLineAfterTheTrailerRefused(t *testing.T) {
+	for _, view := range []ledger.View{{Full: true}, {Side: "venice"}} {
+		g := newGame(t, ledgertest.Small, view)
+		for _, tail := range []string{"\n", "\n\n", " \n"} {
+			bad := append(bytes.Clone(g.Data), tail...)
+			if _, err := gamelog.ParseFile(bad); err == nil {
+				t.Errorf("view %s: ParseFile accepts %q after the trailer", view.Name(), tail)
+			}
+			if _, err := gamelog.OldParseFile(bad); err == nil {
+				t.Errorf("view %s: the old parser accepts %q after the trailer", view.Name(), tail)
+			}
+		}
+	}
+}

@@ -28,6 +28,20 @@ type VerifyOptions struct {
 	// Player must come from one of them, with the entropy the mail gave.
 	Sent   []SentMail
 	Player string
+	// AllowV1 accepts a log of format v1 (verify --allow-v1). Without it a v1 log fails: a
+	// daemon patched to create new games in v1 would bring back every grinding of the dice
+	// that v2 closed (docs/LOG-FORMAT.md 9).
+	AllowV1 bool
+	// AllowUndeclared accepts a v2 log whose genesis does not declare its secrecy (verify
+	// --allow-undeclared): a game created before navarch declared it, whose daemon could
+	// choose which orders texts enter E as zero bytes (docs/LOG-FORMAT.md 2).
+	AllowUndeclared bool
+	// BeaconKey is the beacon's public key the auditor pins (verify --beacon-key); without it
+	// a beacon game's genesis must name drand quicknet's key (beacon.Quicknet).
+	BeaconKey []byte
+	// Format, if set, is the log format the genesis mail states (verify --format): a log of
+	// another format fails, so that a game recreated in an older format is caught.
+	Format string
 }
 
 // Failure names the first record (or file position) that does not verify.
@@ -72,6 +86,10 @@ type Report struct {
 	Unsent []Unsent
 	// Withheld counts sealed records whose content this view does not hold.
 	Withheld int
+	// Beacon (a v3 beacon game): the steps keyed by a round and its BLS signature, and those
+	// that a checkpoint mail received before the round's time proves were fixed before it
+	// (verify --checkpoint).
+	BeaconSteps, BeaconProven int
 }
 
 // OK reports whether the log verified.
@@ -141,6 +159,9 @@ func (v *verifier) run() error {
 	if err := v.checkExternal(); err != nil {
 		return err
 	}
+	if err := v.checkBeaconMail(); err != nil {
+		return err
+	}
 	v.findOrders()
 	return v.checkSent()
 }
@@ -166,6 +187,8 @@ func (v *verifier) computeHeads() {
 			size(e.Record.Uint("size"))
 		case e.Record.Type == TypeReveal:
 			v.reveals = append(v.reveals, i)
+		case e.Record.Type == TypeEnd:
+			v.over = true
 		case e.Inner != nil && e.Inner.Type == TypeCheckpoint:
 			size(e.Inner.Uint("size"))
 		}
@@ -219,9 +242,19 @@ func (v *verifier) readGenesis() error {
 		return v.fail(e, "record 0 must be the genesis record")
 	}
 	if g.Get("format") != v.f.Format {
-		return v.fail(e, "format %q in a %q file (this verifier knows %s and %s)", g.Get("format"), v.f.Format, FormatV1, FormatV2)
+		return v.fail(e, "format %q in a %q file (this verifier knows %v)", g.Get("format"), v.f.Format, Formats)
+	}
+	if v.opts.Format != "" && v.f.Format != v.opts.Format {
+		return v.fail(e, "a log of format %s; the genesis mail states %s (--format)", v.f.Format, v.opts.Format)
 	}
 	v.v2 = v.f.Format != FormatV1
+	v.v3 = v.f.Format == FormatV3
+	if !v.v2 && !v.opts.AllowV1 {
+		return v.fail(e, "a log of format %s, whose daemon could choose the dice's inputs (docs/LOG-FORMAT.md 9): refused unless --allow-v1 (every game navarch creates now is %s or later)", FormatV1, FormatV2)
+	}
+	if !v.v2 {
+		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("a log of format %s, accepted with --allow-v1: its daemon could choose which orders a close used and their entropy", FormatV1))
+	}
 	if err := v.readSecrecy(e); err != nil {
 		return err
 	}
@@ -232,6 +265,9 @@ func (v *verifier) readGenesis() error {
 		return v.fail(e, "turns %d out of range", v.turns)
 	}
 	v.commitment = g.Hash32("commitment")
+	if err := v.readBeacon(e); err != nil {
+		return err
+	}
 	if err := v.readPlayers(e); err != nil {
 		return err
 	}

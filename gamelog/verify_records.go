@@ -69,10 +69,13 @@ type verifier struct {
 	rollTurn    uint32 // the turn of the last roll, in rollTurns
 	commits     map[uint64]commitRec
 	ended       bool
+	over        bool   // the file holds the end record: every view opens every seal
 	goodSize    uint64 // size of the last checkpoint that matched
 	stats       dieStats
 
 	v2      bool
+	v3      bool // v3's rules too (verify_v3.go)
+	b3      beaconState
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
@@ -201,6 +204,10 @@ func (v *verifier) checkRecord(e *Entry) error {
 		return v.checkDisclose(e)
 	case TypeSealed:
 		return v.checkSealed(e)
+	case TypeRound:
+		return v.checkRound(e)
+	case TypeBeacon:
+		return v.checkBeacon(e)
 	case TypeEnd:
 		v.ended = true
 	}

@@ -41,12 +41,16 @@ func (v *verifier) checkV2Markers(e *Entry) error {
 func (v *verifier) readSecrecy(e *Entry) error {
 	s := e.Record.Get("secrecy")
 	switch {
+	case s == "" && v.v3:
+		return v.fail(e, "a genesis of %s declares its secrecy (secrecy %s)", FormatV3, SecrecyDeclared)
+	case s == "" && v.v2 && !v.opts.AllowUndeclared:
+		return v.fail(e, "the genesis record does not declare its secrecy, so the daemon could choose which orders texts enter E as zero bytes (docs/LOG-FORMAT.md 2): refused unless --allow-undeclared (a game created before navarch declared it)")
 	case s == "" && v.v2:
 		v.rep.Notes = append(v.rep.Notes, "this game's activations do not declare their secrecy (a game created before navarch declared it): "+
 			"each sealed orders text is checked to be its player's, and navarch replay checks that its step was secret by the rules")
 	case s == "":
 	case !v.v2 || s != SecrecyDeclared:
-		return v.fail(e, "secrecy %q: only %q, and only in %s", s, SecrecyDeclared, FormatV2)
+		return v.fail(e, "secrecy %q: only %q, and only in %s and later", s, SecrecyDeclared, FormatV2)
 	default:
 		v.declared = true
 	}
@@ -81,7 +85,7 @@ func (v *verifier) checkSealed(e *Entry) error {
 	what, side := sf.what, sf.side
 	switch {
 	case !v.v2:
-		return v.fail(e, "sealed records belong to %s, not %s", FormatV2, v.f.Format)
+		return v.fail(e, "sealed records belong to %s and later, not %s", FormatV2, v.f.Format)
 	case !slices.Contains(sealable, what):
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
 	case side != "" && !v.sides[side]:
@@ -96,6 +100,9 @@ func (v *verifier) checkSealed(e *Entry) error {
 	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
 		// An orders text has no turn of its own: its seal carries the close's.
 		return v.fail(e, "a sealed orders text of turn %s activation %s outside that activation's close", sf.turn, sf.act)
+	}
+	if e.Inner == nil && v.over {
+		return v.fail(e, "the game is over, and this copy lacks the record sealed here (after the end every view carries every unseal block, docs/LOG-FORMAT.md 4)")
 	}
 	if e.Inner == nil {
 		v.rep.Withheld++
@@ -160,6 +167,9 @@ func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
 	if def && (r.Get("default") != "yes" || len(r.Bytes("entropy")) > 0 || r.Has("message-id")) {
 		return v.fail(e, "a default orders record has no entropy and no mail (default yes, entropy empty)")
 	}
+	if err := v.checkHeld(e, ta); err != nil {
+		return err
+	}
 	if v.current[ta] == nil {
 		v.current[ta] = map[string]uint64{}
 	}
@@ -197,6 +207,13 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 	}
 	if len(sides) != len(want) || !containsAll(sides, want) {
 		return v.fail(e, "uses orders of sides %v; turn %d activation %d asked %v (one record each)", sides, ta.t, ta.a, want)
+	}
+	var uses []uint64
+	for _, u := range e.Record.All("use") {
+		uses = append(uses, parseUint(u))
+	}
+	if err := v.checkCloseBeacon(e, ta, uses); err != nil {
+		return err
 	}
 	cur := &closeRec{ta: ta, label: v.newLabels(), uses: nil}
 	for _, u := range e.Record.All("use") {
@@ -286,7 +303,11 @@ func (v *verifier) finishTexts(at *Entry) error {
 	if eh != *c.claimedE {
 		return v.fail(ce, "inputs-hash %x, recomputed E is %x", c.claimedE[:], eh[:])
 	}
-	if x, ok := v.seeds[c.ta.t]; ok {
+	x, ok := v.seeds[c.ta.t]
+	switch r, keyedByRound := v.b3.rounds[c.ta]; {
+	case ok && v.b3.chain != nil && keyedByRound:
+		v.keyed(c, dice.BeaconKey(x, v.game, v.start, c.ta.t, c.ta.a, eh, r.Number, r.Randomness()))
+	case ok:
 		v.keyed(c, dice.ActivationKey(x, v.game, v.start, c.ta.t, c.ta.a, eh))
 	}
 	_ = at

@@ -41,7 +41,20 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 			g.Status, g.Step = "over", nil
 			return h.reports(tx, id, g, eng, start, ckpt)
 		case adjudicator.Auto:
-			res, err := play.Step(tx, id, eng, nil, time.Time{})
+			var opened play.Result
+			t, a, open, err := ledger.OpenStep(tx, id)
+			if err != nil {
+				return err
+			}
+			if !open || t != st.Turn || a != st.Act { // else opened before, waiting for its round
+				if opened, err = play.Open(tx, id, eng, nil, time.Time{}); err != nil {
+					return err
+				}
+			}
+			res, err := h.resolveAuto(tx, id, g, eng, opened.Checkpoint)
+			if isAwait(err) { // a beacon game: what happened so far is told now (beacon.go)
+				return h.reports(tx, id, g, eng, start, res.Checkpoint)
+			}
 			if err != nil {
 				return err
 			}
@@ -77,6 +90,9 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 				return h.reports(tx, id, g, eng, start, ckpt)
 			}
 			res, err = h.resolveStep(tx, id, g, eng)
+			if isAwait(err) {
+				return h.reports(tx, id, g, eng, start, ckpt)
+			}
 			if err != nil {
 				return err
 			}
@@ -302,6 +318,9 @@ func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		}
 	}
 	body := templates.GameEnd{Result: result, Checkpoint: c.Block(), Export: att.Name, Verifier: verifier, Summary: summary(eng, r.side())}
+	if gen, err := store.Record(tx, id, 0); err == nil {
+		body.Format = gen.Get("format")
+	}
 	if len(files) > 0 {
 		body.Map = files[0].Name
 	}

@@ -158,7 +158,7 @@ func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
 	if len(spec.Tables) > 0 {
 		cfg.Tables = map[string][]byte{rs.ID(): spec.Tables}
 	}
-	c, err := play.Create(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand)
+	c, err := play.CreateBeacon(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand, h.beaconChain())
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (h *Host) welcome(tx *store.Tx, g *game, c ledger.Created, rs adjudicator.R
 			return err
 		}
 		body := templates.Welcome{Key: key, Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
-			Checkpoint: c.Checkpoint.Block(), Players: players, Help: eng.Help(p.Side), Deadlines: h.policy(g),
+			Checkpoint: c.Checkpoint.Block(), Format: c.Format, Players: players, Help: eng.Help(p.Side), Deadlines: h.policy(g),
 			ReplyTokens: h.cfg.ReplyTokens}
 		if err := h.queue(tx, g, recipient{p: &p}, "welcome", "welcome", body, "", nil); err != nil {
 			return err
@@ -251,7 +251,7 @@ func (h *Host) welcome(tx *store.Tx, g *game, c ledger.Created, rs adjudicator.R
 			return err
 		}
 		body := templates.RefereeWelcome{Key: key, Commitment: hex.EncodeToString(c.Commitment[:]), Verifier: hex.EncodeToString(c.Verifier),
-			Checkpoint: c.Checkpoint.Block(), Players: players, Deadlines: h.policy(g), ReplyTokens: h.cfg.ReplyTokens}
+			Checkpoint: c.Checkpoint.Block(), Format: c.Format, Players: players, Deadlines: h.policy(g), ReplyTokens: h.cfg.ReplyTokens}
 		if err := h.queue(tx, g, recipient{address: r}, "refwelcome", "welcome (referee)", body, "", nil); err != nil {
 			return err
 		}

@@ -18,6 +18,9 @@ type Figures struct {
 	Games       map[string]int // games by state: joining, playing, paused, waiting, over
 	Parked      int            // mails parked after our own failures
 	Dropped     map[string]int // mails dropped unanswered, ever, by reason (drop.go: DropReasons)
+	// BeaconWaiting: beacon steps whose round is due and could not be fetched at the last
+	// pass (a relay down); they wait, never keyed without it (beacon.go).
+	BeaconWaiting int
 }
 
 // GameStates are the states Figures counts games in (gameState), every one reported even
@@ -30,7 +33,7 @@ var GameStates = []string{"joining", "playing", "paused", "waiting", "over", "un
 // up; the backlog when it does not). Counts the host did not stamp (a file written before
 // them) are made first.
 func (h *Host) Figures() (Figures, error) {
-	f := Figures{Games: map[string]int{}}
+	f := Figures{Games: map[string]int{}, BeaconWaiting: h.BeaconWaiting()}
 	now := h.cfg.Now()
 	stale := false
 	read := func(tx *store.Tx) error {

@@ -66,6 +66,9 @@ type Config struct {
 	Wake chan struct{}
 	// Metrics, if set, is told of each mail received, parked, sent and refused (Serve).
 	Metrics Observer
+	// Beacon, if set, keys every new game's dice with a public randomness beacon as well
+	// (beacon.go, docs/DICE.md 3); games created without it keep their keys.
+	Beacon *BeaconConfig
 }
 
 // Host runs the games of one store.
@@ -78,6 +81,7 @@ type Host struct {
 	health   *health                       // the mailbox's and the outbox's (health.go)
 	ids      idKey                         // the Message-ID key (own.go)
 	outbox   atomic.Pointer[outbox.Outbox] // the one Serve runs
+	waiting  atomic.Int64                  // beacon steps the last pass left waiting (BeaconWaiting)
 }
 
 // New returns a host over a store with the rulesets it may run.

@@ -97,9 +97,15 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			return err
 		}
 	}
+	round := ""
+	if len(a.g.Step.Orders) == len(a.g.Step.Sides) && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
+		if round, err = h.roundBeforeReceipt(tx, a.id, a.g, eng, a.p); err != nil {
+			return err
+		}
+	}
 	if err := h.queue(tx, a.g, a.to(), "receipt", "orders accepted",
-		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy,
-			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng)}, a.msg.MessageID, nil); err != nil {
+		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
+			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}, a.msg.MessageID, nil); err != nil {
 		return err
 	}
 	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
@@ -270,7 +276,7 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		if player == "" { // held before the sender was kept
 			player = g.sidePlayers(side)[0].ID
 		}
-		so := play.SideOrders{Player: player, Side: side, Orders: use, Received: held.Time, MessageID: held.MsgID, Entropy: []byte(held.Entropy)}
+		so := play.SideOrders{Player: player, Side: side, Orders: use, Received: held.Time, MessageID: held.MsgID, Entropy: []byte(held.Entropy), Held: true}
 		i, _, err := play.Record(tx, id, eng.Next(), so)
 		if err != nil {
 			return false, err
@@ -340,6 +346,9 @@ func (h *Host) resolve(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		return err
 	}
 	res, err := h.resolveStep(tx, id, g, eng)
+	if isAwait(err) { // a beacon game: the step goes on when its round comes (beacon.go)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -358,6 +367,9 @@ func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 		parsed, _ := eng.Parse(side, r.Text)
 		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
 		uses = append(uses, r.Index)
+	}
+	if err := h.fixRound(tx, id, g, eng.Next(), uses, nil); err != nil {
+		return play.Result{}, err
 	}
 	res, err := play.Resolve(tx, id, eng, orders, uses)
 	if g.Closed == nil {

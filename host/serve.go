@@ -56,6 +56,7 @@ func (h *Host) Serve(ctx context.Context, in *mail.Intake, s Sender) error {
 	run("intake", func() { in.Run(ctx) })
 	run("outbox", func() { out.Run(ctx) })
 	run("deadlines", func() { h.tickLoop(ctx, out) })
+	run("beacon", func() { h.beaconLoop(ctx, wake) })
 	wg.Wait()
 	return ctx.Err()
 }

@@ -152,6 +152,9 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	if g.Step == nil || g.Status != "playing" {
 		return nil
 	}
+	if waits, err := awaitsRound(tx, id); err != nil || waits {
+		return err // its inputs are fixed: the beacon pass resolves it (beacon.go)
+	}
 	missing := g.missing()
 	if back := absentUntil(missing, g.Step.Deadline); back.After(g.Step.Deadline) {
 		if err := h.absenceMoves(tx, id, g, missing, back); err != nil {

@@ -1,8 +1,11 @@
 package ledger
 
 import (
+	"navarch/beacon"
+
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +61,11 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 	if err := store.PutMeta(tx, id, metaActivation, binary.BigEndian.AppendUint64(nil, rec.Index)); err != nil {
 		return err
 	}
+	for _, k := range []string{metaRound, metaBeacon, metaUses} { // the new step names its own round
+		if err := store.PutMeta(tx, id, k, nil); err != nil {
+			return err
+		}
+	}
 	return writeCursor(tx, id, cursor{turn: a.Turn, act: a.Act})
 }
 
@@ -91,6 +99,9 @@ type Orders struct {
 	// Default (v2) records the rules' no-orders default for a player who sent nothing: no
 	// text, no entropy, no mail. Close writes these itself.
 	Default bool
+	// Held (v3) marks orders held in advance and used now, whose mail may feed an orders
+	// record in each step that uses some of them; any other mail feeds one record only.
+	Held bool
 }
 
 // RecordOrders writes an orders record and returns its index and orders hash
@@ -176,6 +187,9 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 	if mid := gamelog.CleanText(o.MessageID); mid != "" {
 		b.Add("message-id", mid)
 	}
+	if o.Held && in.format == gamelog.FormatV3 {
+		b.Add("held", "yes")
+	}
 	return nil
 }
 
@@ -214,7 +228,26 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	if err != nil {
 		return nil, err
 	}
-	if in.v2() {
+	var round *beacon.Round
+	if c, err := Beacon(tx, id); err != nil {
+		return nil, err
+	} else if c != nil { // the defaults were written before the round was named (Complete)
+		r, err := stepRound(tx, id)
+		if err != nil {
+			return nil, fmt.Errorf("close turn %d activation %d: %w", t, a, err)
+		}
+		round = &r
+		_, _, fixed, err := Named(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range uses {
+			if !slices.Contains(fixed, u) {
+				return nil, fmt.Errorf("close turn %d activation %d: %w: orders record %d came after the round was named", t, a, ErrSequence, u)
+			}
+		}
+		uses = fixed
+	} else if in.v2() {
 		if uses, err = withDefaults(tx, id, in, t, a, uses); err != nil {
 			return nil, err
 		}
@@ -238,7 +271,7 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	if err := writeCursor(tx, id, cur); err != nil {
 		return nil, err
 	}
-	key, err := activationKey(tx, id, t, a, e)
+	key, err := activationKey(tx, id, t, a, e, round)
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +384,8 @@ func readInputs(tx *store.Tx, id ident.GameID, in info, uses []uint64) ([]dice.I
 	return inputs, nil
 }
 
-func activationKey(tx *store.Tx, id ident.GameID, t, a uint32, e ident.Hash) (ident.Hash, error) {
+// activationKey is K_{t,a}, keyed by the step's beacon round where it has one.
+func activationKey(tx *store.Tx, id ident.GameID, t, a uint32, e ident.Hash, round *beacon.Round) (ident.Hash, error) {
 	xt, err := turnSeed(tx, id, t)
 	if err != nil {
 		return ident.Hash{}, err
@@ -359,6 +393,9 @@ func activationKey(tx *store.Tx, id ident.GameID, t, a uint32, e ident.Hash) (id
 	s, err := startHash(tx, id)
 	if err != nil {
 		return ident.Hash{}, err
+	}
+	if round != nil {
+		return dice.BeaconKey(xt, id, s, t, a, e, round.Number, round.Randomness()), nil
 	}
 	return dice.ActivationKey(xt, id, s, t, a, e), nil
 }

@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"navarch/beacon"
+
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -43,6 +45,9 @@ type Spec struct {
 	Players           []Player
 	MaxTurns          int // the scenario's maximum number of game turns
 	Created           time.Time
+	// Beacon keys every step's dice with a round of this public randomness beacon as well
+	// (docs/DICE.md 3); nil for none.
+	Beacon *beacon.Chain
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
@@ -75,6 +80,9 @@ type Created struct {
 	Commitment ident.Hash
 	Verifier   ed25519.PublicKey
 	Checkpoint gamelog.Checkpoint
+	// Format is the log format of the genesis record (gamelog.FormatV3): the welcome mail
+	// states it, and its verify command pins it (verify --format).
+	Format string
 }
 
 // Create commits a new game (docs/DICE.md 1): it draws the game id and the top seed X_N from rnd
@@ -101,6 +109,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return c, err
 	}
 	c.Verifier = key.Public().(ed25519.PublicKey)
+	c.Format = gamelog.FormatV3
 	n := uint32(spec.MaxTurns + TurnMargin)
 	c.Commitment = dice.Commitment(c.Game, n, xN)
 	if err := store.CreateGame(tx, c.Game); err != nil {
@@ -122,7 +131,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 const secretSeed = "x-top"
 
 func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
-	b := gamelog.New(gamelog.TypeGenesis).Add("format", gamelog.FormatV2).AddHex("game", c.Game[:]).
+	b := gamelog.New(gamelog.TypeGenesis).Add("format", c.Format).AddHex("game", c.Game[:]).
 		Add("ruleset", spec.Ruleset).Add("scenario", spec.Scenario).
 		Add("options", strings.Join(spec.Options, " "))
 	if len(spec.Tables) > 0 {
@@ -134,8 +143,12 @@ func genesis(spec Spec, c Created, n uint32) *gamelog.Builder {
 	for _, p := range players {
 		b.Add("player", p.ID+" "+p.Side)
 	}
-	return b.AddUint("turns", uint64(n)).AddHex("commitment", c.Commitment[:]).
+	b.AddUint("turns", uint64(n)).AddHex("commitment", c.Commitment[:]).
 		AddHex("verifier", c.Verifier).AddTime("created", spec.Created).Add("secrecy", gamelog.SecrecyDeclared)
+	if spec.Beacon != nil {
+		b.AddBeacon(spec.Beacon)
+	}
+	return b
 }
 
 func add(tx *store.Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, error) {

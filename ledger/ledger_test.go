@@ -2,13 +2,16 @@ package ledger_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"navarch/beacon/beacontest"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"
@@ -307,5 +310,157 @@ func TestOrdersFollowTheActivationsSecrecy(t *testing.T) {
 	open(2, false)
 	if err := orders(2, true); !errors.Is(err, ledger.ErrSequence) {
 		t.Errorf("secret orders in a public step: %v", err)
+	}
+}
+
+// TestBeaconGame: a beacon game names its beacon in the genesis record, writes a round and a
+// beacon record before each close, and verifies with the beacon's key pinned; a close
+// without its round waits (ErrNoRound) and never falls back to a key without the beacon.
+func TestBeaconGame(t *testing.T) {
+	b := beacontest.New("ledger", ledgertest.Clock.Add(-time.Hour), 3*time.Second, func() time.Time { return ledgertest.Clock })
+	sc := ledgertest.Small
+	sc.Beacon = b
+	s := newStore(t)
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ledgertest.Export(s, id, ledger.View{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gamelog.ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key ed25519.PrivateKey
+	s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key.Public().(ed25519.PublicKey), BeaconKey: b.Chain.Key})
+	if !rep.OK() || rep.BeaconSteps != 3*3 || rep.RollsChecked == 0 {
+		t.Fatalf("verify: %v, %d beacon steps, %d rolls checked", rep.Failure, rep.BeaconSteps, rep.RollsChecked)
+	}
+	if rep := gamelog.Verify(f, gamelog.VerifyOptions{Key: key.Public().(ed25519.PublicKey)}); rep.OK() || !strings.Contains(rep.Failure.Reason, "quicknet") {
+		t.Errorf("without --beacon-key: %v", rep.Failure)
+	}
+	err = s.Update(func(tx *store.Tx) error {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: 3, Act: 9, What: "draw"}); err != nil {
+			return err
+		}
+		if _, err := ledger.Close(tx, id, 3, 9, nil); !errors.Is(err, ledger.ErrNoRound) {
+			t.Errorf("close without a round named: %v, want ErrNoRound", err)
+		}
+		_, r, err := ledger.Complete(tx, id, 3, 9, nil, ledgertest.Clock, time.Minute)
+		if err != nil {
+			return err
+		}
+		if _, err := ledger.Close(tx, id, 3, 9, nil); !errors.Is(err, ledger.ErrNoRound) {
+			t.Errorf("close before the round's beacon record: %v, want ErrNoRound", err)
+		}
+		bad := b.Round(r)
+		bad.Signature[3] ^= 1
+		if err := ledger.PutRound(tx, id, 3, 9, bad); err == nil {
+			t.Error("a round whose signature does not verify is written")
+		}
+		if err := ledger.PutRound(tx, id, 3, 9, b.Round(r+1)); err == nil {
+			t.Error("another round than the one named is written")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBeaconEndWhileWaiting: a game ended while a step waits for its round (a referee's
+// ENDGAME) waits no more: no round is named any longer, and the round cannot be written
+// after the end.
+func TestBeaconEndWhileWaiting(t *testing.T) {
+	b := beacontest.New("ledger end", ledgertest.Clock.Add(-time.Hour), 3*time.Second, func() time.Time { return ledgertest.Clock })
+	sc := ledgertest.Small
+	sc.Beacon = b
+	s := newStore(t)
+	id, err := ledgertest.Game(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(func(tx *store.Tx) error {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: 3, Act: 9, What: "draw"}); err != nil {
+			return err
+		}
+		_, r, err := ledger.Complete(tx, id, 3, 9, nil, ledgertest.Clock, time.Minute)
+		if err != nil {
+			return err
+		}
+		if _, err := ledger.End(tx, id, 3, "ended by the referee"); err != nil {
+			return err
+		}
+		if named, _, _, err := ledger.Named(tx, id); err != nil || named != 0 {
+			t.Errorf("after the end, round %d still named (%v)", named, err)
+		}
+		if err := ledger.PutRound(tx, id, 3, 9, b.Round(r)); err == nil {
+			t.Error("a beacon record written after the end")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHeldOrdersShareTheirMail: a mail whose orders are recorded as it comes and whose
+// advance orders are held and used in two later steps feeds three records, the later two
+// "held yes", and verifies; a record of that Message-ID not marked held, or held twice in
+// one step, fails (docs/LOG-FORMAT.md 3).
+func TestHeldOrdersShareTheirMail(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		held  []bool // the records after the first, by step
+		same  bool   // the last in the step of the one before it
+		fails string
+	}{
+		{"held in two later steps", []bool{true, true}, false, ""},
+		{"a second record not held", []bool{true, false}, false, "already fed orders record"},
+		{"held twice in one step", []bool{true, true}, true, "used twice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newStore(t)
+			id := started(t, s)
+			act := uint32(1)
+			record := func(held bool, open bool) {
+				err := s.Update(func(tx *store.Tx) error {
+					if open {
+						if err := ledger.Open(tx, id, ledger.Activation{Turn: 1, Act: act, Players: []string{"alice"}}); err != nil {
+							return err
+						}
+					}
+					_, _, err := ledger.RecordOrders(tx, id, ledger.Orders{Turn: 1, Act: act, Player: "alice", Canonical: []byte("A MOVE\n"),
+						Entropy: []byte("e"), Received: ledgertest.Clock, MessageID: "<one@alice.example>", Held: held})
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			record(false, true)
+			for i, h := range c.held {
+				if !(c.same && i == len(c.held)-1) {
+					act++
+				}
+				record(h, !(c.same && i == len(c.held)-1))
+			}
+			var buf bytes.Buffer
+			s.View(func(tx *store.Tx) error { return ledger.Export(tx, id, ledger.View{Full: true}, &buf) })
+			f, err := gamelog.ParseFile(buf.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := gamelog.Verify(f, gamelog.VerifyOptions{TrustLogKey: true})
+			switch {
+			case c.fails == "" && !rep.OK():
+				t.Errorf("verify: %v", rep.Failure)
+			case c.fails != "" && (rep.OK() || !strings.Contains(rep.Failure.Reason, c.fails)):
+				t.Errorf("verify: %v, want a failure mentioning %q", rep.Failure, c.fails)
+			}
+		})
 	}
 }

@@ -86,6 +86,11 @@ func End(tx *store.Tx, id ident.GameID, turn uint32, result string) (gamelog.Che
 	if _, err := add(tx, id, gamelog.New(gamelog.TypeEnd).AddUint("turn", uint64(turn)).Add("result", gamelog.CleanText(result))); err != nil {
 		return gamelog.Checkpoint{}, err
 	}
+	for _, k := range []string{metaRound, metaBeacon, metaUses} { // a step waiting for its round waits no more
+		if err := store.PutMeta(tx, id, k, nil); err != nil {
+			return gamelog.Checkpoint{}, err
+		}
+	}
 	rev, err := revealed(tx, id)
 	if err != nil {
 		return gamelog.Checkpoint{}, err

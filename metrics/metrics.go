@@ -50,6 +50,7 @@ var (
 	games        = prometheus.NewDesc("navarch_games", "Games by state (joining, playing, paused, waiting for the referee, over).", []string{"state"}, nil)
 	parkedNow    = prometheus.NewDesc("navarch_mails_parked_waiting", "Mails parked after our own failures and not yet retried with success (navarch parked).", nil, nil)
 	dropped      = prometheus.NewDesc("navarch_mails_dropped_total", "Mails dropped unanswered (own mail, auto-replies, bounces, lists, unauthenticated bulk mail, over the rate, unreadable, copies of mail handled before), by reason; navarch dropped lists them.", []string{"reason"}, nil)
+	beaconWait   = prometheus.NewDesc("navarch_beacon_steps_waiting", "Steps of beacon games whose round is due but could not be fetched from the relays at the last pass: they wait for it.", nil, nil)
 	figuresError = prometheus.NewDesc("navarch_figures_error", "1 when the database did not answer for the figures at this scrape.", nil, nil)
 )
 
@@ -145,7 +146,7 @@ func (m *Metrics) oldest(seqs []uint64) time.Duration {
 type gauges struct{ m *Metrics }
 
 func (g gauges) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{outboxDepth, outboxAge, deadlines, overdue, games, parkedNow, dropped, figuresError} {
+	for _, d := range []*prometheus.Desc{outboxDepth, outboxAge, deadlines, overdue, games, parkedNow, dropped, beaconWait, figuresError} {
 		ch <- d
 	}
 }
@@ -163,6 +164,7 @@ func (g gauges) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(deadlines, prometheus.GaugeValue, float64(f.Deadlines))
 	ch <- prometheus.MustNewConstMetric(overdue, prometheus.GaugeValue, float64(f.Overdue))
 	ch <- prometheus.MustNewConstMetric(parkedNow, prometheus.GaugeValue, float64(f.Parked))
+	ch <- prometheus.MustNewConstMetric(beaconWait, prometheus.GaugeValue, float64(f.BeaconWaiting))
 	for _, state := range host.GameStates {
 		ch <- prometheus.MustNewConstMetric(games, prometheus.GaugeValue, float64(f.Games[state]), state)
 	}

@@ -35,14 +35,14 @@ func wantLines(t *testing.T, text string, lines ...string) {
 // forgotten, and the figures' failure is a figure of its own.
 func TestGauges(t *testing.T) {
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	f := host.Figures{OutboxSeqs: []uint64{1, 2}, OutboxDepth: 2, Deadlines: 3, Overdue: 1, Parked: 1,
+	f := host.Figures{OutboxSeqs: []uint64{1, 2}, OutboxDepth: 2, Deadlines: 3, Overdue: 1, Parked: 1, BeaconWaiting: 2,
 		Games: map[string]int{"playing": 3, "over": 2}, Dropped: map[string]int{host.DropOwn: 2, host.DropBulk: 1, "novel": 4}}
 	var fail error
 	m := New(func() (host.Figures, error) { return f, fail }, slog.New(slog.DiscardHandler))
 	m.now = func() time.Time { return now }
 	wantLines(t, scrape(t, m), "navarch_outbox_depth 2", "navarch_outbox_oldest_age_seconds 0", "navarch_deadlines_pending 3",
 		"navarch_deadlines_overdue 1", "navarch_mails_parked_waiting 1", `navarch_games{state="playing"} 3`,
-		`navarch_games{state="over"} 2`, `navarch_games{state="paused"} 0`, "navarch_figures_error 0",
+		`navarch_games{state="over"} 2`, `navarch_games{state="paused"} 0`, "navarch_beacon_steps_waiting 2", "navarch_figures_error 0",
 		`navarch_mails_dropped_total{reason="own"} 2`, `navarch_mails_dropped_total{reason="bulk"} 1`,
 		`navarch_mails_dropped_total{reason="rate"} 0`, `navarch_mails_dropped_total{reason="novel"} 4`)
 	now = now.Add(30 * time.Second)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"navarch/adjudicator"
+	"navarch/beacon"
 	"navarch/ledger"
 	"navarch/store"
 )
@@ -15,6 +16,12 @@ import (
 // configuration is tried on the engine first, so that a game that cannot start is never
 // committed. Every side of the scenario needs at least one player.
 func Create(tx *store.Tx, rs adjudicator.Ruleset, cfg adjudicator.Config, players []ledger.Player, created time.Time, rnd io.Reader) (ledger.Created, error) {
+	return CreateBeacon(tx, rs, cfg, players, created, rnd, nil)
+}
+
+// CreateBeacon is Create of a game whose dice every step keys with a round of chain as well
+// (log format v3's beacon game, docs/DICE.md 3); nil for none.
+func CreateBeacon(tx *store.Tx, rs adjudicator.Ruleset, cfg adjudicator.Config, players []ledger.Player, created time.Time, rnd io.Reader, chain *beacon.Chain) (ledger.Created, error) {
 	i := slices.IndexFunc(rs.Scenarios(), func(s adjudicator.Scenario) bool { return s.ID == cfg.Scenario })
 	if i < 0 {
 		return ledger.Created{}, fmt.Errorf("%s has no scenario %q", rs.ID(), cfg.Scenario)
@@ -30,5 +37,5 @@ func Create(tx *store.Tx, rs adjudicator.Ruleset, cfg adjudicator.Config, player
 	}
 	return ledger.Create(tx, ledger.Spec{Ruleset: rs.ID(), Scenario: cfg.Scenario, Options: cfg.Options,
 		Tables: cfg.Tables[rs.ID()], Engine: rs.Version(), Players: players, MaxTurns: sc.MaxTurns,
-		Created: created}, rnd)
+		Created: created, Beacon: chain}, rnd)
 }

@@ -43,6 +43,13 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeSchema6,        // 5 → 6
 	upgradeOutRetry,       // 6 → 7: each queued mail's retry state (outretry.go)
 	upgradeLastState,      // 7 → 8: the index of each game's last state record, snapshots (laststate.go)
+	upgradeRounds,         // 8 → 9: the beacon's rounds, fetched and verified (rounds.go)
+}
+
+// upgradeRounds (schema 8 → 9) makes the bucket of the beacon's rounds.
+func upgradeRounds(tx *bolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(bucketRounds)
+	return err
 }
 
 // upgradeSchema6 (schema 5 → 6) is the layout that drops no mail in silence: the processed

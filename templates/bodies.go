@@ -10,9 +10,12 @@ type Welcome struct {
 	Commitment string // C, hex
 	Verifier   string // the installation's verifier key, hex: pin it for navarch verify --key
 	Checkpoint string // the signed genesis checkpoint block
-	Players    []PlayerLine
-	Help       string // the ruleset's order language
-	Deadlines  string // the game's deadline policy, a sentence or two
+	// Format is the game's log format (e.g. navarch/v2), which the verify command pins
+	// (verify --format): a log of another format, an older one above all, then fails.
+	Format    string
+	Players   []PlayerLine
+	Help      string // the ruleset's order language
+	Deadlines string // the game's deadline policy, a sentence or two
 	// ReplyTokens: the player's mails carry a tokenized reply address (no KEY line needed
 	// in a reply).
 	ReplyTokens bool
@@ -40,6 +43,7 @@ type RefereeWelcome struct {
 	Commitment  string
 	Verifier    string
 	Checkpoint  string
+	Format      string // the game's log format, as in Welcome
 	Players     []PlayerLine
 	Deadlines   string
 	ReplyTokens bool // the referee's mails carry a tokenized reply address
@@ -75,8 +79,11 @@ type Receipt struct {
 	// Entropy is the player's own ENTROPY line as it goes into the dice (docs/DICE.md 3), "" if
 	// none: the player can check that the orders record holds it and nothing else.
 	Entropy string
-	Orders  string // canonical orders, one per line
-	Check   bool   // CHECK: validated only, not submitted
+	// MessageID is the Message-ID of the mail these orders were recorded from: verify --sent
+	// ties the record to that mail in the player's own sent mail.
+	MessageID string
+	Orders    string // canonical orders, one per line
+	Check     bool   // CHECK: validated only, not submitted
 	// Preview is what the orders would do, for a CHECK where the ruleset can say so
 	// (adjudicator.Checker): where each unit would end and what it would have in reach.
 	Preview []string
@@ -86,6 +93,9 @@ type Receipt struct {
 	Held string
 	// Advance: the game takes advance orders, so a receipt says when none are held.
 	Advance bool
+	// Round, in a beacon game whose step these orders complete, says which beacon round its
+	// dice wait for: the receipt's checkpoint proves the round was named before it came.
+	Round string
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.
@@ -193,6 +203,7 @@ type GameEnd struct {
 	Checkpoint string
 	Export     string    // the attached export's file name
 	Verifier   string    // the verifier key, hex, for the verify command
+	Format     string    // the game's log format, for the verify command (--format)
 	Map        string    // the final map's file name, if any
 	Summary    []Section // the ruleset's summary for the recipient: positions, victory points
 }

@@ -6,11 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	gm "github.com/wneessen/go-mail"
 
@@ -26,11 +28,16 @@ import (
 // are those of gamelog/tamper_test.go and gamelog/attack_test.go (copied: test helpers of
 // another package cannot be imported), so that every tamper case there is checked here.
 type logCase struct {
-	Name  string   `json:"name"`
-	Log   []byte   `json:"log"`
-	Key   string   `json:"key"` // hex, or empty
-	Trust bool     `json:"trust"`
-	Mails []string `json:"mails"` // texts holding checkpoint blocks (verify --checkpoint)
+	Name  string `json:"name"`
+	Log   []byte `json:"log"`
+	Key   string `json:"key"` // hex, or empty
+	Trust bool   `json:"trust"`
+	// AllowV1 and AllowUndeclared are verify --allow-v1 and --allow-undeclared.
+	AllowV1         bool     `json:"allowV1"`
+	AllowUndeclared bool     `json:"allowUndeclared"`
+	Format          string   `json:"format"`    // verify --format
+	BeaconKey       string   `json:"beaconKey"` // verify --beacon-key, hex
+	Mails           []string `json:"mails"`     // texts holding checkpoint blocks (verify --checkpoint)
 	// KeyMail is a genesis mail the page reads the key from (it stands for Key there);
 	// GoMails are the mails' text as navarch verify decodes them, when Mails are MIME.
 	KeyMail string `json:"keyMail"`
@@ -92,6 +99,7 @@ func honestCases(t *testing.T) []logCase {
 		{"honest ottoman view, turn 3 pending", ledgertest.Small, ledger.View{Side: "ottoman"}},
 		{"honest draws only", ledgertest.Script{Seed: "draws", Turns: 2, Activations: 0, Rolls: 1, Reveal: 1}, ledger.View{Full: true}},
 		{"honest many rolls, all revealed", ledgertest.Script{Seed: "many", Turns: 4, Activations: 3, Rolls: 8, Reveal: -1, End: true}, ledger.View{}},
+		{"honest advance orders held from an earlier mail", ledgertest.Script{Seed: "held", Turns: 3, Activations: 2, Rolls: 2, Reveal: -1, End: true, Held: true}, ledger.View{Full: true}},
 	} {
 		g := forge.NewGame(t, c.sc, c.view)
 		cks := checkpoints(g)
@@ -107,7 +115,10 @@ func honestCases(t *testing.T) []logCase {
 		out = append(out, logCase{Name: "own orders found, view " + view.Name(), Log: gv.Data, Key: pubHex(gv), Orders: []string{mine, receipt}})
 	}
 	out = append(out,
-		logCase{Name: "own orders found, v1 example", Log: exampleLog(t), Trust: true, Orders: []string{receipt}},
+		logCase{Name: "own orders found, v1 example", Log: exampleLog(t), Trust: true, AllowV1: true, Orders: []string{receipt}},
+		logCase{Name: "v1 example without --allow-v1", Log: exampleLog(t), Trust: true, MustFail: true},
+		logCase{Name: "v1 example, --format navarch/v2", Log: exampleLog(t), Trust: true, AllowV1: true, Format: gamelog.FormatV2, MustFail: true},
+		logCase{Name: "--format navarch/v2", Log: g.Data, Key: pubHex(g), Format: gamelog.FormatV2},
 		logCase{Name: "orders never sent", Log: g.Data, Key: pubHex(g), Orders: []string{receipt, "VEN-2 RETREAT"}, MustFail: true})
 	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
 	out = append(out,
@@ -122,7 +133,7 @@ func honestCases(t *testing.T) []logCase {
 // directory) with their key and checkpoint mail.
 func exampleCases(t *testing.T) []logCase {
 	var out []logCase
-	for _, dir := range []string{"docs/example", "docs/example/v1"} {
+	for _, dir := range []string{"docs/example", "docs/example/v2", "docs/example/v1"} {
 		out = append(out, exampleDir(t, dir)...)
 	}
 	if len(out) == 0 {
@@ -161,11 +172,13 @@ func exampleDir(t *testing.T, dir string) []logCase {
 		t.Fatal("the composed mail has no soft line break: it tests nothing")
 	}
 	name := dir + "/game.log"
+	v1 := bytes.HasPrefix(log, []byte(gamelog.FormatV1+" "))
 	out := []logCase{
-		{Name: name + " with key and checkpoint", Log: log, Key: key, Mails: []string{mail}},
-		{Name: name + " with a MIME genesis mail", Log: log, Key: key, KeyMail: genesis, Mails: []string{genesis}, GoMails: []string{text}},
-		{Name: name + ", log's key trusted", Log: log, Trust: true},
-		{Name: name + " edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true},
+		{Name: name + " with key and checkpoint", Log: log, Key: key, Mails: []string{mail}, AllowV1: v1},
+		{Name: name + " with a MIME genesis mail", Log: log, Key: key, KeyMail: genesis, Mails: []string{genesis}, GoMails: []string{text}, AllowV1: v1},
+		{Name: name + ", log's key trusted", Log: log, Trust: true, AllowV1: v1},
+		{Name: name + " edited", Log: edited, Key: key, Mails: []string{mail}, MustFail: true, AllowV1: v1},
+		{Name: name + " followed by an empty line", Log: append(bytes.Clone(log), '\n'), Key: key, MustFail: true, AllowV1: v1},
 	}
 	if ref := read("referee.log"); ref != nil {
 		out = append(out, logCase{Name: dir + "/referee.log with key and checkpoint", Log: ref, Key: key, Mails: []string{mail}})
@@ -218,28 +231,31 @@ func tamperCases(t *testing.T) []logCase {
 		return s[:len(s)-1] + "0"
 	})
 	data := map[string][]byte{
-		"roll value changed":                      forge.Join(shownFix(edit(roll, "values "+values, "values "+other))),
-		"roll value changed, chain rebuilt":       forge.Rechain(t, g.Key, shownFix(edit(roll, "values "+values, "values "+other))),
-		"roll label changed":                      forge.Join(edit(roll, "label fire/", "label fyre/")),
-		"record inserted":                         forge.Join(forge.InsertAt(b, event, b[event])),
-		"roll inserted, chain rebuilt":            forge.Rechain(t, g.Key, forge.InsertAt(b, roll, b[roll])),
-		"event inserted, chain rebuilt":           forge.Rechain(t, g.Key, forge.InsertAt(b, event, b[event])),
-		"record removed":                          forge.Join(remove(event)),
-		"roll removed, chain rebuilt":             forge.Rechain(t, g.Key, remove(pair)),
-		"records swapped":                         forge.Join(swap(pair, roll)),
-		"rolls swapped, chain rebuilt":            forge.Rechain(t, g.Key, swap(pair, roll)),
-		"reveal does not hash to the commitment":  forge.Join(rv),
-		"bad checkpoint signature":                forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)),
-		"orders text changed":                     forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
-		"garbled line":                            forge.Join(edit(event, "\ntext ", "\ntxet ")),
-		"non-canonical number":                    forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
-		"trailer count wrong":                     []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)),
-		"unseal blocks dropped (sealed withheld)": forge.Join(b),
+		"roll value changed":                     forge.Join(shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll value changed, chain rebuilt":      forge.Rechain(t, g.Key, shownFix(edit(roll, "values "+values, "values "+other))),
+		"roll label changed":                     forge.Join(edit(roll, "label fire/", "label fyre/")),
+		"record inserted":                        forge.Join(forge.InsertAt(b, event, b[event])),
+		"roll inserted, chain rebuilt":           forge.Rechain(t, g.Key, forge.InsertAt(b, roll, b[roll])),
+		"event inserted, chain rebuilt":          forge.Rechain(t, g.Key, forge.InsertAt(b, event, b[event])),
+		"record removed":                         forge.Join(remove(event)),
+		"roll removed, chain rebuilt":            forge.Rechain(t, g.Key, remove(pair)),
+		"records swapped":                        forge.Join(swap(pair, roll)),
+		"rolls swapped, chain rebuilt":           forge.Rechain(t, g.Key, swap(pair, roll)),
+		"reveal does not hash to the commitment": forge.Join(rv),
+		"bad checkpoint signature":               forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)),
+		"orders text changed":                    forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
+		"garbled line":                           forge.Join(edit(event, "\ntext ", "\ntxet ")),
+		"non-canonical number":                   forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
+		"trailer count wrong":                    []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)),
+		"unseal blocks dropped after the end":    forge.Join(forge.Sealless(b)),
+		"an empty line after the trailer":        append(bytes.Clone(g.Data), '\n'),
 	}
 	var out []logCase
 	for name, d := range data {
-		out = append(out, logCase{Name: "tamper: " + name, Log: d, Key: pubHex(g), MustFail: name != "unseal blocks dropped (sealed withheld)"})
+		out = append(out, logCase{Name: "tamper: " + name, Log: d, Key: pubHex(g), MustFail: true})
 	}
+	pending := forge.NewGame(t, ledgertest.Small, ledger.View{Full: true})
+	out = append(out, logCase{Name: "unseal blocks dropped before the end (sealed withheld)", Log: forge.Join(forge.Sealless(forge.Blocks(pending.Data))), Key: pubHex(pending)})
 	// Truncation: cut anywhere, the file does not parse.
 	for _, cut := range []int{0, 1, 20, len(g.Data) / 3, len(g.Data) / 2, len(g.Data) - 2, len(g.Data) - 1} {
 		out = append(out, logCase{Name: fmt.Sprintf("tamper: file cut at byte %d", cut), Log: g.Data[:cut], Key: pubHex(g), MustFail: true})
@@ -320,11 +336,13 @@ func secrecyCases(t *testing.T) []logCase {
 	attacks, g := forge.SecrecyAttacks(t)
 	var out []logCase
 	for _, a := range attacks {
-		out = append(out, logCase{Name: "secrecy: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})
+		out = append(out, logCase{Name: "secrecy: " + a.Name, Log: a.Data, Key: pubHex(g), AllowUndeclared: true, MustFail: true})
 	}
 	honest, sealedPublic, u := forge.Undeclared(t)
-	return append(out, logCase{Name: "secrecy: undeclared, honest", Log: honest, Key: pubHex(u)},
-		logCase{Name: "secrecy: undeclared, a public text sealed", Log: sealedPublic, Key: pubHex(u)})
+	return append(out, logCase{Name: "secrecy: undeclared, honest, --allow-undeclared", Log: honest, Key: pubHex(u), AllowUndeclared: true},
+		logCase{Name: "secrecy: undeclared, a public text sealed, --allow-undeclared", Log: sealedPublic, Key: pubHex(u), AllowUndeclared: true},
+		logCase{Name: "secrecy: undeclared, honest", Log: honest, Key: pubHex(u), MustFail: true},
+		logCase{Name: "secrecy: undeclared, a public text sealed", Log: sealedPublic, Key: pubHex(u), MustFail: true})
 }
 
 // attackCases are those of gamelog/attack_test.go. The browser page takes no sent mail
@@ -508,4 +526,33 @@ func mbox(mails []string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// beaconCases are a beacon game (log format v3) in each view with its beacon's key pinned,
+// unpinned, with the receipt that proves a step, and the attacks of forge.BeaconAttacks
+// (gamelog's TestBeaconAttacksFail).
+func beaconCases(t *testing.T) []logCase {
+	var out []logCase
+	for _, view := range []ledger.View{{Full: true}, {}, {Side: "venice"}} {
+		g, b := forge.BeaconGame(t, view)
+		key := hex.EncodeToString(b.Chain.Key)
+		out = append(out, logCase{Name: "beacon: honest, view " + view.Name(), Log: g.Data, Key: pubHex(g), BeaconKey: key},
+			logCase{Name: "beacon: the beacon's key not pinned, view " + view.Name(), Log: g.Data, Key: pubHex(g), MustFail: true})
+	}
+	g, b := forge.BeaconGame(t, ledger.View{Full: true})
+	key := hex.EncodeToString(b.Chain.Key)
+	at, round := forge.FirstRound(t, g, 2, 1)
+	early := forge.ReceiptMail(forge.CheckpointAt(t, g, at+1), b.Chain.Time(round).Add(-time.Minute))
+	other := forge.ReceiptMail(forge.CheckpointAt(t, g, at+2), b.Chain.Time(round).Add(time.Hour))
+	out = append(out, logCase{Name: "beacon: a receipt before the round proves the step", Log: g.Data, Key: pubHex(g), BeaconKey: key, Mails: []string{early, other}},
+		logCase{Name: "beacon: another key pinned", Log: g.Data, Key: pubHex(g), BeaconKey: hex.EncodeToString(b.Round(3).Signature) + strings.Repeat("00", 48), MustFail: true})
+	for _, a := range forge.BeaconAttacks(t, g, b) {
+		out = append(out, logCase{Name: "beacon attack: " + a.Name, Log: a.Data, Key: pubHex(g), BeaconKey: key, Mails: a.Mails, MustFail: true})
+	}
+	rng := rand.New(rand.NewPCG(99, 16)) // random edits of a beacon log (mutate_test.go)
+	for i := 0; i < 40; i++ {
+		data, what := mutate(t, g, rng)
+		out = append(out, logCase{Name: fmt.Sprintf("beacon mutation %d: %s", i, what), Log: data, Key: pubHex(g), BeaconKey: key, Mails: []string{early}})
+	}
+	return out
 }

@@ -40,6 +40,8 @@ type pageReport struct {
 	Withheld     int       `json:"withheld"`
 	Rolls        int       `json:"rolls"`
 	RollsChecked int       `json:"rollsChecked"`
+	BeaconSteps  int       `json:"beaconSteps"`
+	BeaconProven int       `json:"beaconProven"`
 	Checkpoints  int       `json:"checkpoints"`
 	External     int       `json:"external"`
 	Pending      []uint32  `json:"pending"`
@@ -66,13 +68,14 @@ type pageDie struct {
 }
 
 type pageResults struct {
-	Vectors struct{ V1, V2 string } `json:"vectors"`
+	Vectors struct{ V1, V2, V3 string } `json:"vectors"`
 	Results []struct {
 		Name string     `json:"name"`
 		Rep  pageReport `json:"rep"`
 		Dice []string   `json:"dice"`
 	} `json:"results"`
 	Ed               []bool `json:"ed"`
+	BLS              []any  `json:"bls"` // the quicknet golden round: verifies, a changed one not, its randomness
 	WebCryptoEd25519 *bool  `json:"webCryptoEd25519"`
 	Error            string `json:"error"`
 }
@@ -121,6 +124,7 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	cases = append(cases, tamperCases(t)...)
 	cases = append(cases, attackCases(t)...)
 	cases = append(cases, secrecyCases(t)...)
+	cases = append(cases, beaconCases(t)...)
 	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
 	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
 		mutations = n
@@ -148,7 +152,8 @@ func TestPageAgreesWithVerify(t *testing.T) {
 		t.Fatalf("the page failed: %s", res.Error)
 	}
 	t.Run("golden vectors", func(t *testing.T) {
-		for file, got := range map[string]string{"../adjudicator/dice/testdata/vectors.golden": res.Vectors.V1, "../gamelog/testdata/vectors_v2.golden": res.Vectors.V2} {
+		for file, got := range map[string]string{"../adjudicator/dice/testdata/vectors.golden": res.Vectors.V1, "../gamelog/testdata/vectors_v2.golden": res.Vectors.V2,
+			"../gamelog/testdata/vectors_v3.golden": res.Vectors.V3} {
 			want, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -156,6 +161,12 @@ func TestPageAgreesWithVerify(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("the page's derivations differ from %s:\npage:\n%s\ngolden:\n%s", file, got, want)
 			}
+		}
+	})
+	t.Run("quicknet golden round", func(t *testing.T) {
+		want := []any{true, false, "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"}
+		if fmt.Sprint(res.BLS) != fmt.Sprint(want) {
+			t.Errorf("the page's BLS on quicknet round 657413: %v, want %v", res.BLS, want)
 		}
 	})
 	t.Run("ed25519 without WebCrypto", func(t *testing.T) {
@@ -187,18 +198,24 @@ func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
 		fmt.Sscanf(err.Error(), "record %d", &n)
 		return nil, n, err.Error()
 	}
-	opts := gamelog.VerifyOptions{TrustLogKey: c.Trust}
+	opts := gamelog.VerifyOptions{TrustLogKey: c.Trust, AllowV1: c.AllowV1, AllowUndeclared: c.AllowUndeclared, Format: c.Format}
 	if c.Key != "" {
 		opts.Key, _ = hex.DecodeString(c.Key)
+	}
+	if c.BeaconKey != "" {
+		opts.BeaconKey, _ = hex.DecodeString(c.BeaconKey)
 	}
 	mails := c.Mails
 	if c.GoMails != nil {
 		mails = c.GoMails
 	}
-	for _, m := range mails {
+	for i, m := range mails {
 		cs, err := gamelog.ParseBlocks([]byte(m))
 		if err != nil {
 			t.Fatal(err)
+		}
+		for j := range cs { // as navarch verify reads a saved mail: its time from its headers
+			cs[j].Mailed = gamelog.MailTime([]byte(c.Mails[i]))
 		}
 		opts.Checkpoints = append(opts.Checkpoints, cs...)
 	}
@@ -237,10 +254,10 @@ func compare(t *testing.T, c logCase, page pageReport, dice []string) {
 		}
 		return
 	}
-	got := fmt.Sprintf("records %d, withheld %d, rolls %d, checked %d, checkpoints %d+%d, pending %v",
-		page.Records, page.Redacted+page.Withheld, page.Rolls, page.RollsChecked, page.Checkpoints, page.External, page.Pending)
-	want := fmt.Sprintf("records %d, withheld %d, rolls %d, checked %d, checkpoints %d+%d, pending %v",
-		rep.Records, rep.Redacted+rep.Withheld, rep.Rolls, rep.RollsChecked, rep.Checkpoints, rep.External, rep.Pending)
+	got := fmt.Sprintf("records %d, withheld %d, rolls %d, checked %d, checkpoints %d+%d, pending %v, beacon steps %d, proven %d",
+		page.Records, page.Redacted+page.Withheld, page.Rolls, page.RollsChecked, page.Checkpoints, page.External, page.Pending, page.BeaconSteps, page.BeaconProven)
+	want := fmt.Sprintf("records %d, withheld %d, rolls %d, checked %d, checkpoints %d+%d, pending %v, beacon steps %d, proven %d",
+		rep.Records, rep.Redacted+rep.Withheld, rep.Rolls, rep.RollsChecked, rep.Checkpoints, rep.External, rep.Pending, rep.BeaconSteps, rep.BeaconProven)
 	if got != want {
 		t.Errorf("counts differ:\npage:   %s\nverify: %s", got, want)
 	}

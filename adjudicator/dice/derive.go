@@ -32,6 +32,8 @@ const (
 	TagOrdersCommit = "orders-commit"
 	TagSealed       = "sealed"
 	TagExport       = "export"
+	// TagBeaconKey is the tag of a beacon game's activation key (log format v3).
+	TagBeaconKey = "beacon-key"
 )
 
 // Tag returns lp("navarch/v1/<name>"), the prefix of every hash input.
@@ -135,6 +137,22 @@ func compareInputs(a, b Input) int {
 func ActivationKey(xt ident.Hash, game ident.GameID, s ident.Hash, turn, act uint32, e ident.Hash) ident.Hash {
 	m := hmac.New(sha256.New, xt[:])
 	for _, p := range [][]byte{Tag(TagKey), game[:], s[:], u32(turn), u32(act), e[:]} {
+		m.Write(p)
+	}
+	var out ident.Hash
+	m.Sum(out[:0])
+	return out
+}
+
+// BeaconKey is the activation key of a beacon game (log format v3, docs/DICE.md 3):
+//
+//	K_{t,a} = HMAC(X_t, tag "beacon-key" ‖ game_id ‖ S ‖ u32(t) ‖ u32(a) ‖ E_{t,a} ‖ u64(R) ‖ randomness_R)
+//
+// where R is the beacon round named for the step once its inputs were fixed and randomness_R
+// its published randomness (H of the round's signature), which nobody knew then.
+func BeaconKey(xt ident.Hash, game ident.GameID, s ident.Hash, turn, act uint32, e ident.Hash, round uint64, randomness [32]byte) ident.Hash {
+	m := hmac.New(sha256.New, xt[:])
+	for _, p := range [][]byte{Tag(TagBeaconKey), game[:], s[:], u32(turn), u32(act), e[:], binary.BigEndian.AppendUint64(nil, round), randomness[:]} {
 		m.Write(p)
 	}
 	var out ident.Hash

@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"net/mail"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"navarch/beacon"
 	"navarch/host"
 	navmail "navarch/mail"
 	"navarch/store"
@@ -43,9 +46,23 @@ type fileConfig struct {
 	BackupKeep       int    `json:"backup_keep"`
 	// MetricsListen, if set, is the address (host:port) where the daemon serves Prometheus
 	// metrics at /metrics, such as 127.0.0.1:9464; navarch health reads them there too.
-	MetricsListen string     `json:"metrics_listen"`
-	IMAP          serverConf `json:"imap"`
-	SMTP          serverConf `json:"smtp"`
+	MetricsListen string `json:"metrics_listen"`
+	// Beacon keys every new game's dice with drand quicknet's rounds as well, fetched over
+	// HTTPS from these relays (docs/DICE.md 3); none: no beacon.
+	Beacon *beaconConf `json:"beacon"`
+	IMAP   serverConf  `json:"imap"`
+	SMTP   serverConf  `json:"smtp"`
+}
+
+// beaconConf is the beacon of new games: drand quicknet, from these relays.
+type beaconConf struct {
+	Relays       []string `json:"relays"`
+	DelaySeconds int      `json:"delay_seconds"` // from a step's inputs to its round; 0: host.DefaultBeaconDelay
+}
+
+func isLoopback(h string) bool {
+	ip := net.ParseIP(h)
+	return h == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 type serverConf struct {
@@ -136,6 +153,16 @@ func (c *fileConfig) check() error {
 	if c.MetricsListen != "" {
 		if _, port, err := net.SplitHostPort(c.MetricsListen); err != nil || port == "" {
 			return bad("metrics_listen", "want host:port, like 127.0.0.1:9464")
+		}
+	}
+	if b := c.Beacon; b != nil {
+		if len(b.Relays) == 0 || b.DelaySeconds < 0 {
+			return bad("beacon", "want relays (HTTPS base URLs, like https://api.drand.sh) and delay_seconds of 0 (the default, 300) or more")
+		}
+		for _, r := range b.Relays {
+			if u, err := url.Parse(r); err != nil || u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())) || u.Host == "" {
+				return bad("beacon.relays", fmt.Sprintf("%q: want an https:// URL (http:// only on loopback)", r))
+			}
 		}
 	}
 	if err := c.IMAP.check("imap"); err != nil {
@@ -253,7 +280,17 @@ func (c *fileConfig) intake() *navmail.Intake {
 func (c *fileConfig) host() host.Config {
 	return host.Config{Address: c.Address, Domain: c.Domain, DeadlineHours: c.DeadlineHours, ReminderHours: c.ReminderHours,
 		RateLimit: c.RateLimit, DKIMAuthServID: c.DKIMAuthServID, GameMasters: c.GameMasters, ReplyTokens: c.ReplyTokens, Maps: maps,
-		Backups: store.Rotation{Dir: c.BackupDir, Every: time.Duration(c.BackupEveryHours) * time.Hour, Keep: c.BackupKeep}}
+		Backups: store.Rotation{Dir: c.BackupDir, Every: time.Duration(c.BackupEveryHours) * time.Hour, Keep: c.BackupKeep},
+		Beacon:  c.beacon()}
+}
+
+// beacon is the host's beacon: quicknet from the configured relays, each fetch bounded.
+func (c *fileConfig) beacon() *host.BeaconConfig {
+	if c.Beacon == nil {
+		return nil
+	}
+	return &host.BeaconConfig{Client: &beacon.Client{Chain: beacon.Quicknet, Relays: c.Beacon.Relays, HTTP: &http.Client{Timeout: 20 * time.Second}},
+		Delay: time.Duration(c.Beacon.DelaySeconds) * time.Second}
 }
 
 func (c *fileConfig) smtp() navmail.SMTP {

@@ -98,3 +98,27 @@ func TestExampleConfig(t *testing.T) {
 		t.Fatalf("the example configuration: %+v, %v", c, err)
 	}
 }
+
+// TestConfigBeacon: a beacon from HTTPS relays (http only on loopback) keys new games with
+// drand quicknet; a relay of another scheme, or none, is refused naming the field.
+func TestConfigBeacon(t *testing.T) {
+	with := func(b string) string {
+		return strings.Replace(goodConfig, `"database"`, `"beacon": `+b+`, "database"`, 1)
+	}
+	c, err := parseConfig([]byte(with(`{"relays": ["https://api.drand.sh", "http://127.0.0.1:8080"], "delay_seconds": 120}`)), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := c.host()
+	if hc.Beacon == nil || len(hc.Beacon.Client.Relays) != 2 || hc.Beacon.Delay != 2*time.Minute || hc.Beacon.Client.Chain.Period != 3*time.Second {
+		t.Errorf("beacon %+v", hc.Beacon)
+	}
+	for _, bad := range []string{`{"relays": []}`, `{"relays": ["http://relay.example.org"]}`, `{"relays": ["ftp://x"]}`, `{"relays": ["https://r"], "delay_seconds": -1}`} {
+		if _, err := parseConfig([]byte(with(bad)), env(nil)); err == nil || !strings.Contains(err.Error(), "beacon") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if c, _ := parseConfig([]byte(goodConfig), env(nil)); c.host().Beacon != nil {
+		t.Error("a beacon without one configured")
+	}
+}

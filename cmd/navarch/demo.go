@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	ruleset := fs.String("rules", defID, "the ruleset, one with a bot: "+strings.Join(listed.IDs(listed.WithBot(list)), ", "))
 	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+defScenario+" for "+defID+")")
 	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
+	withBeacon := fs.Bool("beacon", false, "key every step with a local public randomness beacon (a relay on loopback with its own key), as drand quicknet keys a configured installation's")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -51,7 +53,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout)
+	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout, *withBeacon)
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
 		return 1
@@ -234,8 +236,19 @@ func (d *demo) audit(stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "\n$ navarch verify --key %s --checkpoint %s %s\n", d.verifier, d.lastMail[d.first.id], full)
-	if code := runVerify([]string{"--key", d.verifier, "--checkpoint", d.lastMail[d.first.id], full}, stdout, stderr); code != 0 {
+	args := []string{"--key", d.verifier, "--checkpoint", d.lastMail[d.first.id]}
+	if d.beacon != nil { // and all her mails: each that named a round before it came proves its step
+		args = append(args, "--beacon-key", hex.EncodeToString(d.beacon.Chain.Key))
+		names, _ := filepath.Glob(filepath.Join(d.out, "mail", "*-"+d.first.id+"-*.eml"))
+		for _, n := range names {
+			if n != d.lastMail[d.first.id] {
+				args = append(args, "--checkpoint", n)
+			}
+		}
+	}
+	args = append(args, full)
+	fmt.Fprintf(stdout, "\n$ navarch verify %s\n", strings.Join(args, " "))
+	if code := runVerify(args, stdout, stderr); code != 0 {
 		return code
 	}
 	fmt.Fprintf(stdout, "\n$ navarch replay %s\n", full)

@@ -22,6 +22,8 @@ import (
 	gosmtp "github.com/emersion/go-smtp"
 
 	"navarch/adjudicator"
+	"navarch/beacon"
+	"navarch/beacon/beacontest"
 	"navarch/host"
 	"navarch/mail"
 	"navarch/play"
@@ -43,6 +45,10 @@ type demo struct {
 	turns              int
 	progress           io.Writer
 	start              time.Time
+	// beacon, with -beacon, is a local beacon on loopback (its own key, a round a second)
+	// keying every step, as drand quicknet does a real installation's.
+	beacon     *beacontest.Beacon
+	stopBeacon func()
 
 	s        *store.Store
 	h        *host.Host
@@ -80,7 +86,7 @@ type delivered struct {
 	raw      []byte
 }
 
-func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*demo, error) {
+func newDemo(out, ruleset, scenario string, turns int, progress io.Writer, withBeacon bool) (*demo, error) {
 	entry, err := listed.Demo(list, ruleset)
 	if err != nil {
 		return nil, err
@@ -100,6 +106,9 @@ func newDemo(out, ruleset, scenario string, turns int, progress io.Writer) (*dem
 	}
 	d := &demo{out: out, address: "navarch@" + demoDomain, turns: turns, progress: progress, start: time.Now(),
 		rulesets: rulesets, inbox: make(chan delivered, 64), quit: make(chan struct{}), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
+	if withBeacon {
+		d.beacon = beacontest.New("navarch demo", time.Now().Add(-time.Minute), time.Second, time.Now)
+	}
 	if err := d.open(); err != nil {
 		d.close()
 		return nil, err
@@ -168,8 +177,13 @@ func (d *demo) open() error {
 	}
 	// The scripted players answer at once: a whole game of the medieval rules (18 cards a
 	// turn) is some 80 mails a side within a minute, far over a person's hourly rate.
-	d.h = host.New(d.s, d.rulesets, host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: maps,
-		RateLimit: demoRateLimit}, d.log)
+	cfg := host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: maps, RateLimit: demoRateLimit}
+	if d.beacon != nil { // a step waits a second or two for its round, looked for four times a second
+		var url string
+		url, d.stopBeacon = d.beacon.Server()
+		cfg.Beacon = &host.BeaconConfig{Client: &beacon.Client{Chain: d.beacon.Chain, Relays: []string{url}}, Delay: time.Second, Poll: 250 * time.Millisecond}
+	}
+	d.h = host.New(d.s, d.rulesets, cfg, d.log)
 	return nil
 }
 
@@ -210,6 +224,9 @@ func (d *demo) servers() error {
 }
 
 func (d *demo) close() {
+	if d.stopBeacon != nil {
+		d.stopBeacon()
+	}
 	if d.imapSrv != nil {
 		d.imapSrv.Close()
 	}

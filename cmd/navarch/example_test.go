@@ -51,12 +51,30 @@ func TestExampleLog(t *testing.T) {
 }
 
 // TestExampleV1Log: a log of format navarch/v1 (made before v2) keeps verifying under its
-// version's rules.
+// version's rules with --allow-v1, and fails without it (docs/LOG-FORMAT.md 9).
 func TestExampleV1Log(t *testing.T) {
 	dir := filepath.Join(exampleDir, "v1")
-	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--checkpoint", filepath.Join(dir, "report.eml"), filepath.Join(dir, "game.log"))
+	code, out, errs := navarch("verify", "--allow-v1", "--key", readKey(t, dir), "--checkpoint", filepath.Join(dir, "report.eml"), filepath.Join(dir, "game.log"))
 	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v1") {
 		t.Errorf("v1 example: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = navarch("verify", "--key", readKey(t, dir), filepath.Join(dir, "game.log"))
+	if code != 1 || !strings.Contains(out, "--allow-v1") {
+		t.Errorf("v1 example without --allow-v1: exit %d\n%s", code, out)
+	}
+}
+
+// TestExampleV2Log: a log of format navarch/v2 (made before v3: docs/example/v2) keeps
+// verifying and replaying under its version's rules, alice's sent mail included.
+func TestExampleV2Log(t *testing.T) {
+	dir := filepath.Join(exampleDir, "v2")
+	file := func(n string) string { return filepath.Join(dir, n) }
+	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v2", "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v2") {
+		t.Errorf("v2 example: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := navarch("replay", file("referee.log")); code != 0 || !strings.HasSuffix(out, "PASS\n") {
+		t.Errorf("replay of the v2 example's referee.log: exit %d\n%s%s", code, out, errs)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 var verifyCmd = command{
 	name:    "verify",
 	summary: "check an exported game log offline: chain, checkpoints, reveals and every die",
-	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS [--player ID]] LOGFILE
+	usage: `navarch verify --key KEY [--checkpoint MAIL]... [--orders MAIL]... [--sent MAILS [--player ID]] [--format FORMAT] [--beacon-key KEY] [--allow-v1] [--allow-undeclared] LOGFILE
 
 Exits 0 when every record checks, 1 otherwise (naming the first bad record).
 KEY is the verifier key from the game's genesis mail (64 hex digits); without
@@ -27,7 +27,14 @@ mail) contributes its signed checkpoints; each --orders file (your receipt, or
 your order text) must match an orders record. --sent takes your own sent mail
 (.eml files or an mbox): every orders and join record in your name (--player,
 or the player those mails show) must come from one of those mails, with the
-entropy you gave; any other is listed and fails.`,
+entropy you gave; any other is listed and fails. A log of format navarch/v1
+fails unless --allow-v1, and a navarch/v2 log whose genesis does not declare
+its secrecy unless --allow-undeclared: the daemons of both could choose inputs
+of the dice. --format pins the format the genesis mail states. In a game keyed
+by a public randomness beacon, every round's signature is checked under the
+beacon's key (drand quicknet's, or --beacon-key), and each --checkpoint mail
+that named a round must have reached you (its Received or Date header) before
+the round was published; the steps so proven are counted.`,
 }
 
 func init() { verifyCmd.run = runVerify }
@@ -42,6 +49,10 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs := verifyCmd.flags(stderr)
 	key := fs.String("key", "", "the installation's verifier key (hex), pinned from the genesis mail")
 	trust := fs.Bool("trust-log-key", false, "without --key, accept the verifier key the log names itself")
+	beaconKey := fs.String("beacon-key", "", "the public key of the game's beacon (hex), where it is not drand quicknet's")
+	format := fs.String("format", "", "the log format the genesis mail states (e.g. navarch/v2): a log of another format fails")
+	allowV1 := fs.Bool("allow-v1", false, "accept a log of format navarch/v1, whose daemon could choose the dice's inputs")
+	allowUndeclared := fs.Bool("allow-undeclared", false, "accept a navarch/v2 log whose genesis does not declare its secrecy (a game created before navarch declared it)")
 	player := fs.String("player", "", "your player id, with --sent")
 	var ckpts, orders, sent multi
 	fs.Var(&ckpts, "checkpoint", "a file (saved mail) holding signed checkpoints; repeatable")
@@ -63,6 +74,13 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.TrustLogKey, opts.Player = *trust, *player
+	opts.AllowV1, opts.AllowUndeclared, opts.Format = *allowV1, *allowUndeclared, *format
+	if *beaconKey != "" {
+		if opts.BeaconKey, err = hex.DecodeString(strings.TrimSpace(*beaconKey)); err != nil || len(opts.BeaconKey) != 96 {
+			fmt.Fprintf(stderr, "navarch verify: --beacon-key: want 96 bytes of hex (a BLS12-381 G2 key)\n")
+			return 2
+		}
+	}
 	f, ok := readLog("verify", fs.Arg(0), stdout, stderr)
 	if !ok {
 		return 1
@@ -105,6 +123,9 @@ func verifyOptions(key string, ckpts, orders []string) (gamelog.VerifyOptions, e
 		if len(cs) == 0 {
 			return opts, fmt.Errorf("%s: no checkpoint block found", name)
 		}
+		for i := range cs { // when the mail reached you: a beacon round named in it was not known yet
+			cs[i].Mailed = gamelog.MailTime(data)
+		}
 		opts.Checkpoints = append(opts.Checkpoints, cs...)
 	}
 	for _, name := range orders {
@@ -125,6 +146,9 @@ func printReport(w io.Writer, name string, f *gamelog.File, r *gamelog.Report, s
 	fmt.Fprintf(w, "records      %d (%d withheld from this view)\n", r.Records, r.Redacted+r.Withheld)
 	fmt.Fprintf(w, "checkpoints  %d in the log, %d from mail\n", r.Checkpoints, r.External)
 	fmt.Fprintf(w, "rolls        %d, %d checked against revealed seeds\n", r.Rolls, r.RollsChecked)
+	if r.BeaconSteps > 0 {
+		fmt.Fprintf(w, "beacon       %d steps keyed by a verified round, %d proven fixed before their round by a mail (--checkpoint)\n", r.BeaconSteps, r.BeaconProven)
+	}
 	for _, t := range r.Pending {
 		fmt.Fprintf(w, "pending      turn %d: its seed is not revealed yet\n", t)
 	}

@@ -2,7 +2,10 @@
 """Independent re-implementation of the navarch dice derivations (docs/LOG-FORMAT.md),
 written from the spec alone. It prints the golden vectors in the format of
 adjudicator/dice/testdata/vectors.golden, or with the argument v2 those of the commitments
-that log format v2 adds (gamelog/testdata/vectors_v2.golden); the Go tests compare them."""
+that log format v2 adds (gamelog/testdata/vectors_v2.golden), or with v3 the beacon key of
+log format v3 over drand quicknet's round 657413 (gamelog/testdata/vectors_v3.golden); the
+Go tests compare them. It checks the derivation from a round's signature, not the BLS
+signature itself (navarch verify and the browser page do that)."""
 import hashlib, hmac, struct, sys
 
 def lp(b): return struct.pack(">I", len(b)) + b
@@ -75,7 +78,32 @@ def main_v2():
     msg = tag("export") + b"navarch/v2 export\ngame " + game.hex().encode() + b"\nsize 42\nhead " + head.hex().encode() + b"\n"
     line("export message", msg)
 
+def beacon_key(xt, game, s, t, a, e, rnd, randomness):
+    return hmac.new(xt, tag("beacon-key") + game + s + u32(t) + u32(a) + e + struct.pack(">Q", rnd) + randomness, hashlib.sha256).digest()
+
+def main_v3():
+    game, n = bytes(range(16)), 3
+    line = lambda k, v: print(f"{k:<28} {v.hex()}")
+    sig = bytes.fromhex("b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b")
+    rnd = 657413
+    line("round 657413 message", H(struct.pack(">Q", rnd)))
+    randomness = H(sig)
+    assert randomness.hex() == "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"
+    line("round 657413 randomness", randomness)
+    xn = hashlib.sha256(b"example seed - never use").digest()
+    c, x1 = seed(game, n, xn, 0), seed(game, n, xn, 1)
+    s = start_hash(game, c, [("bob", b"bob-join"), ("alice", b"alice-join")])
+    oa, ob = H(tag("orders"), b"MOVE A1-A2\n"), H(tag("orders"), b"HOLD\n")
+    e = inputs_hash(1, 5, [("bob", ob, b""), ("alice", oa, b"correct horse")])
+    k = beacon_key(x1, game, s, 1, 5, e, rnd, randomness)
+    line("K_1,5 beacon 657413", k)
+    for label, sides, count in [("draw", 7, 1), ("fire/VEN1>SIR2/hit1/hv", 6, 2), ("many", 6, 20)]:
+        vals = " ".join(str(v) for v in roll(k, label, sides, count))
+        print(f'roll "{label}" {count}d{sides} = [{vals}]')
+
 if sys.argv[1:] == ["v2"]:
     main_v2()
+elif sys.argv[1:] == ["v3"]:
+    main_v3()
 else:
     main()

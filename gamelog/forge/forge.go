@@ -59,15 +59,27 @@ func NewGame(t testing.TB, sc ledgertest.Script, v ledger.View) Game {
 	return Game{Data: data, Key: key, File: f}
 }
 
-// Blocks splits an export into its header, record blocks and trailer, as text. Unseal blocks
-// are left out (the file stays valid: its sealed records are then withheld), so that block
-// i+1 is record i.
+// Blocks splits an export into its header, record blocks and trailer, as text. An unseal
+// block stays with the sealed record it opens ("<record>\n\nunseal …"), so that block i+1 is
+// record i.
 func Blocks(data []byte) []string {
 	var out []string
 	for _, b := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n\n") {
-		if !strings.HasPrefix(b, "unseal ") {
-			out = append(out, b)
+		if strings.HasPrefix(b, "unseal ") && len(out) > 0 {
+			out[len(out)-1] += "\n\n" + b
+			continue
 		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// Sealless is b without its unseal blocks: every sealed record withheld, as in a copy of a
+// view that may not see them.
+func Sealless(b []string) []string {
+	out := make([]string, len(b))
+	for i, blk := range b {
+		out[i], _, _ = strings.Cut(blk, "\n\nunseal ")
 	}
 	return out
 }
@@ -104,20 +116,51 @@ func Rechain(t testing.TB, key ed25519.PrivateKey, b []string) []byte {
 	t.Helper()
 	var entries []gamelog.Entry
 	for i, blk := range b[1 : len(b)-1] {
-		raw := indexLine.ReplaceAllString(blk, fmt.Sprintf("index %d", i)) + "\n"
-		rec, err := gamelog.Parse([]byte(raw))
-		if err != nil {
-			t.Fatalf("rechain record %d: %v", i, err)
-		}
-		entries = append(entries, gamelog.Entry{Index: uint64(i), Leaf: gamelog.Leaf(rec.Raw), Record: &rec})
+		entries = append(entries, rechained(t, i, blk))
 	}
 	return Write(t, key, "full", entries)
 }
 
-// Write writes entries as a v2 export of view with a trailer signed by key.
+var unsealLine = regexp.MustCompile(`^unseal \d+ ([0-9a-f]{64})\n`)
+
+// rechained is block blk as record i; a sealed record's unseal block, if it has one, is
+// renumbered too and its commitment made again with the same nonce, as the operator (who
+// keeps the nonces) can.
+func rechained(t testing.TB, i int, blk string) gamelog.Entry {
+	t.Helper()
+	outer, unseal, sealed := strings.Cut(blk, "\n\n")
+	e := gamelog.Entry{Index: uint64(i)}
+	if sealed {
+		m := unsealLine.FindStringSubmatch(unseal)
+		if m == nil {
+			t.Fatalf("rechain record %d: bad unseal block", i)
+		}
+		inner := parse(t, i, unseal[len(m[0]):])
+		e.Inner = &inner
+		hex.Decode(e.Nonce[:], []byte(m[1]))
+		c := gamelog.SealedHash(e.Nonce, inner.Raw)
+		outer = regexp.MustCompile(`(?m)^commitment \w+$`).ReplaceAllString(outer, "commitment "+hex.EncodeToString(c[:]))
+	}
+	rec := parse(t, i, outer)
+	e.Record, e.Leaf = &rec, gamelog.Leaf(rec.Raw)
+	return e
+}
+
+func parse(t testing.TB, i int, blk string) gamelog.Record {
+	t.Helper()
+	raw := indexLine.ReplaceAllString(strings.TrimSuffix(blk, "\n"), fmt.Sprintf("index %d", i)) + "\n"
+	rec, err := gamelog.Parse([]byte(raw))
+	if err != nil {
+		t.Fatalf("rechain record %d: %v", i, err)
+	}
+	return rec
+}
+
+// Write writes entries as an export of view, in the format their genesis names, with a
+// trailer signed by key.
 func Write(t testing.TB, key ed25519.PrivateKey, view string, entries []gamelog.Entry) []byte {
 	t.Helper()
-	f := &gamelog.File{Format: gamelog.FormatV2, View: view, Entries: entries}
+	f := &gamelog.File{Format: entries[0].Record.Get("format"), View: view, Entries: entries}
 	var id ident.GameID
 	copy(id[:], entries[0].Record.Bytes("game"))
 	f.Sign(id, key)
@@ -142,7 +185,7 @@ func Resign(t testing.TB, key ed25519.PrivateKey, data []byte) []byte {
 	var head ident.Hash
 	for i, e := range f.Entries {
 		if e.Record.Type == gamelog.TypeCheckpoint {
-			c := gamelog.Checkpoint{Game: id, Size: e.Record.Uint("size")}
+			c := gamelog.Checkpoint{Game: id, Size: min(e.Record.Uint("size"), uint64(i))} // records removed before it
 			c.Head = heads[c.Size-1]
 			c.Sign(key)
 			rec, err := gamelog.Parse(fmt.Appendf(nil, "type checkpoint\nindex %d\nsize %d\nhead %x\nsignature %x\n", i, c.Size, c.Head[:], c.Signature))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"navarch/adjudicator/dice"
+	"navarch/beacon/beacontest"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"
@@ -45,6 +46,33 @@ type Script struct {
 	Rolls       int    // rolls per player activation
 	Reveal      int    // turns whose seed is revealed (≤ Turns); -1 for all
 	End         bool   // write the end record
+	// Beacon keys every step with a round of this local beacon (log format v3's beacon
+	// game): each step names the first round at least BeaconDelay after its time
+	// (StepTime), and its beacon record follows.
+	Beacon *beacontest.Beacon
+	// Held: alice's orders of each turn's second activation are advance orders held from
+	// her mail of its first ("held yes", that mail's Message-ID).
+	Held bool
+}
+
+// BeaconDelay is the delay from a step's inputs to its round in scripted beacon games.
+const BeaconDelay = 5 * time.Minute
+
+// StepTime is the time at which the inputs of step (t, a) of a scripted game are fixed.
+func StepTime(t, a uint32) time.Time {
+	return Clock.Add(time.Duration(t)*24*time.Hour + time.Duration(a)*time.Hour)
+}
+
+// fixRound names step (t, a)'s round and writes its beacon record, in a beacon game.
+func fixRound(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, uses []uint64) ([]uint64, error) {
+	if sc.Beacon == nil {
+		return uses, nil
+	}
+	uses, r, err := ledger.Complete(tx, id, t, a, uses, StepTime(t, a), BeaconDelay)
+	if err != nil {
+		return nil, err
+	}
+	return uses, ledger.PutRound(tx, id, t, a, sc.Beacon.Round(r))
 }
 
 // Small is a short game touching every record type.
@@ -62,8 +90,12 @@ func Game(s *store.Store, sc Script) (ident.GameID, error) {
 	rnd := Rand(sc.Seed)
 	var id ident.GameID
 	err := s.Update(func(tx *store.Tx) error {
-		c, err := ledger.Create(tx, ledger.Spec{Ruleset: "lepanto1571", Scenario: "test", Engine: "test",
-			Players: []ledger.Player{{ID: "bob", Side: "ottoman"}, {ID: "alice", Side: "venice"}}, MaxTurns: sc.Turns, Created: Clock}, rnd)
+		spec := ledger.Spec{Ruleset: "lepanto1571", Scenario: "test", Engine: "test",
+			Players: []ledger.Player{{ID: "bob", Side: "ottoman"}, {ID: "alice", Side: "venice"}}, MaxTurns: sc.Turns, Created: Clock}
+		if sc.Beacon != nil {
+			spec.Beacon = &sc.Beacon.Chain
+		}
+		c, err := ledger.Create(tx, spec, rnd)
 		id = c.Game
 		return err
 	})
@@ -115,7 +147,7 @@ func finish(s *store.Store, id ident.GameID, sc Script) error {
 }
 
 func playTurn(s *store.Store, id ident.GameID, sc Script, t uint32, reveal bool) error {
-	if err := s.Update(func(tx *store.Tx) error { return draw(tx, id, t) }); err != nil {
+	if err := s.Update(func(tx *store.Tx) error { return draw(tx, id, sc, t) }); err != nil {
 		return err
 	}
 	for a := uint32(1); a <= uint32(sc.Activations); a++ {
@@ -130,8 +162,11 @@ func playTurn(s *store.Store, id ident.GameID, sc Script, t uint32, reveal bool)
 }
 
 // draw is an automatic activation: a chit drawn from the cup, no orders.
-func draw(tx *store.Tx, id ident.GameID, t uint32) error {
+func draw(tx *store.Tx, id ident.GameID, sc Script, t uint32) error {
 	if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: 0, What: "draw"}); err != nil {
+		return err
+	}
+	if _, err := fixRound(tx, id, sc, t, 0, nil); err != nil {
 		return err
 	}
 	act, err := ledger.Close(tx, id, t, 0, nil)
@@ -159,8 +194,8 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 		var err error
 		ordersIdx, _, err = ledger.RecordOrders(tx, id, ledger.Orders{Turn: t, Act: a, Player: "alice",
 			Canonical: gamelog.CanonicalOrders(fmt.Sprintf("VEN-%d MOVE 1507 1407\nVEN-%d FIRE OTT-1\n", a, a)),
-			Entropy:   []byte(fmt.Sprintf("t%da%d", t, a)), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, a),
-			Private: secretStep(t, a)})
+			Entropy:   []byte(fmt.Sprintf("t%da%d", t, mailOf(sc, t, a))), Received: Clock, MessageID: fmt.Sprintf("<%d.%d@alice.example>", t, mailOf(sc, t, a)),
+			Private: secretStep(t, a), Held: mailOf(sc, t, a) != a})
 		return err
 	})
 	if err != nil {
@@ -169,12 +204,26 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 	return s.Update(func(tx *store.Tx) error { return resolve(tx, id, sc, t, a, ordersIdx) })
 }
 
+// mailOf is the activation of turn t in which alice sent the mail of step (t, a)'s orders:
+// with Held, her second activation's come from the mail of her first (no secret step takes
+// advance orders).
+func mailOf(sc Script, t, a uint32) uint32 {
+	if sc.Held && a == 2 && !secretStep(t, a) {
+		return 1
+	}
+	return a
+}
+
 // secretStep is the scripted step whose orders are secret (hidden set-up): it rolls no dice.
 func secretStep(t, a uint32) bool { return t == 1 && a == 2 }
 
 // resolve is one activation's transaction: close, rolls of each kind, events, state.
 func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx uint64) error {
-	act, err := ledger.Close(tx, id, t, a, []uint64{ordersIdx})
+	uses, err := fixRound(tx, id, sc, t, a, []uint64{ordersIdx})
+	if err != nil {
+		return err
+	}
+	act, err := ledger.Close(tx, id, t, a, uses)
 	if err != nil {
 		return err
 	}
