@@ -1,49 +1,16 @@
 package adjtest_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator/adjtest"
 )
 
-// recorder is a testing.TB that records failures instead of failing the test, so that the
-// harness's own checks can be seen to fail.
-type recorder struct {
-	testing.TB
-	failures []string
-}
-
-func (r *recorder) Errorf(format string, args ...any) {
-	r.failures = append(r.failures, fmt.Sprintf(format, args...))
-}
-func (r *recorder) Error(args ...any) { r.failures = append(r.failures, fmt.Sprint(args...)) }
-func (r *recorder) Fatalf(format string, args ...any) {
-	r.Errorf(format, args...)
-	runtime.Goexit()
-}
-func (r *recorder) Fatal(args ...any) {
-	r.Error(args...)
-	runtime.Goexit()
-}
-func (r *recorder) Logf(string, ...any) {}
-func (r *recorder) Log(...any)          {}
-
 // failures runs fn against a recorder and returns what it reported.
-func failures(t *testing.T, fn func(tb testing.TB)) string {
-	r := &recorder{TB: t}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn(r)
-	}()
-	<-done
-	return strings.Join(r.failures, "\n")
-}
+func failures(t *testing.T, fn func(tb testing.TB)) string { return adjtest.Failures(t, fn) }
 
 // TestSectionCoverageCatches: a section without a case fails, and so does a todo section
 // that has one.

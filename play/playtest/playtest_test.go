@@ -1,49 +1,17 @@
 package playtest_test
 
 import (
-	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator"
+	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/duel"
 	"navarch/play/playtest"
 )
 
-// recorder is a testing.TB that records failures instead of failing the test, so that the
-// harness's own checks can be seen to fail.
-type recorder struct {
-	testing.TB
-	failures []string
-}
-
-func (r *recorder) Errorf(format string, args ...any) {
-	r.failures = append(r.failures, fmt.Sprintf(format, args...))
-}
-func (r *recorder) Error(args ...any) { r.failures = append(r.failures, fmt.Sprint(args...)) }
-func (r *recorder) Fatalf(format string, args ...any) {
-	r.Errorf(format, args...)
-	runtime.Goexit()
-}
-func (r *recorder) Fatal(args ...any) {
-	r.Error(args...)
-	runtime.Goexit()
-}
-func (r *recorder) Logf(string, ...any) {}
-func (r *recorder) Log(...any)          {}
-
 // failures runs fn against a recorder and returns what it reported.
-func failures(t *testing.T, fn func(tb testing.TB)) string {
-	r := &recorder{TB: t}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn(r)
-	}()
-	<-done
-	return strings.Join(r.failures, "\n")
-}
+func failures(t *testing.T, fn func(tb testing.TB)) string { return adjtest.Failures(t, fn) }
 
 // rules wraps the duel, its games made by wrap.
 type rules struct {
