@@ -113,7 +113,7 @@ func TestDemoMedieval(t *testing.T) {
 // real time (a second or two a step): skipped with -short.
 func TestDemoBeacon(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a step waits a second or two for its round")
+		t.Skip("a step waits a few seconds for its round")
 	}
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-beacon", "-out", dir, "-turns", "1")

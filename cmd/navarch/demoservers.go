@@ -178,10 +178,14 @@ func (d *demo) open() error {
 	// The scripted players answer at once: a whole game of the medieval rules (18 cards a
 	// turn) is some 80 mails a side within a minute, far over a person's hourly rate.
 	cfg := host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: maps, RateLimit: demoRateLimit}
-	if d.beacon != nil { // a step waits a second or two for its round, looked for four times a second
+	// A step waits a few seconds for its round, looked for four times a second: long enough
+	// for the receipt naming the round to reach its player first, even on a loaded machine
+	// (Received and Date are whole seconds, and a mail stamped in the round's second does not
+	// prove the step was fixed before it).
+	if d.beacon != nil {
 		var url string
 		url, d.stopBeacon = d.beacon.Server()
-		cfg.Beacon = &host.BeaconConfig{Client: &beacon.Client{Chain: d.beacon.Chain, Relays: []string{url}}, Delay: time.Second, Poll: 250 * time.Millisecond}
+		cfg.Beacon = &host.BeaconConfig{Client: &beacon.Client{Chain: d.beacon.Chain, Relays: []string{url}}, Delay: 3 * time.Second, Poll: 250 * time.Millisecond}
 	}
 	d.h = host.New(d.s, d.rulesets, cfg, d.log)
 	return nil
