@@ -148,8 +148,6 @@ func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest
 	return splitStanding(orders)
 }
 
-var _ adjudicator.StandingOrders = (*Game)(nil)
-
 // standing checks a standing order of the side: it names the side's own unit or group.
 func (v *validation) standing(o adjudicator.Order) {
 	so := o.(*standingOrder)

@@ -23,5 +23,3 @@ func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest
 	}
 	return standing, rest
 }
-
-var _ adjudicator.StandingOrders = (*Game)(nil)

@@ -49,8 +49,6 @@ func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest
 	return standing, rest
 }
 
-var _ adjudicator.StandingOrders = (*Game)(nil)
-
 // validateStanding: one OMEN and one NAVARCH line a mail, naming the side's own war
 // squadrons. One that has left the table since is let pass (the event skips it), so that
 // standing orders held with advance orders do not make them fail.
