@@ -197,6 +197,19 @@ type AdvanceOrders interface {
 	Later(side string, orders []Order) []Order
 }
 
+// StandingOrders is implemented by games whose order language has standing orders: choices a
+// side makes once for the steps to come (a reaction fire it holds back, the squadron an event
+// favours, a ship's wish to grapple) rather than for the step its orders answer. They tell
+// the opponent a side's intentions for later steps, so the host must be able to keep them
+// apart from the step's own orders.
+type StandingOrders interface {
+	// Standing splits side's orders into its standing orders and the rest, each in the order
+	// sent; every order is in exactly one of them. A line that carries both (a ship's move
+	// with her standing GRAPPLE) is split into two orders, each of which Parse reads back
+	// from its String to an equal order.
+	Standing(side string, orders []Order) (standing, rest []Order)
+}
+
 // OrderFormer is implemented by games that give a side an order form for the step awaited:
 // the request for orders carries it, so a player can play from the mail.
 type OrderFormer interface {

@@ -17,14 +17,15 @@ import (
 // capabilities are the optional interfaces adjudicator declares, by name, each with the test
 // whether a game has it.
 var capabilities = map[string]func(adjudicator.Game) bool{
-	"Sealer":        func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Sealer); return ok },
-	"Summarizer":    func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Summarizer); return ok },
-	"Checker":       func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Checker); return ok },
-	"Bot":           func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Bot); return ok },
-	"AdvanceOrders": func(g adjudicator.Game) bool { _, ok := g.(adjudicator.AdvanceOrders); return ok },
-	"OrderFormer":   func(g adjudicator.Game) bool { _, ok := g.(adjudicator.OrderFormer); return ok },
-	"Worder":        func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Worder); return ok },
-	"Headliner":     func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Headliner); return ok },
+	"Sealer":         func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Sealer); return ok },
+	"Summarizer":     func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Summarizer); return ok },
+	"Checker":        func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Checker); return ok },
+	"Bot":            func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Bot); return ok },
+	"AdvanceOrders":  func(g adjudicator.Game) bool { _, ok := g.(adjudicator.AdvanceOrders); return ok },
+	"OrderFormer":    func(g adjudicator.Game) bool { _, ok := g.(adjudicator.OrderFormer); return ok },
+	"Worder":         func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Worder); return ok },
+	"Headliner":      func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Headliner); return ok },
+	"StandingOrders": func(g adjudicator.Game) bool { _, ok := g.(adjudicator.StandingOrders); return ok },
 }
 
 // TestCapabilitiesAsserted: every optional capability a listed ruleset's games have is

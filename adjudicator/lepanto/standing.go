@@ -142,6 +142,12 @@ func splitStanding(orders []adjudicator.Order) (standing, rest []adjudicator.Ord
 	return standing, rest
 }
 
+// Standing implements adjudicator.StandingOrders: the standing orders of the list above, each
+// a line of its own.
+func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest []adjudicator.Order) {
+	return splitStanding(orders)
+}
+
 // standing checks a standing order of the side: it names the side's own unit or group.
 func (v *validation) standing(o adjudicator.Order) {
 	so := o.(*standingOrder)

@@ -36,6 +36,19 @@ func splitStanding(os []*Order) (standing, rest []*Order) {
 	return standing, rest
 }
 
+// Standing implements adjudicator.StandingOrders: the OMEN, NAVARCH, SHARE and INITIATIVE
+// lines, each a line of its own.
+func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest []adjudicator.Order) {
+	for _, o := range orders {
+		if o.(*Order).Standing != "" {
+			standing = append(standing, o)
+		} else {
+			rest = append(rest, o)
+		}
+	}
+	return standing, rest
+}
+
 // validateStanding: one OMEN and one NAVARCH line a mail, naming the side's own war
 // squadrons. One that has left the table since is let pass (the event skips it), so that
 // standing orders held with advance orders do not make them fail.
