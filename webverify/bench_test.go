@@ -14,10 +14,11 @@ import (
 )
 
 // BenchmarkPageLongGame checks gamelog's long game (10 turns of 100 activations of 100 rolls,
-// every seed revealed: 149,860 rolls, 38.7 MB; BenchmarkVerify100kRolls) in the page in
-// headless Chromium, beside gamelog's ParseFile and Verify of the same bytes in this process,
-// one after the other in each iteration. It reports the page's time (NV.check, the log's
-// bytes already in the page), Go's, and their ratio. Each iteration starts a new browser.
+// every seed revealed: 149,860 rolls, 38.7 MB; BenchmarkVerify100kRolls; with -short, one
+// turn of it) in the page in headless Chromium, beside gamelog's ParseFile and Verify of the
+// same bytes in this process, one after the other in each iteration. It reports the page's
+// time (NV.check, the log's bytes already in the page), Go's, and their ratio. Each
+// iteration starts a new browser; NAVARCH_VERIFY_PAGE names another page to compare.
 func BenchmarkPageLongGame(b *testing.B) {
 	if _, err := os.Stat(chromium); err != nil {
 		b.Skipf("%s not installed (apt-get install chromium)", chromium)
@@ -27,7 +28,11 @@ func BenchmarkPageLongGame(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "bench", Turns: 10, Activations: 100, Rolls: 100, Reveal: -1, End: true})
+	turns := 10
+	if testing.Short() { // make bench-smoke: a game of a tenth the size
+		turns = 1
+	}
+	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "bench", Turns: turns, Activations: 100, Rolls: 100, Reveal: -1, End: true})
 	if err != nil {
 		b.Fatal(err)
 	}
