@@ -1,12 +1,17 @@
 package gamelog_test
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -199,4 +204,95 @@ func (fl *hashFloor) run() {
 			out = m.Sum(out[:0])
 		}
 	}
+}
+
+// BenchmarkVerifyProcess runs `navarch verify` as a user does: a fresh process (the command
+// built once, before the loop) on the long game's export written to a file, beside the
+// one-core hashing floor of BenchmarkVerify100kRolls computed in the same loop. It reports
+// the rolls per second of the whole process (start to exit), the ratios of its wall and CPU
+// time (user and system, every thread) to the floor's, and its peak resident memory per MB
+// of log. The file is in the page cache (it was just written), as after a download.
+func BenchmarkVerifyProcess(b *testing.B) {
+	data, rep := loadLong(b)
+	fl := newHashFloor(b, data)
+	dir := b.TempDir()
+	bin, log := filepath.Join(dir, "navarch"), filepath.Join(dir, "long.log")
+	if other := os.Getenv("NAVARCH_VERIFY_BIN"); other != "" { // another build, to compare
+		bin = other
+	} else if out, err := exec.Command("go", "build", "-o", bin, "navarch/cmd/navarch").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(log, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	want := fmt.Sprintf("rolls        %d, %d checked", rep.Rolls, rep.RollsChecked)
+	var verify, floor, verifyCPU, floorCPU time.Duration
+	var rss int64
+	n := 0
+	for b.Loop() {
+		wall, cpu, peak, out, err := timeProcess(bin, "verify", "--trust-log-key", log)
+		if err != nil || !strings.Contains(out, want) || !strings.HasSuffix(out, "PASS\n") {
+			b.Fatalf("navarch verify: %v\n%s", err, out)
+		}
+		verify, verifyCPU, rss = verify+wall, verifyCPU+cpu, max(rss, peak)
+		b.StopTimer()
+		t1, c1 := time.Now(), cpuTime()
+		fl.run()
+		floor, floorCPU = floor+time.Since(t1), floorCPU+cpuTime()-c1
+		b.StartTimer()
+		n++
+	}
+	rolls := float64(rep.RollsChecked * n)
+	b.ReportMetric(rolls/verify.Seconds(), "rolls/s")
+	b.ReportMetric(rolls/floor.Seconds(), "floor-rolls/s")
+	b.ReportMetric(verify.Seconds()/floor.Seconds(), "x-floor")
+	b.ReportMetric(verifyCPU.Seconds()/floorCPU.Seconds(), "cpu-x-floor")
+	b.ReportMetric(float64(rss)/(1<<20)/(float64(len(data))/1e6), "peak-MiB/MB")
+}
+
+// timeChildEnv makes the test binary timeChild instead of running tests.
+const timeChildEnv = "NAVARCH_BENCH_TIME_CHILD"
+
+// timeProcess runs a command through this test binary started afresh (timeChild), so that
+// the peak resident memory measured is the command's own: a process started straight from
+// the benchmark's, whose memory holds the long game several times over, would count the
+// benchmark's pages too (the child shares them until it execs). It returns the command's
+// wall time, its CPU time (user and system), its peak resident set and its output.
+func timeProcess(name string, args ...string) (wall, cpu time.Duration, peak int64, out string, err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, 0, 0, "", err
+	}
+	cmd := exec.Command(self, append([]string{name}, args...)...)
+	cmd.Env = append(os.Environ(), timeChildEnv+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, 0, 0, stdout.String(), fmt.Errorf("%w: %s", err, stderr.String())
+	}
+	var w, c int64
+	if _, err := fmt.Sscanf(stderr.String(), "%d %d %d", &w, &c, &peak); err != nil {
+		return 0, 0, 0, stdout.String(), fmt.Errorf("timing %q: %w", stderr.String(), err)
+	}
+	return time.Duration(w), time.Duration(c), peak, stdout.String(), nil
+}
+
+// timeChild runs args as a command, its output to this process's standard output, and
+// writes its wall time, CPU time (ns) and peak resident set (bytes) to standard error.
+func timeChild(args []string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout = os.Stdout
+	t0 := time.Now()
+	err := cmd.Run()
+	wall := time.Since(t0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var peak int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		peak = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	fmt.Fprintf(os.Stderr, "%d %d %d\n", wall.Nanoseconds(), (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Nanoseconds(), peak)
+	return 0
 }

@@ -16,6 +16,9 @@ func tempDir() (string, error) {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(timeChildEnv) == "1" {
+		os.Exit(timeChild(os.Args[1:]))
+	}
 	code := m.Run()
 	for _, d := range tempDirs {
 		os.RemoveAll(d)

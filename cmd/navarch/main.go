@@ -25,6 +25,7 @@ func commands() []command {
 }
 
 func main() {
+	ownProcess = true
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -68,6 +68,9 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 // readLog reads and parses an exported log for a command: a file that cannot be read is the
 // command's error; one that does not parse is the log's FAIL.
 func readLog(cmd, name string, stdout, stderr io.Writer) (*gamelog.File, bool) {
+	if st, err := os.Stat(name); err == nil && ownProcess {
+		quietCollector(st.Size())
+	}
 	data, err := os.ReadFile(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch %s: %v\n", cmd, err)
