@@ -14,9 +14,9 @@ import (
 )
 
 // TestFillerFillsLikeGG: polygons filled by a Filler leave every byte of the image as gg's
-// FillPreserve of the same path does: hexagons at fractional positions and sizes, triangles,
-// a polygon reaching past the image's edges, in opaque and translucent colours, each over
-// what the ones before left.
+// FillPreserve of the same path does, and outlines stroked by it as gg's Stroke: hexagons at
+// fractional positions and sizes, triangles, a polygon reaching past the image's edges, in
+// opaque and translucent colours, each over what the ones before left.
 func TestFillerFillsLikeGG(t *testing.T) {
 	const w, h = 320, 240
 	want, got := gg.NewContext(w, h), gg.NewContext(w, h)
@@ -55,8 +55,16 @@ func TestFillerFillsLikeGG(t *testing.T) {
 		}
 		want.ClosePath()
 		want.SetColor(c)
-		want.Fill()
+		want.FillPreserve()
 		fill.Polygon(pts, c)
+		if i%2 == 0 { // and its outline, as the hexes' grid
+			lw, ink := 0.3+rnd.Float64()*2, color.RGBA{uint8(rnd.IntN(256)), 60, 90, 255}
+			want.SetColor(ink)
+			want.SetLineWidth(lw)
+			want.Stroke()
+			fill.Stroke(got, pts, ink, lw)
+		}
+		want.ClearPath()
 	}
 	if wp, gp := pix(want), pix(got); !bytes.Equal(wp, gp) {
 		for i := range wp {

@@ -278,10 +278,7 @@ func (p *Picture) drawHexes(dc *gg.Context, f *render.Fonts) {
 			h := lepanto.Hex{Col: c, Row: r}
 			p.hexCorners(h, p.size, &pts)
 			fill.Polygon(pts[:], terrainColor[p.View.Terrain(h)])
-			render.Path(dc, pts[:]...)
-			dc.SetColor(colGrid)
-			dc.SetLineWidth(0.7)
-			dc.Stroke()
+			fill.Stroke(dc, pts[:], colGrid, 0.7) // as render.Path, dc.Stroke
 			x, y := p.center(h)
 			render.Text(dc, face, colCode, h.String(), x, p.numberY(y), 0.5, 0.35)
 		}
