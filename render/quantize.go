@@ -17,8 +17,10 @@ import (
 //
 // It reads the pixel buffer directly: a 15-bit key per pixel indexes a count table and then
 // a lookup table from key to palette index, so no pixel goes through an interface or a map.
-// A run of equal pixels (most of a map: flat colours) is keyed once. The paletted image's
-// pixels come from a pool: give them back with release once the image is encoded.
+// A run of equal pixels (most of a map: flat colours) is keyed once, in one pass that notes
+// the runs of equal keys; the counts are added and the paletted pixels written a run at a
+// time from those. The paletted image's pixels come from a pool: give them back with release
+// once the image is encoded.
 func quantize(img image.Image) *image.Paletted {
 	src, ok := img.(*image.RGBA)
 	if !ok {
@@ -31,8 +33,12 @@ func quantize(img image.Image) *image.Paletted {
 	defer tables.Put(t)
 	count := &t.count
 	clear(count[:])
+	t.runs = t.runs[:0]
 	for y := range h {
-		countRow(count, src.Pix[y*src.Stride:y*src.Stride+4*w])
+		t.runs = appendRuns(t.runs, src.Pix[y*src.Stride:y*src.Stride+4*w])
+	}
+	for _, r := range t.runs {
+		count[r>>runBits] += int32(r & runMax)
 	}
 	var used []uint16
 	for k, n := range count {
@@ -57,42 +63,63 @@ func quantize(img image.Image) *image.Paletted {
 		index[k] = near.index(keyColor(k))
 	}
 	out := &image.Paletted{Pix: paletted(w * h), Stride: w, Rect: image.Rect(0, 0, w, h).Add(b.Min), Palette: pal}
-	for y := range h {
-		indexRow(out.Pix[y*out.Stride:y*out.Stride+w], index, src.Pix[y*src.Stride:y*src.Stride+4*w])
-	}
+	fillRuns(out.Pix, w, out.Stride, index, t.runs)
 	return out
 }
 
-// countRow counts the pixels of an RGBA row by key, a run of equal pixels at a time (a pixel
-// is its 4 bytes read little-endian).
-func countRow(count *[1 << 15]int32, row []uint8) {
-	if len(row) < 4 {
-		return
-	}
-	prev, n := binary.LittleEndian.Uint32(row), int32(0)
-	for i := 0; i+4 <= len(row); i += 4 {
-		if px := binary.LittleEndian.Uint32(row[i : i+4]); px != prev {
-			count[pxKey(prev)] += n
-			prev, n = px, 0
-		}
-		n++
-	}
-	count[pxKey(prev)] += n
-}
+// A run is a stretch of pixels of one row with the same key: the key in the high bits, the
+// length in the low runBits (a longer stretch is more runs).
+const (
+	runBits = 17
+	runMax  = 1<<runBits - 1
+)
 
-// indexRow writes the palette index of each pixel of an RGBA row into dst, looking up each
-// run of equal pixels once.
-func indexRow(dst []uint8, index *[1 << 15]uint8, row []uint8) {
+// appendRuns appends the runs of an RGBA row (a pixel is its 4 bytes read little-endian),
+// comparing two pixels at a time where the run goes on.
+func appendRuns(runs []uint32, row []uint8) []uint32 {
 	if len(row) < 4 {
-		return
+		return runs
 	}
 	prev := binary.LittleEndian.Uint32(row)
-	i := index[pxKey(prev)]
-	for x := range dst {
-		if px := binary.LittleEndian.Uint32(row[4*x : 4*x+4]); px != prev {
-			prev, i = px, index[pxKey(px)]
+	k, n := uint32(pxKey(prev)), uint32(0)
+	pair := uint64(prev) | uint64(prev)<<32
+	for i := 0; i+4 <= len(row); {
+		if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == pair && n+2 <= runMax {
+			n += 2
+			i += 8
+			continue
 		}
-		dst[x] = i
+		px := binary.LittleEndian.Uint32(row[i:])
+		if px != prev {
+			if pk := uint32(pxKey(px)); pk != k || n == runMax {
+				runs = append(runs, k<<runBits|n)
+				k, n = pk, 0
+			}
+			prev, pair = px, uint64(px)|uint64(px)<<32
+		} else if n == runMax {
+			runs = append(runs, k<<runBits|n)
+			n = 0
+		}
+		n++
+		i += 4
+	}
+	return append(runs, k<<runBits|n)
+}
+
+// fillRuns writes the palette index of each run into pix, rows of w pixels stride apart:
+// the runs of every row in order, as appendRuns made them.
+func fillRuns(pix []uint8, w, stride int, index *[1 << 15]uint8, runs []uint32) {
+	x, y := 0, 0
+	for _, r := range runs {
+		n := int(r & runMax)
+		seg := pix[y*stride+x : y*stride+x+n]
+		v := index[r>>runBits]
+		for j := range seg {
+			seg[j] = v
+		}
+		if x += n; x == w {
+			x, y = 0, y+1
+		}
 	}
 }
 
@@ -100,6 +127,7 @@ func indexRow(dst []uint8, index *[1 << 15]uint8, row []uint8) {
 type quantTables struct {
 	count [1 << 15]int32
 	index [1 << 15]uint8
+	runs  []uint32 // the image's runs, row by row (appendRuns)
 }
 
 var tables = sync.Pool{New: func() any { return new(quantTables) }}
