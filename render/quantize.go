@@ -58,9 +58,9 @@ func quantize(img image.Image) *image.Paletted {
 		index[k] = uint8(len(pal))
 		pal = append(pal, keyColor(k))
 	}
-	near := nearest(pal)
+	near := nearestKeys(used[:min(256, len(used))])
 	for _, k := range used[min(256, len(used)):] {
-		index[k] = near.index(keyColor(k))
+		index[k] = near.index(k)
 	}
 	out := &image.Paletted{Pix: paletted(w * h), Stride: w, Rect: image.Rect(0, 0, w, h).Add(b.Min), Palette: pal}
 	fillRuns(out.Pix, w, out.Stride, index, t.runs)
@@ -158,25 +158,36 @@ func keyColor(k uint16) color.RGBA {
 	return color.RGBA{uint8(k>>10) << 3, uint8(k>>5&31) << 3, uint8(k&31) << 3, 255}
 }
 
-// palette16 is a palette's colours as color.Palette.Index reads them (16 bits a channel).
-type palette16 [][4]uint32
+// keyPalette is a palette of key colours (keyColor) as three 5-bit channels an entry.
+type keyPalette [][3]uint8
 
-func nearest(p color.Palette) palette16 {
-	out := make(palette16, len(p))
-	for i, c := range p {
-		r, g, b, a := c.RGBA()
-		out[i] = [4]uint32{r, g, b, a}
+func nearestKeys(keys []uint16) keyPalette {
+	out := make(keyPalette, len(keys))
+	for i, k := range keys {
+		out[i] = [3]uint8{uint8(k >> 10), uint8(k >> 5 & 31), uint8(k & 31)}
 	}
 	return out
 }
 
-// index is color.Palette.Index without an interface call a colour: the first entry of least
-// squared distance, with the same arithmetic.
-func (p palette16) index(c color.RGBA) uint8 {
-	cr, cg, cb, ca := c.RGBA()
+// keyTerm is color.Palette.Index's squared difference of one channel (image/color's
+// sqDiff of the 16-bit values) of two key colours whose 5-bit channels differ by d: a key
+// channel c is the 16-bit value c<<3 * 0x101.
+var keyTerm = func() (t [32]uint32) {
+	for d := range t {
+		v := uint32(d) << 3 * 0x101
+		t[d] = v * v >> 2
+	}
+	return t
+}()
+
+// index is color.Palette.Index of key colour k among the palette's colours: the first entry
+// of least squared distance, with the same arithmetic (the alpha channels, all opaque, add
+// nothing), read from keyTerm.
+func (p keyPalette) index(k uint16) uint8 {
+	r, g, b := int(k>>10), int(k>>5&31), int(k&31)
 	ret, best := 0, uint32(1<<32-1)
 	for i, v := range p {
-		sum := sqDiff(cr, v[0]) + sqDiff(cg, v[1]) + sqDiff(cb, v[2]) + sqDiff(ca, v[3])
+		sum := keyTerm[absInt(r-int(v[0]))] + keyTerm[absInt(g-int(v[1]))] + keyTerm[absInt(b-int(v[2]))]
 		if sum < best {
 			if sum == 0 {
 				return uint8(i)
@@ -187,8 +198,9 @@ func (p palette16) index(c color.RGBA) uint8 {
 	return uint8(ret)
 }
 
-// sqDiff is image/color's: the squared difference of two 16-bit values, shifted right by 2.
-func sqDiff(x, y uint32) uint32 {
-	d := x - y
-	return (d * d) >> 2
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

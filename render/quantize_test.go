@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/binary"
+	"image/color"
 	"math/rand/v2"
 	"testing"
 )
@@ -47,6 +48,37 @@ func TestRunsKeyEveryPixel(t *testing.T) {
 		for x := range w {
 			if want := pxKey(binary.LittleEndian.Uint32(row[4*x:])); got[x] != want {
 				t.Fatalf("trial %d: pixel %d keyed %x, want %x", trial, x, got[x], want)
+			}
+		}
+	}
+}
+
+// TestKeyPaletteIndexAsImageColor: the nearest palette entry of every key colour is the one
+// color.Palette.Index gives, on palettes of key colours large and small, with near ties.
+func TestKeyPaletteIndexAsImageColor(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for trial := range 6 {
+		n := []int{1, 2, 16, 200, 256, 256}[trial]
+		var keys []uint16
+		seen := map[uint16]bool{}
+		for len(keys) < n {
+			k := uint16(rnd.IntN(1 << 15))
+			if trial == 5 {
+				k &= 0x3def // channels even: many keys at equal distances from two entries
+			}
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		pal := make(color.Palette, len(keys))
+		for i, k := range keys {
+			pal[i] = keyColor(k)
+		}
+		near := nearestKeys(keys)
+		for k := range uint16(1 << 15) {
+			if got, want := near.index(k), pal.Index(keyColor(k)); int(got) != want {
+				t.Fatalf("palette of %d: key %x gets entry %d, color.Palette.Index %d", n, k, got, want)
 			}
 		}
 	}
