@@ -114,8 +114,15 @@ func fillRuns(pix []uint8, w, stride int, index *[1 << 15]uint8, runs []uint32) 
 		n := int(r & runMax)
 		seg := pix[y*stride+x : y*stride+x+n]
 		v := index[r>>runBits]
-		for j := range seg {
-			seg[j] = v
+		if n < 32 {
+			for j := range seg {
+				seg[j] = v
+			}
+		} else { // a long run: the bytes copied in doubling stretches
+			seg[0] = v
+			for k := 1; k < n; k *= 2 {
+				copy(seg[k:], seg[:k])
+			}
 		}
 		if x += n; x == w {
 			x, y = 0, y+1
@@ -187,7 +194,11 @@ func (p keyPalette) index(k uint16) uint8 {
 	r, g, b := int(k>>10), int(k>>5&31), int(k&31)
 	ret, best := 0, uint32(1<<32-1)
 	for i, v := range p {
-		sum := keyTerm[absInt(r-int(v[0]))] + keyTerm[absInt(g-int(v[1]))] + keyTerm[absInt(b-int(v[2]))]
+		sum := keyTerm[absInt(r-int(v[0]))]
+		if sum >= best { // the other channels only add to it
+			continue
+		}
+		sum += keyTerm[absInt(g-int(v[1]))] + keyTerm[absInt(b-int(v[2]))]
 		if sum < best {
 			if sum == 0 {
 				return uint8(i)
