@@ -75,12 +75,26 @@ func (f *Filler) Stroke(dc *gg.Context, pts []gg.Point, c color.Color, w float64
 	if len(pts) == 0 {
 		return
 	}
-	// gg's stroke path: the points as 26.6, the first again to close it, each point less
-	// than 8/64 px (|dx|+|dy|) from the one before dropped (gg's rasterPath).
+	f.strokePath(append(pts[:len(pts):len(pts)], pts[0]), c, w) // closed: the first point again
+}
+
+// Line strokes the line from a to b with c at line width w, as dc.DrawLine, dc.SetColor(c),
+// dc.SetLineWidth(w), dc.Stroke() would, pixel for pixel, on a context as Stroke asks.
+func (f *Filler) Line(dc *gg.Context, a, b gg.Point, c color.Color, w float64) {
+	dc.SetColor(c)
+	dc.SetLineWidth(w)
+	f.strokePath([]gg.Point{a, b}, c, w)
+}
+
+// strokePath strokes the open path through pts as gg's stroke: the points as 26.6, each
+// point less than 8/64 px (|dx|+|dy|) from the one before dropped (gg's rasterPath), round
+// caps and joins, the width truncated to 26.6. The spans an opaque colour covers whole are
+// copied, as Polygon's.
+func (f *Filler) strokePath(pts []gg.Point, c color.Color, w float64) {
 	f.path.Clear()
 	prev := pts[0].Fixed()
 	f.path.Start(prev)
-	for _, q := range append(pts[1:len(pts):len(pts)], pts[0]) {
+	for _, q := range pts[1:] {
 		p := q.Fixed()
 		if abs26(p.X-prev.X)+abs26(p.Y-prev.Y) > 8 {
 			f.path.Add1(p)
@@ -90,12 +104,18 @@ func (f *Filler) Stroke(dc *gg.Context, pts []gg.Point, c color.Color, w float64
 	f.stroke.Clear()
 	raster.Stroke(&f.stroke, f.path, fixed.Int26_6(w*64), raster.RoundCapper, raster.RoundJoiner)
 	f.p.SetColor(c)
+	cr, cg, cb, ca := c.RGBA()
+	f.px = [4]uint8{uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), uint8(ca >> 8)}
 	// On the image's rasterizer, not moved into a window: freetype splits a cubic (the
-	// round joins) by a measure that changes when the curve is moved.
+	// round caps) by a measure that changes when the curve is moved.
 	f.r.UseNonZeroWinding = true
 	f.r.Clear()
 	f.r.AddPath(f.stroke)
-	f.r.Rasterize(f.p)
+	if ca == 0xffff {
+		f.r.Rasterize(raster.PainterFunc(f.paint))
+	} else {
+		f.r.Rasterize(f.p)
+	}
 }
 
 func abs26(x fixed.Int26_6) fixed.Int26_6 {
