@@ -14,9 +14,10 @@ import (
 )
 
 // TestFillerFillsLikeGG: polygons filled by a Filler leave every byte of the image as gg's
-// FillPreserve of the same path does: hexagons at fractional positions and sizes, triangles,
-// a polygon reaching past the image's edges, in opaque and translucent colours, each over
-// what the ones before left.
+// FillPreserve of the same path does, and outlines stroked by it as gg's Stroke: hexagons at
+// fractional positions and sizes, triangles, a polygon reaching past the image's edges, in
+// opaque and translucent colours, each over what the ones before left; and lines, as the
+// rulers' and at any slope, as gg's DrawLine and Stroke.
 func TestFillerFillsLikeGG(t *testing.T) {
 	const w, h = 320, 240
 	want, got := gg.NewContext(w, h), gg.NewContext(w, h)
@@ -55,8 +56,28 @@ func TestFillerFillsLikeGG(t *testing.T) {
 		}
 		want.ClosePath()
 		want.SetColor(c)
-		want.Fill()
+		want.FillPreserve()
 		fill.Polygon(pts, c)
+		if i%2 == 0 { // and its outline, as the hexes' grid
+			lw, ink := 0.3+rnd.Float64()*2, color.RGBA{uint8(rnd.IntN(256)), 60, 90, 255}
+			want.SetColor(ink)
+			want.SetLineWidth(lw)
+			want.Stroke()
+			fill.Stroke(got, pts, ink, lw)
+		}
+		want.ClearPath()
+		if i%4 == 1 { // a line, as the rulers' (on a pixel's middle) or anywhere
+			a, b := gg.Point{X: math.Floor(x) + 0.5, Y: math.Floor(y) + 0.5}, gg.Point{X: math.Floor(x) + 0.5, Y: math.Floor(y+r) + 0.5}
+			if i%8 == 5 {
+				a, b = gg.Point{X: x, Y: y}, gg.Point{X: x + r, Y: y - r/3}
+			}
+			lw := []float64{1, 0.5 + rnd.Float64()*3}[i%8/5]
+			want.SetColor(c)
+			want.SetLineWidth(lw)
+			want.DrawLine(a.X, a.Y, b.X, b.Y)
+			want.Stroke()
+			fill.Line(got, a, b, c, lw)
+		}
 	}
 	if wp, gp := pix(want), pix(got); !bytes.Equal(wp, gp) {
 		for i := range wp {

@@ -17,8 +17,10 @@ import (
 //
 // It reads the pixel buffer directly: a 15-bit key per pixel indexes a count table and then
 // a lookup table from key to palette index, so no pixel goes through an interface or a map.
-// A run of equal pixels (most of a map: flat colours) is keyed once. The paletted image's
-// pixels come from a pool: give them back with release once the image is encoded.
+// A run of equal pixels (most of a map: flat colours) is keyed once, in one pass that notes
+// the runs of equal keys; the counts are added and the paletted pixels written a run at a
+// time from those. The paletted image's pixels come from a pool: give them back with release
+// once the image is encoded.
 func quantize(img image.Image) *image.Paletted {
 	src, ok := img.(*image.RGBA)
 	if !ok {
@@ -31,8 +33,12 @@ func quantize(img image.Image) *image.Paletted {
 	defer tables.Put(t)
 	count := &t.count
 	clear(count[:])
+	t.runs = t.runs[:0]
 	for y := range h {
-		countRow(count, src.Pix[y*src.Stride:y*src.Stride+4*w])
+		t.runs = appendRuns(t.runs, src.Pix[y*src.Stride:y*src.Stride+4*w])
+	}
+	for _, r := range t.runs {
+		count[r>>runBits] += int32(r & runMax)
 	}
 	var used []uint16
 	for k, n := range count {
@@ -52,47 +58,75 @@ func quantize(img image.Image) *image.Paletted {
 		index[k] = uint8(len(pal))
 		pal = append(pal, keyColor(k))
 	}
-	near := nearest(pal)
+	near := nearestKeys(used[:min(256, len(used))])
 	for _, k := range used[min(256, len(used)):] {
-		index[k] = near.index(keyColor(k))
+		index[k] = near.index(k)
 	}
 	out := &image.Paletted{Pix: paletted(w * h), Stride: w, Rect: image.Rect(0, 0, w, h).Add(b.Min), Palette: pal}
-	for y := range h {
-		indexRow(out.Pix[y*out.Stride:y*out.Stride+w], index, src.Pix[y*src.Stride:y*src.Stride+4*w])
-	}
+	fillRuns(out.Pix, w, out.Stride, index, t.runs)
 	return out
 }
 
-// countRow counts the pixels of an RGBA row by key, a run of equal pixels at a time (a pixel
-// is its 4 bytes read little-endian).
-func countRow(count *[1 << 15]int32, row []uint8) {
-	if len(row) < 4 {
-		return
-	}
-	prev, n := binary.LittleEndian.Uint32(row), int32(0)
-	for i := 0; i+4 <= len(row); i += 4 {
-		if px := binary.LittleEndian.Uint32(row[i : i+4]); px != prev {
-			count[pxKey(prev)] += n
-			prev, n = px, 0
-		}
-		n++
-	}
-	count[pxKey(prev)] += n
-}
+// A run is a stretch of pixels of one row with the same key: the key in the high bits, the
+// length in the low runBits (a longer stretch is more runs).
+const (
+	runBits = 17
+	runMax  = 1<<runBits - 1
+)
 
-// indexRow writes the palette index of each pixel of an RGBA row into dst, looking up each
-// run of equal pixels once.
-func indexRow(dst []uint8, index *[1 << 15]uint8, row []uint8) {
+// appendRuns appends the runs of an RGBA row (a pixel is its 4 bytes read little-endian),
+// comparing two pixels at a time where the run goes on.
+func appendRuns(runs []uint32, row []uint8) []uint32 {
 	if len(row) < 4 {
-		return
+		return runs
 	}
 	prev := binary.LittleEndian.Uint32(row)
-	i := index[pxKey(prev)]
-	for x := range dst {
-		if px := binary.LittleEndian.Uint32(row[4*x : 4*x+4]); px != prev {
-			prev, i = px, index[pxKey(px)]
+	k, n := uint32(pxKey(prev)), uint32(0)
+	pair := uint64(prev) | uint64(prev)<<32
+	for i := 0; i+4 <= len(row); {
+		if i+8 <= len(row) && binary.LittleEndian.Uint64(row[i:]) == pair && n+2 <= runMax {
+			n += 2
+			i += 8
+			continue
 		}
-		dst[x] = i
+		px := binary.LittleEndian.Uint32(row[i:])
+		if px != prev {
+			if pk := uint32(pxKey(px)); pk != k || n == runMax {
+				runs = append(runs, k<<runBits|n)
+				k, n = pk, 0
+			}
+			prev, pair = px, uint64(px)|uint64(px)<<32
+		} else if n == runMax {
+			runs = append(runs, k<<runBits|n)
+			n = 0
+		}
+		n++
+		i += 4
+	}
+	return append(runs, k<<runBits|n)
+}
+
+// fillRuns writes the palette index of each run into pix, rows of w pixels stride apart:
+// the runs of every row in order, as appendRuns made them.
+func fillRuns(pix []uint8, w, stride int, index *[1 << 15]uint8, runs []uint32) {
+	x, y := 0, 0
+	for _, r := range runs {
+		n := int(r & runMax)
+		seg := pix[y*stride+x : y*stride+x+n]
+		v := index[r>>runBits]
+		if n < 32 {
+			for j := range seg {
+				seg[j] = v
+			}
+		} else { // a long run: the bytes copied in doubling stretches
+			seg[0] = v
+			for k := 1; k < n; k *= 2 {
+				copy(seg[k:], seg[:k])
+			}
+		}
+		if x += n; x == w {
+			x, y = 0, y+1
+		}
 	}
 }
 
@@ -100,6 +134,7 @@ func indexRow(dst []uint8, index *[1 << 15]uint8, row []uint8) {
 type quantTables struct {
 	count [1 << 15]int32
 	index [1 << 15]uint8
+	runs  []uint32 // the image's runs, row by row (appendRuns)
 }
 
 var tables = sync.Pool{New: func() any { return new(quantTables) }}
@@ -130,25 +165,40 @@ func keyColor(k uint16) color.RGBA {
 	return color.RGBA{uint8(k>>10) << 3, uint8(k>>5&31) << 3, uint8(k&31) << 3, 255}
 }
 
-// palette16 is a palette's colours as color.Palette.Index reads them (16 bits a channel).
-type palette16 [][4]uint32
+// keyPalette is a palette of key colours (keyColor) as three 5-bit channels an entry.
+type keyPalette [][3]uint8
 
-func nearest(p color.Palette) palette16 {
-	out := make(palette16, len(p))
-	for i, c := range p {
-		r, g, b, a := c.RGBA()
-		out[i] = [4]uint32{r, g, b, a}
+func nearestKeys(keys []uint16) keyPalette {
+	out := make(keyPalette, len(keys))
+	for i, k := range keys {
+		out[i] = [3]uint8{uint8(k >> 10), uint8(k >> 5 & 31), uint8(k & 31)}
 	}
 	return out
 }
 
-// index is color.Palette.Index without an interface call a colour: the first entry of least
-// squared distance, with the same arithmetic.
-func (p palette16) index(c color.RGBA) uint8 {
-	cr, cg, cb, ca := c.RGBA()
+// keyTerm is color.Palette.Index's squared difference of one channel (image/color's
+// sqDiff of the 16-bit values) of two key colours whose 5-bit channels differ by d: a key
+// channel c is the 16-bit value c<<3 * 0x101.
+var keyTerm = func() (t [32]uint32) {
+	for d := range t {
+		v := uint32(d) << 3 * 0x101
+		t[d] = v * v >> 2
+	}
+	return t
+}()
+
+// index is color.Palette.Index of key colour k among the palette's colours: the first entry
+// of least squared distance, with the same arithmetic (the alpha channels, all opaque, add
+// nothing), read from keyTerm.
+func (p keyPalette) index(k uint16) uint8 {
+	r, g, b := int(k>>10), int(k>>5&31), int(k&31)
 	ret, best := 0, uint32(1<<32-1)
 	for i, v := range p {
-		sum := sqDiff(cr, v[0]) + sqDiff(cg, v[1]) + sqDiff(cb, v[2]) + sqDiff(ca, v[3])
+		sum := keyTerm[absInt(r-int(v[0]))]
+		if sum >= best { // the other channels only add to it
+			continue
+		}
+		sum += keyTerm[absInt(g-int(v[1]))] + keyTerm[absInt(b-int(v[2]))]
 		if sum < best {
 			if sum == 0 {
 				return uint8(i)
@@ -159,8 +209,9 @@ func (p palette16) index(c color.RGBA) uint8 {
 	return uint8(ret)
 }
 
-// sqDiff is image/color's: the squared difference of two 16-bit values, shifted right by 2.
-func sqDiff(x, y uint32) uint32 {
-	d := x - y
-	return (d * d) >> 2
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -58,15 +58,18 @@ type Ruler struct {
 // scale), every Major one stronger and numbered with its distance in inches from the table's
 // south-west corner. With a Pad of a figure's height or more the numbers stand in it, under
 // the south edge and left of the west edge; otherwise inside the window, along its north and
-// west edges beside their lines (the window's own edges unnumbered).
+// west edges beside their lines (the window's own edges unnumbered). The context's path is
+// cleared first.
 func (t Table) Ruler(dc *gg.Context, face font.Face, r Ruler) {
+	dc.ClearPath()
+	fill := NewFiller(dc) // as dc.DrawLine, dc.Stroke, pixel for pixel
 	w := t.Window()
 	out := t.Pad >= 12
 	first := func(a table.Len) table.Len { return (a + r.Every - 1) / r.Every * r.Every }
 	for x := first(t.X0); x <= t.X1; x += r.Every {
 		px, _ := t.At(table.Point{X: x, Y: t.Y1})
 		major := x%r.Major == 0
-		t.line(dc, r, major, px, w.Y, px, w.Y+w.H)
+		t.line(dc, fill, r, major, px, w.Y, px, w.Y+w.H)
 		switch {
 		case !major:
 		case out:
@@ -78,7 +81,7 @@ func (t Table) Ruler(dc *gg.Context, face font.Face, r Ruler) {
 	for y := first(t.Y0); y <= t.Y1; y += r.Every {
 		_, py := t.At(table.Point{X: t.X0, Y: y})
 		major := y%r.Major == 0
-		t.line(dc, r, major, w.X, py, w.X+w.W, py)
+		t.line(dc, fill, r, major, w.X, py, w.X+w.W, py)
 		switch {
 		case !major:
 		case out:
@@ -91,13 +94,11 @@ func (t Table) Ruler(dc *gg.Context, face font.Face, r Ruler) {
 
 // line draws a ruler line on the middle of a pixel row or column, so it is one pixel wide and
 // sharp.
-func (t Table) line(dc *gg.Context, r Ruler, major bool, ax, ay, bx, by float64) {
+func (t Table) line(dc *gg.Context, fill *Filler, r Ruler, major bool, ax, ay, bx, by float64) {
 	ax, ay, bx, by = math.Floor(ax)+0.5, math.Floor(ay)+0.5, math.Floor(bx)+0.5, math.Floor(by)+0.5
-	dc.SetColor(r.Line)
+	c := r.Line
 	if major {
-		dc.SetColor(r.Strong)
+		c = r.Strong
 	}
-	dc.SetLineWidth(1)
-	dc.DrawLine(ax, ay, bx, by)
-	dc.Stroke()
+	fill.Line(dc, gg.Point{X: ax, Y: ay}, gg.Point{X: bx, Y: by}, c, 1)
 }

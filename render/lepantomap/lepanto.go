@@ -259,8 +259,12 @@ func (p *Picture) drawHexes(dc *gg.Context, f *render.Fonts) {
 	face := p.label(f, false)
 	img, _ := dc.Image().(*image.RGBA)
 	key, reuse := p.layerKey(img)
+	kept := layers
+	if p.Full {
+		kept = wholeLayers
+	}
 	if reuse {
-		if layers.get(key, img.Pix) {
+		if kept.get(key, img.Pix) {
 			dc.SetColor(colGrid) // the context as the last hex leaves it
 			dc.SetLineWidth(0.7)
 			return
@@ -268,7 +272,7 @@ func (p *Picture) drawHexes(dc *gg.Context, f *render.Fonts) {
 	}
 	defer func() {
 		if reuse {
-			layers.put(key, img.Pix)
+			kept.put(key, img.Pix)
 		}
 	}()
 	fill := render.NewFiller(dc) // as dc.FillPreserve, pixel for pixel, faster
@@ -278,10 +282,7 @@ func (p *Picture) drawHexes(dc *gg.Context, f *render.Fonts) {
 			h := lepanto.Hex{Col: c, Row: r}
 			p.hexCorners(h, p.size, &pts)
 			fill.Polygon(pts[:], terrainColor[p.View.Terrain(h)])
-			render.Path(dc, pts[:]...)
-			dc.SetColor(colGrid)
-			dc.SetLineWidth(0.7)
-			dc.Stroke()
+			fill.Stroke(dc, pts[:], colGrid, 0.7) // as render.Path, dc.Stroke
 			x, y := p.center(h)
 			render.Text(dc, face, colCode, h.String(), x, p.numberY(y), 0.5, 0.35)
 		}
@@ -292,13 +293,19 @@ func (p *Picture) drawHexes(dc *gg.Context, f *render.Fonts) {
 // (each side's and the referee's) has the same crop, and the hexes are a fifth of a report
 // map's drawing. A board of hexes is used again only on a blank board (white, as render.Image
 // gives it) of the same size, for the same crop and scale and the same terrain colours, so its
-// pixels are those drawn afresh. The whole map is not kept (it is drawn on request only).
-var layers = &hexLayers{}
+// pixels are those drawn afresh.
+var layers = &hexLayers{max: maxHexLayers}
 
-// maxHexLayers bounds the boards kept: about 3.3 MB each for a crop of the full battle.
+// wholeLayers keeps the hexes of the whole map (STATUS FULL), the same for every game of a
+// scenario and two thirds of that map's drawing, apart from the crops: one board of some
+// 11 MB for the full battle, which a crop never evicts.
+var wholeLayers = &hexLayers{max: 1}
+
+// maxHexLayers bounds the crops kept: about 3.3 MB each for a crop of the full battle.
 const maxHexLayers = 4
 
 type hexLayers struct {
+	max     int // boards kept at most
 	mu      sync.Mutex
 	keys    [][sha256.Size]byte
 	pix     [][]uint8
@@ -328,7 +335,7 @@ func (l *hexLayers) put(key [sha256.Size]byte, pix []uint8) {
 		return
 	}
 	var buf []uint8
-	if len(l.keys) == maxHexLayers {
+	if len(l.keys) >= l.max {
 		buf = l.pix[0]
 		l.evicted++
 		l.keys, l.pix = slices.Delete(l.keys, 0, 1), slices.Delete(l.pix, 0, 1)
@@ -342,12 +349,12 @@ func (l *hexLayers) put(key [sha256.Size]byte, pix []uint8) {
 }
 
 // layerKey is what the hexes drawn on img depend on, and whether a kept board may stand for
-// them: a crop with hexes to draw, on a blank board.
+// them: hexes to draw, on a blank board.
 func (p *Picture) layerKey(img *image.RGBA) ([sha256.Size]byte, bool) {
-	if p.Full || img == nil || p.c0 > p.c1 || p.r0 > p.r1 || !blank(img.Pix) {
+	if img == nil || p.c0 > p.c1 || p.r0 > p.r1 || !blank(img.Pix) {
 		return [sha256.Size]byte{}, false
 	}
-	k := fmt.Appendf(nil, "%d %d %d %d %g %d %d %d;", p.c0, p.r0, p.c1, p.r1, p.size, img.Rect.Dx(), img.Rect.Dy(), img.Stride)
+	k := fmt.Appendf(nil, "%t %d %d %d %d %g %d %d %d;", p.Full, p.c0, p.r0, p.c1, p.r1, p.size, img.Rect.Dx(), img.Rect.Dy(), img.Stride)
 	for c := p.c0; c <= p.c1; c++ {
 		for r := p.r0; r <= p.r1; r++ {
 			cr, cg, cb, ca := terrainColor[p.View.Terrain(lepanto.Hex{Col: c, Row: r})].RGBA()

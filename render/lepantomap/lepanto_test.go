@@ -307,6 +307,38 @@ func TestHexesKeptDrawTheSameMap(t *testing.T) {
 	}
 }
 
+// The whole map's hexes are kept apart from the crops': the second whole map, of another
+// side, is drawn on the hexes the first kept (a crop drawn between evicts them not) and is the
+// same, byte for byte, as the map drawn afresh.
+func TestWholeMapHexesKept(t *testing.T) {
+	g := untilTrace(t, "move")
+	forget := func() {
+		wholeLayers.mu.Lock()
+		defer wholeLayers.mu.Unlock()
+		wholeLayers.keys, wholeLayers.pix = nil, nil
+	}
+	hits := func() int {
+		wholeLayers.mu.Lock()
+		defer wholeLayers.mu.Unlock()
+		return wholeLayers.hits
+	}
+	forget()
+	mustPNG(t, fromView(g.View("christian"), "lep-test", true))
+	before := hits()
+	for range maxHexLayers + 1 {
+		mustPNG(t, fromView(g.View("christian"), "lep-test", false))
+	}
+	kept := mustPNG(t, fromView(g.View("ottoman"), "lep-test", true))
+	if hits() != before+1 {
+		t.Fatal("the second whole map did not use the hexes the first kept")
+	}
+	forget()
+	fresh := mustPNG(t, fromView(g.View("ottoman"), "lep-test", true))
+	if hits() != before+1 || !bytes.Equal(kept, fresh) {
+		t.Error("the whole map drawn on the kept hexes differs from the map drawn afresh")
+	}
+}
+
 // The boards kept are reused for the next ones kept: after more crops than are
 // kept, each step's second map, drawn on the hexes the first kept in a reused buffer, is the
 // same byte for byte as the map drawn afresh.

@@ -205,9 +205,10 @@ func (p *Picture) sideIndex(side string) int {
 // Draw implements render.Picture: the sea and ruler, the range bands, the ghosts of where
 // ships started, the bases and their markers, then the last card's moves and shots on top.
 func (p *Picture) Draw(dc *gg.Context, r render.Rect, f *render.Fonts) {
+	// as dc.DrawRectangle, dc.Fill on the blank board, pixel for pixel, the sea copied
+	// rather than blended
+	render.NewFiller(dc).Polygon([]gg.Point{{X: 0, Y: 0}, {X: r.W, Y: 0}, {X: r.W, Y: r.H}, {X: 0, Y: r.H}}, colSea)
 	dc.SetColor(colSea)
-	dc.DrawRectangle(0, 0, r.W, r.H)
-	dc.Fill()
 	p.drawRuler(dc, f)
 	p.drawBands(dc)
 	for _, s := range p.Game.Ships {

@@ -159,9 +159,10 @@ func (p *Picture) poly(dc *gg.Context, pg table.Polygon) { render.Path(dc, p.pro
 // drawSea draws the table's sea and the ruler: a line every 6", numbered in the margin.
 func (p *Picture) drawSea(dc *gg.Context, f *render.Fonts) {
 	w := p.proj.Window()
+	// as dc.DrawRectangle, dc.Fill on the blank board, pixel for pixel, the sea's inside
+	// copied rather than blended
+	render.NewFiller(dc).Polygon([]gg.Point{{X: w.X, Y: w.Y}, {X: w.X + w.W, Y: w.Y}, {X: w.X + w.W, Y: w.Y + w.H}, {X: w.X, Y: w.Y + w.H}}, oiSea)
 	dc.SetColor(oiSea)
-	dc.DrawRectangle(w.X, w.Y, w.W, w.H)
-	dc.Fill()
 	p.proj.Ruler(dc, f.Small, render.Ruler{Every: 6 * table.Inch, Major: 6 * table.Inch, Line: oiGrid, Strong: oiGrid, Figures: oiRuler})
 }
 
