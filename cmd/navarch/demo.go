@@ -124,10 +124,10 @@ func (d *demo) read(m delivered) (bool, error) {
 		return false, fmt.Errorf("a mail navarch sent does not parse: %w", m.err)
 	}
 	in, p := m.in, d.players[m.to]
-	_, kind, _ := strings.Cut(in.Subject, "] ") // "[navarch TAG] T1 A2 orders due" → "T1 A2 orders due"
+	_, kind, _ := strings.Cut(in.subject, "] ") // "[navarch TAG] T1 A2 orders due" → "T1 A2 orders due"
 	if p == nil {
 		// the referee reads and keeps, and takes the key from the welcome
-		if k := demoRefKeyRE.FindStringSubmatch(in.Text); k != nil && m.to == demoReferee {
+		if k := demoRefKeyRE.FindStringSubmatch(in.text); k != nil && m.to == demoReferee {
 			d.refereeKey = k[1]
 		}
 		return false, nil
@@ -135,7 +135,7 @@ func (d *demo) read(m delivered) (bool, error) {
 	d.say("%-5s ← %s", p.id, kind)
 	switch {
 	case strings.HasSuffix(kind, "welcome"):
-		k, v := demoKeyRE.FindStringSubmatch(in.Text), demoVerifierRE.FindStringSubmatch(in.Text)
+		k, v := demoKeyRE.FindStringSubmatch(in.text), demoVerifierRE.FindStringSubmatch(in.text)
 		if k == nil || v == nil {
 			return false, errors.New("a welcome mail without a key or verifier key")
 		}
@@ -146,7 +146,7 @@ func (d *demo) read(m delivered) (bool, error) {
 		}
 		return false, d.send(p, "JOIN")
 	case strings.Contains(kind, "refused"):
-		d.say("        %s", firstError(in.Text))
+		d.say("        %s", firstError(in.text))
 		return false, d.answer(p, kind)
 	case strings.HasPrefix(kind, "game over"):
 		d.lastMail[p.id] = m.file
