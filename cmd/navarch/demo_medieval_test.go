@@ -12,8 +12,8 @@ import (
 // own end after its eighth turn (no referee's ENDGAME), and requires the exported logs to
 // pass verify and replay. Ten to thirty seconds; -short skips it. Under the race detector the
 // daemon draws no maps (demo -maps=false): its 290 maps, pixel loops every one, took ten
-// minutes there, and the same drawer races with the same host in the other rulesets' games
-// to the end, which draw theirs.
+// minutes there; the drawer still races with the host under the detector in Knidos's game
+// to the end (TestDemoOiNavarcoiToTheEnd), which draws its maps.
 func TestDemoMedievalToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game by mail")
