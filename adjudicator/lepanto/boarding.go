@@ -210,7 +210,7 @@ func (rs *resolver) disengageChit() {
 		return
 	}
 	g.Wait, g.WaitSides, g.WaitGroup = waitDisengage, sides, ChitDisengage
-	rs.event("2.4.4", "Disengage chit: %v may disengage engaged units", sides)
+	rs.event("2.4.4", "Disengage chit: %s may disengage engaged units", strings.Join(sides, " and "))
 }
 
 // disengage resolves the Disengage chit's orders (2.4.4, 7.2): a unit whose partner also

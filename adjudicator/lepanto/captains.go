@@ -36,7 +36,7 @@ func (rs *resolver) replaceLeader(lost *Leader, aboard *Unit) {
 	c := &Leader{ID: fmt.Sprintf("%s-CAPTAIN%d", gr.ID, n), Name: "Captain of " + gr.Name,
 		Kind: "captain", Rating: 1, Group: gr.ID, Side: gr.Side, Unit: to.ID, Placed: gr.CaptainOn != to.ID}
 	g.Leaders = append(g.Leaders, c)
-	rs.event("4.4", "A captain (%s) takes command of group %s aboard %s; wing %s has %d captains left", c.ID, gr.ID, to.ID, w.ID, w.Captains)
+	rs.event("4.4", "A captain (%s) takes command of group %s aboard %s; wing %s has %s left", c.ID, gr.ID, to.ID, w.ID, count(w.Captains, "captain", "captains"))
 }
 
 // captainShip is where the captain goes: the ship the owner named by a standing CAPTAIN

@@ -21,7 +21,7 @@ func (rs *resolver) chit(item string) error {
 	case furyChits[item] != [2]string{}:
 		if groups := g.furyGroups(item); len(groups) > 0 {
 			g.Wait, g.WaitSides, g.WaitGroup = waitFury, []string{furyChits[item][0]}, item
-			rs.event("2.4.2", "%s chit: %s may activate again one of %v", item, furyChits[item][0], groups)
+			rs.event("2.4.2", "%s chit: %s may activate again one of %s", item, furyChits[item][0], strings.Join(groups, ", "))
 		} else {
 			rs.event("2.4.2", "%s chit: no group has acted in its section yet: no effect", item)
 		}

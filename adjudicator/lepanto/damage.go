@@ -127,7 +127,7 @@ func (rs *resolver) evade(t *Unit) {
 			break // lost in the first hex (12.5)
 		}
 	}
-	rs.event("9.6", "%s evades %d hexes to %s facing %s", t.ID, moved, t.Hex, t.Facing)
+	rs.event("9.6", "%s evades %s to %s facing %s", t.ID, count(moved, "hex", "hexes"), t.Hex, t.Facing)
 	rs.shallowSailing(t)
 }
 

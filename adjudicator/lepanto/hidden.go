@@ -99,7 +99,7 @@ func (rs *resolver) setUp(orders map[string][]adjudicator.Order) error {
 			}
 		}
 		if hidden > 0 {
-			rs.event("4.5", "The %s player sets up %d leaders in hidden mode", side, hidden)
+			rs.event("4.5", "The %s player sets up %s in hidden mode", side, count(hidden, "leader", "leaders"))
 		}
 	}
 	return nil

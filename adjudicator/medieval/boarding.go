@@ -95,7 +95,7 @@ func (p *phase) boarding(div string, fights map[string][]string) error {
 			role = ""
 		}
 		p.traceShot(TraceBoard, a.from, a.to, n)
-		p.event("Boarding.2", "%s (%s%dd10, Combat %v needs %d+) fights %s: %v, %d hit(s)", a.from.ID, role, a.dice, a.from.F.Combat, a.need, a.to.ID, shownAll(vs), n)
+		p.event("Boarding.2", "%s (%s%dd10, Combat %v needs %d+) fights %s: %v, %s", a.from.ID, role, a.dice, a.from.F.Combat, a.need, a.to.ID, shownAll(vs), count(n, "hit", "hits"))
 		if n > 0 && !slices.Contains(hitOrder, a.to) {
 			hitOrder = append(hitOrder, a.to)
 		}

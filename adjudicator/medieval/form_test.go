@@ -148,7 +148,7 @@ func TestFormOffersTheShots(t *testing.T) {
 	g.ship("BARBA").Pose = table.Pose{At: table.Point{X: 2500, Y: 2000}, Heading: 0}
 	f := g.OrderForm("english")
 	may := strings.Join(f.Units[0].May, "\n")
-	for _, want := range []string{"FIRE STARBOARD BARBA (close: 3 d10 needing 10+, track PNY)", "SHOOT BARBA (1 d10 needing 7+)"} {
+	for _, want := range []string{"FIRE STARBOARD BARBA (close: 3 d10 needing 8+, track FRL)", "SHOOT BARBA (1 d10 needing 7+)"} {
 		if !strings.Contains(may, want) {
 			t.Errorf("the form lacks %q:\n%s", want, may)
 		}

@@ -134,8 +134,8 @@ func (p *phase) fire(s *Ship, f FireOrder) error {
 		}
 	}
 	p.traceShot(TraceFire, s, t, hits)
-	p.event("Gunnery.8", "%s fires her %s broadside (%v) at %s, %s\" (%s range, %d dice): %v needing %d+: %d hit(s); the track goes back to NNE",
-		s.ID, f.Side, level, t.ID, table.FormatInches(d), name, n, shownAll(vs), need, hits)
+	p.event("Gunnery.8", "%s fires her %s broadside (%v) at %s, %s\" (%s range, %s): %v needing %d+: %s; the track goes back to NNE",
+		s.ID, f.Side, level, t.ID, table.FormatInches(d), name, count(n, "die", "dice"), shownAll(vs), need, count(hits, "hit", "hits"))
 	for k, v := range vs {
 		if v == 10 {
 			if err := p.fireRoll(s, t, fmt.Sprintf("%s/fire/%d", label, k+1)); err != nil {

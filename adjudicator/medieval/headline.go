@@ -24,7 +24,7 @@ var headlines = []adjudicator.Weight{
 	{Rule: "Lashing", N: 3},
 	{Rule: "Passing", N: 3},
 	{Rule: "Defence", N: 3},
-	{Rule: "Movement", Text: " moves ", N: 2},
+	{Rule: "Movement", N: 2},
 	{Rule: "Gunnery.3", Text: "reloads", N: 1},
 }
 

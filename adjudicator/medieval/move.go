@@ -223,11 +223,15 @@ func (p *phase) move(s *Ship, path table.Path) error {
 	p.traceMove(s, from, poses...)
 	switch {
 	case blk != nil && path[blk.Step].Turn != 0:
-		p.event("Movement.2", "%s moves %s; turning %s would swing her into %s: she stops at %v", s.ID, table.Path(path[:blk.Step]), path[blk.Step], ships[blk.Obstacle].ID, s.Pose)
+		done := pathWords(path[:blk.Step]) + " and stops"
+		if blk.Step == 0 {
+			done = "stays"
+		}
+		p.event("Movement.2", "%s %s at %v: %s would swing her into %s", s.ID, done, s.Pose, strings.Replace(stepWords(path[blk.Step]), "turns", "turning", 1), ships[blk.Obstacle].ID)
 	case blk != nil:
-		p.event("Movement.2", "%s moves %s and stops in contact with %s at %v", s.ID, table.Path(path[:blk.Step+1]), ships[blk.Obstacle].ID, s.Pose)
+		p.event("Movement.2", "%s %s and stops in contact with %s at %v", s.ID, pathWords(path[:blk.Step+1]), ships[blk.Obstacle].ID, s.Pose)
 	default:
-		p.event("Movement.3", "%s moves %s to %v", s.ID, path, s.Pose)
+		p.event("Movement.3", "%s %s: now at %v", s.ID, pathWords(path), s.Pose)
 	}
 	return p.afterMove(s, before)
 }

@@ -324,7 +324,11 @@ func (m *mover) wheel(deg table.Deg) error {
 		return err
 	}
 	s.Pose, m.left = np, m.left-cost
-	rs.event("Turning.wheel", "%s wheels %d degrees to heading %d (%s\" of its move)", s.ID, deg, s.Pose.Heading, table.FormatInches(cost))
+	way := "right"
+	if deg < 0 {
+		way = "left"
+	}
+	rs.event("Turning.wheel", "%s wheels %d degrees to the %s, to heading %d (%s\" of its move)", s.ID, max(deg, -deg), way, s.Pose.Heading, table.FormatInches(cost))
 	return nil
 }
 

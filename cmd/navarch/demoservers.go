@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -25,8 +26,8 @@ import (
 	"navarch/beacon"
 	"navarch/beacon/beacontest"
 	"navarch/host"
-	"navarch/mail"
 	"navarch/play"
+	"navarch/render"
 	listed "navarch/rulesets"
 	"navarch/store"
 )
@@ -55,6 +56,7 @@ type demo struct {
 	log      *slog.Logger
 	logFile  *os.File
 	rulesets []adjudicator.Ruleset
+	maps     map[string]render.Map // the daemon's maps: none with -maps=false
 
 	user               *imapmemserver.User
 	imapSrv            *imapserver.Server
@@ -80,13 +82,55 @@ type demoPlayer struct {
 	turns   int
 }
 
-// delivered is a mail navarch sent, as the SMTP server received it.
+// delivered is a mail navarch sent, as the SMTP server received it, and as read.
 type delivered struct {
 	to, file string
 	raw      []byte
+	in       seen
+	err      error // readDelivered's
 }
 
-func newDemo(out, ruleset, scenario string, turns int, progress io.Writer, withBeacon bool) (*demo, error) {
+// seen is what a player reads of a mail navarch sent: its subject, unfolded and decoded
+// (RFC 5322 2.2.3, RFC 2047: navarch's subjects carry "·" and are long), and its text, the
+// first text/plain part. A mail client shows no more; mail.Parse's reading of a reply (the
+// quote, the signature) is for players' mails, and over the long reports of a whole game it
+// was a tenth of the demo's time under the race detector.
+type seen struct{ subject, text string }
+
+func readDelivered(raw []byte) (seen, error) {
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		return seen{}, err
+	}
+	var m seen
+	if m.subject, err = r.Header.Subject(); err != nil {
+		return m, err
+	}
+	for {
+		part, err := r.NextPart()
+		if err == io.EOF {
+			return m, errors.New("no text/plain part")
+		}
+		if err != nil {
+			return m, err
+		}
+		h, ok := part.Header.(*gomail.InlineHeader)
+		if !ok {
+			continue
+		}
+		if ct, _, _ := h.ContentType(); ct != "text/plain" {
+			continue
+		}
+		b, err := io.ReadAll(part.Body)
+		m.text = strings.ReplaceAll(string(b), "\r\n", "\n")
+		return m, err
+	}
+}
+
+// demoOptions are the demo's switches: a local beacon keying the steps, and the maps drawn.
+type demoOptions struct{ beacon, maps bool }
+
+func newDemo(out, ruleset, scenario string, turns int, progress io.Writer, opt demoOptions) (*demo, error) {
 	entry, err := listed.Demo(list, ruleset)
 	if err != nil {
 		return nil, err
@@ -105,8 +149,11 @@ func newDemo(out, ruleset, scenario string, turns int, progress io.Writer, withB
 		return nil, fmt.Errorf("ruleset %s has no scenario %q (navarch rules lists them)", ruleset, scenario)
 	}
 	d := &demo{out: out, address: "navarch@" + demoDomain, turns: turns, progress: progress, start: time.Now(),
-		rulesets: rulesets, inbox: make(chan delivered, 64), quit: make(chan struct{}), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
-	if withBeacon {
+		rulesets: rulesets, maps: maps, inbox: make(chan delivered, 64), quit: make(chan struct{}), players: map[string]*demoPlayer{}, lastMail: map[string]string{}}
+	if !opt.maps {
+		d.maps = map[string]render.Map{}
+	}
+	if opt.beacon {
 		d.beacon = beacontest.New("navarch demo", time.Now().Add(-time.Minute), time.Second, time.Now)
 	}
 	if err := d.open(); err != nil {
@@ -177,7 +224,7 @@ func (d *demo) open() error {
 	}
 	// The scripted players answer at once: a whole game of the medieval rules (18 cards a
 	// turn) is some 80 mails a side within a minute, far over a person's hourly rate.
-	cfg := host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: maps, RateLimit: demoRateLimit}
+	cfg := host.Config{Address: d.address, Domain: "navarch." + demoDomain, ReplyTokens: true, Maps: d.maps, RateLimit: demoRateLimit}
 	// A step waits a few seconds for its round, looked for four times a second: long enough
 	// for the receipt naming the round to reach its player first, even on a loaded machine
 	// (Received and Date are whole seconds, and a mail stamped in the round's second does not
@@ -275,16 +322,17 @@ func (d *demo) deliver(to string, raw []byte) error {
 		_, err := d.user.Append("INBOX", bytes.NewReader(raw), &imap.AppendOptions{})
 		return err
 	}
+	in, perr := readDelivered(raw) // read reports perr
 	d.mu.Lock()
 	d.n++
-	name := fmt.Sprintf("%03d-%s-%s.eml", d.n, strings.Split(to, "@")[0], slug(subjectOf(raw)))
+	name := fmt.Sprintf("%03d-%s-%s.eml", d.n, strings.Split(to, "@")[0], slug(in.subject))
 	d.mu.Unlock()
 	file := filepath.Join(d.out, "mail", name)
 	if err := os.WriteFile(file, raw, 0o644); err != nil {
 		return err
 	}
 	select {
-	case d.inbox <- delivered{to: strings.ToLower(to), file: file, raw: raw}:
+	case d.inbox <- delivered{to: strings.ToLower(to), file: file, raw: raw, in: in, err: perr}:
 	case <-d.quit:
 	}
 	return nil
@@ -304,24 +352,21 @@ func slug(s string) string {
 	return s
 }
 
-// subjectOf is a mail's subject, unfolded and decoded (RFC 5322 2.2.3, RFC 2047): navarch's
-// subjects carry "·" and are long.
-func subjectOf(raw []byte) string {
-	in, _ := mail.Parse(raw, mail.Options{MaxSize: 16 << 20})
-	if in == nil {
-		return ""
-	}
-	return in.Subject
-}
-
 // botOrders are the orders the ruleset's bot would send for side now, read from the
-// daemon's store as a player reads the map; NONE when it has none.
+// daemon's store as a player reads the map; NONE when it has none. The game's state is its
+// snapshot when that is the state of the log (play.Restore checks it against the log's last
+// state record), else the whole log replayed: a replay per mail made a long game's bots
+// quadratic in its length.
 func (d *demo) botOrders(side string) (string, error) {
 	text := ""
 	err := d.s.View(func(tx *store.Tx) error {
-		g, err := play.Load(tx, store.Games(tx)[0], d.rulesets)
-		if err != nil {
-			return err
+		id := store.Games(tx)[0]
+		g := play.Restore(tx, id, d.rulesets)
+		if g == nil {
+			var err error
+			if g, err = play.Load(tx, id, d.rulesets); err != nil {
+				return err
+			}
 		}
 		bot, ok := g.(adjudicator.Bot)
 		if !ok {

@@ -279,10 +279,13 @@ func TestLookLate(t *testing.T) {
 }
 
 // TestTracks: a broadside's track is a dot beside its beam for each level of Gunnery, black
-// when loaded and white when not (THOMAS: Gunnery PNY, one dot a side; her port beam faces
-// north).
+// when loaded and white when not (THOMAS given Gunnery PNY, one dot a side; her port beam
+// faces north).
 func TestTracks(t *testing.T) {
 	g := twoShips(t)
+	th := g.Ships[0]
+	th.F.GunPort, th.F.GunStarboard, th.Loaded = medieval.PNY, medieval.PNY, [2]medieval.Level{medieval.PNY, medieval.PNY}
+	th.Start = th.F
 	port := in(12, 24.75+4.0/fullScale) // 4 px off the middle of her port beam
 	img, p := pngOf(t, g, "english", true, "tracks-loaded.png")
 	if got := pixel(img, p, port); !near(got, colInk, 8) {
