@@ -57,6 +57,9 @@ func TestReportCarriesTheRequest(t *testing.T) {
 		if n := len([]rune(m.Subject)); n > subjectMax {
 			t.Errorf("a subject of %d characters: %q", n, m.Subject)
 		}
+		if m.To[0] == "bob@example.com" && (!strings.Contains(m.Text, "your orders are accepted") || strings.HasSuffix(m.InReplyTo, "@navarch.host.example")) {
+			t.Errorf("bob's orders completed the set-up: his request does not lead with their receipt, in reply to his mail:\n%s", m.Text)
+		}
 		n := 0
 		for _, o := range mails {
 			if o.To[0] == m.To[0] && !strings.Contains(o.Subject, "Orders accepted") {

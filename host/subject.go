@@ -30,12 +30,16 @@ const (
 
 // fitSubject clips s so that, after the tag's brackets, the subject is at most subjectMax
 // characters.
-func fitSubject(tag, s string) string {
-	room := subjectMax - len([]rune("[navarch "+tag+"] "))
-	if r := []rune(s); len(r) > room && room > 1 {
-		return strings.TrimSpace(string(r[:room-1])) + "…"
+func fitSubject(tag, s string) string { return fitAround(tag, s, "") }
+
+// fitAround is head and tail, head clipped so that the subject with tail whole is at most
+// subjectMax characters.
+func fitAround(tag, head, tail string) string {
+	room := subjectMax - len([]rune("[navarch "+tag+"] ")) - len([]rune(tail))
+	if r := []rune(head); len(r) > room && room > 1 {
+		head = strings.TrimSpace(string(r[:room-1])) + "…"
 	}
-	return s
+	return head + tail
 }
 
 // reportSubject is the subject of the mail that reports steps to r: his move first if his
@@ -45,11 +49,11 @@ func (h *Host) reportSubject(g *game, eng adjudicator.Game, r recipient, lines [
 	var s string
 	switch {
 	case req != nil:
-		s = yourMove(g, r, req.What, h.cfg.Now())
+		tail := ""
 		if end != nil {
-			s += fmt.Sprintf(" · turn %d over", end.Turn)
+			tail = fmt.Sprintf(" · turn %d over", end.Turn)
 		}
-		return fitSubject(g.Tag, s)
+		return fitAround(g.Tag, yourMove(g, r, req.What, h.cfg.Now()), tail)
 	case end != nil:
 		s = fmt.Sprintf("Turn %d over", end.Turn)
 	case receipt:
@@ -57,10 +61,11 @@ func (h *Host) reportSubject(g *game, eng adjudicator.Game, r recipient, lines [
 	default:
 		s = subjectReport
 	}
-	if len(lines) > 0 {
-		s += ": " + headline(eng, lines)
+	if len(lines) == 0 {
+		return s
 	}
-	return fitSubject(g.Tag, s)
+	text, more := headline(eng, lines)
+	return fitAround(g.Tag, s+": "+text, more)
 }
 
 // yourMove is a request's subject: "Your move by Tue 18:00 CET: group BAR", the deadline in
@@ -106,8 +111,8 @@ func shortWhat(what string) string {
 }
 
 // headline is a report's weightiest event by the ruleset's ranking (adjudicator.Headline;
-// the first without one), clipped, and how many more there are.
-func headline(eng adjudicator.Game, lines []templates.ReportLine) string {
+// the first without one), and how many more there are: " (+3)".
+func headline(eng adjudicator.Game, lines []templates.ReportLine) (string, string) {
 	var events []adjudicator.Event
 	for _, l := range lines {
 		if !l.Roll {
@@ -115,17 +120,13 @@ func headline(eng adjudicator.Game, lines []templates.ReportLine) string {
 		}
 	}
 	if len(events) == 0 {
-		return fmt.Sprintf("%d rolls", len(lines))
+		return fmt.Sprintf("%d rolls", len(lines)), ""
 	}
-	s := events[adjudicator.Headline(eng, events)].Text
 	more := ""
 	if len(events) > 1 {
 		more = fmt.Sprintf(" (+%d)", len(events)-1)
 	}
-	if r := []rune(s); len(r) > 36 {
-		s = strings.TrimSpace(string(r[:35])) + "…"
-	}
-	return s + more
+	return events[adjudicator.Headline(eng, events)].Text, more
 }
 
 // receiptSubject is the subject of a receipt mailed alone.

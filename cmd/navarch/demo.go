@@ -155,7 +155,7 @@ func (d *demo) read(m delivered) (bool, error) {
 	if err := d.saveMaps(m.raw, p, kind); err != nil {
 		return false, err
 	}
-	if demoTurnOverRE.MatchString(kind) {
+	if demoTurnOverRE.MatchString(kind) || demoTurnEndRE.MatchString(in.Text) {
 		p.turns++
 		if p == d.first && p.turns == d.turns {
 			d.say("referee → ENDGAME after %d turns", d.turns)
@@ -171,6 +171,10 @@ func (d *demo) read(m delivered) (bool, error) {
 // demoTurnOverRE finds a turn's end in a subject: "Turn 2 over: …", "Your move by …: group BAR ·
 // turn 2 over".
 var demoTurnOverRE = regexp.MustCompile(`(?i)\bturn \d+ over\b`)
+
+// demoTurnEndRE finds a turn's end in a mail's text (templates' turnend part), the subject
+// clipped or not.
+var demoTurnEndRE = regexp.MustCompile(`(?m)^game turn \d+ is over\.`)
 
 // answer sends the bot's orders; the first real orders of the game go out with a mistake.
 func (d *demo) answer(p *demoPlayer, kind string) error {
