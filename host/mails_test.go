@@ -98,6 +98,9 @@ func TestMailsPerTurn(t *testing.T) {
 			t.Errorf("%s got %d mails besides his requests and answers in %d game turns: %q", who, more, mailTurns, subjects)
 		}
 	}
+	if ref := got["ref@example.net"]; len(ref) != mailTurns || !strings.Contains(ref[0], "Game turn 1 begins") {
+		t.Errorf("the referee got %q: want one digest a game turn, the first from the turn's beginning", ref)
+	}
 	if digest >= each || each > 17 {
 		t.Errorf("%.1f mails per player per game turn by default, %.1f with REPORTS EACH: want fewer by default, and at most 17 with each", digest, each)
 	}
