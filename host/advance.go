@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -104,9 +103,8 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 }
 
 // reports mails each player and referee what happened, the turn-end seed, and what comes
-// next, as one mail per recipient: the report carries the turn's end and the
-// request for the recipient's orders. A player who asked for a digest (DIGEST ON) gets mail
-// only when his orders are needed or the game is over, with everything since his last one.
+// next, as one mail per recipient at the moments that need him (moment.go): the report
+// carries his receipt, the turn's end and the request for his orders.
 func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, ckpt *gamelog.Checkpoint) error {
 	for _, r := range h.recipients(g) {
 		if err := h.report(tx, id, g, eng, start, r, ckpt); err != nil {
@@ -114,7 +112,7 @@ func (h *Host) reports(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		}
 	}
 	g.used = nil
-	return nil
+	return h.sendHeldReceipt(tx, g)
 }
 
 func (h *Host) recipients(g *game) []recipient {
@@ -133,31 +131,27 @@ func asked(g *game, r recipient) bool {
 	return g.Step != nil && r.p != nil && slices.Contains(g.Step.Sides, r.p.Side)
 }
 
-// report mails r one mail: what happened since record start (or, for a digest, since r's
-// last mail), the turn's end if ckpt is set, and the request if r's orders are due.
+// report mails r one mail, if this is a moment for him (mailedNow): his receipt, what
+// happened since his last mail, the turn's end if ckpt is set, and the request if r's
+// orders are due.
 func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, r recipient, ckpt *gamelog.Checkpoint) error {
 	over := g.Status == "over"
-	digest := r.p != nil && r.p.Digest
-	if digest && !asked(g, r) && !over {
-		return nil // held for the player's next mail
+	if !mailedNow(g, r, ckpt != nil, over) {
+		return nil // held for his next mail
 	}
-	if digest && r.p.Reported > 0 && r.p.Reported < start {
-		start = r.p.Reported
-	}
+	start = reportedFrom(g, r, start)
 	n, err := store.Len(tx, id)
 	if err != nil {
 		return err
 	}
-	if r.p != nil {
-		r.p.Reported = n
-	}
+	markReported(g, r, n)
 	side := r.side()
 	lines, err := reportLines(tx, id, start, side)
 	if err != nil {
 		return err
 	}
 	var end *templates.TurnEnd
-	if ckpt != nil && !over && !digest {
+	if ckpt != nil && !over {
 		if end, err = h.turnEndBody(tx, id, g, r, ckpt); err != nil {
 			return err
 		}
@@ -167,7 +161,8 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 		rb := requestBody(g, eng, r.p.Side)
 		req = &rb
 	}
-	if len(lines) > 0 {
+	held := ownReceipt(g, r)
+	if len(lines) > 0 || held != nil && (end != nil || req != nil) {
 		worded(eng, lines)
 		files, err := h.mapFile(tx, id, eng, g, side, false)
 		if err != nil {
@@ -184,12 +179,21 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 		if len(files) > 0 {
 			body.Map = files[0].Name
 		}
-		if err := h.queue(tx, g, r, "report", subject(g, eng, lines, end, req), body, "", files); err != nil {
+		inReplyTo := ""
+		if held != nil {
+			body.Receipt, inReplyTo, g.receipt = &held.body, held.inReplyTo, nil
+		}
+		if err := h.queue(tx, g, r, "report", h.reportSubject(g, eng, r, lines, end, req, held != nil), body, inReplyTo, files); err != nil {
 			return err
 		}
 	} else {
+		if held != nil { // his receipt alone: nothing else is due him now
+			if err := h.sendHeldReceipt(tx, g); err != nil {
+				return err
+			}
+		}
 		if end != nil {
-			if err := h.queue(tx, g, r, "turnend", turnOver, *end, "", nil); err != nil {
+			if err := h.queue(tx, g, r, "turnend", turnOverSubject(end.Turn), *end, "", nil); err != nil {
 				return err
 			}
 		}
@@ -202,7 +206,7 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 			if len(files) > 0 {
 				req.Map = files[0].Name
 			}
-			if err := h.queue(tx, g, r, "request", subject(g, eng, nil, nil, req), *req, "", files); err != nil {
+			if err := h.queue(tx, g, r, "request", h.reportSubject(g, eng, r, nil, nil, req, false), *req, "", files); err != nil {
 				return err
 			}
 		}
@@ -211,57 +215,6 @@ func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Ga
 		return h.gameEnd(tx, id, g, eng, r, ckpt)
 	}
 	return nil
-}
-
-// subject says what a mail is, numbered as the map's title: "your move: T3 A12
-// action phase of group BAR, orders due Tue 1 Dec 18:00 UTC · report: BAR-VEN1 moves
-// 0611→0711 (+3 more) · turn 2 over".
-func subject(g *game, eng adjudicator.Game, lines []templates.ReportLine, end *templates.TurnEnd, req *templates.Request) string {
-	var parts []string
-	if req != nil {
-		s := fmt.Sprintf("your move: T%d A%d %s", g.Step.Turn, g.Step.Act, shortWhat(req.What))
-		if !g.Step.Deadline.IsZero() {
-			s += ", orders due " + g.Step.Deadline.UTC().Format("Mon 2 Jan 15:04 MST")
-		}
-		parts = append(parts, s)
-	}
-	if len(lines) > 0 {
-		parts = append(parts, "report: "+headline(eng, lines))
-	}
-	if end != nil {
-		parts = append(parts, fmt.Sprintf("turn %d over", end.Turn))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// shortWhat is a step's description without its parenthesis: "action phase of group BAR".
-func shortWhat(what string) string {
-	if i := strings.Index(what, " ("); i > 0 {
-		return what[:i]
-	}
-	return what
-}
-
-// headline is a report's weightiest event by the ruleset's ranking (adjudicator.Headline;
-// the first without one), clipped, and how many more there are.
-func headline(eng adjudicator.Game, lines []templates.ReportLine) string {
-	var events []adjudicator.Event
-	for _, l := range lines {
-		if !l.Roll {
-			events = append(events, adjudicator.Event{Rule: l.Rule, Text: l.Text})
-		}
-	}
-	if len(events) == 0 {
-		return fmt.Sprintf("%d rolls", len(lines))
-	}
-	s := events[adjudicator.Headline(eng, events)].Text
-	if r := []rune(s); len(r) > 48 {
-		s = strings.TrimSpace(string(r[:47])) + "…"
-	}
-	if len(events) > 1 {
-		s += fmt.Sprintf(" (+%d more)", len(events)-1)
-	}
-	return s
 }
 
 func stepTurn(g *game, eng adjudicator.Game) uint32 {
@@ -284,16 +237,13 @@ func (h *Host) turnEndBody(tx *store.Tx, id ident.GameID, g *game, r recipient, 
 	return &templates.TurnEnd{Turn: turn, Seed: seed, Checkpoint: c.Block(), Verifier: verifier, LogFile: logFile(g, r)}, nil
 }
 
-// turnOver is the subject of a turn's end mailed alone.
-const turnOver = "turn over: seed revealed"
-
 // turnEnd mails r the turn's end alone: the revealed seed and the checkpoint.
 func (h *Host) turnEnd(tx *store.Tx, id ident.GameID, g *game, r recipient, c *gamelog.Checkpoint) error {
 	end, err := h.turnEndBody(tx, id, g, r, c)
 	if err != nil {
 		return err
 	}
-	return h.queue(tx, g, r, "turnend", turnOver, *end, "", nil)
+	return h.queue(tx, g, r, "turnend", turnOverSubject(end.Turn), *end, "", nil)
 }
 
 // gameEnd is the last mail: the result, the final map, the positions and the victory-point
@@ -325,7 +275,7 @@ func (h *Host) gameEnd(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 		body.Map = files[0].Name
 	}
 	page := mail.Attachment{Name: "navarch-verify.html", ContentType: "text/html", Data: webverify.Page}
-	return h.queue(tx, g, r, "gameend", "game over: "+result, body, "", append(files, att, page))
+	return h.queue(tx, g, r, "gameend", gameOverSubject(result), body, "", append(files, att, page))
 }
 
 // summary is the ruleset's summary for side, section by section, as the mails show it.
@@ -352,12 +302,4 @@ func lastReveal(tx *store.Tx, id ident.GameID) (uint32, string, error) {
 		return 0, "", err
 	}
 	return uint32(r.Uint("turn")), r.Get("seed"), nil
-}
-
-// refusedSubject is the subject of refused orders: "orders refused: 3 errors".
-func refusedSubject(what string, errs []adjudicator.LineError) string {
-	if len(errs) == 1 {
-		return what + " refused: 1 error"
-	}
-	return fmt.Sprintf("%s refused: %d errors", what, len(errs))
 }

@@ -27,19 +27,19 @@ func TestAdvanceOrders(t *testing.T) {
 		mails := append(pending, f.outbox()...)
 		pending = nil
 		for _, m := range mails {
-			if strings.Contains(m.Subject, "report") && strings.Contains(m.Text, "BAR-VEN1 moves 0611→0711") {
+			if mailIs(m, "report") && strings.Contains(m.Text, "BAR-VEN1 moves 0611→0711") {
 				moved = true
 			}
 			request := m.Text // a report carries the request after its own part
 			if _, after, ok := strings.Cut(m.Text, "--- your move ---"); ok {
 				request = after
 			}
-			if strings.Contains(m.Subject, "orders due") && strings.Contains(request, "group BAR ") {
+			if strings.Contains(m.Subject, "Your move") && strings.Contains(request, "group BAR ") {
 				t.Fatalf("alice was asked for group BAR despite her advance orders:\n%s", m.Text)
 			}
 		}
 		for _, m := range mails {
-			if strings.Contains(m.Subject, "orders due") {
+			if strings.Contains(m.Subject, "Your move") {
 				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
 			}
 		}
@@ -59,7 +59,7 @@ func TestRefusedMailHoldsNoAdvanceOrders(t *testing.T) {
 	}
 	var req *mail.Outgoing
 	for _, m := range f.outbox() {
-		if strings.Contains(m.Subject, "orders due") {
+		if strings.Contains(m.Subject, "Your move") {
 			req = &m
 		}
 	}

@@ -36,7 +36,7 @@ func afterSetUp(t *testing.T) (f *fixture, keys map[string]string, asked, other,
 	alice, bob := "alice@example.org", "bob@example.com"
 	f.send(alice, "KEY "+keys[alice]+"\nNONE")
 	f.send(bob, "KEY "+keys[bob]+"\nNONE")
-	if find(f.outbox(), alice, "orders due") != nil {
+	if find(f.outbox(), alice, "your move") != nil {
 		return f, keys, alice, bob, "BAR-VEN1", "SIR-EGY1"
 	}
 	return f, keys, bob, alice, "SIR-EGY1", "BAR-VEN1"

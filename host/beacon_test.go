@@ -50,6 +50,7 @@ func beaconFixture(t *testing.T) (*fixture, *beacontest.Beacon) {
 // beacon's key, every step keyed by its round, and the notice mail proves its step.
 func TestBeaconGameWaitsForItsRound(t *testing.T) {
 	f, b := beaconFixture(t)
+	f.each()
 	keys := playerKeys(f.outbox())
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])
@@ -182,6 +183,7 @@ func TestBeaconDeadlineWaitsOnce(t *testing.T) {
 // step waits for RESUME to be resolved, automatic steps after it included; the log verifies.
 func TestBeaconPausedWaits(t *testing.T) {
 	f, b := beaconFixture(t)
+	f.each()
 	keys := playerKeys(f.outbox())
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])

@@ -356,7 +356,7 @@ func BenchmarkLateGame(b *testing.B) {
 	for n := 0; n < 30; {
 		var due []string
 		for _, m := range f.outbox() {
-			if strings.Contains(m.Subject, "orders due") {
+			if strings.Contains(m.Subject, "Your move") {
 				due = append(due, m.To[0])
 			}
 		}
@@ -369,7 +369,7 @@ func BenchmarkLateGame(b *testing.B) {
 		}
 	}
 	for _, m := range f.outbox() {
-		if strings.Contains(m.Subject, "orders due") {
+		if strings.Contains(m.Subject, "Your move") {
 			asked = m.To[0]
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func TestCheckShowsWhatOrdersWouldDo(t *testing.T) {
 	f, keys := joinedFixture(t, medieval.Ruleset, "")
 	for _, m := range f.outbox() {
-		if !strings.Contains(m.Subject, "orders due") || !strings.Contains(m.Text, "edited to your orders, and your key:") {
+		if !strings.Contains(m.Subject, "Your move") || !strings.Contains(m.Text, "edited to your orders, and your key:") {
 			continue
 		}
 		before := logLen(t, f)

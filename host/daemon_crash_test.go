@@ -117,7 +117,7 @@ func (b *crashBots) step() {
 		case strings.Contains(m.Subject, "welcome"):
 			b.keys[to+" "+mail.GameTag(m.Subject)] = keyRE.FindStringSubmatch(m.Text)[1]
 			b.todo = append(b.todo, [3]string{to, m.Subject, "JOIN"})
-		case strings.Contains(m.Subject, "orders due"):
+		case strings.Contains(m.Subject, "Your move"):
 			b.todo = append(b.todo, [3]string{to, m.Subject, "NONE"})
 		}
 	}

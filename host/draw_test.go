@@ -65,7 +65,7 @@ func TestMapsDrawnAfterCommitFromTheQueuedState(t *testing.T) {
 	}
 	reports := 0
 	for _, o := range c.sent {
-		if !strings.Contains(o.Subject, "report") {
+		if !mailIs(o, "report") {
 			continue
 		}
 		reports++

@@ -91,7 +91,7 @@ func TestClubSharingNavarchsDomain(t *testing.T) {
 	}
 	c.deliver(string(c.sent(t, 0)))
 	ms = c.waitFor("the set-up asked of both", func(ms []*mail.Incoming) bool {
-		return has(ms, "alice@club.example", "orders due") != nil && has(ms, "bob@club.example", "orders due") != nil
+		return has(ms, "alice@club.example", "your move") != nil && has(ms, "bob@club.example", "your move") != nil
 	})
 	if has(ms, "navarch@club.example", "") != nil {
 		t.Error("navarch mailed itself")

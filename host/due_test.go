@@ -33,7 +33,7 @@ func TestDueIndexFollowsEveryChange(t *testing.T) {
 		}
 	})
 	// The sequence reached what the index must foresee.
-	for _, want := range []string{"pass: reminder", "pass: deadline passed", "pass: no orders", "pass: announcement"} {
+	for _, want := range []string{"pass kind: reminder", "pass kind: late", "pass kind: nmr", "pass kind: announcement"} {
 		if seen[want] == 0 {
 			t.Errorf("no %q in the sequence: %v", want, seen)
 		}
@@ -123,6 +123,7 @@ func (f *fixture) randomSteps(tags []string, rng *rand.Rand, n int, seen map[str
 		}
 		for _, m := range f.drain() {
 			seen["pass: "+strings.SplitN(m.Subject, "] ", 2)[1]]++
+			seen["pass kind: "+m.Kind]++
 		}
 		check(label, true)
 	}

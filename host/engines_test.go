@@ -129,9 +129,9 @@ func TestHandleReplaysOutsideTheWriteLock(t *testing.T) {
 	// used, and the log is replayed again, still outside.
 	var size uint64
 	f.s.View(func(tx *store.Tx) error { id, _, _ := findGame(tx, f.tag); size, _ = store.Len(tx, id); return nil })
-	now := find(reports, other, "orders due")
+	now := find(reports, other, "your move")
 	if now == nil {
-		now = find(reports, asked, "orders due")
+		now = find(reports, asked, "your move")
 	}
 	if now == nil {
 		t.Fatal("no side asked after the step")

@@ -15,11 +15,12 @@ func TestOrderFormEveryRuleset(t *testing.T) {
 	for _, rs := range rulesets.Rules(rulesets.List) {
 		t.Run(rs.ID(), func(t *testing.T) {
 			f, keys := joinedFixture(t, rs, "")
+			f.each()
 			mails, forms := f.outbox(), 0
 			for i := 0; i < 12 && len(mails) > 0; i++ {
 				var next []mail.Outgoing
 				for _, m := range mails {
-					if !strings.Contains(m.Subject, "orders due") {
+					if !strings.Contains(m.Subject, "Your move") {
 						continue
 					}
 					orders := "NONE"

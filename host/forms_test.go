@@ -20,7 +20,7 @@ func groupRequest(t *testing.T) (*fixture, map[string]string, *mail.Outgoing) {
 		f.send(who, "NONE\nKEY "+keys[who]) // the set-up
 	}
 	for _, m := range f.outbox() {
-		if strings.Contains(m.Subject, "orders due") {
+		if strings.Contains(m.Subject, "Your move") {
 			return f, keys, &m
 		}
 	}
@@ -112,7 +112,7 @@ func TestReceiptAndReportSayWhatIsHeld(t *testing.T) {
 	for i := 0; i < 40 && due == ""; i++ {
 		var next []mail.Outgoing
 		for _, m := range pending {
-			if !strings.Contains(m.Subject, "orders due") {
+			if !strings.Contains(m.Subject, "Your move") {
 				continue
 			}
 			group := regexp.MustCompile(`group ([A-Z]+) `).FindStringSubmatch(m.Text)
@@ -137,13 +137,13 @@ func TestReceiptAndReportSayWhatIsHeld(t *testing.T) {
 	used := false
 	for i := 0; i < 60 && !used; i++ {
 		for _, m := range mails {
-			if m.To[0] == alice && strings.Contains(m.Subject, "report") && strings.Contains(m.Text, "your advance orders were used, as record #") {
+			if m.To[0] == alice && mailIs(m, "report") && strings.Contains(m.Text, "your advance orders were used, as record #") {
 				used = strings.Contains(m.Text, "BAR-VEN1 MOVE 0711")
 			}
 		}
 		var next []mail.Outgoing
 		for _, m := range mails {
-			if strings.Contains(m.Subject, "orders due") {
+			if strings.Contains(m.Subject, "Your move") {
 				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
 				next = append(next, f.outbox()...)
 			}
@@ -180,7 +180,7 @@ func TestReportsSayNoEffect(t *testing.T) {
 	for i := 0; i < 150 && words == 0 && len(mails) > 0; i++ {
 		var next []mail.Outgoing
 		for _, m := range mails {
-			if strings.Contains(m.Subject, "report") {
+			if mailIs(m, "report") {
 				for _, l := range strings.Split(m.Text, "\n") {
 					if strings.Contains(l, "fire: ") {
 						fires++
@@ -195,7 +195,7 @@ func TestReportsSayNoEffect(t *testing.T) {
 			}
 		}
 		for _, m := range mails {
-			if strings.Contains(m.Subject, "orders due") {
+			if strings.Contains(m.Subject, "Your move") {
 				orders := f.botOrders(side[m.To[0]])
 				if orders == "" {
 					orders = "NONE"

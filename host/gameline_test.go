@@ -36,13 +36,14 @@ func TestGameLineNamingNoGameHere(t *testing.T) {
 // and which step is open; a reply to the open step's request says nothing of the kind.
 func TestReplyToClosedStep(t *testing.T) {
 	f := newFixture(t)
+	f.each()
 	keys := playerKeys(f.outbox())
 	alice, bob := "alice@example.org", "bob@example.com"
 	f.send(alice, "JOIN\nKEY "+keys[alice])
 	f.send(bob, "JOIN\nKEY "+keys[bob])
 	setUp := map[string]string{} // the set-up: both sides asked
 	for _, m := range f.outbox() {
-		if strings.Contains(m.Subject, "orders due") {
+		if strings.Contains(m.Subject, "Your move") {
 			setUp[m.To[0]] = m.MessageID
 		}
 	}
@@ -50,7 +51,7 @@ func TestReplyToClosedStep(t *testing.T) {
 	f.send(bob, "KEY "+keys[bob]+"\nNONE")
 	var asked, request string
 	for _, m := range f.outbox() {
-		if strings.Contains(m.Subject, "orders due") && m.To[0] != "ref@example.net" {
+		if strings.Contains(m.Subject, "Your move") && m.To[0] != "ref@example.net" {
 			asked, request = m.To[0], m.MessageID
 		}
 	}

@@ -125,7 +125,7 @@ func (g *growth) read() int {
 				g.keys[o.To[0]] = k[1]
 			}
 			g.last = append(g.last, o.Subject)
-			if strings.Contains(o.Subject, "orders due") {
+			if strings.Contains(o.Subject, "Your move") {
 				due = append(due, o.To[0])
 			}
 			if err := store.OutboxDone(tx, e.Seq); err != nil {

@@ -285,7 +285,7 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.status(tx, a)
 	case mail.CmdHistory:
 		return h.history(tx, a)
-	case mail.CmdDigest:
+	case mail.CmdDigest, mail.CmdReports:
 		return h.digest(tx, a)
 	case mail.CmdZone:
 		return h.zone(tx, a)

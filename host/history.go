@@ -33,25 +33,15 @@ func (h *Host) history(tx *store.Tx, a *actor) error {
 	return h.queue(tx, a.g, a.to(), "history", "history: the game so far", body, a.msg.MessageID, nil)
 }
 
-// digest answers DIGEST ON and DIGEST OFF: with a digest the player is mailed
-// only when his orders are needed or the game ends, each mail with everything since his last.
+// digest answers DIGEST ON and DIGEST OFF, and REPORTS DIGEST and REPORTS EACH
+// (moment.go): DIGEST OFF is REPORTS EACH.
 func (h *Host) digest(tx *store.Tx, a *actor) error {
-	if a.p == nil {
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees get every report; DIGEST is for players.")
+	arg := strings.ToUpper(strings.Join(a.req.Args, " "))
+	switch {
+	case arg == "EACH" || arg == "OFF" && a.req.Command == mail.CmdDigest:
+		return h.reportsMode(tx, a, true)
+	case arg == "DIGEST" || arg == "ON" && a.req.Command == mail.CmdDigest:
+		return h.reportsMode(tx, a, false)
 	}
-	switch strings.ToUpper(strings.Join(a.req.Args, " ")) {
-	case "ON":
-		if !a.p.Digest {
-			n, err := store.Len(tx, a.id)
-			if err != nil {
-				return err
-			}
-			a.p.Digest, a.p.Reported = true, n
-		}
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Digest on: you are mailed when your orders are needed or the game ends, each mail with everything since your last. DIGEST OFF undoes it.")
-	case "OFF":
-		a.p.Digest = false
-		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Digest off: you are mailed every report again.")
-	}
-	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Write "+mail.CmdDigest+" ON or "+mail.CmdDigest+" OFF.")
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Write "+mail.CmdReports+" EACH (every step's report) or "+mail.CmdReports+" DIGEST (a mail when your orders are needed or a game turn ends).")
 }

@@ -39,24 +39,30 @@ func TestHistoryAndGameEnd(t *testing.T) {
 // TestReportCarriesTheRequest: the player asked next gets one mail with the
 // report, its map and the request, under a subject that says so.
 func TestReportCarriesTheRequest(t *testing.T) {
-	f, keys := started(t)
+	f, keys := startedAs(t, false)
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "NONE\nKEY "+keys[who]) // the set-up
 	}
 	mails := f.outbox()
 	var asked int
 	for _, m := range mails {
-		if !strings.Contains(m.Subject, "your move: T1 A") {
+		if !strings.HasPrefix(strings.SplitN(m.Subject, "] ", 2)[1], "Your move by ") {
 			continue
 		}
 		asked++
-		if !strings.Contains(m.Subject, "· report: ") || len(m.Attachments) != 1 || !strings.Contains(m.Text, "--- your move ---") ||
+		if m.Kind != "report" || len(m.Attachments) != 1 || !strings.Contains(m.Text, "--- your move ---") ||
 			strings.Count(m.Text, "BEGIN NAVARCH INFO") != 1 {
 			t.Errorf("the request is not one mail with the report and the map: %q\n%s", m.Subject, m.Text)
 		}
+		if n := len([]rune(m.Subject)); n > subjectMax {
+			t.Errorf("a subject of %d characters: %q", n, m.Subject)
+		}
+		if m.To[0] == "bob@example.com" && (!strings.Contains(m.Text, "your orders are accepted") || strings.HasSuffix(m.InReplyTo, "@navarch.host.example")) {
+			t.Errorf("bob's orders completed the set-up: his request does not lead with their receipt, in reply to his mail:\n%s", m.Text)
+		}
 		n := 0
 		for _, o := range mails {
-			if o.To[0] == m.To[0] && !strings.Contains(o.Subject, "orders accepted") {
+			if o.To[0] == m.To[0] && !strings.Contains(o.Subject, "Orders accepted") {
 				n++
 			}
 		}
@@ -79,19 +85,22 @@ func TestDigestCommand(t *testing.T) {
 	f, keys := started(t)
 	alice := "alice@example.org"
 	for _, c := range []struct{ body, want string }{
-		{"DIGEST\nKEY " + keys[alice], "Write DIGEST ON or DIGEST OFF"},
-		{"DIGEST SOMETIMES\nKEY " + keys[alice], "Write DIGEST ON or DIGEST OFF"},
-		{"digest on\nKEY " + keys[alice], "Digest on"},
-		{"DIGEST OFF\nKEY " + keys[alice], "Digest off"},
+		{"DIGEST\nKEY " + keys[alice], "Write REPORTS EACH"},
+		{"DIGEST SOMETIMES\nKEY " + keys[alice], "Write REPORTS EACH"},
+		{"REPORTS\nKEY " + keys[alice], "Write REPORTS EACH"},
+		{"digest off\nKEY " + keys[alice], "Reports each"},
+		{"REPORTS DIGEST\nKEY " + keys[alice], "Reports digest"},
+		{"reports each\nKEY " + keys[alice], "Reports each"},
+		{"DIGEST ON\nKEY " + keys[alice], "Reports digest"},
 	} {
 		f.send(alice, c.body)
 		if m := find(f.outbox(), alice, "notice"); m == nil || !strings.Contains(m.Text, c.want) {
 			t.Errorf("%q: answered %+v, want %q", c.body, m, c.want)
 		}
 	}
-	f.ref("DIGEST ON")
-	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "DIGEST is for players") {
-		t.Errorf("a referee's DIGEST: %+v", m)
+	f.ref("REPORTS EACH")
+	if m := find(f.outbox(), "ref@example.net", "notice"); m == nil || !strings.Contains(m.Text, "Reports each") {
+		t.Errorf("a referee's REPORTS EACH: %+v", m)
 	}
 }
 

@@ -151,6 +151,15 @@ type game struct {
 	// note is a line put before the answer to one mail (closed.go). Not stored: the answer
 	// goes out in the same transaction.
 	note answerNote
+	// RefReported is the log's size at each referee's last report (his digest, one a game
+	// turn, starts there).
+	RefReported map[string]uint64 `json:"ref_reported,omitempty"`
+	// RefEach names the referees who asked for every step's report (REPORTS EACH).
+	RefEach map[string]bool `json:"ref_each,omitempty"`
+	// receipt is a player's receipt for the orders that complete a step, held to lead the
+	// mail that reports the step (moment.go). Not stored: it goes out in the same
+	// transaction, with the report or alone.
+	receipt *heldReceipt
 }
 
 type player struct {
@@ -162,9 +171,10 @@ type player struct {
 	// AbsentFrom and AbsentTo bound a declared absence (ABSENT).
 	AbsentFrom time.Time `json:"absent_from,omitzero"`
 	AbsentTo   time.Time `json:"absent_to,omitzero"`
-	// Digest (DIGEST ON): mail the player only when his orders are needed or the game ends,
-	// with everything since Reported, the log's size at his last report.
-	Digest   bool   `json:"digest,omitempty"`
+	// Each (REPORTS EACH): mail the player every step's report. Without it he is mailed
+	// when his orders are needed, when a game turn ends, and for the game's lifecycle, each
+	// mail with everything since Reported, the log's size at his last report (moment.go).
+	Each     bool   `json:"each,omitempty"`
 	Reported uint64 `json:"reported,omitempty"`
 	// Name is what mails call a player who took over the side from another (REPLACE);
 	// "" for the ID. TookOver: he took it over in play, joined already.

@@ -109,13 +109,26 @@ func (f *fixture) send(from, body string) {
 	}
 }
 
+// find is the first mail to to of the kind named (a template's name: "report",
+// "announcement", "notice") or whose subject holds subject, in any case (host/subject.go);
+// "accepted" also finds a receipt that leads a report (moment.go).
 func find(mails []mail.Outgoing, to, subject string) *mail.Outgoing {
 	for i := range mails {
-		if mails[i].To[0] == to && strings.Contains(mails[i].Subject, subject) {
+		if mails[i].To[0] == to && mailIs(mails[i], subject) {
 			return &mails[i]
 		}
 	}
 	return nil
+}
+
+// mailIs reports whether m is of the kind named or its subject holds what, in any case; a
+// report that leads with the receipt of the recipient's orders is "accepted" too.
+func mailIs(m mail.Outgoing, what string) bool {
+	if m.Kind == what || strings.Contains(strings.ToLower(m.Subject), strings.ToLower(what)) {
+		return true
+	}
+	w := strings.ToLower(what)
+	return (w == "accepted" || w == "orders accepted") && m.Kind == "report" && strings.Contains(m.Text, "your orders are accepted")
 }
 
 var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
@@ -125,6 +138,7 @@ var keyRE = regexp.MustCompile(`Your secret order key: (\S+)`)
 // both sides get the report with the map.
 func TestWholeCycle(t *testing.T) {
 	f := newFixture(t)
+	f.each()
 	welcome := f.outbox()
 	if len(welcome) != 3 {
 		t.Fatalf("%d welcome mails, want two players and a referee", len(welcome))
@@ -144,7 +158,7 @@ func TestWholeCycle(t *testing.T) {
 	f.send("bob@example.com", "JOIN\nKEY "+keys["bob@example.com"])
 	mails := f.outbox()
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
-		if r := find(mails, who, "orders due"); r == nil || !strings.Contains(r.Text, "set-up") {
+		if r := find(mails, who, "your move"); r == nil || !strings.Contains(r.Text, "set-up") {
 			t.Fatalf("%s was not asked for the set-up: %v", who, subjects(mails))
 		}
 	}
@@ -157,7 +171,7 @@ func TestWholeCycle(t *testing.T) {
 	mails = f.outbox()
 	var asked, other string
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
-		if find(mails, who, "orders due") != nil {
+		if find(mails, who, "your move") != nil {
 			asked = who
 		} else {
 			other = who
@@ -313,7 +327,7 @@ func TestDeadline(t *testing.T) {
 	}
 	mails := f.outbox()
 	if find(mails, "bob@example.com", "deadline passed") == nil || find(mails, "ref@example.net", "no orders") == nil ||
-		find(mails, "alice@example.org", "orders due") == nil && find(mails, "bob@example.com", "orders due") == nil {
+		find(mails, "alice@example.org", "your move") == nil && find(mails, "bob@example.com", "your move") == nil {
 		t.Errorf("after the deadline: %v", subjects(mails))
 	}
 	// The game applies the rules' default at once, and the late notice says so.
@@ -358,4 +372,32 @@ func (f *fixture) refKey(address string) string {
 		return nil
 	})
 	return key
+}
+
+// each has every player of the fixture's games mailed every step's report (REPORTS EACH),
+// for tests of what a step's report says rather than of when mail goes out.
+func (f *fixture) each() {
+	f.t.Helper()
+	err := f.s.Update(func(tx *store.Tx) error {
+		for _, id := range store.Games(tx) {
+			g, err := loadGame(tx, id)
+			if err != nil {
+				return err
+			}
+			for i := range g.Players {
+				g.Players[i].Each = true
+			}
+			g.RefEach = map[string]bool{}
+			for _, r := range g.Referees {
+				g.RefEach[r] = true
+			}
+			if err := f.h.saveGame(tx, id, g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
 }

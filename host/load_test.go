@@ -422,11 +422,24 @@ func (s *loadSink) welcomes() int {
 	return n
 }
 
+// receipted reports whether a mail's subject is that of accepted orders' receipt: alone, or
+// leading the report of the step they completed (host/moment.go, host/subject.go).
+func receipted(subject string) bool {
+	_, s, _ := strings.Cut(subject, "] ")
+	s = strings.ToLower(s)
+	for _, p := range []string{"orders accepted", "orders resolved", "your move", "turn ", "report"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // acceptedOrders are the Message-IDs of the orders receipts said were accepted.
 func (s *loadSink) acceptedOrders() map[string]bool {
 	out := map[string]bool{}
 	for _, m := range s.all() {
-		if strings.HasSuffix(m.subject, "orders accepted") {
+		if receipted(m.subject) && !strings.Contains(m.inReplyTo, "@navarch.") { // not the thread's root
 			out[m.inReplyTo] = true
 		}
 	}
@@ -469,7 +482,7 @@ func (b *loadBots) react(m sentMail, raw []byte) {
 		b.send(m.to, m.subject, "autoreply", "I am away until Monday.", false)
 		b.send(m.to, m.subject, "wrongkey", "KEY NOTMYKEY0\nHELP", false)
 		b.send(m.to, m.subject, "join", "KEY "+k[1]+"\nJOIN", false)
-	case strings.Contains(m.subject, "orders due"):
+	case strings.Contains(strings.ToLower(m.subject), "your move"):
 		if b.asked[m.to]++; b.asked[m.to] > b.asks {
 			return
 		}
@@ -640,7 +653,9 @@ func checkLoadMail(t *testing.T, s *loadSink, b *loadBots, strangers []string, d
 			}
 		case len(r) != 1:
 			t.Errorf("bot mail %s answered %d times: %v", id, len(r), subjectsOf(r))
-		case !strings.Contains(r[0].subject, want[kind]):
+		case kind == "none" && !receipted(r[0].subject):
+			t.Errorf("bot mail %s (none) answered %q, want a receipt", id, r[0].subject)
+		case kind != "none" && !strings.Contains(strings.ToLower(r[0].subject), want[kind]):
 			t.Errorf("bot mail %s (%s) answered %q, want %q", id, kind, r[0].subject, want[kind])
 		}
 	}

@@ -21,16 +21,14 @@ func playTurns(t *testing.T, f *fixture, keys map[string]string) map[string][]st
 	for i := 0; i < 400; i++ {
 		mails := f.outbox()
 		for _, m := range mails {
-			if m.To[0] != "ref@example.net" {
-				got[m.To[0]] = append(got[m.To[0]], m.Subject)
-			}
+			got[m.To[0]] = append(got[m.To[0]], m.Subject)
 		}
 		if f.turn() > mailTurns {
 			return got
 		}
 		answered := false
 		for _, m := range mails {
-			if strings.Contains(m.Subject, "orders due") {
+			if strings.Contains(m.Subject, "Your move") {
 				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
 				answered = true
 			}
@@ -57,42 +55,53 @@ func (f *fixture) turn() uint32 {
 	return n
 }
 
-// perTurn is the mails per player per game turn.
+// perTurn is the mails per player per game turn (the referee's left out).
 func perTurn(got map[string][]string) float64 {
-	n := 0
-	for _, s := range got {
-		n += len(s)
+	n, players := 0, 0
+	for who, s := range got {
+		if who != "ref@example.net" {
+			n += len(s)
+			players++
+		}
 	}
-	return float64(n) / float64(len(got)) / mailTurns
+	return float64(n) / float64(players) / mailTurns
 }
 
-// TestMailsPerTurn: a game of Lepanto played through the host, two game turns,
-// every step answered by NONE: a report and the next request go as one mail, so each player
-// gets fewer mails per game turn; with DIGEST ON, fewer still (one per step that needs him).
-// The figures are in docs/BENCHMARKS.md.
+// TestMailsPerTurn: a game of Lepanto played through the host, two game turns, every step
+// answered by NONE. With REPORTS EACH a player gets every step's report (the report and the
+// next request in one mail); by default (moment.go) he gets his requests, the answers to his
+// own mails (the receipt, which leads the report of the step his orders completed) and at
+// most one more mail a game turn (its summary), and the referee one digest a game turn. The
+// figures are in docs/BENCHMARKS.md.
 func TestMailsPerTurn(t *testing.T) {
-	f, keys := started(t)
-	plain := perTurn(playTurns(t, f, keys))
-	t.Logf("mails per player per game turn: %.1f", plain)
+	e, ekeys := startedAs(t, true)
+	each := perTurn(playTurns(t, e, ekeys))
+	t.Logf("with REPORTS EACH: %.1f mails per player per game turn", each)
 
-	d, dkeys := started(t)
-	for _, who := range []string{"alice@example.org", "bob@example.com"} {
-		d.send(who, "DIGEST ON\nKEY "+dkeys[who])
-		if m := find(d.outbox(), who, "notice"); m == nil || !strings.Contains(m.Text, "Digest on") {
-			t.Fatalf("DIGEST ON was not acknowledged")
-		}
-	}
+	d, dkeys := startedAs(t, false)
 	got := playTurns(t, d, dkeys)
 	digest := perTurn(got)
-	t.Logf("with DIGEST ON: %.1f", digest)
+	t.Logf("by default: %.1f", digest)
 	for who, subjects := range got {
+		more := 0
 		for _, s := range subjects {
-			if !strings.Contains(s, "your move") && !strings.Contains(s, "orders accepted") {
-				t.Errorf("%s got %q with a digest: only requests and receipts are due", who, s)
+			_, s, _ = strings.Cut(s, "] ")
+			if !strings.HasPrefix(s, subjectYourMove) && !strings.HasPrefix(s, subjectAccepted) && !strings.HasPrefix(s, subjectResolved) {
+				more++
+			}
+			if n := len([]rune(s)) + len("[navarch lep-0000] "); n > subjectMax {
+				t.Errorf("%s got a subject of %d characters: %q", who, n, s)
 			}
 		}
+		t.Logf("%s: %d mails, %d of them neither requests nor answers: %q", who, len(subjects), more, subjects)
+		if more > mailTurns {
+			t.Errorf("%s got %d mails besides his requests and answers in %d game turns: %q", who, more, mailTurns, subjects)
+		}
 	}
-	if plain > 17 || digest >= plain { // 23.2 before reports carried the next request
-		t.Errorf("%.1f mails per player per game turn, %.1f with a digest: want at most 17, and fewer with a digest", plain, digest)
+	if ref := got["ref@example.net"]; len(ref) != mailTurns || !strings.Contains(ref[0], "Game turn 1 begins") {
+		t.Errorf("the referee got %q: want one digest a game turn, the first from the turn's beginning", ref)
+	}
+	if digest >= each || each > 17 {
+		t.Errorf("%.1f mails per player per game turn by default, %.1f with REPORTS EACH: want fewer by default, and at most 17 with each", digest, each)
 	}
 }

@@ -52,7 +52,7 @@ func deployWithSignal(t *testing.T, f *fixture, keys map[string]string) []mail.O
 	t.Helper()
 	var all []mail.Outgoing
 	for _, m := range f.outbox() {
-		if !strings.Contains(m.Subject, "orders due") {
+		if !strings.Contains(m.Subject, "Your move") {
 			continue
 		}
 		orders := formLines(t, m.Text)

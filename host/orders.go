@@ -80,7 +80,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		if c, ok := eng.(adjudicator.Checker); ok && len(orders) > 0 {
 			body.Preview = c.Check(a.p.Side, orders)
 		}
-		return h.queue(tx, a.g, a.to(), "receipt", "orders checked", body, a.msg.MessageID, nil)
+		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(true), body, a.msg.MessageID, nil)
 	}
 	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
@@ -103,15 +103,17 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			return err
 		}
 	}
-	if err := h.queue(tx, a.g, a.to(), "receipt", "orders accepted",
-		templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
-			Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}, a.msg.MessageID, nil); err != nil {
+	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
+		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}
+	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
+		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
+	}
+	// The orders complete the step: the receipt leads the mail that reports it (moment.go).
+	a.g.holdReceipt(a.p, receipt, a.msg.MessageID)
+	if err := h.resolve(tx, a.id, a.g, eng); err != nil {
 		return err
 	}
-	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
-		return nil
-	}
-	return h.resolve(tx, a.id, a.g, eng)
+	return h.sendHeldReceipt(tx, a.g)
 }
 
 func without(all, some []adjudicator.Order) []adjudicator.Order {

@@ -36,7 +36,8 @@ func (r recipient) to() string {
 }
 
 // queue renders a mail and puts it in the outbox (sent after the transaction commits). Each
-// game is one thread: every mail refers to the game's first one (docs/DESIGN.md 4).
+// game is one thread: every mail refers to the game's first one (docs/DESIGN.md 4). The
+// subject is clipped to fit a phone's inbox line (subject.go).
 func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, body any, inReplyTo string, files []mail.Attachment) error {
 	id := h.gameID(g)
 	// Every mail that names the log's head carries it signed (docs/LOG-FORMAT.md 5,
@@ -71,7 +72,7 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 		return err
 	}
 	o := mail.Outgoing{MessageID: h.gameMessageID(tx, g), To: []string{r.to()}, ReplyTo: replyTo,
-		Subject: fmt.Sprintf("[navarch %s] %s", g.Tag, subject), Text: parts.Text, HTML: parts.HTML, Attachments: files,
+		Subject: fmt.Sprintf("[navarch %s] %s", g.Tag, fitSubject(g.Tag, subject)), Text: parts.Text, HTML: parts.HTML, Attachments: files,
 		Game: g.Tag, Kind: kind}
 	if g.Root == "" {
 		g.Root = o.MessageID

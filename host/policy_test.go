@@ -44,7 +44,7 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	if got := tick(17); len(got) != 0 {
 		t.Errorf("7 hours before the deadline: %v", subjects(got))
 	}
-	if got := strings.Join(subjects(tick(2)), " | "); strings.Count(got, "reminder") != 2 {
+	if got := strings.Join(subjects(tick(2)), " | "); strings.Count(strings.ToLower(got), "reminder") != 2 {
 		t.Errorf("5 hours before the deadline, want a reminder each: %v", got)
 	}
 	mails := tick(6)
@@ -57,7 +57,7 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	if m := find(mails, "ref@example.net", "notice"); m == nil || !strings.Contains(flat(m.Text), "waits for you") || !strings.Contains(m.Text, "PROCEED") {
 		t.Errorf("the referee is not asked: %v", subjects(mails))
 	}
-	if find(mails, "ref@example.net", "no orders") != nil || find(mails, "alice@example.org", "orders due") != nil {
+	if find(mails, "ref@example.net", "no orders") != nil || find(mails, "alice@example.org", "your move") != nil {
 		t.Errorf("the step was resolved without the referee: %v", subjects(mails))
 	}
 	if got := tick(23); len(got) != 0 {
@@ -75,7 +75,7 @@ func TestNoOrdersWaitsForReferee(t *testing.T) {
 	if m := find(mails, "bob@example.com", "announcement"); m == nil || !strings.Contains(flat(m.Text), "without orders from bob (ottoman)") {
 		t.Errorf("PROCEED is not announced: %v", subjects(mails))
 	}
-	if find(mails, "ref@example.net", "orders due") == nil && find(mails, "alice@example.org", "orders due") == nil && find(mails, "bob@example.com", "orders due") == nil {
+	if find(mails, "ref@example.net", "your move") == nil && find(mails, "alice@example.org", "your move") == nil && find(mails, "bob@example.com", "your move") == nil {
 		t.Errorf("PROCEED did not resolve the step: %v", subjects(mails))
 	}
 	// The next step's deadline passes; EXTEND gives 12 hours from now, not from the deadline.

@@ -101,10 +101,12 @@ func (a *actor) by() (announce, note string) {
 // set is shown to each recipient in the recipient's own zone.
 func (h *Host) announce(tx *store.Tx, a *actor, text string, deadline time.Time) error {
 	by, note := a.by()
-	return h.announceAs(tx, a.id, a.g, by, note, text, deadline)
+	return h.announceAs(tx, a.id, a.g, by, note, text, deadline, a.req.Command, whoShort(a))
 }
 
-func (h *Host) announceAs(tx *store.Tx, id ident.GameID, g *game, by, note, text string, deadline time.Time) error {
+// announceAs tells everyone a change made by by; command and who name it in the subject
+// (announceSubject).
+func (h *Host) announceAs(tx *store.Tx, id ident.GameID, g *game, by, note, text string, deadline time.Time, command, who string) error {
 	logged := text
 	body := templates.Announcement{By: by, Text: []string{text}, Deadline: deadline}
 	if !deadline.IsZero() && g.Step != nil {
@@ -115,7 +117,8 @@ func (h *Host) announceAs(tx *store.Tx, id ident.GameID, g *game, by, note, text
 		return err
 	}
 	for _, r := range h.recipients(g) {
-		if err := h.queue(tx, g, r, "announcement", "announcement", body, "", nil); err != nil {
+		subject := announceSubject(g, r, command, who, deadline, h.cfg.Now())
+		if err := h.queue(tx, g, r, "announcement", subject, body, "", nil); err != nil {
 			return err
 		}
 	}

@@ -13,7 +13,17 @@ import (
 
 func started(t *testing.T) (*fixture, map[string]string) {
 	t.Helper()
+	return startedAs(t, true)
+}
+
+// startedAs is started with the players mailed every step's report (each, REPORTS EACH:
+// the tests of what a step's mail says) or at the moments that need them (the default).
+func startedAs(t *testing.T, each bool) (*fixture, map[string]string) {
+	t.Helper()
 	f := newFixture(t)
+	if each {
+		f.each()
+	}
 	keys := playerKeys(f.outbox())
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])
@@ -299,7 +309,7 @@ func TestPauseRunsOutBeforePlay(t *testing.T) {
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])
 	}
-	if m := find(f.outbox(), "alice@example.org", "orders due"); m != nil {
+	if m := find(f.outbox(), "alice@example.org", "your move"); m != nil {
 		t.Fatal("play began during the pause")
 	}
 	f.now = f.now.Add(11 * time.Hour)
@@ -307,7 +317,7 @@ func TestPauseRunsOutBeforePlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	mails := f.outbox()
-	if find(mails, "alice@example.org", "orders due") == nil || find(mails, "bob@example.com", "orders due") == nil {
+	if find(mails, "alice@example.org", "your move") == nil || find(mails, "bob@example.com", "your move") == nil {
 		t.Fatalf("the pause ran out and play did not begin: %v", subjects(mails))
 	}
 	f.checkLog()

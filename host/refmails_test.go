@@ -48,7 +48,7 @@ func TestPauseStopsPlay(t *testing.T) {
 			t.Errorf("%s's orders during the pause were not receipted as waiting: %v", who, subjects(mails))
 		}
 	}
-	if find(mails, "alice@example.org", "report") != nil || find(mails, "alice@example.org", "orders due") != nil {
+	if find(mails, "alice@example.org", "report") != nil || find(mails, "alice@example.org", "your move") != nil {
 		t.Errorf("play went on during the pause: %v", subjects(mails))
 	}
 	f.now = d0.Add(30 * time.Hour) // long past the deadline: none runs while paused
@@ -160,11 +160,11 @@ func TestPauseBeforeStart(t *testing.T) {
 	for _, who := range []string{"alice@example.org", "bob@example.com"} {
 		f.send(who, "JOIN\nKEY "+keys[who])
 	}
-	if m := find(f.outbox(), "alice@example.org", "orders due"); m != nil {
+	if m := find(f.outbox(), "alice@example.org", "your move"); m != nil {
 		t.Fatal("play began while the game was paused")
 	}
 	f.ref("RESUME")
-	if m := find(f.outbox(), "alice@example.org", "orders due"); m == nil {
+	if m := find(f.outbox(), "alice@example.org", "your move"); m == nil {
 		t.Error("play did not begin when the game resumed")
 	}
 }

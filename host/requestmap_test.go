@@ -18,10 +18,10 @@ func TestEveryRequestHasAMap(t *testing.T) {
 	for i := 0; i < 200 && f.turn() <= 1; i++ {
 		answered := false
 		for _, m := range f.outbox() {
-			if !strings.Contains(m.Subject, "orders due") {
+			if !strings.Contains(m.Subject, "Your move") {
 				continue
 			}
-			if strings.Contains(m.Subject, "report") {
+			if mailIs(m, "report") {
 				carried++
 			} else {
 				bare++

@@ -29,7 +29,7 @@ func TestBotOrdersByMailEveryRuleset(t *testing.T) {
 				var next []mail.Outgoing
 				for _, m := range mails {
 					maps += pngs(t, m)
-					if !strings.Contains(m.Subject, "orders due") {
+					if !strings.Contains(m.Subject, "Your move") {
 						continue
 					}
 					text := f.botOrders(side[m.To[0]])

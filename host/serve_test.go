@@ -143,7 +143,7 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	}
 	has := func(ms []*mail.Incoming, to, subject string) *mail.Incoming {
 		for _, m := range ms {
-			if m.From == to && strings.Contains(m.Subject, subject) {
+			if m.From == to && strings.Contains(strings.ToLower(m.Subject), strings.ToLower(subject)) {
 				return m
 			}
 		}
@@ -166,9 +166,9 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 		send(who, "JOIN\nKEY "+keyRE.FindStringSubmatch(w.Text)[1])
 	}
 	ms = waitFor("set-up requests", func(ms []*mail.Incoming) bool {
-		return has(ms, "alice@example.org", "orders due") != nil && has(ms, "bob@example.com", "orders due") != nil
+		return has(ms, "alice@example.org", "your move") != nil && has(ms, "bob@example.com", "your move") != nil
 	})
-	if r := has(ms, "bob@example.com", "orders due"); r.InReplyTo == nil || !strings.Contains(r.Text, "set-up") {
+	if r := has(ms, "bob@example.com", "your move"); r.InReplyTo == nil || !strings.Contains(r.Text, "set-up") {
 		t.Errorf("the request is not threaded or not the set-up: %+v", r)
 	}
 	// Both decline the set-up; then whoever is asked first sends a mistake and its correction.
@@ -180,7 +180,7 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	ms = waitFor("the first group's request", func(ms []*mail.Incoming) bool {
 		n := 0
 		for _, m := range ms {
-			if strings.Contains(m.Subject, "orders due") {
+			if strings.Contains(m.Subject, "Your move") {
 				n++
 			}
 		}
@@ -188,17 +188,24 @@ func TestServeThroughIMAPAndSMTP(t *testing.T) {
 	})
 	var asked string
 	for _, m := range ms {
-		if strings.Contains(m.Subject, "orders due") && !strings.Contains(m.Text, "set-up") {
+		if strings.Contains(m.Subject, "Your move") && !strings.Contains(m.Text, "set-up") {
 			asked = m.From
 		}
 	}
 	send(asked, "KEY "+keys[asked]+"\nNOSUCH MOVE 0101")
 	waitFor("the errors", func(ms []*mail.Incoming) bool { return has(ms, asked, "refused") != nil })
 	send(asked, "KEY "+keys[asked]+"\nNONE")
-	ms = waitFor("the receipt and the reports", func(ms []*mail.Incoming) bool {
-		return has(ms, asked, "accepted") != nil && has(ms, "alice@example.org", "report") != nil && has(ms, "bob@example.com", "report") != nil
-	})
-	if r := has(ms, "bob@example.com", "report"); !strings.Contains(r.Text, "#") {
+	// One mail for the moment: the receipt leads the report of the step it completed.
+	receipt := func(ms []*mail.Incoming) *mail.Incoming {
+		for _, m := range ms {
+			if m.From == asked && strings.Contains(m.Text, "your orders are accepted") && strings.Contains(m.Text, "what happened in turn") {
+				return m
+			}
+		}
+		return nil
+	}
+	ms = waitFor("the receipt with the report", func(ms []*mail.Incoming) bool { return receipt(ms) != nil })
+	if r := receipt(ms); !strings.Contains(r.Text, "#") {
 		t.Errorf("the report lists no log records:\n%s", r.Text)
 	}
 	unseen := -1

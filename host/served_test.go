@@ -104,7 +104,7 @@ func (c *served) waitDrops(t *testing.T, reason string, n int) {
 // has is the first mail to address whose subject holds subject.
 func has(ms []*mail.Incoming, to, subject string) *mail.Incoming {
 	for _, m := range ms {
-		if m.From == to && strings.Contains(m.Subject, subject) {
+		if m.From == to && strings.Contains(strings.ToLower(m.Subject), strings.ToLower(subject)) {
 			return m
 		}
 	}

@@ -32,9 +32,9 @@ func TestRestartRestoresFromSnapshot(t *testing.T) {
 		t.Errorf("after a restart: %d replays before the write transaction, %d inside it, %d engines restored; want 0, 0, some",
 			r-rebuilt, l-replayed, s-restored)
 	}
-	next := find(mails, other, "orders due")
+	next := find(mails, other, "your move")
 	if next == nil {
-		next = find(mails, asked, "orders due")
+		next = find(mails, asked, "your move")
 	}
 	if next == nil {
 		t.Fatal("no side asked after the step")

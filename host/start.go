@@ -32,10 +32,15 @@ func (h *Host) startNotice(tx *store.Tx, id ident.GameID, g *game, s ident.Hash)
 		}
 	}
 	lines = append(lines, "Check that your own entropy is here as you wrote it after JOIN; navarch verify recomputes S from the log.")
+	n, err := store.Len(tx, id)
+	if err != nil {
+		return err
+	}
 	for _, r := range h.recipients(g) {
 		if err := h.notice(tx, g, r, "", lines...); err != nil {
 			return err
 		}
+		markReported(g, r, n) // each one's reports start here: a referee's first digest tells the whole first turn
 	}
 	return nil
 }

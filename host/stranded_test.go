@@ -63,7 +63,7 @@ func TestRefereeEndsAStrandedGame(t *testing.T) {
 		for _, a := range m.Attachments {
 			log = log || strings.HasSuffix(a.Name, ".log") && strings.Contains(string(a.Data), "\ntype end\n")
 		}
-		if !log || !strings.Contains(m.Subject, "the rules were mended") {
+		if !log || !strings.Contains(m.Subject, "ended by the referee") || !strings.Contains(flat(m.Text), "the rules were mended") {
 			t.Errorf("%s: %q, the log attached %v", who, m.Subject, log)
 		}
 	}

@@ -190,7 +190,7 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 		g.Step.Reminded = true
 		left := g.Step.Deadline.Sub(now).Round(time.Minute).String()
 		for _, p := range missing {
-			if err := h.queue(tx, g, recipient{p: p}, "reminder", "reminder", templates.Reminder{What: g.Step.What, Left: left}, "", nil); err != nil {
+			if err := h.queue(tx, g, recipient{p: p}, "reminder", reminderSubject(g, recipient{p: p}, left, h.cfg.Now()), templates.Reminder{What: g.Step.What, Left: left}, "", nil); err != nil {
 				return err
 			}
 		}
@@ -213,7 +213,7 @@ func (h *Host) absenceMoves(tx *store.Tx, id ident.GameID, g *game, missing []*p
 	}
 	g.Step.Deadline = back
 	return h.announceAs(tx, id, g, "navarch", "absence", fmt.Sprintf("The deadline waits for the return of %s, away as declared (ABSENT).",
-		strings.Join(away, ", ")), back)
+		strings.Join(away, ", ")), back, subjectAbsenceWait, "navarch")
 }
 
 // absentUntil is when the last of the players away at the deadline is back.
@@ -246,7 +246,7 @@ func (h *Host) pauseRanOut(tx *store.Tx, id ident.GameID, g *game, now time.Time
 	if g.Step != nil {
 		deadline = g.Step.Deadline
 	}
-	if err := h.announceAs(tx, id, g, "navarch", "navarch", "The referee's pause has run out: the game resumes.", deadline); err != nil {
+	if err := h.announceAs(tx, id, g, "navarch", "navarch", "The referee's pause has run out: the game resumes.", deadline, subjectPauseOver, "navarch"); err != nil {
 		return err
 	}
 	if err := h.resumed(tx, id, g); err != nil {
@@ -280,7 +280,7 @@ func (h *Host) lateDigest(tx *store.Tx, g *game, missing []*player) error {
 	lines = append(lines, "The rules' no-orders default applies: "+g.Step.Default+".",
 		"REPLACE PLAYER ADDRESS hands a side to someone else; ABSENT lets a player declare an absence ahead.")
 	for _, r := range g.Referees {
-		if err := h.queue(tx, g, recipient{address: r}, "notice", "late players", templates.Notice{Lines: lines}, "", nil); err != nil {
+		if err := h.queue(tx, g, recipient{address: r}, "notice", "Late players: "+lateNames(missing), templates.Notice{Lines: lines}, "", nil); err != nil {
 			return err
 		}
 	}
@@ -292,7 +292,7 @@ func (h *Host) lateDigest(tx *store.Tx, g *game, missing []*player) error {
 func (h *Host) lateNotices(tx *store.Tx, g *game, missing []*player, waits bool) error {
 	for _, p := range missing {
 		body := templates.Late{What: g.Step.What, Default: g.Step.Default, Waits: waits}
-		if err := h.queue(tx, g, recipient{p: p}, "late", "deadline passed", body, "", nil); err != nil {
+		if err := h.queue(tx, g, recipient{p: p}, "late", "Deadline passed without your orders", body, "", nil); err != nil {
 			return err
 		}
 	}
@@ -339,7 +339,7 @@ func (h *Host) noOrders(tx *store.Tx, g *game, missing []*player) error {
 		}
 	}
 	for _, r := range h.recipients(g) {
-		if err := h.queue(tx, g, r, "nmr", "no orders", templates.NMR{Side: strings.Join(sides, ", "), Policy: g.Step.Default}, "", nil); err != nil {
+		if err := h.queue(tx, g, r, "nmr", "No orders: "+strings.Join(sides, ", ")+"'s default applied", templates.NMR{Side: strings.Join(sides, ", "), Policy: g.Step.Default}, "", nil); err != nil {
 			return err
 		}
 	}

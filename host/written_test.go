@@ -43,7 +43,7 @@ func TestOlderOrdersDoNotReplaceNewer(t *testing.T) {
 	f.now = f.now.Add(10 * time.Minute) // advance orders are written after the set-up was resolved (else stale)
 	// The side not asked now sends advance orders; older ones then do not replace them.
 	other, unit := alice, "BAR-VEN1"
-	if find(pending, alice, "orders due") != nil {
+	if find(pending, alice, "your move") != nil {
 		other, unit = bob, "SIR-EGY1"
 	}
 	f.sendDated(other, at(-2), "KEY "+keys[other]+"\n"+unit+" PASS")

@@ -28,12 +28,13 @@ const (
 	CmdNewGame = "NEWGAME" // a game master creates a game; the lines after it describe it
 	CmdNone    = "NONE"    // no orders for the step awaited: the rules' default applies
 	CmdHistory = "HISTORY" // the game so far, turn by turn, in words
-	CmdDigest  = "DIGEST"  // DIGEST ON: mail only when orders are needed; DIGEST OFF: every report
+	CmdDigest  = "DIGEST"  // DIGEST ON is REPORTS DIGEST, DIGEST OFF is REPORTS EACH (their older names)
+	CmdReports = "REPORTS" // REPORTS EACH: every step's report; REPORTS DIGEST: mail when orders are needed or a turn ends
 	CmdZone    = "ZONE"    // ZONE Europe/Rome: deadlines in the sender's mails in that time zone
 )
 
 var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone, CmdHistory, CmdDigest,
-	CmdZone, CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
+	CmdReports, CmdZone, CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
 
 // RefereeCommands are accepted from the referee only.
 var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey}

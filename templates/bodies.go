@@ -120,6 +120,9 @@ type Report struct {
 	// Used says which advance orders of the recipient's side were used since the last
 	// report, each with its step and record.
 	Used []string
+	// Receipt, if set, leads the mail: the recipient's own orders, accepted, whose step
+	// the report then tells (one mail for the moment they were resolved).
+	Receipt *Receipt
 	// TurnEnd and Request, if set, ride in the same mail after the report: the
 	// turn's seed revealed, and the request for the recipient's next orders.
 	TurnEnd *TurnEnd

@@ -12,7 +12,7 @@ var MailCommands = []string{"",
 	"Mail commands, one per mail, with your KEY line (players): JOIN; your orders, or NONE for none; " +
 		"CHECK with orders checks them without submitting; STATUS (STATUS FULL for the whole map); " +
 		"LOG for the public log so far; HISTORY for the game so far in words; " +
-		"DIGEST ON for one mail only when your orders are needed, with everything since (DIGEST OFF: every report); " +
+		"REPORTS EACH for every step's report (by default you are mailed when your orders are needed or a game turn ends, with everything since; REPORTS DIGEST again); " +
 		"ABSENT FROM TO (dates) holds deadlines while you are away; " +
 		"ZONE Europe/Rome (any IANA zone) shows deadlines in your own time zone; " +
 		"RESIGN CONFIRM ends the game, your side losing; HELP.",

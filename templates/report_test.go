@@ -132,3 +132,29 @@ func TestReportHeadedByItsSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestReportLedByItsReceipt: the report of the step a player's orders completed leads with
+// their receipt (one mail for the moment), in both parts, once: one greeting and one info
+// block.
+func TestReportLedByItsReceipt(t *testing.T) {
+	m := samples()["report"]
+	body := m.Body.(Report)
+	body.Receipt = &Receipt{Record: 57, Hash: "855d8e29", MessageID: "<1.2@alice.example>", Orders: "BAR-VEN1 MOVE 0610\n"}
+	m.Body = body
+	p, err := Render("report", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ part, receipt, report string }{
+		{p.Text, "your orders are accepted", "what happened in turn"},
+		{shown(p.HTML), "Your orders are accepted", "What happened in turn"},
+	} {
+		i, j := strings.Index(c.part, c.receipt), strings.Index(c.part, c.report)
+		if i < 0 || j < i || !strings.Contains(c.part[i:j], "BAR-VEN1 MOVE 0610") || !strings.Contains(c.part[i:j], "1.2@alice.example") {
+			t.Errorf("the report does not lead with the receipt:\n%s", c.part)
+		}
+	}
+	if n := strings.Count(p.Text, "Dear "); n != 1 || strings.Count(p.Text, "BEGIN NAVARCH INFO") != 1 {
+		t.Errorf("%d greetings, %d info blocks in one mail:\n%s", n, strings.Count(p.Text, "BEGIN NAVARCH INFO"), p.Text)
+	}
+}

@@ -124,7 +124,7 @@ func (d *demo) read(m delivered) (bool, error) {
 		return false, fmt.Errorf("a mail navarch sent does not parse: %w", m.err)
 	}
 	in, p := m.in, d.players[m.to]
-	_, kind, _ := strings.Cut(in.subject, "] ") // "[navarch TAG] T1 A2 orders due" → "T1 A2 orders due"
+	_, kind, _ := strings.Cut(in.subject, "] ") // "[navarch TAG] Your move by Fri 18:00 UTC: group BAR" → "Your move by …"
 	if p == nil {
 		// the referee reads and keeps, and takes the key from the welcome
 		if k := demoRefKeyRE.FindStringSubmatch(in.text); k != nil && m.to == demoReferee {
@@ -148,31 +148,35 @@ func (d *demo) read(m delivered) (bool, error) {
 	case strings.Contains(kind, "refused"):
 		d.say("        %s", firstError(in.text))
 		return false, d.answer(p, kind)
-	case strings.HasPrefix(kind, "game over"):
+	case strings.HasPrefix(strings.ToLower(kind), "game over"):
 		d.lastMail[p.id] = m.file
 		return true, nil
 	}
-	// A report may carry the turn's end and the request for orders.
-	if strings.Contains(kind, "report") {
-		if err := d.saveMaps(m.raw, p, kind); err != nil {
-			return false, err
-		}
+	// A report, a request or a turn's summary may carry a map (every one is saved), the
+	// turn's end and the request for orders (host/subject.go).
+	if err := d.saveMaps(m.raw, p, kind); err != nil {
+		return false, err
 	}
-	if strings.Contains(kind, "turn over") || demoTurnOverRE.MatchString(kind) {
+	if demoTurnOverRE.MatchString(kind) || demoTurnEndRE.MatchString(in.text) {
 		p.turns++
 		if p == d.first && p.turns == d.turns {
 			d.say("referee → ENDGAME after %d turns", d.turns)
 			return false, d.mailFrom(demoReferee, "ENDGAME the demo's turns are played\nKEY "+d.refereeKey)
 		}
 	}
-	if strings.HasPrefix(kind, "your move") {
+	if strings.HasPrefix(strings.ToLower(kind), "your move") {
 		return false, d.answer(p, kind)
 	}
 	return false, nil
 }
 
-// demoTurnOverRE finds a turn's end riding in a report's subject: "· turn 2 over".
-var demoTurnOverRE = regexp.MustCompile(`· turn \d+ over`)
+// demoTurnOverRE finds a turn's end in a subject: "Turn 2 over: …", "Your move by …: group BAR ·
+// turn 2 over".
+var demoTurnOverRE = regexp.MustCompile(`(?i)\bturn \d+ over\b`)
+
+// demoTurnEndRE finds a turn's end in a mail's text (templates' turnend part), the subject
+// clipped or not.
+var demoTurnEndRE = regexp.MustCompile(`(?m)^game turn \d+ is over\.`)
 
 // answer sends the bot's orders; the first real orders of the game go out with a mistake.
 func (d *demo) answer(p *demoPlayer, kind string) error {

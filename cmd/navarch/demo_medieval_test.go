@@ -27,7 +27,7 @@ func TestDemoMedievalToTheEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"the battle ends after turn 8", "alice ← game over", "bob   ← game over", "$ navarch replay"} {
+	for _, want := range []string{"the battle ends after turn 8", "alice ← Game over", "bob   ← Game over", "$ navarch replay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the demo's output lacks %q", want)
 		}

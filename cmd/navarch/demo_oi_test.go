@@ -20,7 +20,7 @@ func TestDemoOiNavarcoiToTheEnd(t *testing.T) {
 	if strings.Contains(out, "ENDGAME") {
 		t.Error("the referee ended the game: it did not reach the rules' end")
 	}
-	for _, want := range []string{"alice ← game over: ", "bob   ← game over: ", "$ navarch replay", "result       "} {
+	for _, want := range []string{"alice ← Game over: ", "bob   ← Game over: ", "$ navarch replay", "result       "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the demo's output lacks %q", want)
 		}

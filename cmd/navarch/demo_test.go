@@ -20,7 +20,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
 	}
 	for _, want := range []string{"alice ← welcome", "orders with a mistake", "not a unit of group", "referee → ENDGAME after 1 turns",
-		"bob   ← game over", "$ navarch verify --key", "$ navarch replay", "ended early",
+		"bob   ← Game over", "$ navarch verify --key", "$ navarch replay", "ended early",
 		"alice   answers to her reply address navarch+"} { // and plays the game without a KEY line
 		if !strings.Contains(out, want) {
 			t.Errorf("the demo's output lacks %q", want)
@@ -79,7 +79,7 @@ func TestDemoMedieval(t *testing.T) {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
 	}
 	for _, want := range []string{"Medieval naval rules (d10), Sluys, 24 June 1340", "orders with a mistake",
-		"NOSUCH-UNIT is not a ship of yours", "referee → ENDGAME after 1 turns", "bob   ← game over", "$ navarch replay"} {
+		"NOSUCH-UNIT is not a ship of yours", "referee → ENDGAME after 1 turns", "bob   ← Game over", "$ navarch replay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the demo's output lacks %q", want)
 		}

@@ -36,7 +36,7 @@ func TestAddARuleset(t *testing.T) {
 		}
 		t.Log(out)
 		for _, want := range []string{"Duel (a test ruleset)", "alice ← welcome", "orders with a mistake", "not understood",
-			"alice → 1 orders", "bob   ← game over", "$ navarch replay"} {
+			"alice → 1 orders", "bob   ← Game over", "$ navarch replay"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the demo's output lacks %q\n%s", want, out)
 			}
@@ -70,7 +70,7 @@ func TestAddARuleset(t *testing.T) {
 func TestRulesetWithoutMap(t *testing.T) {
 	dir := t.TempDir()
 	withRuleset(t, listed.Entry{Rules: duel.Ruleset, Demo: "short"}, func() {
-		if code, out, errs := navarch("demo", "-out", dir, "-rules", "duel", "-turns", "9"); code != 0 || !strings.Contains(out, "bob   ← game over") {
+		if code, out, errs := navarch("demo", "-out", dir, "-rules", "duel", "-turns", "9"); code != 0 || !strings.Contains(out, "bob   ← Game over") {
 			t.Fatalf("demo of the duel without a map: exit %d\n%s%s", code, out, errs)
 		}
 	})

@@ -91,8 +91,9 @@ func (m *mailbox) fetch() []received {
 }
 
 // waitFor reads the mailbox until a mail of this game whose subject holds s arrives, and
-// takes that part of it: a report carries the next request, so one mail
-// answers a wait for "report" and another for "orders due". Other mail read on the way is
+// takes that part of it (partsOf): a report carries the receipt and the next request, so
+// one mail answers a wait for " orders accepted", another for "report" and another for
+// "your move". Other mail read on the way is
 // kept for later calls.
 func (m *mailbox) waitFor(s string) received {
 	m.t.Helper()
@@ -115,16 +116,30 @@ func (m *mailbox) take(s string) *received {
 	m.t.Helper()
 	for _, in := range m.fetch() {
 		if m.ours(in) {
+			in.Subject = partsOf(in)
 			m.kept = append(m.kept, in)
 		}
 	}
 	for i, in := range m.kept {
-		if strings.Contains(in.Subject, s) {
-			m.kept[i].Subject = strings.Replace(in.Subject, s, "\x00", 1)
+		if strings.Contains(in.Subject, strings.ToLower(s)) {
+			m.kept[i].Subject = strings.Replace(in.Subject, strings.ToLower(s), "\x00", 1)
 			return &in
 		}
 	}
 	return nil
+}
+
+// partsOf is what a mail holds, for waitFor: its subject in small letters, and "orders
+// accepted", "report" and "your move" for a receipt, a report and a request that ride in
+// one mail (one mail per moment: docs/DESIGN.md 3.5).
+func partsOf(in received) string {
+	s := strings.ToLower(in.Subject)
+	for text, part := range map[string]string{"your orders are accepted": " orders accepted", "what happened in turn": "report", "--- your move ---": "your move"} {
+		if strings.Contains(in.Text, text) {
+			s += " · " + part
+		}
+	}
+	return s
 }
 
 func (m *mailbox) ours(in received) bool {
@@ -210,10 +225,12 @@ func TestE2E(t *testing.T) {
 			}
 			to[who], auth[who] = string(m[1]), ""
 		}
+		// Every step's report, that each step below may wait for both players' reports.
+		send(t, who, to[who], subject, auth[who]+"REPORTS EACH")
 		send(t, who, to[who], subject, auth[who]+"JOIN")
 	}
 	for _, who := range players {
-		boxes[who].waitFor("orders due") // the set-up (rule 3: hidden deployment)
+		boxes[who].waitFor("your move") // the set-up (rule 3: hidden deployment)
 		send(t, who, to[who], subject, auth[who]+"NONE")
 	}
 	for _, who := range players {
@@ -232,7 +249,7 @@ func TestE2E(t *testing.T) {
 			t.Fatalf("activation %d: the game waits for no orders (%+v)", k, step)
 		}
 		first := sideOf[step.Sides[0]]
-		request := boxes[first].waitFor("orders due")
+		request := boxes[first].waitFor("your move")
 		start := time.Now()
 		send(t, first, "echo", subject, "ping")
 		for _, who := range players {
@@ -252,7 +269,7 @@ func TestE2E(t *testing.T) {
 		for i, side := range step.Sides {
 			who := sideOf[side]
 			if i > 0 {
-				request = boxes[who].waitFor("orders due")
+				request = boxes[who].waitFor("your move")
 			}
 			orders := botOrders(t, s, rulesets, side)
 			start = time.Now()

@@ -116,8 +116,8 @@ func TestE2EOperator(t *testing.T) {
 	// Signed by submission: applied.
 	submit(t, "alice@test.example", "KEY "+aliceKey+"\nJOIN", subject)
 	submit(t, "bob@test.example", "KEY "+bobKey+"\nJOIN", subject)
-	alice.waitFor("orders due")
-	bob.waitFor("orders due")
+	alice.waitFor("your move")
+	bob.waitFor("your move")
 	v := scrape(t, metrics)
 	for _, reason := range []string{"dkim", "forged"} {
 		if n := v[`navarch_mails_rejected_total{reason="`+reason+`"}`]; n < 1 {
