@@ -131,12 +131,15 @@ func (m *mailbox) take(s string) *received {
 
 // partsOf is what a mail holds, for waitFor: its subject in small letters, and "orders
 // accepted", "report" and "your move" for a receipt, a report and a request that ride in
-// one mail (one mail per moment: docs/DESIGN.md 3.5).
+// one mail (one mail per moment: docs/DESIGN.md 3.5), each named once: a part the subject
+// names already is not added again, or one mail would answer two waits for it.
 func partsOf(in received) string {
 	s := strings.ToLower(in.Subject)
-	for text, part := range map[string]string{"your orders are accepted": " orders accepted", "what happened in turn": "report", "--- your move ---": "your move"} {
-		if strings.Contains(in.Text, text) {
-			s += " · " + part
+	for _, p := range []struct{ text, part string }{
+		{"your orders are accepted", " orders accepted"}, {"what happened in turn", "report"}, {"--- your move ---", "your move"},
+	} {
+		if strings.Contains(in.Text, p.text) && !strings.Contains(s, p.part) {
+			s += " · " + p.part
 		}
 	}
 	return s
