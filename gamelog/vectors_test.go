@@ -40,25 +40,7 @@ func vectorsV2() string {
 }
 
 func TestGoldenVectorsV2(t *testing.T) {
-	got := vectorsV2()
-	const file = "testdata/vectors_v2.golden"
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update once to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("a v2 commitment changed; DO NOT update the golden file once games exist.\ngot:\n%s\nwant:\n%s", got, want)
-	}
-	doc, err := os.ReadFile("../docs/LOG-FORMAT.md")
-	if err != nil || !strings.Contains(string(doc), "```\n"+string(want)+"```\n") {
-		t.Errorf("docs/LOG-FORMAT.md section 8 does not quote %s (%v)", file, err)
-	}
+	goldenVectors(t, "v2", vectorsV2())
 	// The trailer's signature is plain Ed25519 over the export message, under its own tag.
 	key := ed25519.NewKeyFromSeed(make([]byte, 32))
 	c := Checkpoint{Game: ident.GameID{1}, Size: 42}
@@ -81,5 +63,29 @@ func TestVectorsV2MatchReference(t *testing.T) {
 	}
 	if want := vectorsV2(); string(out) != want {
 		t.Errorf("reference implementation disagrees:\npython:\n%s\ngo:\n%s", out, want)
+	}
+}
+
+// goldenVectors compares a format's vectors with testdata/vectors_FORMAT.golden (-update writes
+// it, never once games exist) and requires docs/LOG-FORMAT.md section 8 to quote the file.
+func goldenVectors(t *testing.T, format, got string) {
+	t.Helper()
+	file := "testdata/vectors_" + format + ".golden"
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update once to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("a %s derivation changed; DO NOT update the golden file once games exist.\ngot:\n%s\nwant:\n%s", format, got, want)
+	}
+	doc, err := os.ReadFile("../docs/LOG-FORMAT.md")
+	if err != nil || !strings.Contains(string(doc), "```\n"+string(want)+"```\n") {
+		t.Errorf("docs/LOG-FORMAT.md section 8 does not quote %s (%v)", file, err)
 	}
 }

@@ -52,24 +52,7 @@ func vectorsV3() string {
 }
 
 func TestGoldenVectorsV3(t *testing.T) {
-	got := vectorsV3()
-	const file = "testdata/vectors_v3.golden"
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update once to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("a v3 derivation changed; DO NOT update the golden file once games exist.\ngot:\n%s\nwant:\n%s", got, want)
-	}
-	doc, err := os.ReadFile("../docs/LOG-FORMAT.md")
-	if err != nil || !strings.Contains(string(doc), "```\n"+string(want)+"```\n") {
-		t.Errorf("docs/LOG-FORMAT.md section 8 does not quote %s (%v)", file, err)
-	}
+	goldenVectors(t, "v3", vectorsV3())
 }
 
 // TestVectorsV3MatchReference runs the independent Python implementation of the spec
