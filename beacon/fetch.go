@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrNotYet is returned for a round no relay serves yet (not published, or a relay behind).
@@ -22,7 +23,14 @@ type Client struct {
 	Chain  Chain
 	Relays []string // base URLs, e.g. https://api.drand.sh; tried in order
 	HTTP   *http.Client
+	// Timeout bounds one relay's answer (DefaultTimeout if 0), so that a relay that takes the
+	// connection and never answers cannot hold the steps that wait for a round: the next
+	// relay is tried, and the round looked for again at the next pass.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is how long a relay may take to answer unless Client.Timeout says otherwise.
+const DefaultTimeout = 15 * time.Second
 
 // relayRound is a relay's answer.
 type relayRound struct {
@@ -57,6 +65,12 @@ func (c *Client) Fetch(ctx context.Context, r uint64) (Round, error) {
 
 func (c *Client) fetchFrom(ctx context.Context, relay string, r uint64) (Round, error) {
 	url := strings.TrimSuffix(relay, "/") + "/" + hex.EncodeToString(c.Chain.Hash) + "/public/" + strconv.FormatUint(r, 10)
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return Round{}, fmt.Errorf("beacon: %w", err)

@@ -3,6 +3,8 @@ package beacon_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -63,5 +65,32 @@ func TestFetchFromALocalRelay(t *testing.T) {
 	c.Relays = []string{url}
 	if _, err := c.Fetch(ctx, 5); err == nil || errors.Is(err, beacon.ErrNotYet) {
 		t.Errorf("a relay down: %v", err)
+	}
+}
+
+// TestFetchFromAHangingRelay: a relay that takes the request and never answers is given up
+// after the client's timeout, and the next relay answers.
+func TestFetchFromAHangingRelay(t *testing.T) {
+	genesis := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	clk := &clock{now: genesis.Add(time.Minute)}
+	b := beacontest.New("fetch", genesis, 3*time.Second, clk.Now)
+	url, stop := b.Server()
+	defer stop()
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer hang.Close()
+	defer close(release)
+	c := &beacon.Client{Chain: b.Chain, Relays: []string{hang.URL, url}, Timeout: 50 * time.Millisecond}
+	if r, err := c.Fetch(context.Background(), 21); err != nil || r.Number != 21 {
+		t.Fatalf("round 21 past a hanging relay: %d, %v", r.Number, err)
+	}
+	c.Relays = []string{hang.URL}
+	if _, err := c.Fetch(context.Background(), 21); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a hanging relay alone: %v, want its timeout", err)
 	}
 }
