@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"net"
 	"net/http"
 	"net/smtp"
@@ -129,6 +130,7 @@ func TestE2EOperator(t *testing.T) {
 	// Dovecot ends navarch's session (as a server does when the password changes), and
 	// the next login is refused.
 	restore := breakPassword(t, srv.usersIMAP)
+	refusedNow(t, "ops@test.example", "ops-secret")
 	if out, err := exec.Command("doveadm", "-c", filepath.Join(srv.dir, "dovecot.conf"), "kick", "ops@test.example").CombinedOutput(); err != nil {
 		t.Fatalf("doveadm kick: %v\n%s", err, out)
 	}
@@ -215,6 +217,25 @@ func waitHealth(t *testing.T, bin, conf string, code int, want ...string) {
 		}
 	}
 	t.Fatalf("navarch health: exit %d, want %d and %q:\n%s", got, code, want, out)
+}
+
+// refusedNow waits until Dovecot refuses user's old password (it rereads its passwords file
+// when it notices the change), so that the daemon's next login after the kick is refused and
+// not taken with the old password.
+func refusedNow(t *testing.T, user, old string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		c, err := imapclient.DialInsecure(imapAddr, nil)
+		if err != nil {
+			continue
+		}
+		err = c.Login(user, old).Wait()
+		c.Close()
+		if err != nil {
+			return
+		}
+	}
+	t.Fatalf("Dovecot still takes %s's old password", user)
 }
 
 // breakPassword makes the service whose passwords file is path refuse navarch's (ops@)
