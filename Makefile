@@ -47,7 +47,7 @@ load:
 
 # Rewrites the golden dice vectors. Never once games exist: see docs/LOG-FORMAT.md.
 vectors:
-	go test ./adjudicator/dice -run TestGoldenVectors -update
+	go test ./dice -run TestGoldenVectors -update
 
 # The end-to-end tests alone, through Dovecot, Postfix and OpenDKIM on free loopback ports,
 # with mutt and s-nail as real players' mail clients and the navarch binary as an operator

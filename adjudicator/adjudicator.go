@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

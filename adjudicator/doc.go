@@ -1,5 +1,5 @@
 // Package adjudicator is the pure rules engine shared by every ruleset: it does no I/O, reads
-// no clock and gets randomness only from adjudicator/dice.
+// no clock and gets randomness only from package dice.
 //
 // A ruleset is a value (Ruleset) in the explicit list of package rulesets; the engine never
 // imports one. A game of a ruleset is a state machine (Game): Next says what the game needs

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
 	"navarch/ident"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 )
 

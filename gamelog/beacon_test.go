@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 )
 
 // mailed reads saved mails as verify --checkpoint does: their blocks, at their time.

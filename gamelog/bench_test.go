@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 
 	"navarch/gamelog"
 	"navarch/ledger"

@@ -7,7 +7,7 @@
 // canonical form the builder writes. The byte-exact specification, including the export file
 // and the checkpoint note, is docs/LOG-FORMAT.md.
 //
-// The package uses the standard library (and adjudicator/dice, which does too, and beacon,
+// The package uses the standard library (and dice, which does too, and beacon,
 // for the BLS signatures of a beacon game's rounds: circl), so that `navarch verify` runs
 // anywhere, offline, with nothing but the exported file and the verifier key.
 package gamelog

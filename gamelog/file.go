@@ -13,7 +13,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

@@ -3,7 +3,7 @@ package gamelog
 import (
 	"crypto/sha256"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

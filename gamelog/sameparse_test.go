@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
+	"navarch/ledger/forge"
 )
 
 // TestSecrecyAttacksFail: in a game whose genesis declares secrecy, verify requires every

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

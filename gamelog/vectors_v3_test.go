@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"navarch/adjudicator/dice"
 	"navarch/beacon"
+	"navarch/dice"
 	"navarch/ident"
 )
 

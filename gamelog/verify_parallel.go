@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 func (v *verifier) checkRoll(e *Entry) error {

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 )
 
-// game is an honest scripted game's export and its installation key (gamelog/forge).
+// game is an honest scripted game's export and its installation key (ledger/forge).
 type game = forge.Game
 
 // newGame plays and exports a scripted game (forge.NewGame); an operator who rewrites a log

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

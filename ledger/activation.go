@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/store"

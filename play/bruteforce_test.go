@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/lepanto"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/oinavarcoi"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"

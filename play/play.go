@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ledger"
 )

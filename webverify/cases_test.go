@@ -16,11 +16,11 @@ import (
 
 	gm "github.com/wneessen/go-mail"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/gamelog"
-	"navarch/gamelog/forge"
 	"navarch/ident"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 )
 
@@ -54,7 +54,7 @@ type logCase struct {
 	MustFail bool `json:"-"`
 }
 
-// game is an honest scripted game's export and its installation key (gamelog/forge, which
+// game is an honest scripted game's export and its installation key (ledger/forge, which
 // also forges the tampered logs below, as the Go verifier's tests do).
 type game = forge.Game
 

@@ -153,7 +153,7 @@ func TestPageAgreesWithVerify(t *testing.T) {
 		t.Fatalf("the page failed: %s", res.Error)
 	}
 	t.Run("golden vectors", func(t *testing.T) {
-		for file, got := range map[string]string{"../adjudicator/dice/testdata/vectors.golden": res.Vectors.V1, "../gamelog/testdata/vectors_v2.golden": res.Vectors.V2,
+		for file, got := range map[string]string{"../dice/testdata/vectors.golden": res.Vectors.V1, "../gamelog/testdata/vectors_v2.golden": res.Vectors.V2,
 			"../gamelog/testdata/vectors_v3.golden": res.Vectors.V3} {
 			want, err := os.ReadFile(file)
 			if err != nil {

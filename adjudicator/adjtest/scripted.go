@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 // Scripted is a dice.Roller that hands out given values by label, as a rule case gives its

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 // Ruleset is the duel as an adjudicator.Ruleset.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 // chit resolves a special chit drawn after a Group Activation Marker (2.4).

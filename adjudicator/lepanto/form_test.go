@@ -8,7 +8,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/adjtest"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 // Next says what the game needs now (2.1): the start of a game turn (filling the cup), a

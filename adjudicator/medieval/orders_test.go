@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/ident"
 )
 

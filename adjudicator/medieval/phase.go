@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 // phase collects what one step does: its events and its rolls.

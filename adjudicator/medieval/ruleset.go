@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 )
 
 // Ruleset is the medieval d10 rules as an adjudicator.Ruleset.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 	"navarch/ident"
 )
 

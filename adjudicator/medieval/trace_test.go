@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 )
 
 // lowDice rolls every die as 2 (1 on a one-sided die): no hits, no 0s.

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 )
 
 // Card kinds (rule "Sequence").

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 	"navarch/ident"
 )
 

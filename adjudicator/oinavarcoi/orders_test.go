@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 )
 
 // TestParseOrdersBadInput: every malformed line is refused as not understood, with the

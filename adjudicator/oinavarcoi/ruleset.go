@@ -6,8 +6,8 @@ import (
 	"sync"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 )
 
 // OptionFullSize is 1:1 play: squadrons of eight stands, losses doubled (rule Stands.full).

@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime/debug"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/store"
 )
 

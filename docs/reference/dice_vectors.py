@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent re-implementation of the navarch dice derivations (docs/LOG-FORMAT.md),
 written from the spec alone. It prints the golden vectors in the format of
-adjudicator/dice/testdata/vectors.golden, or with the argument v2 those of the commitments
+dice/testdata/vectors.golden, or with the argument v2 those of the commitments
 that log format v2 adds (gamelog/testdata/vectors_v2.golden), or with v3 the beacon key of
 log format v3 over drand quicknet's round 657413 (gamelog/testdata/vectors_v3.golden); the
 Go tests compare them. It checks the derivation from a round's signature, not the BLS

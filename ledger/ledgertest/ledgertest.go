@@ -9,8 +9,8 @@ import (
 	"io"
 	"time"
 
-	"navarch/adjudicator/dice"
 	"navarch/beacon/beacontest"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"

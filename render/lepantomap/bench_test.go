@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/lepanto"
+	"navarch/dice"
 	"navarch/ident"
 	"navarch/render"
 	"navarch/render/rendertest"

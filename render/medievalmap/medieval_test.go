@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/medieval"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 	"navarch/ident"
 	"navarch/render"
 )

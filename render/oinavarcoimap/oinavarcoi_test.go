@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"navarch/adjudicator"
-	"navarch/adjudicator/dice"
 	"navarch/adjudicator/oinavarcoi"
 	"navarch/adjudicator/table"
+	"navarch/dice"
 	"navarch/ident"
 	"navarch/render"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"navarch/adjudicator/dice"
+	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"

@@ -91,7 +91,7 @@ func TestVectorsMatchReference(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not installed")
 	}
-	out, err := exec.Command(py, "../../docs/reference/dice_vectors.py").Output()
+	out, err := exec.Command(py, "../docs/reference/dice_vectors.py").Output()
 	if err != nil {
 		t.Fatalf("reference implementation: %v", err)
 	}
@@ -106,7 +106,7 @@ func TestVectorsMatchReference(t *testing.T) {
 
 // TestSpecQuotesVectors keeps the copy of the vectors in docs/LOG-FORMAT.md true.
 func TestSpecQuotesVectors(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/LOG-FORMAT.md")
+	doc, err := os.ReadFile("../docs/LOG-FORMAT.md")
 	if err != nil {
 		t.Fatal(err)
 	}
