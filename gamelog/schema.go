@@ -1,5 +1,7 @@
 package gamelog
 
+import "slices"
+
 // Record types (docs/DICE.md 5).
 const (
 	TypeGenesis    = "genesis"     // game creation: ids, ruleset, players, seed commitment C, verifier key
@@ -36,10 +38,20 @@ const (
 	// (named in the genesis record), must declare their secrecy, and mark the orders records
 	// of held advance orders, so that any other Message-ID feeds one orders record only.
 	FormatV3 = "navarch/v3"
+	// FormatV4 logs are v3 logs that keep standing orders sealed until the step that uses
+	// them and let several players share a side, each with the commands he was given
+	// (docs/LOG-FORMAT.md 9).
+	FormatV4 = "navarch/v4"
 )
 
 // Formats lists the log formats verify knows, oldest first.
-var Formats = []string{FormatV1, FormatV2, FormatV3}
+var Formats = []string{FormatV1, FormatV2, FormatV3, FormatV4}
+
+// AtLeast reports whether format is min or a later format of Formats (a later format keeps
+// every rule of the earlier ones unless docs/LOG-FORMAT.md says otherwise).
+func AtLeast(format, min string) bool {
+	return slices.Index(Formats, format) >= slices.Index(Formats, min) && slices.Contains(Formats, format)
+}
 
 // SecrecyDeclared is the genesis record's "secrecy" of a v2 game whose activation records
 // declare their secrecy ("secret yes") when they open, before any orders: an orders text of

@@ -248,7 +248,8 @@ func (v *verifier) readGenesis() error {
 		return v.fail(e, "a log of format %s; the genesis mail states %s (--format)", v.f.Format, v.opts.Format)
 	}
 	v.v2 = v.f.Format != FormatV1
-	v.v3 = v.f.Format == FormatV3
+	v.v3 = AtLeast(v.f.Format, FormatV3)
+	v.v4 = AtLeast(v.f.Format, FormatV4)
 	if !v.v2 && !v.opts.AllowV1 {
 		return v.fail(e, "a log of format %s, whose daemon could choose the dice's inputs (docs/LOG-FORMAT.md 9): refused unless --allow-v1 (every game navarch creates now is %s or later)", FormatV1, FormatV2)
 	}

@@ -75,6 +75,7 @@ type verifier struct {
 
 	v2      bool
 	v3      bool // v3's rules too (verify_v3.go)
+	v4      bool // v4's rules too: sealed standing orders, several players a side
 	b3      beaconState
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur

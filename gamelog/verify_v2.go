@@ -42,7 +42,7 @@ func (v *verifier) readSecrecy(e *Entry) error {
 	s := e.Record.Get("secrecy")
 	switch {
 	case s == "" && v.v3:
-		return v.fail(e, "a genesis of %s declares its secrecy (secrecy %s)", FormatV3, SecrecyDeclared)
+		return v.fail(e, "a genesis of %s or later declares its secrecy (secrecy %s)", FormatV3, SecrecyDeclared)
 	case s == "" && v.v2 && !v.opts.AllowUndeclared:
 		return v.fail(e, "the genesis record does not declare its secrecy, so the daemon could choose which orders texts enter E as zero bytes (docs/LOG-FORMAT.md 2): refused unless --allow-undeclared (a game created before navarch declared it)")
 	case s == "" && v.v2:

@@ -54,7 +54,7 @@ func (v *verifier) readBeacon(e *Entry) error {
 	case n == 0:
 		return nil
 	case !v.v3:
-		return v.fail(e, "a beacon belongs to %s, not %s", FormatV3, v.f.Format)
+		return v.fail(e, "a beacon belongs to %s and later, not %s", FormatV3, v.f.Format)
 	case n != len(fields):
 		return v.fail(e, "a beacon is named by all of %v", fields)
 	}
@@ -165,7 +165,7 @@ func (v *verifier) checkHeld(e *Entry, ta turnAct) error {
 	r := e.Record
 	held := r.Has("held")
 	if held && (!v.v3 || r.Get("held") != "yes" || r.Has("default")) {
-		return v.fail(e, "held %q: \"held yes\" marks held advance orders, only in %s", r.Get("held"), FormatV3)
+		return v.fail(e, "held %q: \"held yes\" marks held advance orders, only in %s and later", r.Get("held"), FormatV3)
 	}
 	mid := normalID(r.Get("message-id"))
 	if mid == "" {

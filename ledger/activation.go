@@ -187,7 +187,7 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 	if mid := gamelog.CleanText(o.MessageID); mid != "" {
 		b.Add("message-id", mid)
 	}
-	if o.Held && in.format == gamelog.FormatV3 {
+	if o.Held && gamelog.AtLeast(in.format, gamelog.FormatV3) {
 		b.Add("held", "yes")
 	}
 	return nil
