@@ -242,3 +242,28 @@ type FormUnit struct {
 type Worder interface {
 	Words(text string) string
 }
+
+// Teams is implemented by games whose sides may be shared by several players, each commanding
+// part of the side's force (Lepanto's wings and groups, the medieval Divisions, Oi Navarcoi!'s
+// wings). A game that implements it promises that Resolve accepts a side's orders covering only
+// part of the units a step asks: a unit without orders gets the rules' no-orders default, as a
+// whole side does that sends none (a team player who missed his deadline).
+type Teams interface {
+	// Commands lists what of side's force can be given to a player, in the game's order. Every
+	// unit of the side is in at least one command; a command Within another holds a part of it.
+	Commands(side string) []Command
+	// Acting returns the units of side the current step asks orders for, in the game's order:
+	// the players who command them are the ones asked. Nil when the step asks nothing of side.
+	Acting(side string) []string
+	// Units returns the units of side that order o gives orders to. An order for none (a choice
+	// the whole side makes, such as Disengage) is the side's commander's to give.
+	Units(side string, o Order) []string
+}
+
+// Command is one part of a side's force that a player can be given to command.
+type Command struct {
+	ID     string   // as players write it, unique within the side: "BAR", "VAN"
+	Title  string   // for people: "Barbarigo's left wing"
+	Within string   // the command it is part of ("" for none): a Lepanto group's wing
+	Units  []string // the units it holds, in the game's order
+}
