@@ -23,6 +23,8 @@ const (
 	TypeSealed     = "sealed"      // (v2) a salted commitment to a record withheld from some views
 	TypeRound      = "round"       // (v3) names the beacon round R of a step once its inputs are fixed
 	TypeBeacon     = "beacon"      // (v3) round R as the beacon published it: its BLS signature
+	TypeAssign     = "assign"      // (v4) the commands a team player holds, sealed for his side
+	TypeTeam       = "team"        // (v4) a TEAM message among a side's players, sealed for the side
 )
 
 // Log formats. A game keeps the format of its genesis record for its whole life; verify
@@ -136,12 +138,16 @@ var schemas = map[string][]field{
 		{"what", kToken, one}, {"commitment", kHex32, one}},
 	TypeRound:  {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}},
 	TypeBeacon: {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}, {"signature", kHex, one}},
+	TypeAssign: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"by", kToken, one},
+		{"player", kToken, one}, {"commander", kToken, opt}, {"command", kToken, many}},
+	TypeTeam: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"player", kToken, one},
+		{"text", kText, some}},
 }
 
 // Types lists the record types in a fixed order (for documentation and tests).
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
 	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
-	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon}
+	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon, TypeAssign, TypeTeam}
 
 // typeSchemas holds schemas[Types[i]] at i.
 var typeSchemas = func() [][]field {

@@ -77,6 +77,7 @@ type verifier struct {
 	v3      bool // v3's rules too (verify_v3.go)
 	v4      bool // v4's rules too: sealed standing orders, several players a side
 	b3      beaconState
+	team    teamState            // v4: the sides' commanders
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
@@ -209,6 +210,10 @@ func (v *verifier) checkRecord(e *Entry) error {
 		return v.checkRound(e)
 	case TypeBeacon:
 		return v.checkBeacon(e)
+	case TypeAssign:
+		return v.checkAssign(e)
+	case TypeTeam:
+		return v.checkTeam(e)
 	case TypeEnd:
 		v.ended = true
 	}

@@ -17,6 +17,9 @@ import (
 // such a record must be sealed, since its leaf hash could be matched against guesses.
 func (v *verifier) checkV2Markers(e *Entry) error {
 	r := e.Record
+	if err := v.teamTypeMarker(e); err != nil {
+		return err
+	}
 	var side bool
 	switch r.Type {
 	case TypeEvent:
@@ -77,6 +80,9 @@ func (v *verifier) checkTextSeal(e *Entry, o ordersRec, sealed bool, side string
 
 var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
 
+// sealableV4 adds v4's records for one side's eyes: assignments and TEAM messages.
+var sealableV4 = []string{TypeEvent, TypeState, TypeOrdersText, TypeAssign, TypeTeam}
+
 // checkSealed checks a sealed record and, where this view holds it, the record it withholds,
 // which must open the commitment and then passes the rules of its own type in its place.
 func (v *verifier) checkSealed(e *Entry) error {
@@ -86,8 +92,10 @@ func (v *verifier) checkSealed(e *Entry) error {
 	switch {
 	case !v.v2:
 		return v.fail(e, "sealed records belong to %s and later, not %s", FormatV2, v.f.Format)
-	case !slices.Contains(sealable, what):
+	case !v.v4 && !slices.Contains(sealable, what):
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
+	case v.v4 && !slices.Contains(sealableV4, what):
+		return v.fail(e, "sealed %q: only %v records are withheld", what, sealableV4)
 	case side != "" && !v.sides[side]:
 		return v.fail(e, "side %q is not in the genesis record", side)
 	case (what == TypeState) != (side == ""):
@@ -173,40 +181,45 @@ func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
 	if v.current[ta] == nil {
 		v.current[ta] = map[string]uint64{}
 	}
-	v.current[ta][v.players[p]] = e.Index
+	v.current[ta][v.ordersKey(p)] = e.Index
 	v.orders[e.Index] = ordersRec{player: p, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
 		isDefault: def, messageID: r.Get("message-id")}
 	return nil
 }
 
 // checkCloseV2: a close uses exactly one orders record per side the activation asks (the
-// latest of each side, as the receipts call current), none for draws and automatic steps.
+// latest of each side, as the receipts call current), none for draws and automatic steps;
+// in v4 one per player asked (several players may share a side), the latest of each.
 func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
-	var sides []string
+	what := "side"
+	if v.v4 {
+		what = "player"
+	}
+	var got []string
 	for _, u := range e.Record.All("use") {
 		i := parseUint(u)
 		o, ok := v.orders[i]
-		side := v.players[o.player]
+		k := v.ordersKey(o.player)
 		switch {
 		case !ok || i >= e.Index:
 			return v.fail(e, "uses record %d, which is not an earlier orders record", i)
 		case o.ta != ta:
 			return v.fail(e, "uses orders record %d of turn %d activation %d", i, o.ta.t, o.ta.a)
-		case v.current[ta][side] != i:
-			return v.fail(e, "uses orders record %d of side %s, not its latest (%d)", i, side, v.current[ta][side])
-		case slices.Contains(sides, side):
-			return v.fail(e, "uses two orders records of side %s", side)
+		case v.current[ta][k] != i:
+			return v.fail(e, "uses orders record %d of %s %s, not its latest (%d)", i, what, k, v.current[ta][k])
+		case slices.Contains(got, k):
+			return v.fail(e, "uses two orders records of %s %s", what, k)
 		}
-		sides = append(sides, side)
+		got = append(got, k)
 	}
 	var want []string
 	for _, p := range v.acts[ta] {
-		if !slices.Contains(want, v.players[p]) {
-			want = append(want, v.players[p])
+		if k := v.ordersKey(p); !slices.Contains(want, k) {
+			want = append(want, k)
 		}
 	}
-	if len(sides) != len(want) || !containsAll(sides, want) {
-		return v.fail(e, "uses orders of sides %v; turn %d activation %d asked %v (one record each)", sides, ta.t, ta.a, want)
+	if len(got) != len(want) || !containsAll(got, want) {
+		return v.fail(e, "uses orders of %ss %v; turn %d activation %d asked %v (one record each)", what, got, ta.t, ta.a, want)
 	}
 	var uses []uint64
 	for _, u := range e.Record.All("use") {

@@ -279,7 +279,7 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 }
 
 // withDefaults adds a default orders record for each side the open activation asked that
-// has none among uses.
+// has none among uses (v4: for each player asked who has none).
 func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []uint64) ([]uint64, error) {
 	v, err := store.Meta(tx, id, metaActivation)
 	if err != nil || len(v) != 8 {
@@ -289,16 +289,21 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 	if err != nil {
 		return nil, err
 	}
+	// v4: one record per player asked (several may share a side); before, one per side.
+	key := func(p string) string { return in.players[p] }
+	if gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		key = func(p string) string { return p }
+	}
 	have := map[string]bool{}
 	for _, u := range uses {
 		r, err := store.Record(tx, id, u)
 		if err != nil {
 			return nil, err
 		}
-		have[in.players[r.Get("player")]] = true
+		have[key(r.Get("player"))] = true
 	}
 	for _, p := range strings.Fields(act.Get("act")) {
-		if have[in.players[p]] {
+		if have[key(p)] {
 			continue
 		}
 		// In a secret step the default is as secret as the orders it stands for (a
@@ -308,7 +313,7 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if err != nil {
 			return nil, err
 		}
-		have[in.players[p]] = true
+		have[key(p)] = true
 		uses = append(uses, i)
 	}
 	return uses, nil

@@ -47,17 +47,9 @@ type Result struct {
 // Everything is written in tx: the caller commits the step whole or not at all.
 func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
 	st := g.Next()
-	var players []string
-	if st.Kind == adjudicator.NeedOrders {
-		all, err := ledger.Players(tx, id)
-		if err != nil {
-			return Result{Step: st}, err
-		}
-		for _, p := range all {
-			if slices.Contains(st.Sides, p.Side) {
-				players = append(players, p.ID)
-			}
-		}
+	players, err := AskedIn(tx, id, g, st)
+	if err != nil {
+		return Result{Step: st}, err
 	}
 	opened, err := Open(tx, id, g, players, deadline)
 	if err != nil {
@@ -76,6 +68,19 @@ func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders
 		res.Checkpoint = opened.Checkpoint
 	}
 	return res, err
+}
+
+// AskedIn returns the players g's step st asks in game id, by its current commands (Asked).
+func AskedIn(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.Step) ([]string, error) {
+	all, err := ledger.Players(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	as, err := ledger.Commands(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	return Asked(g, st, all, as), nil
 }
 
 // Open writes the opening of g's current step: the end of the previous game turn when a

@@ -63,6 +63,12 @@ type replayer struct {
 	declared bool              // the genesis declares secrecy (gamelog.SecrecyDeclared)
 	secret   bool              // the open activation's record said "secret yes"
 	i        int
+
+	// Team games (v4): the assignments this view holds, and the sides whose assignments are
+	// withheld from it (another side's, before the game's end).
+	assigns []ledger.Assignment
+	hidden  map[string]bool
+	opened  []ledger.Assignment // the assignments when the open activation opened
 }
 
 func (rp *replayer) fail(format string, args ...any) error {
@@ -113,8 +119,11 @@ func (rp *replayer) entry() error {
 	switch {
 	case r == nil:
 		return nil
+	case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeAssign:
+		rp.assign(r, rp.f.Entries[rp.i].Inner)
 	case r.Type == gamelog.TypeActivation:
 		rp.act = strings.Fields(r.Get("act"))
+		rp.opened = slices.Clone(rp.assigns) // an ASSIGN takes effect from the next step
 		rp.secret = r.Get("secret") == "yes"
 	case r.Type == gamelog.TypeOrders:
 		rp.players[rp.f.Entries[rp.i].Index] = r.Get("player")
@@ -176,25 +185,67 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 	return rp.compare(st, c, rp.expected(st, replay.Rolls(), events))
 }
 
-// checkAct: the activation record must ask exactly the players of the sides the rules ask
-// (none for an automatic step), so that no orders record can be slipped into a step that
-// takes none.
+// checkAct: the activation record must ask exactly the players the rules ask (none for an
+// automatic step): the players of the sides asked, or in a team game the players who
+// command the units the step asks, by the assignments made before it opened (Asked); so
+// that no orders record can be slipped into a step that takes none. A side whose
+// assignments this view does not hold is checked to be asked through its own players only.
 func (rp *replayer) checkAct(st adjudicator.Step) error {
-	var want []string
-	if st.Kind == adjudicator.NeedOrders {
-		for p, side := range rp.sides {
-			if slices.Contains(st.Sides, side) {
-				want = append(want, p)
+	var players []ledger.Player
+	for p, side := range rp.sides {
+		players = append(players, ledger.Player{ID: p, Side: side})
+	}
+	slices.SortFunc(players, func(a, b ledger.Player) int { return strings.Compare(a.ID, b.ID) })
+	want := Asked(rp.g, st, players, rp.opened)
+	have := slices.Clone(rp.act)
+	slices.Sort(have)
+	if len(rp.hidden) > 0 && st.Kind == adjudicator.NeedOrders {
+		want = slices.DeleteFunc(want, func(p string) bool { return rp.hidden[rp.sides[p]] })
+		var seen []string
+		for _, p := range have {
+			if !rp.hidden[rp.sides[p]] {
+				continue
+			}
+			if !slices.Contains(st.Sides, rp.sides[p]) {
+				return rp.fail("turn %d activation %d (%s) asks %s, of a side the rules do not ask", st.Turn, st.Act, st.What, p)
+			}
+			seen = append(seen, rp.sides[p])
+		}
+		for s := range rp.hidden {
+			if slices.Contains(st.Sides, s) && !slices.Contains(seen, s) {
+				return rp.fail("turn %d activation %d (%s) asks none of side %s, which the rules ask", st.Turn, st.Act, st.What, s)
 			}
 		}
+		have = slices.DeleteFunc(have, func(p string) bool { return rp.hidden[rp.sides[p]] })
 	}
-	have := slices.Clone(rp.act)
-	slices.Sort(want)
-	slices.Sort(have)
 	if !slices.Equal(want, have) {
 		return rp.fail("turn %d activation %d (%s) asks %v; the rules ask %v", st.Turn, st.Act, st.What, have, want)
 	}
 	return nil
+}
+
+// assign applies an assign record sealed at r (in, its content, where this view holds it).
+func (rp *replayer) assign(r, in *gamelog.Record) {
+	if in == nil {
+		if rp.hidden == nil {
+			rp.hidden = map[string]bool{}
+		}
+		rp.hidden[r.Get("side")] = true
+		return
+	}
+	a := ledger.Assignment{Side: in.Get("side"), Player: in.Get("player"), Commander: in.Get("commander") == "yes", Commands: in.All("command")}
+	if a.Commander { // the side has one commander: whoever held it hands it over
+		for i := range rp.assigns {
+			if rp.assigns[i].Side == a.Side {
+				rp.assigns[i].Commander = false
+			}
+		}
+	}
+	if i := slices.IndexFunc(rp.assigns, func(x ledger.Assignment) bool { return x.Player == a.Player }); i >= 0 {
+		rp.assigns[i] = a
+		return
+	}
+	rp.assigns = append(rp.assigns, a)
 }
 
 // expected returns the records the ledger writes after a step's orders texts: its rolls,

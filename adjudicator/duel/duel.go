@@ -179,3 +179,27 @@ func (g *Game) Help(side string) string {
 
 // BotOrders implements adjudicator.Bot: fire while afloat.
 func (g *Game) BotOrders(side string) string { return "FIRE" }
+
+// Commands implements adjudicator.Teams: a side's one ship is its one command.
+func (g *Game) Commands(side string) []adjudicator.Command {
+	if _, ok := g.Hull[side]; !ok {
+		return nil
+	}
+	return []adjudicator.Command{{ID: "SHIP", Title: side + "'s ship", Units: []string{side}}}
+}
+
+// Acting implements adjudicator.Teams: every turn asks each side's ship (1).
+func (g *Game) Acting(side string) []string {
+	if _, ok := g.Hull[side]; !ok || g.result() != "" {
+		return nil
+	}
+	return []string{side}
+}
+
+// Units implements adjudicator.Teams: FIRE and HOLD are the ship's.
+func (g *Game) Units(side string, o adjudicator.Order) []string {
+	if _, ok := g.Hull[side]; !ok {
+		return nil
+	}
+	return []string{side}
+}
