@@ -329,6 +329,22 @@ func equivocationCases(t *testing.T) []logCase {
 	}
 }
 
+// teamCases are a v4 team game (two players a side) in every view, and the operator's
+// rewrites of it that v4's rules refuse (forge.TeamAttacks, gamelog's TestTeamAttacksFail).
+func teamCases(t *testing.T) []logCase {
+	s, c := forge.TeamGame(t, 2)
+	var out []logCase
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, s, c, v)
+		out = append(out, logCase{Name: "team: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+	}
+	attacks, g := forge.TeamAttacks(t)
+	for _, a := range attacks {
+		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})
+	}
+	return out
+}
+
 // secrecyCases are the operator's choices of which orders texts are sealed
 // (forge.SecrecyAttacks), and a game created before navarch declared secrecy, honest and
 // with a public text sealed (both pass, with a note: replay tells that one from the rules).
