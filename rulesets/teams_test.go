@@ -44,7 +44,7 @@ func TestTeamsCoverEveryUnit(t *testing.T) {
 						if b, ok := g.(adjudicator.Bot); ok {
 							orders[side], _ = g.Parse(side, b.BotOrders(side))
 							for _, o := range orders[side] {
-								named = append(named, tm.Units(side, o)...)
+								named = append(named, tm.OrderUnits(side, o)...)
 							}
 						}
 						commanded := commandedUnits(tm, side)

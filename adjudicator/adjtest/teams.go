@@ -69,7 +69,7 @@ func CheckCommands(t testing.TB, g adjudicator.Game, sides []string) {
 
 // TeamPlay plays two games made by newGame in lockstep, each side's orders by the game's bot:
 // one game gets each side's orders whole, the other the same orders split among players
-// players by Split, each player's part (the orders Units gives to his units; the orders for
+// players by Split, each player's part (the orders OrderUnits gives to his units; the orders for
 // none to player 0) written out alone, parsed and validated as that player would send it,
 // and the parts put together in the players' order. Every part must pass Parse and Validate,
 // every ordered unit must be Acting (or, for an order of none, Chooses true), and the two
@@ -132,7 +132,7 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 		_, rest = so.Standing(side, all)
 	}
 	for _, o := range rest {
-		units := tm.Units(side, o)
+		units := tm.OrderUnits(side, o)
 		if len(units) == 0 && !tm.Chooses(side) {
 			t.Errorf("%s: %q gives orders to no unit, but the step asks no choice of the side", what, o)
 		}
@@ -145,7 +145,7 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 	parts := make([][]adjudicator.Order, players)
 	for _, o := range all {
 		p := -1
-		for _, u := range tm.Units(side, o) {
+		for _, u := range tm.OrderUnits(side, o) {
 			if q, ok := owner[u]; !ok {
 				t.Errorf("%s: %q names %s, in no command", what, o, u)
 			} else if p >= 0 && q != p {

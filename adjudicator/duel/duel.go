@@ -197,8 +197,8 @@ func (g *Game) Acting(side string) []string {
 	return []string{side}
 }
 
-// Units implements adjudicator.Teams: FIRE and HOLD are the ship's orders.
-func (g *Game) Units(side string, o adjudicator.Order) []string { return []string{side} }
+// OrderUnits implements adjudicator.Teams: FIRE and HOLD are the ship's orders.
+func (g *Game) OrderUnits(side string, o adjudicator.Order) []string { return []string{side} }
 
 // Chooses implements adjudicator.Teams: the duel has no choice of the whole side.
 func (g *Game) Chooses(side string) bool { return false }
