@@ -15,8 +15,7 @@ import (
 
 // TestTeamsCoverEveryUnit: for every listed ruleset whose games implement adjudicator.Teams,
 // in every scenario, each side's commands are well formed (adjtest.CheckCommands) and every
-// unit a step asks for orders (Acting), lists in its order form or gives orders to by the
-// bot's orders (Units) is in one of the side's commands, over 80 steps played by the bots.
+// unit a step asks for orders (Acting) or the bot's orders give orders to (OrderUnits) is in one of the side's commands, over 80 steps played by the bots.
 func TestTeamsCoverEveryUnit(t *testing.T) {
 	for _, e := range rulesets.List {
 		for _, sc := range e.Rules.Scenarios() {
@@ -36,11 +35,6 @@ func TestTeamsCoverEveryUnit(t *testing.T) {
 					for _, side := range st.Sides {
 						var named []string
 						named = append(named, tm.Acting(side)...)
-						if f, ok := g.(adjudicator.OrderFormer); ok {
-							for _, fu := range f.OrderForm(side).Units {
-								named = append(named, fu.ID)
-							}
-						}
 						if b, ok := g.(adjudicator.Bot); ok {
 							orders[side], _ = g.Parse(side, b.BotOrders(side))
 							for _, o := range orders[side] {

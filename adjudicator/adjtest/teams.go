@@ -14,7 +14,7 @@ import (
 
 // Split gives each unit of side to one of n players (0 to n-1) by the game's commands: the
 // commands nothing is Within are cut into n runs in the game's order, player 0 (the side's
-// commander) taking the first. A unit in no such command goes to the player of the first
+// commander, who gives the orders for no unit) taking the last. A unit in no such command goes to the player of the first
 // command holding it.
 func Split(tm adjudicator.Teams, side string, n int) map[string]int {
 	cmds := tm.Commands(side)
@@ -28,7 +28,7 @@ func Split(tm adjudicator.Teams, side string, n int) map[string]int {
 	for i, c := range leaves {
 		for _, u := range c.Units {
 			if _, ok := owner[u]; !ok {
-				owner[u] = i * n / len(leaves)
+				owner[u] = n - 1 - i*n/len(leaves)
 			}
 		}
 	}
@@ -71,23 +71,26 @@ func CheckCommands(t testing.TB, g adjudicator.Game, sides []string) {
 // one game gets each side's orders whole, the other the same orders split among players
 // players by Split, each player's part (the orders OrderUnits gives to his units; the orders for
 // none to player 0) written out alone, parsed and validated as that player would send it,
-// and the parts put together in the players' order. Every part must pass Parse and Validate,
+// and the parts put together, the last player's first. Every part must pass Parse and Validate,
 // every ordered unit must be Acting (or, for an order of none, Chooses true), and the two
-// games must resolve to the same state and events at every step. It plays up to steps steps
-// and returns how many steps asked for orders.
-func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string) int {
+// games must resolve to the same state and events at every step. It plays up to steps steps.
+func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string) Played {
 	t.Helper()
 	whole, team := newGame(), newGame()
-	asked := 0
+	var pl Played
 	for i := 0; i < steps && whole.Next().Kind != adjudicator.Over; i++ {
 		st := whole.Next()
 		a, b := map[string][]adjudicator.Order{}, map[string][]adjudicator.Order{}
 		if st.Kind == adjudicator.NeedOrders {
-			asked++
+			pl.Asked++
 			for _, side := range st.Sides {
 				text := whole.(adjudicator.Bot).BotOrders(side)
 				a[side] = parsed(t, whole, side, text, fmt.Sprintf("step %d (%s), %s whole", i, st.What, side))
-				b[side] = teamOrders(t, team, side, text, players, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
+				var n int
+				b[side], n = teamOrders(t, team, side, text, players, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
+				if n > 1 {
+					pl.Shared++
+				}
 			}
 		}
 		key := ident.Hash(sha256.Sum256([]byte(fmt.Sprintf("%s/%d", seed, i))))
@@ -101,7 +104,13 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 				i, st.What, players, ea, eb, a, b)
 		}
 	}
-	return asked
+	return pl
+}
+
+// Played counts a TeamPlay's steps.
+type Played struct {
+	Asked  int // steps that asked for orders
+	Shared int // a side's orders at a step that came from two players or more
 }
 
 // parsed is text parsed and validated; a refusal fails the test.
@@ -118,7 +127,7 @@ func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudic
 }
 
 // teamOrders splits the bot's text among players and returns the parts put together.
-func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, what string) []adjudicator.Order {
+func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, what string) (orders []adjudicator.Order, senders int) {
 	t.Helper()
 	tm := g.(adjudicator.Teams)
 	owner := Split(tm, side, players)
@@ -157,10 +166,11 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 		parts[max(p, 0)] = append(parts[max(p, 0)], o)
 	}
 	var out []adjudicator.Order
-	for p, part := range parts {
-		if len(part) > 0 {
+	for p := players - 1; p >= 0; p-- { // the last player's first: the engine may not rely on the order
+		if part := parts[p]; len(part) > 0 {
+			senders++
 			out = append(out, parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))...)
 		}
 	}
-	return out
+	return out, senders
 }
