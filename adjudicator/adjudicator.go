@@ -255,9 +255,15 @@ type Teams interface {
 	// Acting returns the units of side the current step asks orders for, in the game's order:
 	// the players who command them are the ones asked. Nil when the step asks nothing of side.
 	Acting(side string) []string
-	// Units returns the units of side that order o gives orders to. An order for none (a choice
-	// the whole side makes, such as Disengage) is the side's commander's to give.
-	Units(side string, o Order) []string
+	// OrderUnits returns the units of side that order o gives orders to. An order for none (a
+	// choice the whole side makes, such as Disengage) is the side's commander's to give. (Not
+	// "Units": Lepanto's Game has a field of that name.)
+	OrderUnits(side string, o Order) []string
+	// Chooses reports whether the current step asks side for a choice of the whole side (an
+	// order Units gives no units for: which group a fury chit activates again, the order of
+	// the boardings, the initiative): the side's commander is asked too, besides the
+	// commanders of the Acting units. Acting may be nil while Chooses is true.
+	Chooses(side string) bool
 }
 
 // Command is one part of a side's force that a player can be given to command.

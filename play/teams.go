@@ -62,8 +62,9 @@ func (tm Team) Owner(t adjudicator.Teams, unit string) string {
 }
 
 // Asked returns the players a step asks (sorted by id, as the activation record lists
-// them): for a side with a team, the owners of the units the step asks (Teams.Acting), or
-// its commander where it asks for none; for any other side, all its players.
+// them): for a side with a team, the owners of the units the step asks (Teams.Acting), and
+// its commander where the step asks a choice of the whole side (Teams.Chooses) or asks no
+// unit; for any other side, all its players.
 func Asked(g adjudicator.Game, st adjudicator.Step, players []ledger.Player, as []ledger.Assignment) []string {
 	if st.Kind != adjudicator.NeedOrders {
 		return nil
@@ -86,7 +87,7 @@ func Asked(g adjudicator.Game, st adjudicator.Step, players []ledger.Player, as 
 			continue
 		}
 		units := t.Acting(side)
-		if len(units) == 0 {
+		if len(units) == 0 || t.Chooses(side) { // a choice of the whole side is the commander's
 			add(tm.Commander)
 		}
 		for _, u := range units {
@@ -108,7 +109,7 @@ func Foreign(g adjudicator.Game, side, player string, orders []adjudicator.Order
 	}
 	var errs []adjudicator.LineError
 	for _, o := range orders {
-		units := t.Units(side, o)
+		units := t.OrderUnits(side, o)
 		if len(units) == 0 && player != tm.Commander {
 			errs = append(errs, adjudicator.LineError{Line: o.Line(), Text: o.String(),
 				Err: fmt.Errorf("%w: a choice for the whole side is the side's commander's", adjudicator.ErrIllegal)})

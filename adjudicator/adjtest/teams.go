@@ -1,0 +1,176 @@
+package adjtest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/dice"
+	"navarch/ident"
+)
+
+// Split gives each unit of side to one of n players (0 to n-1) by the game's commands: the
+// commands nothing is Within are cut into n runs in the game's order, player 0 (the side's
+// commander, who gives the orders for no unit) taking the last. A unit in no such command goes to the player of the first
+// command holding it.
+func Split(tm adjudicator.Teams, side string, n int) map[string]int {
+	cmds := tm.Commands(side)
+	var leaves []adjudicator.Command
+	for _, c := range cmds {
+		if !slices.ContainsFunc(cmds, func(d adjudicator.Command) bool { return d.Within == c.ID }) {
+			leaves = append(leaves, c)
+		}
+	}
+	owner := map[string]int{}
+	for i, c := range leaves {
+		for _, u := range c.Units {
+			if _, ok := owner[u]; !ok {
+				owner[u] = n - 1 - i*n/len(leaves)
+			}
+		}
+	}
+	for _, c := range cmds {
+		for _, u := range c.Units {
+			if _, ok := owner[u]; !ok {
+				owner[u] = 0
+			}
+		}
+	}
+	return owner
+}
+
+// CheckCommands fails unless every unit of every side's commands is in a command, each
+// command's ID is unique within its side, and each Within names a command of the side.
+func CheckCommands(t testing.TB, g adjudicator.Game, sides []string) {
+	t.Helper()
+	tm := g.(adjudicator.Teams)
+	for _, side := range sides {
+		cmds := tm.Commands(side)
+		if len(cmds) == 0 {
+			t.Errorf("side %s has no commands", side)
+		}
+		ids := map[string]bool{}
+		for _, c := range cmds {
+			if c.ID == "" || ids[c.ID] || len(c.Units) == 0 {
+				t.Errorf("side %s: command %+v: an ID, unique, and units wanted", side, c)
+			}
+			ids[c.ID] = true
+		}
+		for _, c := range cmds {
+			if c.Within != "" && !ids[c.Within] {
+				t.Errorf("side %s: command %s is within %s, no command of the side", side, c.ID, c.Within)
+			}
+		}
+	}
+}
+
+// TeamPlay plays two games made by newGame in lockstep, each side's orders by the game's bot:
+// one game gets each side's orders whole, the other the same orders split among players
+// players by Split, each player's part (the orders OrderUnits gives to his units; the orders for
+// none to player 0) written out alone, parsed and validated as that player would send it,
+// and the parts put together, the last player's first. Every part must pass Parse and Validate,
+// every ordered unit must be Acting (or, for an order of none, Chooses true), and the two
+// games must resolve to the same state and events at every step. It plays up to steps steps.
+func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string) Played {
+	t.Helper()
+	whole, team := newGame(), newGame()
+	var pl Played
+	for i := 0; i < steps && whole.Next().Kind != adjudicator.Over; i++ {
+		st := whole.Next()
+		a, b := map[string][]adjudicator.Order{}, map[string][]adjudicator.Order{}
+		if st.Kind == adjudicator.NeedOrders {
+			pl.Asked++
+			for _, side := range st.Sides {
+				text := whole.(adjudicator.Bot).BotOrders(side)
+				a[side] = parsed(t, whole, side, text, fmt.Sprintf("step %d (%s), %s whole", i, st.What, side))
+				var n int
+				b[side], n = teamOrders(t, team, side, text, players, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
+				if n > 1 {
+					pl.Shared++
+				}
+			}
+		}
+		key := ident.Hash(sha256.Sum256([]byte(fmt.Sprintf("%s/%d", seed, i))))
+		ea, erra := whole.Resolve(a, dice.NewActivation(st.Turn, st.Act, key))
+		eb, errb := team.Resolve(b, dice.NewActivation(st.Turn, st.Act, key))
+		if erra != nil || errb != nil {
+			t.Fatalf("step %d (%s): resolve: whole %v, team %v", i, st.What, erra, errb)
+		}
+		if !bytes.Equal(whole.Encode(), team.Encode()) || fmt.Sprint(ea) != fmt.Sprint(eb) {
+			t.Fatalf("step %d (%s): %d players' orders resolve otherwise than the whole side's:\nwhole %v\nteam  %v\norders whole %v\norders team  %v",
+				i, st.What, players, ea, eb, a, b)
+		}
+	}
+	return pl
+}
+
+// Played counts a TeamPlay's steps.
+type Played struct {
+	Asked  int // steps that asked for orders
+	Shared int // a side's orders at a step that came from two players or more
+}
+
+// parsed is text parsed and validated; a refusal fails the test.
+func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudicator.Order {
+	t.Helper()
+	orders, errs := g.Parse(side, text)
+	if len(errs) == 0 {
+		errs = g.Validate(side, orders)
+	}
+	if len(errs) > 0 {
+		t.Fatalf("%s: %q refused: %v", what, text, errs)
+	}
+	return orders
+}
+
+// teamOrders splits the bot's text among players and returns the parts put together.
+func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, what string) (orders []adjudicator.Order, senders int) {
+	t.Helper()
+	tm := g.(adjudicator.Teams)
+	owner := Split(tm, side, players)
+	all, errs := g.Parse(side, text)
+	if len(errs) > 0 {
+		t.Fatalf("%s: the bot's %q: %v", what, text, errs)
+	}
+	acting := tm.Acting(side)
+	rest := all
+	if so, ok := g.(adjudicator.StandingOrders); ok {
+		_, rest = so.Standing(side, all)
+	}
+	for _, o := range rest {
+		units := tm.OrderUnits(side, o)
+		if len(units) == 0 && !tm.Chooses(side) {
+			t.Errorf("%s: %q gives orders to no unit, but the step asks no choice of the side", what, o)
+		}
+		for _, u := range units {
+			if !slices.Contains(acting, u) {
+				t.Errorf("%s: %q gives orders to %s, not among the units asked %v", what, o, u, acting)
+			}
+		}
+	}
+	parts := make([][]adjudicator.Order, players)
+	for _, o := range all {
+		p := -1
+		for _, u := range tm.OrderUnits(side, o) {
+			if q, ok := owner[u]; !ok {
+				t.Errorf("%s: %q names %s, in no command", what, o, u)
+			} else if p >= 0 && q != p {
+				t.Errorf("%s: %q gives orders to units of players %d and %d", what, o, p, q)
+			} else {
+				p = q
+			}
+		}
+		parts[max(p, 0)] = append(parts[max(p, 0)], o)
+	}
+	var out []adjudicator.Order
+	for p := players - 1; p >= 0; p-- { // the last player's first: the engine may not rely on the order
+		if part := parts[p]; len(part) > 0 {
+			senders++
+			out = append(out, parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))...)
+		}
+	}
+	return out, senders
+}

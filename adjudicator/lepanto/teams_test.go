@@ -1,0 +1,81 @@
+package lepanto
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/adjtest"
+)
+
+// TestTeamsSplitPlays: in every scenario, each side's bot orders split among 2 and 4 players
+// by their commands, each player's part sent alone, pass Parse and Validate and resolve as the
+// whole side's (adjtest.TeamPlay), over 400 steps: group activations (2.2), fury chits (2.4.2),
+// Disengage (2.4.4), Boarding (8).
+func TestTeamsSplitPlays(t *testing.T) {
+	for _, n := range []int{2, 4} {
+		shared := 0
+		for _, sc := range Ruleset.Scenarios() {
+			t.Run(fmt.Sprintf("%s/%d", sc.ID, n), func(t *testing.T) {
+				newGame := func() adjudicator.Game {
+					g, err := Ruleset.New(adjudicator.Config{Scenario: sc.ID})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return g
+				}
+				pl := adjtest.TeamPlay(t, newGame, n, 400, sc.ID)
+				if pl.Asked < 10 {
+					t.Errorf("%+v", pl)
+				}
+				shared += pl.Shared
+			})
+		}
+		if shared == 0 {
+			t.Errorf("%d players: no step's orders came from two players", n)
+		}
+	}
+}
+
+// TestTeamsCommands: the Battle of Lepanto gives each side its wings (13.1: the Christian left,
+// center, reserve and right; the Ottoman right, center, reserve and left) with their groups
+// within, every unit in exactly one group and one wing.
+func TestTeamsCommands(t *testing.T) {
+	gi, err := Ruleset.New(adjudicator.Config{Scenario: "battle-of-lepanto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gi.(*Game)
+	for _, side := range g.sc.Sides {
+		var wings []string
+		inWing, inGroup := map[string]int{}, map[string]int{}
+		for _, c := range g.Commands(side) {
+			if c.Within == "" {
+				wings = append(wings, c.ID)
+			}
+			for _, u := range c.Units {
+				if g.unit(u).Side != side {
+					t.Errorf("%s's command %s holds %s of %s", side, c.ID, u, g.unit(u).Side)
+				}
+				if c.Within == "" {
+					inWing[u]++
+				} else {
+					inGroup[u]++
+					if g.unit(u).Group != c.ID {
+						t.Errorf("group command %s holds %s of group %s", c.ID, u, g.unit(u).Group)
+					}
+				}
+			}
+		}
+		slices.Sort(wings)
+		if !slices.Equal(wings, []string{"CENTER", "LEFT", "RESERVE", "RIGHT"}) {
+			t.Errorf("%s's wings %v", side, wings)
+		}
+		for _, u := range g.Units {
+			if u.Side == side && (inWing[u.ID] != 1 || inGroup[u.ID] != 1) {
+				t.Errorf("%s is in %d wings and %d groups", u.ID, inWing[u.ID], inGroup[u.ID])
+			}
+		}
+	}
+}
