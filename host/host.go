@@ -192,7 +192,10 @@ type step struct {
 	Reminded bool                `json:"reminded"`
 	Secret   bool                `json:"secret"`
 	Default  string              `json:"default"` // what happens to a side without orders
-	Orders   map[string]received `json:"orders"`  // by side: the latest accepted orders
+	Orders   map[string]received `json:"orders"`  // by side (team game: by player): the latest accepted orders
+	// Players are the players a team game's step asks (play.Asked), by whom its orders are
+	// kept; none in a game of one player a side.
+	Players []string `json:"players,omitempty"`
 	// Waiting: the deadline passed under NoOrdersReferee; the referee has been asked, last
 	// at Asked (and again each RefereeReminder while the game waits).
 	Waiting bool      `json:"waiting,omitempty"`

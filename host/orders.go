@@ -48,6 +48,10 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from your side now; nothing was recorded.", "The game waits for: "+what+".")
 	}
+	if !a.g.Step.asks(a.p) { // a team game: the step asks others of the side
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from you now: this step asks for units of your side that others command; nothing was recorded.",
+			"The game waits for: "+a.g.Step.What+".")
+	}
 	var orders, later []adjudicator.Order // later: advance orders sent along, held once the mail is accepted
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
@@ -69,7 +73,12 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		// Every error in one pass: the lines that parsed are validated even when
 		// others did not, so a typo hides no illegal line; a line that did not parse is
 		// reported once, by the parser.
-		errs = byLine(append(errs, eng.Validate(a.p.Side, orders)...))
+		errs = append(errs, eng.Validate(a.p.Side, orders)...)
+		theirs, err := foreign(tx, a.id, eng, a.p, orders) // a team game: his own units only
+		if err != nil {
+			return err
+		}
+		errs = byLine(append(errs, theirs...))
 		if len(errs) > 0 {
 			return h.queue(tx, a.g, a.to(), "errors", refusedSubject("orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 		}
@@ -82,7 +91,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(true), body, a.msg.MessageID, nil)
 	}
-	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && a.written.Before(prev.Written) {
+	if prev, ok := a.g.Step.Orders[a.g.Step.keyOf(a.p)]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
 	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
@@ -90,7 +99,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
+	a.g.Step.Orders[a.g.Step.keyOf(a.p)] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
 	if len(later) > 0 { // before the step resolves: a step that follows may use them
 		if err := h.holdLater(tx, a, adjudicator.Canonical(later)); err != nil {
@@ -98,14 +107,14 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 	}
 	round := ""
-	if len(a.g.Step.Orders) == len(a.g.Step.Sides) && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
+	if a.g.Step.complete() && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
 		if round, err = h.roundBeforeReceipt(tx, a.id, a.g, eng, a.p); err != nil {
 			return err
 		}
 	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
 		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}
-	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
+	if !a.g.Step.complete() || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
 	}
 	// The orders complete the step: the receipt leads the mail that reports it (moment.go).
@@ -261,7 +270,7 @@ func olderThan(written, prev time.Time, what string) []string {
 // are legal now; it reports whether every side asked has orders.
 func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (bool, error) {
 	adv, ok := eng.(adjudicator.AdvanceOrders)
-	if !ok || g.Step.Secret {
+	if !ok || g.Step.Secret || len(g.Step.Players) > 0 { // a team game holds no advance orders
 		return false, nil
 	}
 	for _, side := range g.Step.Sides {
@@ -294,7 +303,7 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 			delete(g.Held, side)
 		}
 	}
-	return len(g.Step.Orders) == len(g.Step.Sides), nil
+	return g.Step.complete(), nil
 }
 
 // byLine orders errors by the line they are on, keeping the order of errors of one line; an
@@ -361,11 +370,12 @@ func (h *Host) resolve(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (play.Result, error) {
 	var orders []play.SideOrders
 	var uses []uint64
-	for _, side := range g.Step.Sides {
-		r, ok := g.Step.Orders[side]
+	for _, k := range g.Step.keys() {
+		r, ok := g.Step.Orders[k]
 		if !ok {
 			continue
 		}
+		side := g.sideOfKey(k)
 		parsed, _ := eng.Parse(side, r.Text)
 		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
 		uses = append(uses, r.Index)

@@ -191,7 +191,7 @@ func (h *Host) resumed(tx *store.Tx, id ident.GameID, g *game) error {
 	if g.Status == "playing" && g.Step == nil { // everyone joined while the game was paused
 		return h.advance(tx, id, g)
 	}
-	if g.Step == nil || g.Status != "playing" || len(g.Step.Orders) < len(g.Step.Sides) {
+	if g.Step == nil || g.Status != "playing" || !g.Step.complete() {
 		return nil
 	}
 	eng, err := h.engine(tx, id)

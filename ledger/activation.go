@@ -61,6 +61,9 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 	if err := store.PutMeta(tx, id, metaActivation, binary.BigEndian.AppendUint64(nil, rec.Index)); err != nil {
 		return err
 	}
+	if err := promoteCommands(tx, id); err != nil { // an ASSIGN takes effect from the next step
+		return err
+	}
 	for _, k := range []string{metaRound, metaBeacon, metaUses} { // the new step names its own round
 		if err := store.PutMeta(tx, id, k, nil); err != nil {
 			return err

@@ -23,7 +23,12 @@ type Assignment struct {
 // ErrNotCommander refuses an ASSIGN from a player who is not his side's commander.
 var ErrNotCommander = errors.New("ledger: only the side's commander reassigns commands")
 
-const metaCommands = "commands"
+// metaCommands holds the assignments in force for the open step; metaNext the latest,
+// which the next step opened puts in force (an ASSIGN takes effect from the next step).
+const (
+	metaCommands = "commands"
+	metaNext     = "commands-next"
+)
 
 // checkAssignments: in a team game every side given assignments has exactly one commander,
 // each assignment is of a genesis player of its side, once.
@@ -77,7 +82,7 @@ func assignRecord(t, act uint32, by string, a Assignment) *gamelog.Builder {
 // writeAssignments seals an assign record per assignment for its side and keeps them as the
 // game's current commands.
 func writeAssignments(tx *store.Tx, id ident.GameID, t, act uint32, by string, as []Assignment) error {
-	cur, err := Commands(tx, id)
+	cur, err := NextCommands(tx, id)
 	if err != nil {
 		return err
 	}
@@ -99,17 +104,40 @@ func writeAssignments(tx *store.Tx, id ident.GameID, t, act uint32, by string, a
 		}
 		cur[i] = a
 	}
-	return store.PutMeta(tx, id, metaCommands, encodeAssignments(cur))
+	if t == 0 && act == 0 && by == "referee" { // the game's first: in force from the first step
+		if err := store.PutMeta(tx, id, metaCommands, encodeAssignments(cur)); err != nil {
+			return err
+		}
+	}
+	return store.PutMeta(tx, id, metaNext, encodeAssignments(cur))
 }
 
-// Commands returns the game's current assignments (none: every side has one player, or its
-// players share its whole force, as before team games).
+// Commands returns the assignments in force for the open step (none: every side has one
+// player, as before team games).
 func Commands(tx *store.Tx, id ident.GameID) ([]Assignment, error) {
 	v, err := store.Meta(tx, id, metaCommands)
 	if err != nil {
 		return nil, err
 	}
 	return decodeAssignments(v), nil
+}
+
+// NextCommands returns the latest assignments, which the next step opened puts in force.
+func NextCommands(tx *store.Tx, id ident.GameID) ([]Assignment, error) {
+	v, err := store.Meta(tx, id, metaNext)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAssignments(v), nil
+}
+
+// promoteCommands puts the latest assignments in force, as a step opens.
+func promoteCommands(tx *store.Tx, id ident.GameID) error {
+	v, err := store.Meta(tx, id, metaNext)
+	if err != nil || v == nil {
+		return err
+	}
+	return store.PutMeta(tx, id, metaCommands, v)
 }
 
 // Assign writes the commander by's reassignment: each of as replaces its player's commands
@@ -126,7 +154,7 @@ func Assign(tx *store.Tx, id ident.GameID, by string, as []Assignment) error {
 	if _, err := startHash(tx, id); err != nil {
 		return err
 	}
-	cur, err := Commands(tx, id)
+	cur, err := NextCommands(tx, id)
 	if err != nil {
 		return err
 	}

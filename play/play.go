@@ -70,13 +70,14 @@ func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders
 	return res, err
 }
 
-// AskedIn returns the players g's step st asks in game id, by its current commands (Asked).
+// AskedIn returns the players g's step st, about to open, asks in game id, by the latest
+// commands (Asked), which its opening puts in force.
 func AskedIn(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.Step) ([]string, error) {
 	all, err := ledger.Players(tx, id)
 	if err != nil {
 		return nil, err
 	}
-	as, err := ledger.Commands(tx, id)
+	as, err := ledger.NextCommands(tx, id)
 	if err != nil {
 		return nil, err
 	}

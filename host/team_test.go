@@ -1,0 +1,178 @@
+package host
+
+import (
+	"bytes"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/duel"
+	"navarch/gamelog"
+	"navarch/ledger/ledgertest"
+	"navarch/mail"
+	"navarch/play"
+	"navarch/store"
+)
+
+// teamFixture is a duel of two players a side, all joined: alice commands red and its ship;
+// carol commands blue, whose ship is dave's. It returns the players' keys by address.
+func teamFixture(t *testing.T) (*fixture, map[string]string) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{duel.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "red", "bob@example.org", "UTC"},
+		{"carol", "blue", "carol@example.org", "UTC"}, {"dave", "blue", "dave@example.org", "UTC"}},
+		Commands: map[string][]string{"alice": {"SHIP"}, "dave": {"SHIP"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice", "bob", "carol", "dave"} {
+		a := who + "@example.org"
+		f.send(a, "JOIN\nKEY "+keys[a])
+	}
+	return f, keys
+}
+
+// mailTo returns the mails to address among mails.
+func mailTo(mails []mail.Outgoing, address string) []mail.Outgoing {
+	var out []mail.Outgoing
+	for _, m := range mails {
+		if m.To[0] == address {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// teamLog is the game's export for view side ("" for the full log), verified and replayed.
+func (f *fixture) teamLog(side string) string {
+	f.t.Helper()
+	var buf bytes.Buffer
+	if err := f.h.Export(&buf, f.tag, side); err != nil {
+		f.t.Fatal(err)
+	}
+	file, err := gamelog.ParseFile(buf.Bytes())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
+		f.t.Fatalf("the %q log does not verify: %v", side, rep.Failure)
+	}
+	if _, err := play.Replay(file, []adjudicator.Ruleset{duel.Ruleset}); err != nil {
+		f.t.Fatalf("the %q log does not replay: %v", side, err)
+	}
+	return buf.String()
+}
+
+// TestTeamGameByMail: a team step asks only the players commanding what acts; a player not
+// asked is told so and nothing is recorded; the commander's ASSIGN gives the ship to bob from
+// the next step on, and is refused from a player who is not the commander; TEAM mail reaches
+// the side's other players only and is logged sealed for the side; a late player's units
+// get the default, his reminder goes to his commander too; the log verifies and replays.
+func TestTeamGameByMail(t *testing.T) {
+	f, keys := teamFixture(t)
+	key := func(p string) string { return "\nKEY " + keys[p+"@example.org"] }
+	mails := f.outbox()
+	for _, p := range []string{"alice", "dave"} {
+		if find(mailTo(mails, p+"@example.org"), p+"@example.org", "your move") == nil {
+			t.Errorf("%s was not asked for orders: %v", p, subjects(mailTo(mails, p+"@example.org")))
+		}
+	}
+	f.send("bob@example.org", "FIRE"+key("bob"))
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
+		t.Fatalf("bob's orders: %v", texts(m))
+	}
+	f.send("bob@example.org", "ASSIGN SHIP bob"+key("bob"))
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "Only your side's commander") {
+		t.Fatalf("bob's ASSIGN: %v", texts(m))
+	}
+	f.send("alice@example.org", "ASSIGN SHIP bob"+key("alice"))
+	mails = f.outbox()
+	for _, p := range []string{"alice", "bob"} {
+		if m := mailTo(mails, p+"@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "alice gives SHIP to bob") {
+			t.Errorf("%s of ASSIGN: %v", p, texts(m))
+		}
+	}
+	if len(mailTo(mails, "carol@example.org"))+len(mailTo(mails, "dave@example.org")) > 0 {
+		t.Errorf("blue heard of red's ASSIGN")
+	}
+	f.send("bob@example.org", "TEAM I have the ship; fire at will.\nThe wind is ours."+key("bob"))
+	mails = f.outbox()
+	if m := mailTo(mails, "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "I have the ship; fire at will.") || !strings.Contains(m[0].Text, "The wind is ours.") {
+		t.Errorf("alice of bob's TEAM: %v", texts(m))
+	}
+	if len(mailTo(mails, "carol@example.org"))+len(mailTo(mails, "dave@example.org")) > 0 {
+		t.Errorf("blue got red's TEAM mail")
+	}
+	if blue := f.teamLog("blue"); strings.Contains(blue, "fire at will") || strings.Contains(blue, "type assign\n") && strings.Contains(blue, "side red\nby alice") {
+		t.Errorf("blue's copy of the log shows red's team records")
+	}
+	if red := f.teamLog("red"); !strings.Contains(red, "fire at will") || !strings.Contains(red, "by alice\nplayer bob\ncommand SHIP") {
+		t.Errorf("red's copy lacks its team records")
+	}
+	// Turn 1 still asks alice, who handed the ship over for the steps to come.
+	f.send("alice@example.org", "FIRE"+key("alice"))
+	f.send("dave@example.org", "FIRE"+key("dave"))
+	mails = f.outbox()
+	if find(mailTo(mails, "bob@example.org"), "bob@example.org", "your move") == nil {
+		t.Errorf("turn 2 does not ask bob: %v", subjects(mailTo(mails, "bob@example.org")))
+	}
+	if act := lastAct(t, f.teamLog("")); act != "bob dave" {
+		t.Errorf("turn 2 asks %q, want bob dave", act)
+	}
+	f.send("alice@example.org", "HOLD"+key("alice"))
+	if m := mailTo(f.outbox(), "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
+		t.Errorf("alice's orders in turn 2: %v", texts(m))
+	}
+	f.send("bob@example.org", "FIRE"+key("bob"))
+	f.outbox()
+	// dave is late: his reminder goes to carol, his commander, too.
+	f.now = f.deadline().Add(-time.Hour)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	mails = f.outbox()
+	for _, p := range []string{"dave", "carol"} {
+		if find(mailTo(mails, p+"@example.org"), p+"@example.org", "reminder") == nil {
+			t.Errorf("no reminder to %s: %v", p, subjects(mailTo(mails, p+"@example.org")))
+		}
+	}
+	if find(mailTo(mails, "bob@example.org"), "bob@example.org", "reminder") != nil {
+		t.Errorf("bob, who sent his orders, was reminded")
+	}
+	f.now = f.deadline().Add(time.Minute)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	full := f.teamLog("")
+	if !strings.Contains(full, "player dave\ncommitment") || !strings.Contains(full, "default yes") {
+		t.Errorf("no default for dave in turn 2")
+	}
+}
+
+func lastAct(t *testing.T, log string) string {
+	t.Helper()
+	i := strings.LastIndex(log, "type activation\n")
+	_, rest, _ := strings.Cut(log[i:], "\nact ")
+	act, _, _ := strings.Cut(rest, "\n")
+	return act
+}
+
+func texts(ms []mail.Outgoing) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Subject+": "+m.Text)
+	}
+	return out
+}
