@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,4 +41,66 @@ func TestGameNewTeams(t *testing.T) {
 	if strings.Contains(ottoman, "side christian\nby referee") || !strings.Contains(ottoman, "side ottoman\nby referee") {
 		t.Errorf("the ottoman copy shows christian assignments, or lacks its own")
 	}
+}
+
+// TestDemoTeams runs navarch demo -players 4 on the battle of Lepanto: four bots a side, one
+// per wing, play through the daemon by mail; steps ask one wing's player or every player of
+// the sides; each side's copy of the log and the full one verify, and the full one replays;
+// every player gets fewer mails than the lone player of each side in the same game.
+func TestDemoTeams(t *testing.T) {
+	lone := demoMails(t, "1")
+	dir := t.TempDir()
+	code, out, errs := navarch("demo", "-out", dir, "-scenario", "battle-of-lepanto", "-players", "4", "-turns", "1", "-maps=false")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(out, "\nPASS\n"); n != 2 {
+		t.Errorf("verify and replay: %d PASS lines, want 2\n%s", n, out)
+	}
+	for _, log := range []string{"game.log", "christian.log", "ottoman.log"} {
+		if code, out, _ := navarch("verify", "--trust-log-key", filepath.Join(dir, log)); code != 0 {
+			t.Errorf("%s does not verify:\n%s", log, out)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "game.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\nact alice\n") || !strings.Contains(string(data), "\nact alice bob carol dave erin frank grace heidi\n") {
+		t.Errorf("no step asked one wing's player alone, or none every player")
+	}
+	team := mailsByPlayer(t, dir)
+	if len(team) != 8 {
+		t.Fatalf("mail to %d players, want 8: %v", len(team), team)
+	}
+	for p, n := range team {
+		if n >= min(lone["alice"], lone["bob"]) {
+			t.Errorf("%s got %d mails, the lone players %v", p, n, lone)
+		}
+	}
+}
+
+// demoMails plays the battle of Lepanto's demo for one turn with n players a side and
+// counts each player's mails.
+func demoMails(t *testing.T, n string) map[string]int {
+	t.Helper()
+	dir := t.TempDir()
+	if code, out, errs := navarch("demo", "-out", dir, "-scenario", "battle-of-lepanto", "-players", n, "-turns", "1", "-maps=false"); code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+	}
+	return mailsByPlayer(t, dir)
+}
+
+// mailsByPlayer counts a demo's mails by player ("012-alice-your-move….eml").
+func mailsByPlayer(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	mails, _ := filepath.Glob(filepath.Join(dir, "mail", "*.eml"))
+	out := map[string]int{}
+	for _, m := range mails {
+		f := strings.SplitN(filepath.Base(m), "-", 3)
+		if len(f) == 3 && f[1] != "referee" {
+			out[f[1]]++
+		}
+	}
+	return out
 }
