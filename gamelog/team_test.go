@@ -44,3 +44,22 @@ func TestTeamAttacksFail(t *testing.T) {
 		})
 	}
 }
+
+// TestTeamSentPerPlayer: verify --sent checks each team player's records against his own
+// sent mail: bob's one mail accounts for his one record, and without it his record fails;
+// alice's mails do not account for bob's.
+func TestTeamSentPerPlayer(t *testing.T) {
+	s, c := forge.TeamGame(t, 2)
+	g := forge.TeamExport(t, s, c, ledger.View{Full: true})
+	bob := []gamelog.SentMail{{MessageID: "<2@bob.example>"}}
+	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: bob, Player: "bob"}); !rep.OK() || len(rep.Unsent) != 0 {
+		t.Errorf("bob with his mail: %v %v", rep.Failure, rep.Unsent)
+	}
+	alice := []gamelog.SentMail{{MessageID: "<1@alice.example>"}, {MessageID: "<2@alice.example>"}}
+	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice, Player: "bob"}); rep.OK() || len(rep.Unsent) != 1 {
+		t.Errorf("bob with alice's mail: %v %v; want his record unaccounted", rep.Failure, rep.Unsent)
+	}
+	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice[:1], Player: "alice"}); !rep.OK() {
+		t.Errorf("alice with her mail: %v %v", rep.Failure, rep.Unsent)
+	}
+}

@@ -18,6 +18,7 @@ type ordersRec struct {
 	entropy    []byte
 	ta         turnAct
 	isDefault  bool   // v2: the rules' default for a player who sent nothing
+	forP       string // v4: the player asked whom the side's commander (player) stood in for
 	messageID  string // as logged
 	textLoaded bool
 	text       []byte // v2: the disclosed canonical text, once read
@@ -326,8 +327,15 @@ func (v *verifier) checkOrders(e *Entry) error {
 	if side := e.Record.Get("side"); side != "" && side != v.players[p] {
 		return v.fail(e, "orders of %s kept in side %s's view", p, side)
 	}
+	if e.Record.Has("for") && !v.v4 {
+		return v.fail(e, "orders for another player belong to %s and later, not %s", FormatV4, v.f.Format)
+	}
 	if v.v2 {
-		return v.checkOrdersV2(e, ta, p)
+		asked, err := v.standIn(e, p)
+		if err != nil {
+			return err
+		}
+		return v.checkOrdersV2(e, ta, p, asked)
 	}
 	if !e.Record.Has("orders-hash") || e.Record.Has("commitment") || e.Record.Has("default") {
 		return v.fail(e, "a %s orders record carries orders-hash (and no commitment or default)", v.f.Format)

@@ -2,6 +2,7 @@ package gamelog
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -163,7 +164,7 @@ func (v *verifier) checkUnsealed(e *Entry, sf *sealedFields) error {
 // checkOrdersV2: an orders record belongs to the open activation and to a player it asks
 // for; a default (the rules' no-orders default for a player who sent nothing) has no
 // entropy and no mail.
-func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
+func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, sender, p string) error {
 	r := e.Record
 	if !v.activations[ta] || v.closes[ta] || ta != v.lastAct {
 		return v.fail(e, "orders for turn %d activation %d, which is not the open activation", ta.t, ta.a)
@@ -182,7 +183,11 @@ func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
 		v.current[ta] = map[string]uint64{}
 	}
 	v.current[ta][v.ordersKey(p)] = e.Index
-	v.orders[e.Index] = ordersRec{player: p, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
+	forP := ""
+	if sender != p {
+		forP = p
+	}
+	v.orders[e.Index] = ordersRec{player: sender, forP: forP, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
 		isDefault: def, messageID: r.Get("message-id")}
 	return nil
 }
@@ -199,7 +204,7 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 	for _, u := range e.Record.All("use") {
 		i := parseUint(u)
 		o, ok := v.orders[i]
-		k := v.ordersKey(o.player)
+		k := v.ordersKey(cmp.Or(o.forP, o.player))
 		switch {
 		case !ok || i >= e.Index:
 			return v.fail(e, "uses record %d, which is not an earlier orders record", i)

@@ -78,3 +78,26 @@ func (v *verifier) teamTypeMarker(e *Entry) error {
 	}
 	return nil
 }
+
+// standIn reads an orders record's "for" (v4): the side's commander answering for a player
+// of his side whom the step asked (a late one); it returns the player the record counts
+// for in the close (the sender where it has none). A view that holds the side's
+// assignments checks that the sender is its commander.
+func (v *verifier) standIn(e *Entry, sender string) (string, error) {
+	r := e.Record
+	if !r.Has("for") {
+		return sender, nil
+	}
+	p := r.Get("for")
+	switch side := v.players[sender]; {
+	case !v.v4:
+		return "", v.fail(e, "orders for another player belong to %s and later, not %s", FormatV4, v.f.Format)
+	case p == sender || v.players[p] != side:
+		return "", v.fail(e, "orders of %s for %s, who is not another player of his side", sender, p)
+	case r.Has("default"):
+		return "", v.fail(e, "a default is no one's orders for another")
+	case v.team.commander[side] != "" && v.team.commander[side] != sender:
+		return "", v.fail(e, "orders of %s for %s: only the side's commander (%s) answers for another player", sender, p, v.team.commander[side])
+	}
+	return p, nil
+}

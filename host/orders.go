@@ -48,7 +48,14 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from your side now; nothing was recorded.", "The game waits for: "+what+".")
 	}
-	if !a.g.Step.asks(a.p) { // a team game: the step asks others of the side
+	who, refusal, err := h.standInFor(tx, a) // a team game's commander may answer for a player: FOR carol
+	if err != nil {
+		return err
+	}
+	if refusal != "" {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, refusal+"; nothing was recorded.")
+	}
+	if !a.g.Step.asks(who) { // a team game: the step asks others of the side
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from you now: this step asks for units of your side that others command; nothing was recorded.",
 			"The game waits for: "+a.g.Step.What+".")
 	}
@@ -74,7 +81,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		// others did not, so a typo hides no illegal line; a line that did not parse is
 		// reported once, by the parser.
 		errs = append(errs, eng.Validate(a.p.Side, orders)...)
-		theirs, err := foreign(tx, a.id, eng, a.p, orders) // a team game: his own units only
+		theirs, err := foreign(tx, a.id, eng, who, orders) // a team game: his own units only (or those of whom he answers for)
 		if err != nil {
 			return err
 		}
@@ -91,16 +98,25 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(true), body, a.msg.MessageID, nil)
 	}
-	if prev, ok := a.g.Step.Orders[a.g.Step.keyOf(a.p)]; ok && a.written.Before(prev.Written) {
+	if prev, ok := a.g.Step.Orders[a.g.Step.keyOf(who)]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
 	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
+	if who != a.p {
+		so.For = who.ID
+	}
 	i, hash, err := play.Record(tx, a.id, st, so)
 	if err != nil {
 		return err
 	}
-	a.g.Step.Orders[a.g.Step.keyOf(a.p)] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
+	a.g.Step.Orders[a.g.Step.keyOf(who)] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
+	if who != a.p { // the commander answered for him: he is told, and may still send his own
+		if err := h.notice(tx, a.g, recipient{p: who}, "", fmt.Sprintf("%s, your side's commander, answered for you in %s (record #%d); your own orders, if you send them before the step closes, replace them.",
+			a.p.ID, a.g.Step.What, i)); err != nil {
+			return err
+		}
+	}
 	if len(later) > 0 { // before the step resolves: a step that follows may use them
 		if err := h.holdLater(tx, a, adjudicator.Canonical(later)); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/ident"
 	"navarch/ledger"
+	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
 )
@@ -301,4 +302,42 @@ func withCommanders(tx *store.Tx, id ident.GameID, g *game, missing []*player) (
 		}
 	}
 	return out, nil
+}
+
+// standInFor reads a team commander's FOR PLAYER (the first order line, or NONE FOR
+// PLAYER): the player of his side whom the step asked and who has sent nothing, for whose
+// units he answers; it removes the line. Without one it returns the sender; a FOR that
+// cannot be is refused with the reason.
+func (h *Host) standInFor(tx *store.Tx, a *actor) (*player, string, error) {
+	var id string
+	switch {
+	case a.req.Command == mail.CmdNone && len(a.req.Args) == 2 && strings.EqualFold(a.req.Args[0], "FOR"):
+		id = a.req.Args[1]
+	case len(a.req.Orders) > 0:
+		f := strings.Fields(a.req.Orders[0].Text)
+		if len(f) != 2 || !strings.EqualFold(f[0], "FOR") {
+			return a.p, "", nil
+		}
+		id = f[1]
+		a.req.Orders = a.req.Orders[1:]
+	default:
+		return a.p, "", nil
+	}
+	q := a.g.playerByID(strings.ToLower(id))
+	as, err := ledger.Commands(tx, a.id)
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case ledger.CommanderOf(as, a.p.Side) != a.p.ID:
+		return nil, "Only your side's commander answers for another player (FOR)", nil
+	case q == nil || q.Side != a.p.Side || q == a.p:
+		return nil, fmt.Sprintf("FOR %s: not another player of your side", id), nil
+	case !a.g.Step.asks(q):
+		return nil, fmt.Sprintf("FOR %s: this step does not ask %s", id, q.ID), nil
+	}
+	if _, ok := a.g.Step.Orders[q.ID]; ok {
+		return nil, fmt.Sprintf("FOR %s: %s has sent orders for this step; they stand", id, q.ID), nil
+	}
+	return q, "", nil
 }

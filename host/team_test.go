@@ -176,3 +176,34 @@ func texts(ms []mail.Outgoing) []string {
 	}
 	return out
 }
+
+// TestTeamStandIn: a side's commander answers for a player of his side (FOR dave); the
+// orders record names him and the player he answers for, the player is told, and the
+// step closes with it as dave's; FOR from a player who is not the commander is refused.
+func TestTeamStandIn(t *testing.T) {
+	f, keys := teamFixture(t)
+	key := func(p string) string { return "\nKEY " + keys[p+"@example.org"] }
+	f.outbox()
+	f.send("bob@example.org", "FOR alice\nFIRE"+key("bob"))
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "Only your side's commander answers for another player") {
+		t.Fatalf("bob's FOR: %v", texts(m))
+	}
+	f.send("carol@example.org", "FOR alice\nFIRE"+key("carol"))
+	if m := mailTo(f.outbox(), "carol@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "not another player of your side") {
+		t.Fatalf("carol's FOR alice: %v", texts(m))
+	}
+	f.send("alice@example.org", "FIRE"+key("alice"))
+	f.outbox()
+	f.send("carol@example.org", "FOR dave\nHOLD"+key("carol"))
+	mails := f.outbox()
+	if m := mailTo(mails, "dave@example.org"); len(m) == 0 || !strings.Contains(texts(m)[0], "carol, your side's commander, answered for you") {
+		t.Errorf("dave was not told: %v", texts(m))
+	}
+	full := f.teamLog("")
+	if !strings.Contains(full, "player carol\ncommitment") || !strings.Contains(full, "for dave\n") {
+		t.Errorf("no orders record of carol for dave")
+	}
+	if act := lastAct(t, full); act != "alice dave" || !strings.Contains(full, "type activation\nindex") || strings.Count(full, "type close\n") != 1 {
+		t.Errorf("turn 1 did not close with carol's orders for dave (last act %q, %d closes)", act, strings.Count(full, "type close\n"))
+	}
+}

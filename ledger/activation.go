@@ -3,6 +3,7 @@ package ledger
 import (
 	"navarch/beacon"
 
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -105,6 +106,9 @@ type Orders struct {
 	// Held (v3) marks orders held in advance and used now, whose mail may feed an orders
 	// record in each step that uses some of them; any other mail feeds one record only.
 	Held bool
+	// For (v4, a team game) is the player asked whom the side's commander, Player, answers
+	// for: the close counts the record as For's.
+	For string
 }
 
 // RecordOrders writes an orders record and returns its index and orders hash
@@ -192,6 +196,12 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 	}
 	if o.Held && gamelog.AtLeast(in.format, gamelog.FormatV3) {
 		b.Add("held", "yes")
+	}
+	if o.For != "" {
+		if !gamelog.AtLeast(in.format, gamelog.FormatV4) || in.players[o.For] != in.players[o.Player] || o.For == o.Player {
+			return fmt.Errorf("orders of %s for %s: %w", o.Player, o.For, ErrNotPlayer)
+		}
+		b.Add("for", o.For)
 	}
 	return nil
 }
@@ -303,7 +313,7 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if err != nil {
 			return nil, err
 		}
-		have[key(r.Get("player"))] = true
+		have[key(cmp.Or(r.Get("for"), r.Get("player")))] = true
 	}
 	for _, p := range strings.Fields(act.Get("act")) {
 		if have[key(p)] {

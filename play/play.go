@@ -29,6 +29,9 @@ type SideOrders struct {
 	// Held: advance orders held from an earlier mail and used in this step; that mail may
 	// feed a record in each step that uses some of them (log format v3's "held yes").
 	Held bool
+	// For: in a team game, the player asked whom the side's commander (Player) answers for
+	// (log format v4's "for").
+	For string
 }
 
 // Result is what a step did.
@@ -110,7 +113,7 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 func Record(tx *store.Tx, id ident.GameID, st adjudicator.Step, o SideOrders) (uint64, ident.Hash, error) {
 	return ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
 		Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
-		MessageID: o.MessageID, Private: o.Private || st.Secret, Held: o.Held})
+		MessageID: o.MessageID, Private: o.Private || st.Secret, Held: o.Held, For: o.For})
 }
 
 // Resolve closes the open step with the orders records it uses (uses[i] is orders[i]'s),

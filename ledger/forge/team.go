@@ -118,7 +118,8 @@ func TeamExport(t testing.TB, s *store.Store, c ledger.Created, v ledger.View) G
 // TeamAttacks are the operator's rewrites of the team duel's full export (two turns played)
 // that verify must refuse by v4's rules: a close using an orders record of a player its
 // step did not ask, two records of one player, a player's record missing without a default,
-// and an ASSIGN by a player who is not his side's commander.
+// an ASSIGN by a player who is not his side's commander, and orders "for" a player from one
+// who is not his side's commander, or of the other side.
 func TeamAttacks(t testing.TB) ([]Forged, Game) {
 	t.Helper()
 	s, c := TeamGame(t, 2)
@@ -128,6 +129,7 @@ func TeamAttacks(t testing.TB) ([]Forged, Game) {
 	bob2 := Find(t, b, "orders", "turn 2\nactivation 1\n", "player bob\n")
 	dave2 := Find(t, b, "orders", "turn 2\nactivation 1\n", "player dave\n", "default yes")
 	assign := Find(t, b, "sealed", "what assign", "by alice\n")
+	alice1 := Find(t, b, "orders", "turn 1\nactivation 1\n", "player alice\n")
 	var out []Forged
 	add := func(name string, blocks []string, index int, reason string) {
 		out = append(out, Forged{Name: name, Data: Resign(t, g.Key, Rechain(t, g.Key, blocks)), Index: int64(index), Reason: reason})
@@ -154,6 +156,16 @@ func TeamAttacks(t testing.TB) ([]Forged, Game) {
 		x := Clone(b)
 		x[assign] = strings.ReplaceAll(x[assign], "by alice\n", "by bob\n")
 		add("an ASSIGN by a player who is not the side's commander", x, assign-1, "not its commander")
+	}
+	{
+		x := Clone(b)
+		x[alice1] = strings.Replace(strings.Replace(x[alice1], "player alice", "player bob", 1), "<1@alice.example>", "<1@bob.example>", 1) + "\nfor alice"
+		add("orders for another player from one who is not the side's commander", x, alice1-1, "only the side's commander")
+	}
+	{
+		x := Clone(b)
+		x[alice1] = strings.Replace(strings.Replace(x[alice1], "player alice", "player carol", 1), "<1@alice.example>", "<1@carol.example>", 1) + "\nfor alice"
+		add("orders for a player of the other side", x, alice1-1, "not another player of his side")
 	}
 	return out, g
 }
