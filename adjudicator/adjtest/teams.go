@@ -71,10 +71,10 @@ func CheckCommands(t testing.TB, g adjudicator.Game, sides []string) {
 // one game gets each side's orders whole, the other the same orders split among players
 // players by Split, each player's part (the orders OrderUnits gives to his units; the orders for
 // none to player 0) written out alone, parsed and validated as that player would send it,
-// and the parts put together, the last player's first. Every part must pass Parse and Validate,
+// and the parts put together as order says. Every part must pass Parse and Validate,
 // every ordered unit must be Acting (or, for an order of none, Chooses true), and the two
 // games must resolve to the same state and events at every step. It plays up to steps steps.
-func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string) Played {
+func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string, order Merge) Played {
 	t.Helper()
 	whole, team := newGame(), newGame()
 	var pl Played
@@ -87,7 +87,7 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 				text := whole.(adjudicator.Bot).BotOrders(side)
 				a[side] = parsed(t, whole, side, text, fmt.Sprintf("step %d (%s), %s whole", i, st.What, side))
 				var n int
-				b[side], n = teamOrders(t, team, side, text, players, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
+				b[side], n = teamOrders(t, team, side, text, players, order, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
 				if n > 1 {
 					pl.Shared++
 				}
@@ -127,7 +127,7 @@ func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudic
 }
 
 // teamOrders splits the bot's text among players and returns the parts put together.
-func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, what string) (orders []adjudicator.Order, senders int) {
+func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, order Merge, what string) (orders []adjudicator.Order, senders int) {
 	t.Helper()
 	tm := g.(adjudicator.Teams)
 	owner := Split(tm, side, players)
@@ -152,7 +152,8 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 		}
 	}
 	parts := make([][]adjudicator.Order, players)
-	for _, o := range all {
+	from := make([]int, len(all)) // the player each of the whole's orders went to
+	for i, o := range all {
 		p := -1
 		for _, u := range tm.OrderUnits(side, o) {
 			if q, ok := owner[u]; !ok {
@@ -163,14 +164,41 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 				p = q
 			}
 		}
-		parts[max(p, 0)] = append(parts[max(p, 0)], o)
+		from[i] = max(p, 0)
+		parts[from[i]] = append(parts[from[i]], o)
 	}
-	var out []adjudicator.Order
-	for p := players - 1; p >= 0; p-- { // the last player's first: the engine may not rely on the order
+	sent := make([][]adjudicator.Order, players)
+	for p := players - 1; p >= 0; p-- {
 		if part := parts[p]; len(part) > 0 {
 			senders++
-			out = append(out, parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))...)
+			sent[p] = parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))
+			if len(sent[p]) != len(part) {
+				t.Fatalf("%s, player %d: %d orders read back as %d", what, p, len(part), len(sent[p]))
+			}
+			if order == LastPlayerFirst {
+				orders = append(orders, sent[p]...)
+			}
 		}
 	}
-	return out, senders
+	if order == AsWhole {
+		next := make([]int, players)
+		for _, p := range from {
+			orders = append(orders, sent[p][next[p]])
+			next[p]++
+		}
+	}
+	return orders, senders
 }
+
+// Merge says how TeamPlay puts the players' parts together.
+type Merge int
+
+const (
+	// LastPlayerFirst: one part after the other, the last player's first (the side's
+	// commander's last): the engine may not rely on the order of the players' parts.
+	LastPlayerFirst Merge = iota
+	// AsWhole: each order where the whole side's orders had it, for a ruleset whose engine
+	// carries a side's lines out in their order (the host puts the parts together in the
+	// order of the players' commands).
+	AsWhole
+)

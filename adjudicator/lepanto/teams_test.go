@@ -25,7 +25,7 @@ func TestTeamsSplitPlays(t *testing.T) {
 					}
 					return g
 				}
-				pl := adjtest.TeamPlay(t, newGame, n, 400, sc.ID)
+				pl := adjtest.TeamPlay(t, newGame, n, 400, sc.ID, adjtest.LastPlayerFirst)
 				if pl.Asked < 10 {
 					t.Errorf("%+v", pl)
 				}

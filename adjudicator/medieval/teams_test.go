@@ -22,7 +22,7 @@ func TestTeamsSplitPlays(t *testing.T) {
 					}
 					return g
 				}
-				if pl := adjtest.TeamPlay(t, newGame, n, 300, sc.ID); pl.Asked < 10 {
+				if pl := adjtest.TeamPlay(t, newGame, n, 300, sc.ID, adjtest.LastPlayerFirst); pl.Asked < 10 {
 					t.Errorf("%+v", pl)
 				}
 			})
