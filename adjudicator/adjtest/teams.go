@@ -87,7 +87,7 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 				text := whole.(adjudicator.Bot).BotOrders(side)
 				a[side] = parsed(t, whole, side, text, fmt.Sprintf("step %d (%s), %s whole", i, st.What, side))
 				var n int
-				b[side], n = teamOrders(t, team, side, text, players, order, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
+				b[side], n = teamOrders(t, team, side, text, players, order, -1, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
 				if n > 1 {
 					pl.Shared++
 				}
@@ -105,6 +105,37 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 		}
 	}
 	return pl
+}
+
+// LatePlay plays a game by the bots with each side split among players players as in
+// TeamPlay, player drop never sending his part (a late player, or a late commander for drop
+// 0): every other part must pass Parse and Validate alone at every step, and Resolve must take
+// the rest, the late player's units getting the rules' no-orders default, for up to steps
+// steps or to the game's end. It returns how many steps the late player missed orders at.
+func LatePlay(t *testing.T, newGame func() adjudicator.Game, players, drop, steps int, seed string, order Merge) int {
+	t.Helper()
+	g := newGame()
+	missed := 0
+	for i := 0; i < steps && g.Next().Kind != adjudicator.Over; i++ {
+		st := g.Next()
+		orders := map[string][]adjudicator.Order{}
+		if st.Kind == adjudicator.NeedOrders {
+			for _, side := range st.Sides {
+				text := g.(adjudicator.Bot).BotOrders(side)
+				what := fmt.Sprintf("step %d (%s), %s, player %d late", i, st.What, side, drop)
+				all, _ := teamOrders(t, g, side, text, players, order, -1, what)
+				orders[side], _ = teamOrders(t, g, side, text, players, order, drop, what)
+				if len(orders[side]) < len(all) {
+					missed++
+				}
+			}
+		}
+		key := ident.Hash(sha256.Sum256([]byte(fmt.Sprintf("%s/late/%d", seed, i))))
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, key)); err != nil {
+			t.Fatalf("step %d (%s), player %d of %d late: resolve: %v (orders %v)", i, st.What, drop, players, err, orders)
+		}
+	}
+	return missed
 }
 
 // Played counts a TeamPlay's steps.
@@ -127,7 +158,7 @@ func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudic
 }
 
 // teamOrders splits the bot's text among players and returns the parts put together.
-func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, order Merge, what string) (orders []adjudicator.Order, senders int) {
+func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, order Merge, drop int, what string) (orders []adjudicator.Order, senders int) {
 	t.Helper()
 	tm := g.(adjudicator.Teams)
 	owner := Split(tm, side, players)
@@ -169,7 +200,7 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 	}
 	sent := make([][]adjudicator.Order, players)
 	for p := players - 1; p >= 0; p-- {
-		if part := parts[p]; len(part) > 0 {
+		if part := parts[p]; len(part) > 0 && p != drop {
 			senders++
 			sent[p] = parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))
 			if len(sent[p]) != len(part) {
@@ -183,8 +214,10 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 	if order == AsWhole {
 		next := make([]int, players)
 		for _, p := range from {
-			orders = append(orders, sent[p][next[p]])
-			next[p]++
+			if p != drop {
+				orders = append(orders, sent[p][next[p]])
+				next[p]++
+			}
 		}
 	}
 	return orders, senders

@@ -69,7 +69,8 @@ func (g *Game) wingSquadrons(side, w string) []string {
 // Acting lists the units of side the current step asks orders for: at the secret deployment
 // the squadrons that deploy (rule Deployment.secret); at the initiative the side's phalanxes
 // in the amphibious battle (rule Phalanx.orders); in the side's movement phase its squadrons
-// in play and out of melee (rule Movement.each).
+// in play and out of melee (rule Movement.each), and those in melee of a wing a signal is
+// written for, whose commander may give it (rule Signals.give).
 func (g *Game) Acting(side string) []string {
 	st := g.Next()
 	if st.Kind != adjudicator.NeedOrders || !slices.Contains(st.Sides, side) {
@@ -90,8 +91,10 @@ func (g *Game) Acting(side string) []string {
 			}
 		}
 	default:
+		i := g.sc.SideIndex(side)
 		for _, s := range g.Squadrons {
-			if s.Side == side && s.InPlay() && len(s.Melee) == 0 {
+			signal := !g.Signalled[i] && slices.ContainsFunc(g.Signals[i], func(e SignalEntry) bool { return !e.Used && e.Wing == s.Wing })
+			if s.Side == side && s.InPlay() && (len(s.Melee) == 0 || signal) {
 				out = append(out, s.ID)
 			}
 		}
@@ -110,7 +113,7 @@ func (g *Game) Chooses(side string) bool {
 }
 
 // OrderUnits: a squadron's line (DEPLOY too) gives orders to the squadron, a PHALANX line to
-// the phalanx, a SIGNAL in battle to the wing it is given to ("announced before moving that
+// the phalanx, a SIGNAL in battle to the wing's squadrons the step asks orders for ("announced before moving that
 // wing", rule Signals.give: its commander writes it above his squadrons' lines). The signal
 // list, MOVE FIRST|SECOND and the standing orders are the side's.
 func (g *Game) OrderUnits(side string, o adjudicator.Order) []string {
@@ -124,7 +127,18 @@ func (g *Game) OrderUnits(side string, o adjudicator.Order) []string {
 		if !g.Deployed {
 			return nil
 		}
-		return g.wingSquadrons(side, oo.Wing)
+		wing := g.wingSquadrons(side, oo.Wing)
+		acting := g.Acting(side)
+		var out []string
+		for _, id := range wing {
+			if slices.Contains(acting, id) {
+				out = append(out, id)
+			}
+		}
+		if len(out) == 0 {
+			return wing // no squadron of the wing may move: still its commander's
+		}
+		return out
 	}
 	return []string{oo.Sq}
 }
