@@ -39,6 +39,8 @@ import (
 //	expect private SIDE TEXT          an event only SIDE sees contains TEXT
 //	expect headline TEXT              the report's subject names the event containing TEXT
 //	expect summary SIDE TEXT          a line of SIDE's summary (Summary) contains TEXT
+//	expect asks SIDE UNIT...          before the step: the units of SIDE it asks orders for (Acting; none: nil)
+//	expect chooses SIDE yes|no        before the step: whether it asks SIDE for a choice of the whole side
 //
 // Every roll given must be asked for, and every roll asked for must be given.
 type ruleCase struct {
@@ -191,6 +193,11 @@ func (c *ruleCase) run(t *testing.T) {
 		}
 		orders[side] = o
 	}
+	for _, e := range c.Expect {
+		if msg := checkTeams(g, e); msg != "" {
+			t.Errorf("%s (rule %s): expect %s: %s", c.Name, c.Rule, strings.Join(e, " "), msg)
+		}
+	}
 	var events []adjudicator.Event
 	if len(errs) == 0 {
 		if g.Next().Kind != adjudicator.NeedOrders && len(c.Sides) == 0 {
@@ -220,8 +227,20 @@ func eventText(ev []adjudicator.Event) string {
 	return b.String()
 }
 
+// checkTeams checks an asks or chooses expectation, before the step (adjudicator.Teams).
+func checkTeams(g *Game, e []string) string {
+	switch {
+	case e[0] == "asks" && !slices.Equal(g.Acting(e[1]), e[2:]) && len(g.Acting(e[1]))+len(e[2:]) > 0:
+		return fmt.Sprintf("asks %v", g.Acting(e[1]))
+	case e[0] == "chooses" && g.Chooses(e[1]) != (e[2] == "yes"):
+		return fmt.Sprintf("chooses %t", g.Chooses(e[1]))
+	}
+	return ""
+}
+
 func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicator.Event) string {
 	switch e[0] {
+	case "asks", "chooses": // checked before the step (checkTeams)
 	case "error":
 		n, _ := strconv.Atoi(e[1])
 		for _, le := range errs {
