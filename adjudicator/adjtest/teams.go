@@ -74,7 +74,7 @@ func CheckCommands(t testing.TB, g adjudicator.Game, sides []string) {
 // and the parts put together as order says. Every part must pass Parse and Validate,
 // every ordered unit must be Acting (or, for an order of none, Chooses true), and the two
 // games must resolve to the same state and events at every step. It plays up to steps steps.
-func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string, order Merge) Played {
+func TeamPlay(t testing.TB, newGame func() adjudicator.Game, players, steps int, seed string, order Merge) Played {
 	t.Helper()
 	whole, team := newGame(), newGame()
 	var pl Played
@@ -112,7 +112,7 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 // 0): every other part must pass Parse and Validate alone at every step, and Resolve must take
 // the rest, the late player's units getting the rules' no-orders default, for up to steps
 // steps or to the game's end. It returns how many steps the late player missed orders at.
-func LatePlay(t *testing.T, newGame func() adjudicator.Game, players, drop, steps int, seed string, order Merge) int {
+func LatePlay(t testing.TB, newGame func() adjudicator.Game, players, drop, steps int, seed string, order Merge) int {
 	t.Helper()
 	g := newGame()
 	missed := 0
@@ -145,7 +145,7 @@ type Played struct {
 }
 
 // parsed is text parsed and validated; a refusal fails the test.
-func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudicator.Order {
+func parsed(t testing.TB, g adjudicator.Game, side, text, what string) []adjudicator.Order {
 	t.Helper()
 	orders, errs := g.Parse(side, text)
 	if len(errs) == 0 {
@@ -158,7 +158,7 @@ func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudic
 }
 
 // teamOrders splits the bot's text among players and returns the parts put together.
-func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, order Merge, drop int, what string) (orders []adjudicator.Order, senders int) {
+func teamOrders(t testing.TB, g adjudicator.Game, side, text string, players int, order Merge, drop int, what string) (orders []adjudicator.Order, senders int) {
 	t.Helper()
 	tm := g.(adjudicator.Teams)
 	owner := Split(tm, side, players)
@@ -235,3 +235,25 @@ const (
 	// order of the players' commands).
 	AsWhole
 )
+
+// CheckTeamsExpect checks a rule case's team expectation against g before the case's step is
+// resolved, and reports whether e is one: "asks SIDE UNIT..." (the units of SIDE the step asks
+// orders for, Acting; none for nil) or "chooses SIDE yes|no" (Chooses).
+func CheckTeamsExpect(t testing.TB, g adjudicator.Game, e []string) bool {
+	t.Helper()
+	if len(e) < 2 || e[0] != "asks" && e[0] != "chooses" {
+		return false
+	}
+	tm, ok := g.(adjudicator.Teams)
+	switch {
+	case !ok:
+		t.Errorf("expect %v: the game has no team games", e)
+	case e[0] == "asks":
+		if got := tm.Acting(e[1]); !slices.Equal(got, e[2:]) && len(got)+len(e[2:]) > 0 {
+			t.Errorf("expect %v: the step asks %s for %v", e, e[1], got)
+		}
+	case len(e) != 3 || tm.Chooses(e[1]) != (e[2] == "yes"):
+		t.Errorf("expect %v: Chooses(%s) is %t", e, e[1], tm.Chooses(e[1]))
+	}
+	return true
+}

@@ -194,9 +194,7 @@ func (c *ruleCase) run(t *testing.T) {
 		orders[side] = o
 	}
 	for _, e := range c.Expect {
-		if msg := checkTeams(g, e); msg != "" {
-			t.Errorf("%s (rule %s): expect %s: %s", c.Name, c.Rule, strings.Join(e, " "), msg)
-		}
+		adjtest.CheckTeamsExpect(t, g, e)
 	}
 	var events []adjudicator.Event
 	if len(errs) == 0 {
@@ -227,20 +225,9 @@ func eventText(ev []adjudicator.Event) string {
 	return b.String()
 }
 
-// checkTeams checks an asks or chooses expectation, before the step (adjudicator.Teams).
-func checkTeams(g *Game, e []string) string {
-	switch {
-	case e[0] == "asks" && !slices.Equal(g.Acting(e[1]), e[2:]) && len(g.Acting(e[1]))+len(e[2:]) > 0:
-		return fmt.Sprintf("asks %v", g.Acting(e[1]))
-	case e[0] == "chooses" && g.Chooses(e[1]) != (e[2] == "yes"):
-		return fmt.Sprintf("chooses %t", g.Chooses(e[1]))
-	}
-	return ""
-}
-
 func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicator.Event) string {
 	switch e[0] {
-	case "asks", "chooses": // checked before the step (checkTeams)
+	case "asks", "chooses": // checked before the step (adjtest.CheckTeamsExpect)
 	case "error":
 		n, _ := strconv.Atoi(e[1])
 		for _, le := range errs {
