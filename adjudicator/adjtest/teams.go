@@ -71,10 +71,10 @@ func CheckCommands(t testing.TB, g adjudicator.Game, sides []string) {
 // one game gets each side's orders whole, the other the same orders split among players
 // players by Split, each player's part (the orders OrderUnits gives to his units; the orders for
 // none to player 0) written out alone, parsed and validated as that player would send it,
-// and the parts put together, the last player's first. Every part must pass Parse and Validate,
+// and the parts put together as order says. Every part must pass Parse and Validate,
 // every ordered unit must be Acting (or, for an order of none, Chooses true), and the two
 // games must resolve to the same state and events at every step. It plays up to steps steps.
-func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int, seed string) Played {
+func TeamPlay(t testing.TB, newGame func() adjudicator.Game, players, steps int, seed string, order Merge) Played {
 	t.Helper()
 	whole, team := newGame(), newGame()
 	var pl Played
@@ -87,7 +87,7 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 				text := whole.(adjudicator.Bot).BotOrders(side)
 				a[side] = parsed(t, whole, side, text, fmt.Sprintf("step %d (%s), %s whole", i, st.What, side))
 				var n int
-				b[side], n = teamOrders(t, team, side, text, players, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
+				b[side], n = teamOrders(t, team, side, text, players, order, -1, fmt.Sprintf("step %d (%s), %s", i, st.What, side))
 				if n > 1 {
 					pl.Shared++
 				}
@@ -107,6 +107,37 @@ func TeamPlay(t *testing.T, newGame func() adjudicator.Game, players, steps int,
 	return pl
 }
 
+// LatePlay plays a game by the bots with each side split among players players as in
+// TeamPlay, player drop never sending his part (a late player, or a late commander for drop
+// 0): every other part must pass Parse and Validate alone at every step, and Resolve must take
+// the rest, the late player's units getting the rules' no-orders default, for up to steps
+// steps or to the game's end. It returns how many steps the late player missed orders at.
+func LatePlay(t testing.TB, newGame func() adjudicator.Game, players, drop, steps int, seed string, order Merge) int {
+	t.Helper()
+	g := newGame()
+	missed := 0
+	for i := 0; i < steps && g.Next().Kind != adjudicator.Over; i++ {
+		st := g.Next()
+		orders := map[string][]adjudicator.Order{}
+		if st.Kind == adjudicator.NeedOrders {
+			for _, side := range st.Sides {
+				text := g.(adjudicator.Bot).BotOrders(side)
+				what := fmt.Sprintf("step %d (%s), %s, player %d late", i, st.What, side, drop)
+				all, _ := teamOrders(t, g, side, text, players, order, -1, what)
+				orders[side], _ = teamOrders(t, g, side, text, players, order, drop, what)
+				if len(orders[side]) < len(all) {
+					missed++
+				}
+			}
+		}
+		key := ident.Hash(sha256.Sum256([]byte(fmt.Sprintf("%s/late/%d", seed, i))))
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, key)); err != nil {
+			t.Fatalf("step %d (%s), player %d of %d late: resolve: %v (orders %v)", i, st.What, drop, players, err, orders)
+		}
+	}
+	return missed
+}
+
 // Played counts a TeamPlay's steps.
 type Played struct {
 	Asked  int // steps that asked for orders
@@ -114,7 +145,7 @@ type Played struct {
 }
 
 // parsed is text parsed and validated; a refusal fails the test.
-func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudicator.Order {
+func parsed(t testing.TB, g adjudicator.Game, side, text, what string) []adjudicator.Order {
 	t.Helper()
 	orders, errs := g.Parse(side, text)
 	if len(errs) == 0 {
@@ -127,7 +158,7 @@ func parsed(t *testing.T, g adjudicator.Game, side, text, what string) []adjudic
 }
 
 // teamOrders splits the bot's text among players and returns the parts put together.
-func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int, what string) (orders []adjudicator.Order, senders int) {
+func teamOrders(t testing.TB, g adjudicator.Game, side, text string, players int, order Merge, drop int, what string) (orders []adjudicator.Order, senders int) {
 	t.Helper()
 	tm := g.(adjudicator.Teams)
 	owner := Split(tm, side, players)
@@ -152,7 +183,8 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 		}
 	}
 	parts := make([][]adjudicator.Order, players)
-	for _, o := range all {
+	from := make([]int, len(all)) // the player each of the whole's orders went to
+	for i, o := range all {
 		p := -1
 		for _, u := range tm.OrderUnits(side, o) {
 			if q, ok := owner[u]; !ok {
@@ -163,14 +195,65 @@ func teamOrders(t *testing.T, g adjudicator.Game, side, text string, players int
 				p = q
 			}
 		}
-		parts[max(p, 0)] = append(parts[max(p, 0)], o)
+		from[i] = max(p, 0)
+		parts[from[i]] = append(parts[from[i]], o)
 	}
-	var out []adjudicator.Order
-	for p := players - 1; p >= 0; p-- { // the last player's first: the engine may not rely on the order
-		if part := parts[p]; len(part) > 0 {
+	sent := make([][]adjudicator.Order, players)
+	for p := players - 1; p >= 0; p-- {
+		if part := parts[p]; len(part) > 0 && p != drop {
 			senders++
-			out = append(out, parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))...)
+			sent[p] = parsed(t, g, side, adjudicator.Canonical(part), fmt.Sprintf("%s, player %d of %d", what, p, players))
+			if len(sent[p]) != len(part) {
+				t.Fatalf("%s, player %d: %d orders read back as %d", what, p, len(part), len(sent[p]))
+			}
+			if order == LastPlayerFirst {
+				orders = append(orders, sent[p]...)
+			}
 		}
 	}
-	return out, senders
+	if order == AsWhole {
+		next := make([]int, players)
+		for _, p := range from {
+			if p != drop {
+				orders = append(orders, sent[p][next[p]])
+				next[p]++
+			}
+		}
+	}
+	return orders, senders
+}
+
+// Merge says how TeamPlay puts the players' parts together.
+type Merge int
+
+const (
+	// LastPlayerFirst: one part after the other, the last player's first (the side's
+	// commander's last): the engine may not rely on the order of the players' parts.
+	LastPlayerFirst Merge = iota
+	// AsWhole: each order where the whole side's orders had it, for a ruleset whose engine
+	// carries a side's lines out in their order (the host puts the parts together in the
+	// order of the players' commands).
+	AsWhole
+)
+
+// CheckTeamsExpect checks a rule case's team expectation against g before the case's step is
+// resolved, and reports whether e is one: "asks SIDE UNIT..." (the units of SIDE the step asks
+// orders for, Acting; none for nil) or "chooses SIDE yes|no" (Chooses).
+func CheckTeamsExpect(t testing.TB, g adjudicator.Game, e []string) bool {
+	t.Helper()
+	if len(e) < 2 || e[0] != "asks" && e[0] != "chooses" {
+		return false
+	}
+	tm, ok := g.(adjudicator.Teams)
+	switch {
+	case !ok:
+		t.Errorf("expect %v: the game has no team games", e)
+	case e[0] == "asks":
+		if got := tm.Acting(e[1]); !slices.Equal(got, e[2:]) && len(got)+len(e[2:]) > 0 {
+			t.Errorf("expect %v: the step asks %s for %v", e, e[1], got)
+		}
+	case len(e) != 3 || tm.Chooses(e[1]) != (e[2] == "yes"):
+		t.Errorf("expect %v: Chooses(%s) is %t", e, e[1], tm.Chooses(e[1]))
+	}
+	return true
 }

@@ -20,7 +20,7 @@ func TestTeams(t *testing.T) {
 		t.Errorf("blue acting %v", got)
 	}
 	for _, n := range []int{2, 4} {
-		if pl := adjtest.TeamPlay(t, func() adjudicator.Game { return newGame(t) }, n, 20, "duel"); pl.Asked == 0 {
+		if pl := adjtest.TeamPlay(t, func() adjudicator.Game { return newGame(t) }, n, 20, "duel", adjtest.LastPlayerFirst); pl.Asked == 0 {
 			t.Error("no step asked for orders")
 		}
 	}

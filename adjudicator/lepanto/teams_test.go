@@ -25,7 +25,7 @@ func TestTeamsSplitPlays(t *testing.T) {
 					}
 					return g
 				}
-				pl := adjtest.TeamPlay(t, newGame, n, 400, sc.ID)
+				pl := adjtest.TeamPlay(t, newGame, n, 400, sc.ID, adjtest.LastPlayerFirst)
 				if pl.Asked < 10 {
 					t.Errorf("%+v", pl)
 				}
@@ -77,5 +77,30 @@ func TestTeamsCommands(t *testing.T) {
 				t.Errorf("%s is in %d wings and %d groups", u.ID, inWing[u.ID], inGroup[u.ID])
 			}
 		}
+	}
+}
+
+// TestTeamsLatePlayer: in every scenario, split among 2 and 4 players, a player who never
+// sends his part (a wing's, or the side's commander's with its choices) leaves the others'
+// orders standing: each passes alone and Resolve takes them, his units getting the rules'
+// no-orders default, over a whole game by the bots (adjtest.LatePlay).
+func TestTeamsLatePlayer(t *testing.T) {
+	missed := 0
+	for _, sc := range Ruleset.Scenarios() {
+		for _, n := range []int{2, 4} {
+			for _, drop := range []int{0, n - 1} {
+				newGame := func() adjudicator.Game {
+					g, err := Ruleset.New(adjudicator.Config{Scenario: sc.ID})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return g
+				}
+				missed += adjtest.LatePlay(t, newGame, n, drop, 400, sc.ID, adjtest.LastPlayerFirst)
+			}
+		}
+	}
+	if missed == 0 {
+		t.Error("no late player missed a step")
 	}
 }
