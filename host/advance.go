@@ -37,7 +37,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 		st := eng.Next()
 		switch st.Kind {
 		case adjudicator.Over:
-			g.Status, g.Step = "over", nil
+			g.Status, g.Step = store.StatusOver, nil
 			return h.reports(tx, id, g, eng, start, ckpt)
 		case adjudicator.Auto:
 			var opened play.Result
@@ -135,7 +135,7 @@ func asked(g *game, r recipient) bool {
 // happened since his last mail, the turn's end if ckpt is set, and the request if r's
 // orders are due.
 func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, r recipient, ckpt *gamelog.Checkpoint) error {
-	over := g.Status == "over"
+	over := g.Status == store.StatusOver
 	if !mailedNow(g, r, ckpt != nil, over) {
 		return nil // held for his next mail
 	}

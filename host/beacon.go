@@ -290,7 +290,7 @@ func (h *Host) round(ctx context.Context, chain *beacon.Chain, r uint64) (beacon
 // the game on.
 func (h *Host) resumeRound(tx *store.Tx, id ident.GameID, r beacon.Round) error {
 	g, err := loadGame(tx, id)
-	if err != nil || g == nil || g.Status == "over" { // ended while the step waited (ENDGAME)
+	if err != nil || g == nil || g.Status == store.StatusOver { // ended while the step waited (ENDGAME)
 		return err
 	}
 	eng, err := h.engine(tx, id)

@@ -28,7 +28,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not send orders.")
 	}
-	if a.g.Status == "over" {
+	if a.g.Status == store.StatusOver {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "The game is over; nothing was recorded. LOG sends you the log.")
 	}
 	eng, err := h.engine(tx, a.id)
@@ -37,7 +37,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	st := eng.Next()
 	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
-		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == "playing" {
+		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying {
 			return h.hold(tx, a, eng)
 		}
 	}
@@ -396,7 +396,7 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	what := "nothing (the game is " + a.g.Status + ")"
+	what := "nothing (the game is " + a.g.Status.String() + ")"
 	if a.g.Step != nil {
 		what = a.g.Step.What + " from " + strings.Join(a.g.Step.Sides, ", ")
 	}
