@@ -36,7 +36,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 		st := eng.Next()
 		switch st.Kind {
 		case adjudicator.Over:
-			g.Status, g.Step = "over", nil
+			g.Status, g.Step = store.StatusOver, nil
 			return h.reports(tx, id, g, eng, start, ckpt)
 		case adjudicator.Auto:
 			var opened play.Result
@@ -133,14 +133,14 @@ func (h *Host) recipients(g *game) []recipient {
 
 // asked reports whether the step now open waits for r's orders.
 func asked(g *game, r recipient) bool {
-	return g.Step != nil && r.p != nil && g.Step.asks(r.p)
+	return g.Step != nil && r.p != nil && asks(g.Step, r.p)
 }
 
 // report mails r one mail, if this is a moment for him (mailedNow): his receipt, what
 // happened since his last mail, the turn's end if ckpt is set, and the request if r's
 // orders are due.
 func (h *Host) report(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, start uint64, r recipient, ckpt *gamelog.Checkpoint) error {
-	over := g.Status == "over"
+	over := g.Status == store.StatusOver
 	if !mailedNow(g, r, ckpt != nil, over) {
 		return nil // held for his next mail
 	}

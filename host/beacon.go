@@ -145,7 +145,7 @@ func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.S
 // It returns what the receipt says of the round ("" in a game without a beacon).
 func (h *Host) roundBeforeReceipt(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, sender *player) (string, error) {
 	var uses []uint64
-	for _, k := range g.Step.keys() {
+	for _, k := range keys(g.Step) {
 		if r, ok := g.Step.Orders[k]; ok {
 			uses = append(uses, r.Index)
 		}
@@ -290,7 +290,7 @@ func (h *Host) round(ctx context.Context, chain *beacon.Chain, r uint64) (beacon
 // the game on.
 func (h *Host) resumeRound(tx *store.Tx, id ident.GameID, r beacon.Round) error {
 	g, err := loadGame(tx, id)
-	if err != nil || g == nil || g.Status == "over" { // ended while the step waited (ENDGAME)
+	if err != nil || g == nil || g.Status == store.StatusOver { // ended while the step waited (ENDGAME)
 		return err
 	}
 	eng, err := h.engine(tx, id)

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"encoding/base32"
 	"encoding/hex"
 	"fmt"
@@ -179,10 +180,11 @@ func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
 }
 
 func (h *Host) newGame(tx *store.Tx, rs adjudicator.Ruleset, spec GameSpec, c ledger.Created) (*game, error) {
-	g := &game{ID: hex.EncodeToString(c.Game[:]), Ruleset: rs.ID(), Scenario: spec.Scenario, Status: "joining",
-		Tag:           rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2]),
-		DeadlineHours: spec.DeadlineHours, ReminderHours: spec.ReminderHours, NoOrders: spec.NoOrders, NoReminder: spec.NoReminder,
-		DeadlineMinutes: int(spec.Deadline / time.Minute), ReminderMinutes: int(spec.Reminder / time.Minute)}
+	g := &game{Game: store.Game{ID: hex.EncodeToString(c.Game[:]), Ruleset: rs.ID(), Scenario: spec.Scenario, Status: store.StatusJoining,
+		Tag:      rs.ID()[:3] + "-" + hex.EncodeToString(c.Game[:2]),
+		NoOrders: spec.NoOrders, NoReminder: spec.NoReminder,
+		DeadlineMinutes: cmp.Or(int(spec.Deadline/time.Minute), spec.DeadlineHours*60),
+		ReminderMinutes: cmp.Or(int(spec.Reminder/time.Minute), spec.ReminderHours*60)}}
 	for _, s := range rs.Scenarios() {
 		if s.ID == spec.Scenario {
 			g.Title = s.Title

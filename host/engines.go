@@ -392,7 +392,7 @@ func (h *Host) warm(in *mail.Incoming, perr error) map[ident.GameID]*cached {
 	need := false
 	h.s.View(func(tx *store.Tx) error {
 		gid, g, err := findGame(tx, req.Game)
-		if err != nil || g == nil || g.Status != "playing" {
+		if err != nil || g == nil || g.Status != store.StatusPlaying {
 			return nil
 		}
 		size, head, err := logHead(tx, gid)

@@ -25,7 +25,7 @@ type Figures struct {
 
 // GameStates are the states Figures counts games in (gameState), every one reported even
 // at zero so that a dashboard's series do not come and go.
-var GameStates = []string{"joining", "playing", "paused", "waiting", "over", "unreadable"}
+var GameStates = []string{store.StatusJoining.String(), store.StatusPlaying.String(), "paused", "waiting", store.StatusOver.String(), "unreadable"}
 
 // Figures reads the figures: the outbox's keys, the game counts that saveGame keeps (not
 // every game's settings: 136 ms a scrape at 10,000 games), and the games the due index says
@@ -84,7 +84,7 @@ func figureOf(g *game) store.GameFigure {
 		return store.GameFigure{State: "unreadable"}
 	}
 	state := gameState(g)
-	return store.GameFigure{State: state, Clock: state == "playing" && g.Step != nil}
+	return store.GameFigure{State: state, Clock: state == store.StatusPlaying.String() && g.Step != nil}
 }
 
 // recount counts every game again (once, for a file written before the counts).
@@ -108,14 +108,14 @@ func recount(tx *store.Tx) error {
 // "waiting" while it waits for the referee's decision at a deadline.
 func gameState(g *game) string {
 	switch {
-	case g.Status == "over":
-		return g.Status
+	case g.Status == store.StatusOver:
+		return g.Status.String()
 	case !g.PausedAt.IsZero():
 		return "paused"
 	case g.Step != nil && g.Step.Waiting:
 		return "waiting"
 	}
-	return g.Status
+	return g.Status.String()
 }
 
 // listLine is a game's line in navarch game list: tag, ruleset, scenario, state, whose move
@@ -130,7 +130,7 @@ func listLine(g *game, now time.Time) string {
 		return line
 	}
 	var due []string
-	for _, k := range g.Step.keys() {
+	for _, k := range keys(g.Step) {
 		if _, ok := g.Step.Orders[k]; ok {
 			continue
 		}

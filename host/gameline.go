@@ -24,7 +24,7 @@ func (h *Host) gamesOf(tx *store.Tx, address string) string {
 	var tags []string
 	for _, id := range store.PlayerGames(tx, address) {
 		g, err := loadGame(tx, id)
-		if err == nil && g != nil && g.Status != "over" && g.player(address) != nil {
+		if err == nil && g != nil && g.Status != store.StatusOver && g.player(address) != nil {
 			tags = append(tags, g.Tag)
 		}
 	}

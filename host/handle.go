@@ -173,7 +173,7 @@ func onlyGame(tx *store.Tx, from string) (ident.GameID, *game, error) {
 		if err != nil { // a game that cannot be read might be the sender's too: no guess
 			return ident.GameID{}, nil, nil
 		}
-		if g == nil || g.Status == "over" || g.player(from) == nil {
+		if g == nil || g.Status == store.StatusOver || g.player(from) == nil {
 			continue
 		}
 		if only != nil {
@@ -307,7 +307,7 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not join; players do.")
 	}
-	if a.g.Status == "over" || a.p.TookOver {
+	if a.g.Status == store.StatusOver || a.p.TookOver {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, joinAnswer(a.g, a.p))
 	}
 	err := ledger.Join(tx, a.id, a.p.ID, []byte(a.req.Entropy), h.cfg.Now(), a.msg.MessageID)
@@ -337,7 +337,7 @@ func (h *Host) join(tx *store.Tx, a *actor) error {
 	if err := h.startNotice(tx, a.id, a.g, s); err != nil {
 		return err
 	}
-	a.g.Status = "playing"
+	a.g.Status = store.StatusPlaying
 	if a.g.paused() { // play begins when the game resumes
 		return nil
 	}

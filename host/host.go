@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,42 +107,10 @@ func New(s *store.Store, rulesets []adjudicator.Ruleset, cfg Config, log *slog.L
 		engines: &engines{max: max(cfg.EngineCache, 0), games: map[ident.GameID]*cached{}}, health: &health{}}
 }
 
-// game is the host's record of a game, kept in the game's meta bucket.
+// game is the host's record of a game: its settings as the store keeps them (store.Game),
+// and what one transaction carries from one part of the host to another.
 type game struct {
-	ID       string   `json:"id"` // hex
-	Tag      string   `json:"tag"`
-	Ruleset  string   `json:"ruleset"`
-	Scenario string   `json:"scenario"`
-	Title    string   `json:"title"`
-	Players  []player `json:"players"`
-	Referees []string `json:"referees"`
-	Status   string   `json:"status"` // joining, playing, over
-	Root     string   `json:"root"`   // the thread's first Message-ID
-	Seq      int      `json:"seq"`    // outgoing mails so far
-	Step     *step    `json:"step,omitempty"`
-	// Held are advance orders by side, kept out of the log until their step comes.
-	Held map[string]received `json:"held,omitempty"`
-	// Closed is when each side's latest step asking it for orders was resolved: advance
-	// orders written before it were meant for a step already resolved.
-	Closed map[string]time.Time `json:"closed,omitempty"`
-	// The deadline policy (docs/DESIGN.md 3.1, 3.6): hours for orders and for the reminder before the
-	// deadline (0: the installation's), and what a deadline without orders brings: the
-	// rules' no-orders default (NoOrdersDefault, also ""), or the referee's decision
-	// (NoOrdersReferee: the game waits for PROCEED, EXTEND or the orders).
-	DeadlineHours int    `json:"deadline_hours,omitempty"`
-	ReminderHours int    `json:"reminder_hours,omitempty"`
-	NoOrders      string `json:"no_orders,omitempty"`
-	// DeadlineMinutes and ReminderMinutes, when set, are the game's own times in minutes
-	// (they take the place of the hours, which games made before them have); NoReminder:
-	// the game sends no reminders (policy.go).
-	DeadlineMinutes int  `json:"deadline_minutes,omitempty"`
-	ReminderMinutes int  `json:"reminder_minutes,omitempty"`
-	NoReminder      bool `json:"no_reminder,omitempty"`
-	// PausedAt and PausedUntil are set while the referee has paused the game.
-	PausedAt    time.Time `json:"paused_at,omitzero"`
-	PausedUntil time.Time `json:"paused_until,omitzero"`
-	// RefereeZones is each referee's time zone for deadlines, set by ZONE (UTC if none).
-	RefereeZones map[string]string `json:"referee_zones,omitempty"`
+	store.Game
 	// used notes, by side, the advance orders used since the reports last went out; each
 	// side's next report says so. Not stored: reports go out in the same
 	// transaction.
@@ -151,64 +118,23 @@ type game struct {
 	// note is a line put before the answer to one mail (closed.go). Not stored: the answer
 	// goes out in the same transaction.
 	note answerNote
-	// RefReported is the log's size at each referee's last report (his digest, one a game
-	// turn, starts there).
-	RefReported map[string]uint64 `json:"ref_reported,omitempty"`
-	// RefEach names the referees who asked for every step's report (REPORTS EACH).
-	RefEach map[string]bool `json:"ref_each,omitempty"`
 	// receipt is a player's receipt for the orders that complete a step, held to lead the
 	// mail that reports the step (moment.go). Not stored: it goes out in the same
 	// transaction, with the report or alone.
 	receipt *heldReceipt
 }
 
-type player struct {
-	ID      string `json:"id"`
-	Side    string `json:"side"`
-	Address string `json:"address"`
-	Zone    string `json:"zone"`
-	Joined  bool   `json:"joined"`
-	// AbsentFrom and AbsentTo bound a declared absence (ABSENT).
-	AbsentFrom time.Time `json:"absent_from,omitzero"`
-	AbsentTo   time.Time `json:"absent_to,omitzero"`
-	// Each (REPORTS EACH): mail the player every step's report. Without it he is mailed
-	// when his orders are needed, when a game turn ends, and for the game's lifecycle, each
-	// mail with everything since Reported, the log's size at his last report (moment.go).
-	Each     bool   `json:"each,omitempty"`
-	Reported uint64 `json:"reported,omitempty"`
-	// Name is what mails call a player who took over the side from another (REPLACE);
-	// "" for the ID. TookOver: he took it over in play, joined already.
-	Name     string `json:"name,omitempty"`
-	TookOver bool   `json:"took_over,omitempty"`
-}
-
-// step is the step waiting for orders.
-type step struct {
-	Turn     uint32              `json:"turn"`
-	Act      uint32              `json:"act"`
-	Sides    []string            `json:"sides"`
-	What     string              `json:"what"`
-	Deadline time.Time           `json:"deadline"`
-	Reminded bool                `json:"reminded"`
-	Secret   bool                `json:"secret"`
-	Default  string              `json:"default"` // what happens to a side without orders
-	Orders   map[string]received `json:"orders"`  // by side (team game: by player): the latest accepted orders
-	// Players are the players a team game's step asks (play.Asked), by whom its orders are
-	// kept; none in a game of one player a side.
-	Players []string `json:"players,omitempty"`
-	// Waiting: the deadline passed under NoOrdersReferee; the referee has been asked, last
-	// at Asked (and again each RefereeReminder while the game waits).
-	Waiting bool      `json:"waiting,omitempty"`
-	Asked   time.Time `json:"asked,omitzero"`
-	// Opened is the log's length when the step opened (0 in a game saved before it was
-	// kept): it names the step in the Message-IDs of its mail (own.go).
-	Opened uint64 `json:"opened,omitempty"`
-}
+// The parts of a game's settings, as the store keeps them.
+type (
+	player   = store.Player
+	step     = store.Step
+	received = store.Orders
+)
 
 // The no-orders policies of a game.
 const (
-	NoOrdersDefault = "default"
-	NoOrdersReferee = "referee"
+	NoOrdersDefault = store.NoOrdersDefault
+	NoOrdersReferee = store.NoOrdersReferee
 )
 
 // policy says in a sentence what a game's deadlines are, for its players.
@@ -223,34 +149,20 @@ func (h *Host) policy(g *game) string {
 	return s + "If a side sends no orders in time, the rules' no-orders default applies (each request says which)."
 }
 
-type received struct {
-	Player  string `json:"player"`
-	Index   uint64 `json:"index"`
-	Text    string `json:"text"` // canonical
-	Entropy string `json:"entropy"`
-	Time    time.Time
-	MsgID   string `json:"msgid"`
-	// Written is when the player wrote them (the mail's Date, never later than its arrival):
-	// orders written earlier do not replace them, however late they arrive.
-	Written time.Time `json:"written,omitzero"`
-}
-
 func (h *Host) gameID(g *game) ident.GameID {
 	var id ident.GameID
 	hex.Decode(id[:], []byte(g.ID))
 	return id
 }
 
+// loadGame returns a game's settings (nil if it has none); settings that do not read are
+// an error (store.LoadGame).
 func loadGame(tx *store.Tx, id ident.GameID) (*game, error) {
-	v, err := store.Settings(tx, id)
-	if err != nil || v == nil {
+	sg, err := store.LoadGame(tx, id)
+	if err != nil || sg == nil {
 		return nil, err
 	}
-	var g game
-	if err := json.Unmarshal(v, &g); err != nil {
-		return nil, fmt.Errorf("game %x settings: %w", id[:], err)
-	}
-	return &g, nil
+	return &game{Game: *sg}, nil
 }
 
 // saveGame stores a game's settings and keeps the indexes that spare reading every game
@@ -258,11 +170,7 @@ func loadGame(tx *store.Tx, id ident.GameID) (*game, error) {
 // it (figureOf), and when the deadline pass next looks at the game (indexGame). Every change
 // of a game goes through it.
 func (h *Host) saveGame(tx *store.Tx, id ident.GameID, g *game) error {
-	b, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	if err := store.PutSettings(tx, id, g.Tag, b); err != nil {
+	if err := store.SaveGame(tx, id, &g.Game); err != nil {
 		return err
 	}
 	if err := store.PutGameFigure(tx, id, figureOf(g)); err != nil {

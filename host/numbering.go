@@ -14,7 +14,7 @@ func numbered(tx *store.Tx, id ident.GameID, g *game, m *templates.Mail) error {
 	switch {
 	case g.Step != nil:
 		m.Turn, m.Act, m.Deadline = int(g.Step.Turn), int(g.Step.Act), g.Step.Deadline
-	case g.Status == "over":
+	case g.Status == store.StatusOver:
 		t, a, err := lastStep(tx, id)
 		if err != nil {
 			return err

@@ -28,7 +28,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not send orders.")
 	}
-	if a.g.Status == "over" {
+	if a.g.Status == store.StatusOver {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "The game is over; nothing was recorded. LOG sends you the log.")
 	}
 	eng, err := h.engine(tx, a.id)
@@ -37,7 +37,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	st := eng.Next()
 	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
-		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == "playing" {
+		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying {
 			return h.hold(tx, a, eng)
 		}
 	}
@@ -55,7 +55,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if refusal != "" {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, refusal+"; nothing was recorded.")
 	}
-	if !a.g.Step.asks(who) { // a team game: the step asks others of the side
+	if !asks(a.g.Step, who) { // a team game: the step asks others of the side
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from you now: this step asks for units of your side that others command; nothing was recorded.",
 			"The game waits for: "+a.g.Step.What+".")
 	}
@@ -98,7 +98,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(true), body, a.msg.MessageID, nil)
 	}
-	if prev, ok := a.g.Step.Orders[a.g.Step.keyOf(who)]; ok && a.written.Before(prev.Written) {
+	if prev, ok := a.g.Step.Orders[orderKey(a.g.Step, who)]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
 	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
@@ -109,7 +109,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	a.g.Step.Orders[a.g.Step.keyOf(who)] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
+	a.g.Step.Orders[orderKey(a.g.Step, who)] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
 	if who != a.p { // the commander answered for him: he is told, and may still send his own
 		if err := h.notice(tx, a.g, recipient{p: who}, "", fmt.Sprintf("%s, your side's commander, answered for you in %s (record #%d); your own orders, if you send them before the step closes, replace them.",
@@ -123,14 +123,14 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 	}
 	round := ""
-	if a.g.Step.complete() && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
+	if complete(a.g.Step) && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
 		if round, err = h.roundBeforeReceipt(tx, a.id, a.g, eng, a.p); err != nil {
 			return err
 		}
 	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
 		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}
-	if !a.g.Step.complete() || a.g.paused() { // paused: adjudicated when the game resumes
+	if !complete(a.g.Step) || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
 	}
 	// The orders complete the step: the receipt leads the mail that reports it (moment.go).
@@ -319,7 +319,7 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 			delete(g.Held, side)
 		}
 	}
-	return g.Step.complete(), nil
+	return complete(g.Step), nil
 }
 
 // byLine orders errors by the line they are on, keeping the order of errors of one line; an
@@ -386,7 +386,7 @@ func (h *Host) resolve(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (play.Result, error) {
 	var orders []play.SideOrders
 	var uses []uint64
-	for _, k := range g.Step.keys() {
+	for _, k := range keys(g.Step) {
 		r, ok := g.Step.Orders[k]
 		if !ok {
 			continue
@@ -422,7 +422,7 @@ func (h *Host) status(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	what := "nothing (the game is " + a.g.Status + ")"
+	what := "nothing (the game is " + a.g.Status.String() + ")"
 	if a.g.Step != nil {
 		what = a.g.Step.What + " from " + strings.Join(a.g.Step.Sides, ", ")
 	}

@@ -56,7 +56,7 @@ func (h *Host) queue(tx *store.Tx, g *game, r recipient, kind, subject string, b
 	}
 	m.ReplyTokens = h.tokenized(g, r)
 	if r.p != nil {
-		m.Player, m.Side, m.Zone = r.p.called(), r.p.Side, r.p.Zone
+		m.Player, m.Side, m.Zone = called(r.p), r.p.Side, r.p.Zone
 	} else if !slices.Contains(g.Referees, r.address) {
 		m.Stranger = true // neither player nor referee: a former player, or someone refused
 	} else {

@@ -8,16 +8,14 @@ import (
 )
 
 // A game's deadline policy (docs/DESIGN.md 3.1, 3.6): its time for orders and its reminder
-// before the deadline, each its own (in minutes, or in hours for games made before minutes
-// were offered) or the installation's; and the reminder may be off.
+// before the deadline, each its own (in minutes: store.Game) or the installation's; and the
+// reminder may be off.
 
 // deadline is a game's time for orders.
 func (h *Host) deadline(g *game) time.Duration {
 	switch {
 	case g.DeadlineMinutes > 0:
 		return time.Duration(g.DeadlineMinutes) * time.Minute
-	case g.DeadlineHours > 0:
-		return time.Duration(g.DeadlineHours) * time.Hour
 	}
 	return time.Duration(h.cfg.DeadlineHours) * time.Hour
 }
@@ -29,8 +27,6 @@ func (h *Host) reminder(g *game) time.Duration {
 		return 0
 	case g.ReminderMinutes > 0:
 		return time.Duration(g.ReminderMinutes) * time.Minute
-	case g.ReminderHours > 0:
-		return time.Duration(g.ReminderHours) * time.Hour
 	}
 	return time.Duration(h.cfg.ReminderHours) * time.Hour
 }

@@ -182,9 +182,10 @@ func TestQuickGameWithoutReminder(t *testing.T) {
 	if mails := f.outbox(); find(mails, "alice@example.org", "deadline passed") == nil {
 		t.Errorf("the quick deadline did not pass: %v", subjects(mails))
 	}
-	// A game stored before minutes (hours only, 0 the installation's) keeps its meaning.
-	old := &game{DeadlineHours: 24}
-	if f.h.deadline(old) != 24*time.Hour || f.h.reminder(old) != 12*time.Hour {
-		t.Errorf("an old game's policy: %v, reminder %v", f.h.deadline(old), f.h.reminder(old))
+	// A game's own deadline, and the installation's reminder (0); a game stored with hours
+	// has them as minutes since settings version 1 (store.TestUpgradeSettingsV1).
+	own := &game{Game: store.Game{DeadlineMinutes: 24 * 60}}
+	if f.h.deadline(own) != 24*time.Hour || f.h.reminder(own) != 12*time.Hour {
+		t.Errorf("a game's own deadline: %v, reminder %v", f.h.deadline(own), f.h.reminder(own))
 	}
 }

@@ -46,7 +46,7 @@ func (r refused) Error() string { return string(r) }
 // the game, or changes the clock or the players and announces the change. It returns what
 // was announced, or a refused error, or our own failure.
 func (h *Host) change(tx *store.Tx, a *actor) (string, error) {
-	if a.g.Status == "over" {
+	if a.g.Status == store.StatusOver {
 		return "", refused(fmt.Sprintf("game %s is over; nothing was changed", a.g.Tag))
 	}
 	var text string
@@ -188,10 +188,10 @@ func (h *Host) unpause(g *game, now time.Time) {
 // resumed goes on with play after a pause: a game whose players all joined while it was
 // paused begins, and a step whose orders all came in meanwhile is adjudicated now.
 func (h *Host) resumed(tx *store.Tx, id ident.GameID, g *game) error {
-	if g.Status == "playing" && g.Step == nil { // everyone joined while the game was paused
+	if g.Status == store.StatusPlaying && g.Step == nil { // everyone joined while the game was paused
 		return h.advance(tx, id, g)
 	}
-	if g.Step == nil || g.Status != "playing" || !g.Step.complete() {
+	if g.Step == nil || g.Status != store.StatusPlaying || !complete(g.Step) {
 		return nil
 	}
 	eng, err := h.engine(tx, id)
@@ -283,7 +283,7 @@ func (h *Host) finish(tx *store.Tx, a *actor, result string) error {
 	if err != nil {
 		return err
 	}
-	a.g.Status, a.g.Step = "over", nil
+	a.g.Status, a.g.Step = store.StatusOver, nil
 	var eng adjudicator.Game
 	if stranded == "" {
 		if eng, err = h.engine(tx, a.id); err != nil {

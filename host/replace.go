@@ -117,7 +117,7 @@ func (h *Host) rewelcome(tx *store.Tx, a *actor, p *player, key string) error {
 
 // called is what mails call a player: his own name if he took the side over from another
 // (REPLACE), else his player id.
-func (p *player) called() string {
+func called(p *player) string {
 	if p.Name != "" {
 		return p.Name
 	}
@@ -140,7 +140,7 @@ func welcomeSubject(g *game, p *player) string {
 // the state of play for his side.
 func (h *Host) takeOver(tx *store.Tx, a *actor, eng adjudicator.Game, p *player) (*templates.TakeOver, []mail.Attachment, error) {
 	t := &templates.TakeOver{From: p.ID, Summary: summary(eng, p.Side)}
-	if a.g.Status != "playing" {
+	if a.g.Status != store.StatusPlaying {
 		for _, q := range a.g.Players {
 			if !q.Joined {
 				t.Joining = append(t.Joining, q.ID)
@@ -150,7 +150,7 @@ func (h *Host) takeOver(tx *store.Tx, a *actor, eng adjudicator.Game, p *player)
 	}
 	if a.g.Step != nil {
 		t.What, t.Sides = a.g.Step.What, a.g.Step.Sides
-		_, t.Received = a.g.Step.Orders[a.g.Step.keyOf(p)]
+		_, t.Received = a.g.Step.Orders[orderKey(a.g.Step, p)]
 	}
 	if !asked(a.g, recipient{p: p}) {
 		return t, nil, nil
@@ -168,7 +168,7 @@ func (h *Host) takeOver(tx *store.Tx, a *actor, eng adjudicator.Game, p *player)
 // player who took over a side in play, or from one who joined already.
 func joinAnswer(g *game, p *player) string {
 	switch {
-	case g.Status == "over":
+	case g.Status == store.StatusOver:
 		return fmt.Sprintf("Game %s is over; there is nothing to join. HISTORY sends the game in words, LOG its log.", g.Tag)
 	case p.TookOver:
 		return fmt.Sprintf("You need not JOIN: you took over %s (%s) in play, and your orders count already.", p.ID, p.Side)

@@ -14,7 +14,7 @@ func (h *Host) resign(tx *store.Tx, a *actor) error {
 	switch {
 	case a.p == nil:
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "Referees do not resign; ENDGAME ends a game.")
-	case a.g.Status != "playing":
+	case a.g.Status != store.StatusPlaying:
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf("Game %s is not in play (%s); nothing was changed.", a.g.Tag, a.g.Status))
 	case len(a.req.Args) != 1 || !strings.EqualFold(a.req.Args[0], "CONFIRM"):
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, fmt.Sprintf(

@@ -19,7 +19,7 @@ func (h *Host) Stranded() ([]string, error) {
 	err := h.s.View(func(tx *store.Tx) error {
 		for _, id := range store.Games(tx) {
 			g, err := loadGame(tx, id)
-			if err != nil || g == nil || g.Status == "over" {
+			if err != nil || g == nil || g.Status == store.StatusOver {
 				continue
 			}
 			why, err := h.strandedBy(tx, id, g)

@@ -21,15 +21,15 @@ import (
 
 // keys lists what the step's orders are kept by: its sides, or in a team game the players
 // it asks.
-func (s *step) keys() []string {
+func keys(s *step) []string {
 	if len(s.Players) > 0 {
 		return s.Players
 	}
 	return s.Sides
 }
 
-// keyOf is what p's orders are kept by in the step.
-func (s *step) keyOf(p *player) string {
+// orderKey is what p's orders are kept by in the step.
+func orderKey(s *step, p *player) string {
 	if len(s.Players) > 0 {
 		return p.ID
 	}
@@ -37,7 +37,7 @@ func (s *step) keyOf(p *player) string {
 }
 
 // asks reports whether the step waits for p's orders.
-func (s *step) asks(p *player) bool {
+func asks(s *step, p *player) bool {
 	if len(s.Players) > 0 {
 		return slices.Contains(s.Players, p.ID)
 	}
@@ -45,8 +45,8 @@ func (s *step) asks(p *player) bool {
 }
 
 // complete reports whether every side (team game: every player) asked has orders.
-func (s *step) complete() bool {
-	for _, k := range s.keys() {
+func complete(s *step) bool {
+	for _, k := range keys(s) {
 		if _, ok := s.Orders[k]; !ok {
 			return false
 		}
@@ -200,7 +200,7 @@ func (h *Host) teamMessage(tx *store.Tx, a *actor) error {
 	if a.p == nil {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "TEAM mail is for a side's players.")
 	}
-	if a.g.Status != "playing" && a.g.Status != "over" {
+	if a.g.Status != store.StatusPlaying && a.g.Status != store.StatusOver {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "TEAM mail is relayed once the game has started; nothing was sent.")
 	}
 	var text []string
@@ -333,7 +333,7 @@ func (h *Host) standInFor(tx *store.Tx, a *actor) (*player, string, error) {
 		return nil, "Only your side's commander answers for another player (FOR)", nil
 	case q == nil || q.Side != a.p.Side || q == a.p:
 		return nil, fmt.Sprintf("FOR %s: not another player of your side", id), nil
-	case !a.g.Step.asks(q):
+	case !asks(a.g.Step, q):
 		return nil, fmt.Sprintf("FOR %s: this step does not ask %s", id, q.ID), nil
 	}
 	if _, ok := a.g.Step.Orders[q.ID]; ok {

@@ -105,13 +105,13 @@ func (h *Host) indexGame(tx *store.Tx, id ident.GameID, g *game) error {
 // pass that looks at g before that moment would change nothing. A deadline to move for an
 // absent player is due at once (now).
 func (h *Host) nextLook(g *game, now time.Time) (time.Time, bool) {
-	if g.Status == "over" {
+	if g.Status == store.StatusOver {
 		return time.Time{}, false
 	}
 	if g.paused() {
 		return g.PausedUntil, !g.PausedUntil.IsZero()
 	}
-	if g.Step == nil || g.Status != "playing" {
+	if g.Step == nil || g.Status != store.StatusPlaying {
 		return time.Time{}, false
 	}
 	d := g.Step.Deadline
@@ -138,7 +138,7 @@ func latest(a, b time.Time) time.Time {
 
 func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	g, err := loadGame(tx, id)
-	if err != nil || g == nil || g.Status == "over" {
+	if err != nil || g == nil || g.Status == store.StatusOver {
 		return err
 	}
 	now := h.cfg.Now()
@@ -149,7 +149,7 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 		}
 		return h.pauseRanOut(tx, id, g, now)
 	}
-	if g.Step == nil || g.Status != "playing" {
+	if g.Step == nil || g.Status != store.StatusPlaying {
 		return nil
 	}
 	if waits, err := awaitsRound(tx, id); err != nil || waits {
@@ -235,7 +235,7 @@ func absentUntil(ps []*player, deadline time.Time) time.Time {
 // the players asked who have not).
 func (g *game) missing() []*player {
 	var out []*player
-	for _, k := range g.Step.keys() {
+	for _, k := range keys(g.Step) {
 		if _, ok := g.Step.Orders[k]; ok {
 			continue
 		}

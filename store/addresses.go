@@ -1,7 +1,7 @@
 package store
 
 import (
-	"encoding/json"
+	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -40,7 +40,7 @@ func AnswerStranger(tx *Tx, address, day string) (bool, error) {
 }
 
 // upgradeKnownAddresses (schema 3 → 4) indexes the addresses of every game's players and
-// referees from its settings.
+// referees from its settings (a game whose settings cannot be read fails the upgrade).
 func upgradeKnownAddresses(tx *bolt.Tx) error {
 	meta := tx.Bucket(bucketMeta)
 	games := tx.Bucket(bucketGames)
@@ -49,14 +49,9 @@ func upgradeKnownAddresses(tx *bolt.Tx) error {
 		if gm == nil {
 			return nil
 		}
-		var settings struct {
-			Players []struct {
-				Address string `json:"address"`
-			} `json:"players"`
-			Referees []string `json:"referees"`
-		}
-		if json.Unmarshal(gm.Get([]byte(metaSettings)), &settings) != nil {
-			return nil
+		settings, err := readSettingsV0(gm.Get([]byte(metaSettings)))
+		if err != nil {
+			return fmt.Errorf("game %x: %w", id, err)
 		}
 		addrs := settings.Referees
 		for _, p := range settings.Players {

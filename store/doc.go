@@ -18,8 +18,8 @@
 //	gchain/     id ‖ u64(index) → leaf ‖ head (64 bytes), a cache that Check recomputes
 //	gsecret/    id ‖ name → bytes never exported (the seed X_N, hidden set-up nonces and
 //	            data; key/<player> → the player's order key)
-//	gmeta/      id ‖ name → bytes (game settings and status; host → the host's JSON
-//	            settings, whose "tag" field the tag index holds)
+//	gmeta/      id ‖ name → bytes (host → the game's settings and status, a JSON Game of
+//	            SettingsVersion, whose "tag" field the tag index holds: settings.go)
 //	greceived/  id ‖ u64(seq) → a JSON ReceivedMail: every incoming mail naming the game, raw
 //	processed/  sender ‖ 0x00 ‖ Message-ID → caller's value (dedupe of incoming mail; keys of
 //	            schema 5 and before, of no recorded sender, are 0x00 ‖ Message-ID: processed.go)
@@ -44,7 +44,7 @@
 // games share pages (a bucket per game cost a page of 4 KiB each at 10,000 games).
 //
 // The store owns this layout: the host's state is read and written through typed functions
-// (PutSettings, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
+// (LoadGame, SaveGame, GameByTag, PutPlayerKey, PutCursor, CountHour, MarkKnown, Known,
 // AnswerStranger, PutDue, Due, AddPlayerGame, PlayerGames, PutGameFigure, CountGames,
 // MarkProcessed, AddDropped, MessageIDKey), and schema.go's upgrades bring an older file to
 // it when it is opened.

@@ -24,8 +24,9 @@ const (
 
 var bucketRates = []byte("rates") // u32(unix hour) ‖ key → u32 count
 
-// PutSettings stores a game's settings (the host's JSON record of it) and indexes its tag,
-// so that GameByTag finds the game without reading every game.
+// PutSettings stores a game's settings as given and indexes its tag, so that GameByTag finds
+// the game without reading every game. SaveGame writes through it; tests call it to store
+// settings that do not read.
 func PutSettings(tx *Tx, id ident.GameID, tag string, settings []byte) error {
 	if err := PutMeta(tx, id, metaSettings, settings); err != nil {
 		return fmt.Errorf("game %x settings: %w", id[:], err)
@@ -39,7 +40,8 @@ func PutSettings(tx *Tx, id ident.GameID, tag string, settings []byte) error {
 	return nil
 }
 
-// Settings returns a copy of a game's settings, or nil if none were stored.
+// Settings returns a copy of a game's settings as stored, or nil if none were (for tests and
+// tools that compare bytes; LoadGame reads them).
 func Settings(tx *Tx, id ident.GameID) ([]byte, error) {
 	return Meta(tx, id, metaSettings)
 }

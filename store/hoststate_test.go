@@ -86,7 +86,7 @@ func TestUpgradeHostState(t *testing.T) {
 		if err := nestedGame(tx.tx, testGame, `{"id":"01","tag":"old-1"}`); err != nil {
 			return err
 		}
-		if err := nestedGame(tx.tx, other, `{broken`); err != nil {
+		if err := nestedGame(tx.tx, other, `{"id":"09"}`); err != nil { // no tag: not indexed
 			return err
 		}
 		meta := tx.tx.Bucket(bucketMeta)

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -145,7 +144,7 @@ func PlayerGames(tx *Tx, address string) []ident.GameID {
 // due index at the earliest moment, to be looked at by the first deadline pass (the store
 // cannot tell a game's deadlines; the host then sets each game's true moment, and rebuilds
 // the index whole when the stamp is not its own). The players index is built from every
-// game's settings; a game whose settings cannot be read stays out of it.
+// game's settings; a game whose settings cannot be read fails the upgrade.
 func upgradeIndexes(tx *bolt.Tx) error {
 	for _, name := range [][]byte{bucketDue, bucketDueOf, bucketPlayers, bucketOutDict, bucketOutDictUse, bucketOutDictClass, bucketOutboxNow} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
@@ -170,13 +169,9 @@ func upgradeIndexes(tx *bolt.Tx) error {
 		if err := of.Put(id[:], u64(0)); err != nil {
 			return err
 		}
-		var settings struct {
-			Players []struct {
-				Address string `json:"address"`
-			} `json:"players"`
-		}
-		if json.Unmarshal(meta.Get(gkey(id, []byte(metaSettings))), &settings) != nil {
-			return nil
+		settings, err := readSettingsV0(meta.Get(gkey(id, []byte(metaSettings))))
+		if err != nil {
+			return fmt.Errorf("game %x: %w", id[:], err)
 		}
 		for _, p := range settings.Players {
 			if p.Address != "" && bytes.IndexByte([]byte(p.Address), 0) < 0 {

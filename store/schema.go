@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -44,6 +43,7 @@ var upgrades = []func(*bolt.Tx) error{
 	upgradeOutRetry,       // 6 → 7: each queued mail's retry state (outretry.go)
 	upgradeLastState,      // 7 → 8: the index of each game's last state record, snapshots (laststate.go)
 	upgradeRounds,         // 8 → 9: the beacon's rounds, fetched and verified (rounds.go)
+	upgradeSettingsV1,     // 9 → 10: every game's settings in version 1 (settings.go)
 }
 
 // upgradeRounds (schema 8 → 9) makes the bucket of the beacon's rounds.
@@ -131,7 +131,7 @@ func flattenGames(tx *bolt.Tx) error {
 
 // upgradeHostState (schema 2 → 3) gives the host's state the store's layout: the tag index
 // holds every game's tag (games made before the index, and an index left half built, are
-// indexed from their settings; a game whose settings cannot be read stays out of it), and
+// indexed from their settings; a game whose settings cannot be read fails the upgrade), and
 // the hourly rate counters, once "state:rate:<sender>:<YYYYMMDDHH>" keys in meta/ that were
 // never deleted, move to the rates bucket, which CountHour expires.
 func upgradeHostState(tx *bolt.Tx) error {
@@ -142,10 +142,11 @@ func upgradeHostState(tx *bolt.Tx) error {
 		if gm == nil {
 			return nil
 		}
-		var settings struct {
-			Tag string `json:"tag"`
+		settings, err := readSettingsV0(gm.Get([]byte(metaSettings)))
+		if err != nil {
+			return fmt.Errorf("game %x: %w", id, err)
 		}
-		if json.Unmarshal(gm.Get([]byte(metaSettings)), &settings) != nil || settings.Tag == "" {
+		if settings.Tag == "" {
 			return nil
 		}
 		return meta.Put([]byte(stateTag+settings.Tag), bytes.Clone(id))
