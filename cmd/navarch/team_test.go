@@ -104,3 +104,27 @@ func mailsByPlayer(t *testing.T, dir string) map[string]int {
 	}
 	return out
 }
+
+// TestDemoTeamsEachRuleset: two players a side in the medieval rules' and Oi Navarcoi!'s
+// demo scenarios play through the daemon; steps ask the second player of a side (carol,
+// dave) as well as the first, and the log verifies and replays.
+func TestDemoTeamsEachRuleset(t *testing.T) {
+	for _, c := range [][2]string{{"medieval", "sluys-1340"}, {"oinavarcoi", "knidos"}} {
+		t.Run(c[0], func(t *testing.T) {
+			dir := t.TempDir()
+			code, out, errs := navarch("demo", "-out", dir, "-rules", c[0], "-scenario", c[1], "-players", "2", "-turns", "1", "-maps=false")
+			if code != 0 || strings.Count(out, "\nPASS\n") != 2 {
+				t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "game.log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{"alice", "carol", "bob", "dave"} {
+				if !strings.Contains(string(data), "\nplayer "+p+"\ncommitment") {
+					t.Errorf("no orders record of %s", p)
+				}
+			}
+		})
+	}
+}
