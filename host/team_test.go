@@ -207,3 +207,61 @@ func TestTeamStandIn(t *testing.T) {
 		t.Errorf("turn 1 did not close with carol's orders for dave (last act %q, %d closes)", act, strings.Count(full, "type close\n"))
 	}
 }
+
+// TestTeamBadInput: every malformed team command is answered with what was wrong and
+// changes nothing: ASSIGN without its words, of a command the side lacks, to a player of the
+// other side; an empty TEAM; FOR a player who is no one's; orders for another side's TEAM.
+func TestTeamBadInput(t *testing.T) {
+	f, keys := teamFixture(t)
+	key := func(p string) string { return "\nKEY " + keys[p+"@example.org"] }
+	f.outbox()
+	for _, c := range []struct{ from, body, want string }{
+		{"alice", "ASSIGN SHIP", "Write ASSIGN COMMAND PLAYER"},
+		{"alice", "ASSIGN MAST bob", "your side has no command MAST"},
+		{"alice", "ASSIGN SHIP dave", "dave is not a player of your side"},
+		{"alice", "ASSIGN SHIP alice", "alice commands SHIP already"},
+		{"bob", "TEAM", "Write TEAM followed by your message"},
+		{"carol", "FOR zed\nFIRE", "FOR zed: not another player of your side"},
+		{"carol", "NONE FOR bob", "FOR bob: not another player of your side"},
+	} {
+		before := f.teamLog("")
+		f.send(c.from+"@example.org", c.body+key(c.from))
+		if m := mailTo(f.outbox(), c.from+"@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, c.want) {
+			t.Errorf("%s: %q: %v; want %q", c.from, c.body, texts(m), c.want)
+		}
+		if after := f.teamLog(""); len(after) != len(before) {
+			t.Errorf("%s: %q changed the log", c.from, c.body)
+		}
+	}
+	if _, err := f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "blue", "bob@example.org", "UTC"}},
+		Commands: map[string][]string{"zed": {"SHIP"}}}); err == nil || !strings.Contains(err.Error(), "zed, who is not a player") {
+		t.Errorf("commands for no player: %v", err)
+	}
+	if _, err := f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "blue", "bob@example.org", "UTC"}},
+		Commands: map[string][]string{"alice": {"SHIP"}}, Commanders: map[string]string{"red": "bob"}}); err == nil || !strings.Contains(err.Error(), "commander bob is not a player of side red") {
+		t.Errorf("a commander of another side: %v", err)
+	}
+}
+
+// TestNewGameTeamLines: NEWGAME's COMMAND and COMMANDER lines, and their mistakes.
+func TestNewGameTeamLines(t *testing.T) {
+	req := func(lines ...string) mail.Request {
+		r := mail.Request{Command: mail.CmdNewGame, Args: []string{"short"}}
+		for i, l := range lines {
+			r.Orders = append(r.Orders, mail.Line{N: i + 2, Text: l})
+		}
+		return r
+	}
+	spec, err := readSpec(req("PLAYER alice red a@example.org", "PLAYER bob red b@example.org", "PLAYER carol blue c@example.org",
+		"COMMAND alice ship", "COMMANDER bob"))
+	if err != nil || strings.Join(spec.Commands["alice"], ",") != "SHIP" || spec.Commanders["red"] != "bob" {
+		t.Errorf("spec %+v, %v", spec, err)
+	}
+	for _, bad := range [][]string{{"COMMAND alice"}, {"COMMANDER"}, {"COMMANDER zed"}, {"COMMAND alice a b"}} {
+		if _, err := readSpec(req(append([]string{"PLAYER alice red a@example.org"}, bad...)...)); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}

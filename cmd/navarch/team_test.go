@@ -18,6 +18,12 @@ func TestGameNewTeams(t *testing.T) {
 	if code, out, errs := navarch(bad...); code != 1 || !strings.Contains(errs, `no command "NOWHERE"`) {
 		t.Errorf("a command the side lacks: exit %d\n%s%s", code, out, errs)
 	}
+	for _, c := range [][]string{{"-command", "alice"}, {"-command", "alice:LEFT", "-commander", "zed"}} {
+		bad := append(append([]string{"game", "new", "-config", cfg, "-scenario", "battle-of-lepanto"}, c...), players...)
+		if code, out, errs := navarch(bad...); code != 1 || !strings.Contains(errs, c[len(c)-1]) {
+			t.Errorf("%v: exit %d\n%s%s", c, code, out, errs)
+		}
+	}
 	args := append([]string{"game", "new", "-config", cfg, "-scenario", "battle-of-lepanto",
 		"-command", "alice:LEFT,CENTER", "-command", "carol:reserve,right", "-command", "bob:RIGHT,CENTER", "-command", "dave:RESERVE,LEFT",
 		"-commander", "carol,bob"}, players...)
