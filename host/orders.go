@@ -36,7 +36,11 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		return err
 	}
 	st := eng.Next()
-	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
+	_, teamGame, err := team(tx, a.id)
+	if err != nil {
+		return err
+	}
+	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) && !teamGame { // a team game holds no advance orders
 		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying {
 			return h.hold(tx, a, eng)
 		}
@@ -63,7 +67,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
-		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders {
+		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders && !teamGame {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
 			switch {

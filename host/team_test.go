@@ -10,6 +10,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/duel"
+	"navarch/adjudicator/lepanto"
 	"navarch/gamelog"
 	"navarch/ledger/ledgertest"
 	"navarch/mail"
@@ -69,7 +70,7 @@ func (f *fixture) teamLog(side string) string {
 	if rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
 		f.t.Fatalf("the %q log does not verify: %v", side, rep.Failure)
 	}
-	if _, err := play.Replay(file, []adjudicator.Ruleset{duel.Ruleset}); err != nil {
+	if _, err := play.Replay(file, f.h.rulesets); err != nil {
 		f.t.Fatalf("the %q log does not replay: %v", side, err)
 	}
 	return buf.String()
@@ -263,5 +264,50 @@ func TestNewGameTeamLines(t *testing.T) {
 		if _, err := readSpec(req(append([]string{"PLAYER alice red a@example.org"}, bad...)...)); err == nil {
 			t.Errorf("%q: accepted", bad)
 		}
+	}
+}
+
+// TestTeamNoAdvanceOrders: a team game holds no advance orders: a player whose side the
+// step does not ask is told so, and nothing is held or recorded (Lepanto's groups take
+// advance orders in a game of one player a side).
+func TestTeamNoAdvanceOrders(t *testing.T) {
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	players := []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"carol", "christian", "carol@example.org", "UTC"},
+		{"bob", "ottoman", "bob@example.org", "UTC"}, {"dave", "ottoman", "dave@example.org", "UTC"}}
+	if f.tag, err = f.h.CreateGame(GameSpec{Ruleset: lepanto.Ruleset.ID(), Scenario: "lions-at-sea", Players: players,
+		Commands: map[string][]string{"alice": {"LEFT"}, "bob": {"RIGHT"}}}); err != nil {
+		t.Fatal(err)
+	}
+	keys := playerKeys(f.outbox())
+	for _, p := range players {
+		f.send(p.Address, "JOIN\nKEY "+keys[p.Address])
+	}
+	f.outbox()
+	for _, p := range []string{"alice@example.org", "bob@example.org"} { // the set-up asks both: its default
+		f.send(p, "NONE\nKEY "+keys[p])
+	}
+	mails := f.outbox()
+	asked := func(p string) bool { return find(mailTo(mails, p), p, "your move") != nil }
+	other := "bob@example.org"
+	if asked(other) || asked("dave@example.org") {
+		other = "alice@example.org"
+	}
+	if asked(other) || asked("carol@example.org") {
+		t.Fatalf("the first step asks both sides: %v", subjects(mails))
+	}
+	before := f.teamLog("")
+	f.send(other, "VEN-1 MOVE 0101\nKEY "+keys[other])
+	if m := mailTo(f.outbox(), other); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from your side now") {
+		t.Errorf("advance orders in a team game: %v", texts(m))
+	}
+	if len(f.teamLog("")) != len(before) {
+		t.Errorf("the log changed")
 	}
 }
