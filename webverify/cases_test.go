@@ -330,19 +330,24 @@ func equivocationCases(t *testing.T) []logCase {
 }
 
 // teamCases are a v4 team game (two players a side) in every view, and the operator's
-// rewrites of it that v4's rules refuse (forge.TeamAttacks, gamelog's TestTeamAttacksFail).
-func teamCases(t *testing.T) []logCase {
+// rewrites of it that v4's rules refuse (forge.TeamAttacks, gamelog's TestTeamAttacksFail);
+// and its full and red copies, for the mutations.
+func teamCases(t *testing.T) ([]logCase, []game) {
 	s, c := forge.TeamGame(t, 2)
 	var out []logCase
+	var sources []game
 	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
 		g := forge.TeamExport(t, s, c, v)
 		out = append(out, logCase{Name: "team: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+		if v.Full || v.Side == "red" {
+			sources = append(sources, g)
+		}
 	}
 	attacks, g := forge.TeamAttacks(t)
 	for _, a := range attacks {
 		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})
 	}
-	return out
+	return out, sources
 }
 
 // secrecyCases are the operator's choices of which orders texts are sealed
