@@ -26,6 +26,7 @@ var capabilities = map[string]func(adjudicator.Game) bool{
 	"Worder":         func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Worder); return ok },
 	"Headliner":      func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Headliner); return ok },
 	"StandingOrders": func(g adjudicator.Game) bool { _, ok := g.(adjudicator.StandingOrders); return ok },
+	"Teams":          func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Teams); return ok },
 }
 
 // TestCapabilitiesAsserted: every optional capability a listed ruleset's games have is

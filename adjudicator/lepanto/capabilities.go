@@ -14,4 +14,5 @@ var (
 	_ adjudicator.Worder         = (*Game)(nil)
 	_ adjudicator.Headliner      = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
+	_ adjudicator.Teams          = (*Game)(nil)
 )
