@@ -247,7 +247,11 @@ type Worder interface {
 // part of the side's force (Lepanto's wings and groups, the medieval Divisions, Oi Navarcoi!'s
 // wings). A game that implements it promises that Resolve accepts a side's orders covering only
 // part of the units a step asks: a unit without orders gets the rules' no-orders default, as a
-// whole side does that sends none (a team player who missed his deadline).
+// whole side does that sends none (a team player who missed his deadline). Validate checks
+// only the orders given, so one player's part passes alone: a set-up or deployment need not
+// place every unit (the others keep the scenario's places). The players' parts put together
+// are the side's orders; a ruleset whose engine carries a side's lines out in their order says
+// so in its docs (Oi Navarcoi!'s movement: the parts in the order of the players' commands).
 type Teams interface {
 	// Commands lists what of side's force can be given to a player, in the game's order. Every
 	// unit of the side is in at least one command; a command Within another holds a part of it.

@@ -15,7 +15,9 @@ import (
 
 // TestTeamsCoverEveryUnit: for every listed ruleset whose games implement adjudicator.Teams,
 // in every scenario, each side's commands are well formed (adjtest.CheckCommands) and every
-// unit a step asks for orders (Acting) or the bot's orders give orders to (OrderUnits) is in one of the side's commands, over 80 steps played by the bots.
+// unit a step asks for orders (Acting) or the bot's orders give orders to (OrderUnits) is in one
+// of the side's commands, and the commands stay as they were at the start (the host gives them
+// to players once), over 80 steps played by the bots.
 func TestTeamsCoverEveryUnit(t *testing.T) {
 	for _, e := range rulesets.List {
 		for _, sc := range e.Rules.Scenarios() {
@@ -29,9 +31,18 @@ func TestTeamsCoverEveryUnit(t *testing.T) {
 					t.Skip("no team games")
 				}
 				adjtest.CheckCommands(t, g, sc.Sides)
+				start := map[string]string{}
+				for _, side := range sc.Sides {
+					start[side] = fmt.Sprint(tm.Commands(side))
+				}
 				for i := 0; i < 80 && g.Next().Kind != adjudicator.Over; i++ {
 					st := g.Next()
 					orders := map[string][]adjudicator.Order{}
+					for _, side := range sc.Sides {
+						if got := fmt.Sprint(tm.Commands(side)); got != start[side] {
+							t.Fatalf("step %d (%s): %s's commands changed from %s to %s", i, st.What, side, start[side], got)
+						}
+					}
 					for _, side := range st.Sides {
 						var named []string
 						named = append(named, tm.Acting(side)...)

@@ -3,6 +3,7 @@ package lepanto
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"navarch/adjudicator"
@@ -102,5 +103,58 @@ func TestTeamsLatePlayer(t *testing.T) {
 	}
 	if missed == 0 {
 		t.Error("no late player missed a step")
+	}
+}
+
+// leaderBot is the bot with the leaders' orders it declines: at set-up every leader sets up
+// hidden, the first one aboard another single ship of his group if he may (4.5); at a Leader
+// Move chit every leader that may moves to the first ship he may (2.4.1).
+type leaderBot struct{ *Game }
+
+func (b leaderBot) BotOrders(side string) string {
+	g := b.Game
+	var lines []string
+	switch {
+	case !g.SetUp:
+		for _, l := range g.Leaders {
+			if l.Side != side || l.Status != "" {
+				continue
+			}
+			line := l.ID + " HIDDEN"
+			if ships := g.leaderShips(l.Group); len(lines) == 0 && len(ships) > 1 {
+				line = l.ID + " ON " + ships[len(ships)-1] + " HIDDEN"
+			}
+			lines = append(lines, line)
+		}
+	case g.Wait == waitLeaderMove && slices.Contains(g.WaitSides, side):
+		for _, l := range g.Leaders {
+			if to := g.leaderTargets(l.ID); l.Side == side && len(to) > 0 {
+				lines = append(lines, l.ID+" TO "+to[0])
+			}
+		}
+	default:
+		return g.BotOrders(side)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestTeamsLeaders: the hidden set-up (4.5) and Leader Move chits (2.4.1), every leader given
+// orders, split among 2 and 4 players by their groups' commands, pass alone and resolve as
+// the whole side's; with a player late, his leaders keep the orders of battle's ships.
+func TestTeamsLeaders(t *testing.T) {
+	for _, sc := range []string{"lions-at-sea", "battle-of-lepanto"} {
+		newGame := func() adjudicator.Game {
+			g, err := Ruleset.New(adjudicator.Config{Scenario: sc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return leaderBot{g.(*Game)}
+		}
+		for _, n := range []int{2, 4} {
+			if pl := adjtest.TeamPlay(t, newGame, n, 200, sc, adjtest.LastPlayerFirst); pl.Shared == 0 {
+				t.Errorf("%s, %d players: %+v", sc, n, pl)
+			}
+			adjtest.LatePlay(t, newGame, n, n-1, 200, sc, adjtest.LastPlayerFirst)
+		}
 	}
 }

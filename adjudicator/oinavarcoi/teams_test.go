@@ -2,6 +2,9 @@ package oinavarcoi
 
 import (
 	"fmt"
+	"navarch/adjudicator/table"
+	"navarch/dice"
+	"navarch/ident"
 	"slices"
 	"testing"
 
@@ -96,5 +99,51 @@ func TestTeamsLatePlayer(t *testing.T) {
 	}
 	if missed == 0 {
 		t.Error("no late player missed a step")
+	}
+}
+
+// TestTeamsDeploymentOverlap: two players' deployments, each legal alone, that put two
+// squadrons on one spot: the later line's squadron stays where the scenario places it, and
+// no two squadrons of the fleet overlap (rule Deployment.secret).
+func TestTeamsDeploymentOverlap(t *testing.T) {
+	gi, err := Ruleset.New(adjudicator.Config{Scenario: Ruleset.Scenarios()[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gi.(*Game)
+	home := g.sq("A2").Pose
+	var merged []adjudicator.Order
+	for _, text := range []string{"DEPLOY A1 AT 12,11 FACING 0 EPI-POLLON", "DEPLOY A2 AT 12,11 FACING 0 EPI-POLLON"} {
+		o, errs := g.Parse("athens", text)
+		if len(errs) == 0 {
+			errs = g.Validate("athens", o)
+		}
+		if len(errs) > 0 {
+			t.Fatalf("%q alone: %v", text, errs)
+		}
+		merged = append(merged, o...)
+	}
+	if errs := g.Validate("athens", merged); len(errs) == 0 {
+		t.Fatal("one player's orders putting both squadrons on one spot pass")
+	}
+	events, err := g.Resolve(map[string][]adjudicator.Order{"athens": merged}, dice.NewActivation(1, 0, ident.Hash{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := g.sq("A1").Pose.At; fmt.Sprint(p) != "12,11" {
+		t.Errorf("A1 at %v, want its deployment", p)
+	}
+	if g.sq("A2").Pose != home {
+		t.Errorf("A2 at %v, want the scenario's %v", g.sq("A2").Pose, home)
+	}
+	if !hasEvent(events, "", "A2's deployment would overlap") {
+		t.Errorf("no event tells A2 stays: %v", events)
+	}
+	for _, s := range g.Squadrons {
+		for _, o := range g.Squadrons {
+			if s != o && s.Side == o.Side && table.Overlap(g.corners(s), g.corners(o)) {
+				t.Errorf("%s overlaps %s", s.ID, o.ID)
+			}
+		}
 	}
 }
