@@ -77,6 +77,7 @@ type verifier struct {
 	v3      bool // v3's rules too (verify_v3.go)
 	v4      bool // v4's rules too: sealed standing orders, several players a side
 	b3      beaconState
+	st      standingState // v4: the standing records (verify_v4.go)
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
@@ -209,6 +210,8 @@ func (v *verifier) checkRecord(e *Entry) error {
 		return v.checkRound(e)
 	case TypeBeacon:
 		return v.checkBeacon(e)
+	case TypeStanding:
+		return v.checkStanding(e)
 	case TypeEnd:
 		v.ended = true
 	}
@@ -303,7 +306,7 @@ func (v *verifier) checkActivation(e *Entry) error {
 		}
 		v.secret[ta] = true
 	}
-	return nil
+	return v.checkActivationStanding(e, ta)
 }
 
 func (v *verifier) checkOrders(e *Entry) error {

@@ -86,7 +86,7 @@ func (v *verifier) checkSealed(e *Entry) error {
 	switch {
 	case !v.v2:
 		return v.fail(e, "sealed records belong to %s and later, not %s", FormatV2, v.f.Format)
-	case !slices.Contains(sealable, what):
+	case !slices.Contains(sealable, what) && what != TypeStanding:
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
 	case side != "" && !v.sides[side]:
 		return v.fail(e, "side %q is not in the genesis record", side)
@@ -96,6 +96,11 @@ func (v *verifier) checkSealed(e *Entry) error {
 	if what != TypeOrdersText {
 		if err := v.checkPlaceOf(e, sf.turn, sf.act); err != nil {
 			return err
+		}
+		if what == TypeStanding {
+			if err := v.checkStandingSeal(e, &sf); err != nil {
+				return err
+			}
 		}
 	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
 		// An orders text has no turn of its own: its seal carries the close's.
@@ -213,6 +218,9 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 		uses = append(uses, parseUint(u))
 	}
 	if err := v.checkCloseBeacon(e, ta, uses); err != nil {
+		return err
+	}
+	if err := v.checkCloseStanding(e, ta); err != nil {
 		return err
 	}
 	cur := &closeRec{ta: ta, label: v.newLabels(), uses: nil}
@@ -361,6 +369,9 @@ func (v *verifier) checkSent() error {
 	}
 	for _, e := range v.f.Entries {
 		r := e.Record
+		if why := v.sentStanding(&e); why != "" {
+			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
+		}
 		if r == nil || r.Get("player") != v.opts.Player || r.Type != TypeOrders && r.Type != TypeJoin || r.Has("default") {
 			continue
 		}

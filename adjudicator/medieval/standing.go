@@ -23,3 +23,18 @@ func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest
 	}
 	return standing, rest
 }
+
+// ApplyStanding implements adjudicator.StandingOrders: side's ships' wishes held since they
+// were sent are applied by the next Resolve before the phasing side's own lines, each a
+// ship's standing GRAPPLE, NOGRAPPLE or AGAINST, which replaces her earlier one. Every card
+// applies every side's (docs/MEDIEVAL.md "Standing orders and the steps that use them"): a
+// ship of either side may come into contact or be boarded in any Division's phase.
+func (g *Game) ApplyStanding(side string, standing []adjudicator.Order) {
+	for _, ao := range standing {
+		if o, ok := ao.(*Order); ok && (o.Grapple != "" || o.Against != "") {
+			if s := g.ship(o.Ship); s != nil && s.Side == side {
+				g.held = append(g.held, &Order{line: o.line, Ship: o.Ship, Grapple: o.Grapple, Against: o.Against})
+			}
+		}
+	}
+}
