@@ -77,7 +77,7 @@ type verifier struct {
 	v3      bool // v3's rules too (verify_v3.go)
 	v4      bool // v4's rules too: sealed standing orders, several players a side
 	b3      beaconState
-	st      standingState // v4: the standing records (verify_v4.go)
+	st      standingState        // v4: the standing records (verify_v4.go)
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
