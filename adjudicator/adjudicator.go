@@ -219,6 +219,10 @@ type StandingOrders interface {
 	// order given, and tells every side of them (they count now). How they accumulate with
 	// those already in force is the ruleset's. One no longer applicable is passed over.
 	ApplyStanding(side string, standing []Order)
+	// ValidateStanding checks side's standing orders (orders Standing returned) against the
+	// state whatever step is due: they may be sent at any time, and are held until a step
+	// applies them.
+	ValidateStanding(side string, standing []Order) []LineError
 }
 
 // OrderFormer is implemented by games that give a side an order form for the step awaited:

@@ -344,3 +344,17 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 		}
 	}
 }
+
+// ValidateStanding implements adjudicator.StandingOrders: each standing order names the
+// side's own unit or group (as in the orders of a step), whatever step is due.
+func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adjudicator.LineError {
+	v := &validation{g: g, side: side, seen: map[string]bool{}}
+	for _, o := range standing {
+		if _, ok := o.(*standingOrder); !ok {
+			v.fail(o, nil, "not a standing order")
+			continue
+		}
+		v.standing(o)
+	}
+	return v.errs
+}

@@ -1,6 +1,10 @@
 package medieval
 
-import "navarch/adjudicator"
+import (
+	"fmt"
+
+	"navarch/adjudicator"
+)
 
 // Standing implements adjudicator.StandingOrders: a ship's GRAPPLE or NOGRAPPLE (rule
 // "Grappling") and AGAINST (rule "Boarding" iii) hold until changed. A line that also orders
@@ -37,4 +41,27 @@ func (g *Game) ApplyStanding(side string, standing []adjudicator.Order) {
 			}
 		}
 	}
+}
+
+// ValidateStanding implements adjudicator.StandingOrders: each line is a ship's wish alone,
+// for a ship of the side's (any Division, whatever card is turned), AGAINST naming an enemy
+// ship.
+func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adjudicator.LineError {
+	var errs []adjudicator.LineError
+	for _, ao := range standing {
+		o := ao.(*Order)
+		fail := func(format string, args ...any) {
+			errs = append(errs, adjudicator.LineError{Line: o.line, Text: o.String(), Err: fmt.Errorf("%w: %s", adjudicator.ErrIllegal, fmt.Sprintf(format, args...))})
+		}
+		s, t := g.ship(o.Ship), g.ship(o.Against)
+		switch {
+		case !o.wishOnly():
+			fail("a standing order is a ship's GRAPPLE, NOGRAPPLE or AGAINST alone")
+		case s == nil || s.Side != side:
+			fail("%s is not a ship of yours", o.Ship)
+		case o.Against != "" && (t == nil || t.Side == side):
+			fail("%s is not an enemy ship", o.Against)
+		}
+	}
+	return errs
 }

@@ -210,3 +210,17 @@ func (g *Game) standingLines(side string) (out []string) {
 	}
 	return out
 }
+
+// ValidateStanding implements adjudicator.StandingOrders: one line of each kind a mail,
+// naming the side's own war squadrons, whatever step is due.
+func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adjudicator.LineError {
+	var out []adjudicator.LineError
+	os, rest := splitStanding(own(standing))
+	for _, o := range rest {
+		out = append(out, adjudicator.LineError{Line: o.line, Text: o.String(), Err: fmt.Errorf("%w: not a standing order", adjudicator.ErrIllegal)})
+	}
+	for _, e := range g.validateStanding(side, os) {
+		out = append(out, adjudicator.LineError{Line: e.o.line, Text: e.o.String(), Err: fmt.Errorf("%w: %s", adjudicator.ErrIllegal, e.why), Legal: e.legal})
+	}
+	return out
+}
