@@ -126,6 +126,7 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	cases = append(cases, attackCases(t)...)
 	cases = append(cases, secrecyCases(t)...)
 	cases = append(cases, beaconCases(t)...)
+	cases = append(cases, standingCases(t)...)
 	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
 	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
 		mutations = n
