@@ -44,4 +44,3 @@ func TestStandingTampered(t *testing.T) {
 		})
 	}
 }
-

@@ -97,4 +97,3 @@ func StandingCases(t testing.TB) []StandingCase {
 		Rechain(t, bg.Key, moved), gamelog.VerifyOptions{Key: bg.Pub(), BeaconKey: beacon.Chain.Key}, int64(c1 - 1), "every pending one"})
 	return out
 }
-
