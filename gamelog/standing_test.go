@@ -44,3 +44,22 @@ func TestStandingTampered(t *testing.T) {
 		})
 	}
 }
+
+// TestStandingSent: verify --sent ties each standing record of the player that his copy
+// holds to one of his mails; one that no mail of his accounts for fails, named.
+func TestStandingSent(t *testing.T) {
+	g := newGame(t, forge.StandingScript(), ledger.View{Side: "ottoman"})
+	sent := []gamelog.SentMail{{MessageID: "<bob-join@example.com>", Join: true}}
+	for _, id := range []string{"<1.1.standing@bob.example>", "<2.1.standing@bob.example>", "<3.1.standing@bob.example>"} {
+		sent = append(sent, gamelog.SentMail{MessageID: id})
+	}
+	if rep, err := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: sent, Player: "bob"}); err != nil || !rep.OK() {
+		t.Fatalf("bob's copy with all his mail: %v %v", err, rep.Failure)
+	}
+	b := forge.Blocks(g.Data)
+	second := forge.Find(t, b, "sealed", "turn 2\nactivation 1\nside ottoman\nwhat standing")
+	idx, why := failure(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: append(sent[:2:2], sent[3]), Player: "bob"})
+	if idx != int64(second-1) || !strings.Contains(why, "standing orders: none of your sent mails") {
+		t.Errorf("without bob's second standing mail: record %d: %s; want record %d", idx, why, second-1)
+	}
+}

@@ -2,7 +2,9 @@ package host
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/hex"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +12,9 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
 	"navarch/gamelog"
+	"navarch/ledger/forge"
 	"navarch/mail"
+	"navarch/play"
 	"navarch/store"
 )
 
@@ -139,6 +143,81 @@ func TestHoldFireBetweenOwnSteps(t *testing.T) {
 		t.Errorf("bob's copy: %v", rep.Failure)
 	}
 	f.checkLog()
+	// Replay of the referee's copy applies the standing record the close used, as the daemon
+	// did: the engine's events and states match the log's, and each activation declared the
+	// sides the rules say.
+	file, err = gamelog.ParseFile(f.fullExport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := play.Replay(file, []adjudicator.Ruleset{lepanto.Ruleset})
+	if err != nil || rp.Steps == 0 || rp.Incomplete != "" {
+		t.Errorf("replay: %v (%d steps; %s)", err, rp.Steps, rp.Incomplete)
+	}
+	// The operator drops the declaration from bob's activation and the standing record from
+	// its close: the log verifies (the record stays pending), and replay, which knows the
+	// rules' step, refuses it.
+	b := forge.Blocks(f.fullExport())
+	used := regexp.MustCompile(`(?m)^standing \d+\n?`)
+	at := -1
+	for i, blk := range b {
+		if strings.HasPrefix(blk, "type close\n") && used.MatchString(blk) {
+			at = i
+		}
+	}
+	act := at - 1
+	for act > 0 && !strings.HasPrefix(b[act], "type activation\n") {
+		act--
+	}
+	if at < 0 || !strings.Contains(b[act], "\nstanding christian") {
+		t.Fatalf("no close that used a standing record after an activation declaring christian's (%d, %d)", at, act)
+	}
+	b[at] = used.ReplaceAllString(b[at], "")
+	b[act] = regexp.MustCompile(`(?m)\nstanding .*$`).ReplaceAllString(b[act], "")
+	var key ed25519.PrivateKey
+	f.s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	forged, err := gamelog.ParseFile(forge.Rechain(t, key, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(forged, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
+		t.Fatalf("the forgery should verify (only the rules tell it): %v", rep.Failure)
+	}
+	if _, err := play.Replay(forged, []adjudicator.Ruleset{lepanto.Ruleset}); err == nil || !strings.Contains(err.Error(), "declares the standing orders") {
+		t.Errorf("replay of an activation that does not declare the rules' standing sides: %v", err)
+	}
+}
+
+// fullExport is the referee's copy of the fixture game's log.
+func (f *fixture) fullExport() []byte {
+	f.t.Helper()
+	var data []byte
+	f.s.View(func(tx *store.Tx) error {
+		var err error
+		data, err = exportData(tx, f.gameID())
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		return nil
+	})
+	return data
+}
+
+// TestStandingRefused: standing orders that name no unit or group of the side are refused by
+// line whenever they come, and nothing is recorded.
+func TestStandingRefused(t *testing.T) {
+	f, keys, _ := groupRequest(t)
+	f.playUntil(keys, groupOf("ottoman"))
+	f.outbox()
+	before := len(f.fullExport())
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nHOLD FIRE SIR-ALI\nREACT NOSUCH")
+	mails := f.outbox()
+	if len(mails) != 1 || !strings.Contains(mails[0].Subject, "refused") || !strings.Contains(mails[0].Text, "SIR-ALI") || !strings.Contains(mails[0].Text, "NOSUCH") {
+		t.Fatalf("want one refusal naming both lines, got %v:\n%s", subjects(mails), texts(mails))
+	}
+	if len(f.fullExport()) != before {
+		t.Error("the refused standing orders changed the log")
+	}
 }
 
 // TestStandingNotRecoverable: alice's HOLD FIRE/REACT line sent with her own group's orders

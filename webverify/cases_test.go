@@ -582,6 +582,14 @@ func standingCases(t *testing.T) []logCase {
 		out = append(out, lc)
 	}
 	g := forge.NewGame(t, forge.StandingScript(), ledger.View{Side: "ottoman"})
+	// verify --sent: bob's standing mails account for his standing records (gamelog's
+	// TestStandingSent).
+	bobs := []string{sentMail(t, "bob@example.com", "bob-join@example.com", "join")}
+	for _, id := range []string{"1.1.standing@bob.example", "2.1.standing@bob.example", "3.1.standing@bob.example"} {
+		bobs = append(bobs, sentMail(t, "bob@example.com", id, "HOLD FIRE OTT-1 MOVE"))
+	}
+	out = append(out, logCase{Name: "standing: honest, with bob's sent mail", Log: g.Data, Key: pubHex(g), Sent: bobs, Player: "bob"},
+		logCase{Name: "standing: bob's sent mail but one standing mail", Log: g.Data, Key: pubHex(g), Sent: append(bobs[:2:2], bobs[3]), Player: "bob", MustFail: true})
 	rng := rand.New(rand.NewPCG(4, 4)) // random edits of a standing log (mutate_test.go)
 	for i := 0; i < 40; i++ {
 		data, what := mutate(t, g, rng)
