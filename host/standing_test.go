@@ -56,13 +56,37 @@ func (f *fixture) sideExport(side string) []byte {
 	return data
 }
 
+// engineNow is the fixture game's engine as it stands.
+func (f *fixture) engineNow() adjudicator.Game {
+	f.t.Helper()
+	var g adjudicator.Game
+	f.s.View(func(tx *store.Tx) error {
+		var err error
+		if g, err = f.h.engine(tx, f.gameID()); err != nil {
+			f.t.Fatal(err)
+		}
+		return nil
+	})
+	return g
+}
+
 // playUntil answers every step with NONE until the open step is one done says, at most 200
-// steps; it fails if none comes.
+// steps; it fails if none comes. The first side is alice's, the second bob's.
 func (f *fixture) playUntil(keys map[string]string, done func(adjudicator.Step) bool) adjudicator.Step {
 	f.t.Helper()
-	addr := map[string]string{"christian": "alice@example.org", "ottoman": "bob@example.com"}
+	addr := map[string]string{}
+	f.s.View(func(tx *store.Tx) error {
+		g, err := loadGame(tx, f.gameID())
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		for _, pl := range g.Players {
+			addr[pl.Side] = map[string]string{"alice": "alice@example.org", "bob": "bob@example.com"}[pl.ID]
+		}
+		return nil
+	})
 	for i := 0; i < 200; i++ {
-		st := f.lepantoNow().Next()
+		st := f.engineNow().Next()
 		if st.Kind == adjudicator.Over {
 			break
 		}
