@@ -345,6 +345,9 @@ func (v *verifier) checkClose(e *Entry) error {
 	if ta.t <= v.revealed {
 		return v.fail(e, "close in turn %d, whose seed is already revealed", ta.t)
 	}
+	if !v.v4 && e.Record.Has("standing") {
+		return v.fail(e, "a close lists standing records only in %s and later", FormatV4)
+	}
 	if v.v2 {
 		return v.checkCloseV2(e, ta)
 	}
