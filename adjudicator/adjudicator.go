@@ -69,6 +69,11 @@ type Step struct {
 	Secret bool
 	// Default says what happens to a side that sends no orders (the no-orders policy).
 	Default string
+	// Standing lists the sides whose pending standing orders the step applies (games with
+	// StandingOrders): the rules' steps where those choices count, such as the enemy's
+	// activation for a reaction fire held back. A standing order sent at any time is
+	// applied with the next step that lists its side (docs/LOG-FORMAT.md 3).
+	Standing []string
 }
 
 // Order is one understood order: the line it came from and its canonical text.
@@ -208,6 +213,16 @@ type StandingOrders interface {
 	// with her standing GRAPPLE) is split into two orders, each of which Parse reads back
 	// from its String to an equal order.
 	Standing(side string, orders []Order) (standing, rest []Order)
+	// ApplyStanding gives the game side's standing orders held since they were sent (orders
+	// Standing returned, read back by Parse), for the step now due, which lists side in
+	// Step.Standing; the next Resolve applies them before the step's own orders, in the
+	// order given, and tells every side of them (they count now). How they accumulate with
+	// those already in force is the ruleset's. One no longer applicable is passed over.
+	ApplyStanding(side string, standing []Order)
+	// ValidateStanding checks side's standing orders (orders Standing returned) against the
+	// state whatever step is due: they may be sent at any time, and are held until a step
+	// applies them.
+	ValidateStanding(side string, standing []Order) []LineError
 }
 
 // OrderFormer is implemented by games that give a side an order form for the step awaited:

@@ -79,6 +79,7 @@ type verifier struct {
 	v4      bool // v4's rules too: sealed standing orders, several players a side
 	b3      beaconState
 	team    teamState            // v4: the sides' commanders
+	st      standingState        // v4: the standing records (verify_standing.go)
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
@@ -215,6 +216,8 @@ func (v *verifier) checkRecord(e *Entry) error {
 		return v.checkAssign(e)
 	case TypeTeam:
 		return v.checkTeam(e)
+	case TypeStanding:
+		return v.checkStanding(e)
 	case TypeEnd:
 		v.ended = true
 	}
@@ -309,7 +312,7 @@ func (v *verifier) checkActivation(e *Entry) error {
 		}
 		v.secret[ta] = true
 	}
-	return nil
+	return v.checkActivationStanding(e, ta)
 }
 
 func (v *verifier) checkOrders(e *Entry) error {
@@ -354,6 +357,9 @@ func (v *verifier) checkClose(e *Entry) error {
 	}
 	if ta.t <= v.revealed {
 		return v.fail(e, "close in turn %d, whose seed is already revealed", ta.t)
+	}
+	if !v.v4 && e.Record.Has("standing") {
+		return v.fail(e, "a close lists standing records only in %s and later", FormatV4)
 	}
 	if v.v2 {
 		return v.checkCloseV2(e, ta)

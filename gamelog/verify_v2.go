@@ -81,8 +81,8 @@ func (v *verifier) checkTextSeal(e *Entry, o ordersRec, sealed bool, side string
 
 var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
 
-// sealableV4 adds v4's records for one side's eyes: assignments and TEAM messages.
-var sealableV4 = []string{TypeEvent, TypeState, TypeOrdersText, TypeAssign, TypeTeam}
+// sealableV4 adds v4's records for one side's eyes: assignments, TEAM messages and standing orders.
+var sealableV4 = []string{TypeEvent, TypeState, TypeOrdersText, TypeAssign, TypeTeam, TypeStanding}
 
 // checkSealed checks a sealed record and, where this view holds it, the record it withholds,
 // which must open the commitment and then passes the rules of its own type in its place.
@@ -93,7 +93,7 @@ func (v *verifier) checkSealed(e *Entry) error {
 	switch {
 	case !v.v2:
 		return v.fail(e, "sealed records belong to %s and later, not %s", FormatV2, v.f.Format)
-	case !v.v4 && !slices.Contains(sealable, what):
+	case !v.v4 && !slices.Contains(sealable, what) && what != TypeStanding: // a standing record before v4 is refused as such (verify_standing.go)
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
 	case v.v4 && !slices.Contains(sealableV4, what):
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealableV4)
@@ -105,6 +105,11 @@ func (v *verifier) checkSealed(e *Entry) error {
 	if what != TypeOrdersText {
 		if err := v.checkPlaceOf(e, sf.turn, sf.act); err != nil {
 			return err
+		}
+		if what == TypeStanding {
+			if err := v.checkStandingSeal(e, &sf); err != nil {
+				return err
+			}
 		}
 	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
 		// An orders text has no turn of its own: its seal carries the close's.
@@ -231,6 +236,9 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 		uses = append(uses, parseUint(u))
 	}
 	if err := v.checkCloseBeacon(e, ta, uses); err != nil {
+		return err
+	}
+	if err := v.checkCloseStanding(e, ta); err != nil {
 		return err
 	}
 	cur := &closeRec{ta: ta, label: v.newLabels(), uses: nil}
@@ -379,6 +387,9 @@ func (v *verifier) checkSent() error {
 	}
 	for _, e := range v.f.Entries {
 		r := e.Record
+		if why := v.sentStanding(&e); why != "" {
+			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
+		}
 		if r == nil || r.Get("player") != v.opts.Player || r.Type != TypeOrders && r.Type != TypeJoin || r.Has("default") {
 			continue
 		}

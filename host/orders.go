@@ -40,8 +40,13 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) && !teamGame { // a team game holds no advance orders
-		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying {
+	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
+		if a.g.Status == store.StatusPlaying { // standing orders are taken at any time (standing.go)
+			if done, err := h.standingAlone(tx, a, eng); done || err != nil {
+				return err
+			}
+		}
+		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying && !teamGame { // a team game holds no advance orders
 			return h.hold(tx, a, eng)
 		}
 	}
@@ -64,9 +69,15 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			"The game waits for: "+a.g.Step.What+".")
 	}
 	var orders, later []adjudicator.Order // later: advance orders sent along, held once the mail is accepted
+	var standing []adjudicator.Order      // v4: standing orders, recorded on their own (standing.go)
+	sto, sealing := sealedStanding(tx, a.id, eng)
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
+		if sealing {
+			standing, orders = sto.Standing(a.p.Side, orders)
+			errs = append(errs, sto.ValidateStanding(a.p.Side, standing)...)
+		}
 		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders && !teamGame {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
@@ -96,7 +107,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	canonical := adjudicator.Canonical(orders)
 	if a.req.Command == mail.CmdCheck {
-		body := templates.Receipt{Orders: canonical, Check: true}
+		body := templates.Receipt{Orders: canonical + adjudicator.Canonical(standing), Check: true}
 		if c, ok := eng.(adjudicator.Checker); ok && len(orders) > 0 {
 			body.Preview = c.Check(a.p.Side, orders)
 		}
@@ -104,6 +115,13 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	if prev, ok := a.g.Step.Orders[orderKey(a.g.Step, who)]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
+	}
+	var standingAt uint64
+	if len(standing) > 0 { // before the orders record: the step may apply them (Step.Standing)
+		var err error
+		if standingAt, err = play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID); err != nil {
+			return err
+		}
 	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
 	if who != a.p {
@@ -133,7 +151,8 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
-		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}
+		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round,
+		Standing: adjudicator.Canonical(standing), StandingRecord: standingAt}
 	if !complete(a.g.Step) || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
 	}
@@ -167,9 +186,22 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
+	var standing []adjudicator.Order // v4: recorded on their own (standing.go)
+	if so, ok := sealedStanding(tx, a.id, eng); ok {
+		standing, orders = so.Standing(a.p.Side, orders)
+		errs = append(errs, so.ValidateStanding(a.p.Side, standing)...)
+	}
 	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", refusedSubject("advance orders", errs), errorsBody(errs), a.msg.MessageID, nil)
+	}
+	var taken standingTaken
+	if len(standing) > 0 {
+		i, err := play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
+		if err != nil {
+			return err
+		}
+		taken = standingTaken{record: i, text: adjudicator.Canonical(standing)}
 	}
 	text := adjudicator.Canonical(orders)
 	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
@@ -182,7 +214,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 			lines = append(lines, fmt.Sprintf("Your orders for the step open now (T%d A%d, %s) stand too, as record #%d:", s.Turn, s.Act, s.What, cur.Index), cur.Text)
 		}
 	}
-	return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, append(lines, taken.lines("")...)...)
 }
 
 // notHeld refuses, by line, the advance orders that belong to no later activation of the

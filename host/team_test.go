@@ -92,17 +92,17 @@ func TestTeamGameByMail(t *testing.T) {
 	}
 	f.send("bob@example.org", "FIRE"+key("bob"))
 	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
-		t.Fatalf("bob's orders: %v", texts(m))
+		t.Fatalf("bob's orders: %v", mailTexts(m))
 	}
 	f.send("bob@example.org", "ASSIGN SHIP bob"+key("bob"))
 	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "Only your side's commander") {
-		t.Fatalf("bob's ASSIGN: %v", texts(m))
+		t.Fatalf("bob's ASSIGN: %v", mailTexts(m))
 	}
 	f.send("alice@example.org", "ASSIGN SHIP bob"+key("alice"))
 	mails = f.outbox()
 	for _, p := range []string{"alice", "bob"} {
 		if m := mailTo(mails, p+"@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "alice gives SHIP to bob") {
-			t.Errorf("%s of ASSIGN: %v", p, texts(m))
+			t.Errorf("%s of ASSIGN: %v", p, mailTexts(m))
 		}
 	}
 	if len(mailTo(mails, "carol@example.org"))+len(mailTo(mails, "dave@example.org")) > 0 {
@@ -111,7 +111,7 @@ func TestTeamGameByMail(t *testing.T) {
 	f.send("bob@example.org", "TEAM I have the ship; fire at will.\nThe wind is ours."+key("bob"))
 	mails = f.outbox()
 	if m := mailTo(mails, "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "I have the ship; fire at will.") || !strings.Contains(m[0].Text, "The wind is ours.") {
-		t.Errorf("alice of bob's TEAM: %v", texts(m))
+		t.Errorf("alice of bob's TEAM: %v", mailTexts(m))
 	}
 	if len(mailTo(mails, "carol@example.org"))+len(mailTo(mails, "dave@example.org")) > 0 {
 		t.Errorf("blue got red's TEAM mail")
@@ -134,7 +134,7 @@ func TestTeamGameByMail(t *testing.T) {
 	}
 	f.send("alice@example.org", "HOLD"+key("alice"))
 	if m := mailTo(f.outbox(), "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
-		t.Errorf("alice's orders in turn 2: %v", texts(m))
+		t.Errorf("alice's orders in turn 2: %v", mailTexts(m))
 	}
 	f.send("bob@example.org", "FIRE"+key("bob"))
 	f.outbox()
@@ -170,7 +170,7 @@ func lastAct(t *testing.T, log string) string {
 	return act
 }
 
-func texts(ms []mail.Outgoing) []string {
+func mailTexts(ms []mail.Outgoing) []string {
 	var out []string
 	for _, m := range ms {
 		out = append(out, m.Subject+": "+m.Text)
@@ -187,18 +187,18 @@ func TestTeamStandIn(t *testing.T) {
 	f.outbox()
 	f.send("bob@example.org", "FOR alice\nFIRE"+key("bob"))
 	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "Only your side's commander answers for another player") {
-		t.Fatalf("bob's FOR: %v", texts(m))
+		t.Fatalf("bob's FOR: %v", mailTexts(m))
 	}
 	f.send("carol@example.org", "FOR alice\nFIRE"+key("carol"))
 	if m := mailTo(f.outbox(), "carol@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "not another player of your side") {
-		t.Fatalf("carol's FOR alice: %v", texts(m))
+		t.Fatalf("carol's FOR alice: %v", mailTexts(m))
 	}
 	f.send("alice@example.org", "FIRE"+key("alice"))
 	f.outbox()
 	f.send("carol@example.org", "FOR dave\nHOLD"+key("carol"))
 	mails := f.outbox()
-	if m := mailTo(mails, "dave@example.org"); len(m) == 0 || !strings.Contains(texts(m)[0], "carol, your side's commander, answered for you") {
-		t.Errorf("dave was not told: %v", texts(m))
+	if m := mailTo(mails, "dave@example.org"); len(m) == 0 || !strings.Contains(mailTexts(m)[0], "carol, your side's commander, answered for you") {
+		t.Errorf("dave was not told: %v", mailTexts(m))
 	}
 	full := f.teamLog("")
 	if !strings.Contains(full, "player carol\ncommitment") || !strings.Contains(full, "for dave\n") {
@@ -228,7 +228,7 @@ func TestTeamBadInput(t *testing.T) {
 		before := f.teamLog("")
 		f.send(c.from+"@example.org", c.body+key(c.from))
 		if m := mailTo(f.outbox(), c.from+"@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, c.want) {
-			t.Errorf("%s: %q: %v; want %q", c.from, c.body, texts(m), c.want)
+			t.Errorf("%s: %q: %v; want %q", c.from, c.body, mailTexts(m), c.want)
 		}
 		if after := f.teamLog(""); len(after) != len(before) {
 			t.Errorf("%s: %q changed the log", c.from, c.body)
@@ -305,7 +305,7 @@ func TestTeamNoAdvanceOrders(t *testing.T) {
 	before := f.teamLog("")
 	f.send(other, "VEN-1 MOVE 0101\nKEY "+keys[other])
 	if m := mailTo(f.outbox(), other); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from your side now") {
-		t.Errorf("advance orders in a team game: %v", texts(m))
+		t.Errorf("advance orders in a team game: %v", mailTexts(m))
 	}
 	if len(f.teamLog("")) != len(before) {
 		t.Errorf("the log changed")

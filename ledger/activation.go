@@ -26,6 +26,10 @@ type Activation struct {
 	// activation record before any orders, so that the daemon cannot choose later which
 	// texts enter E as zero bytes (docs/LOG-FORMAT.md 3).
 	Secret bool
+	// Standing (v4) are the sides whose pending standing orders the step applies
+	// (adjudicator.Step.Standing); its close uses every such standing record written before
+	// its cut.
+	Standing []string
 }
 
 // Open writes the activation record. Activations follow each other in (turn, activation)
@@ -54,6 +58,11 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 		Add("what", gamelog.CleanText(a.What)).AddTime("deadline", a.Deadline)
 	if a.Secret && in.declared {
 		b.Add("secret", "yes")
+	}
+	if len(a.Standing) > 0 && gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		sides := slices.Clone(a.Standing)
+		slices.Sort(sides)
+		b.Add("standing", strings.Join(slices.Compact(sides), " "))
 	}
 	rec, err := add(tx, id, b)
 	if err != nil {
@@ -206,6 +215,16 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 	return nil
 }
 
+// openActivation reads the open activation's record.
+func openActivation(tx *store.Tx, id ident.GameID) (*gamelog.Record, error) {
+	v, err := store.Meta(tx, id, metaActivation)
+	if err != nil || len(v) != 8 {
+		return nil, fmt.Errorf("no activation record kept: %v", err)
+	}
+	r, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
+	return &r, err
+}
+
 // openSecret reports whether the open activation's record declared it secret.
 func openSecret(tx *store.Tx, id ident.GameID) (bool, error) {
 	v, err := store.Meta(tx, id, metaActivation)
@@ -242,6 +261,10 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 		return nil, err
 	}
 	var round *beacon.Round
+	cut, err := store.Len(tx, id) // the standing records before it are used (closeStanding)
+	if err != nil {
+		return nil, err
+	}
 	if c, err := Beacon(tx, id); err != nil {
 		return nil, err
 	} else if c != nil { // the defaults were written before the round was named (Complete)
@@ -250,7 +273,8 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 			return nil, fmt.Errorf("close turn %d activation %d: %w", t, a, err)
 		}
 		round = &r
-		_, _, fixed, err := Named(tx, id)
+		_, named, fixed, err := Named(tx, id)
+		cut = named
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +298,19 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	for _, u := range uses {
 		b.AddUint("use", u)
 	}
-	if _, err := add(tx, id, b.AddHex("inputs-hash", e[:])); err != nil {
+	b.AddHex("inputs-hash", e[:])
+	act, err := openActivation(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	standing, err := closeStanding(tx, id, in, act, cut)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range standing {
+		b.AddUint("standing", s)
+	}
+	if _, err := add(tx, id, b); err != nil {
 		return nil, err
 	}
 	if err := appendOrdersTexts(tx, id, in, t, a, uses); err != nil {
@@ -294,13 +330,9 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 // withDefaults adds a default orders record for each side the open activation asked that
 // has none among uses (v4: for each player asked who has none).
 func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []uint64) ([]uint64, error) {
-	v, err := store.Meta(tx, id, metaActivation)
-	if err != nil || len(v) != 8 {
-		return nil, fmt.Errorf("close turn %d activation %d: no activation record kept: %v", t, a, err)
-	}
-	act, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
+	act, err := openActivation(tx, id)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("close turn %d activation %d: %w", t, a, err)
 	}
 	// v4: one record per player asked (several may share a side); before, one per side.
 	key := func(p string) string { return in.players[p] }

@@ -104,8 +104,40 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 		}
 		res.Checkpoint = &c
 	}
-	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline, Secret: st.Secret})
+	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline, Secret: st.Secret,
+		Standing: st.Standing})
 	return res, err
+}
+
+// RecordStanding writes a player's standing orders (those adjudicator.StandingOrders.Standing
+// split from his mail) as a standing record sealed for his side, in a v4 game: the next step
+// whose Step.Standing lists his side applies them (docs/LOG-FORMAT.md 3).
+func RecordStanding(tx *store.Tx, id ident.GameID, player string, standing []adjudicator.Order, received time.Time, messageID string) (uint64, error) {
+	var lines []string
+	for _, o := range standing {
+		lines = append(lines, o.String())
+	}
+	return ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Lines: lines, Received: received, MessageID: messageID})
+}
+
+// applyStanding gives the engine the standing orders the step's close used, in log order,
+// each read back from its lines.
+func applyStanding(g adjudicator.Game, used []ledger.StandingOrders) error {
+	if len(used) == 0 {
+		return nil
+	}
+	so, ok := g.(adjudicator.StandingOrders)
+	if !ok {
+		return fmt.Errorf("the close uses standing orders, and the %T game has none", g)
+	}
+	for _, u := range used {
+		parsed, errs := g.Parse(u.Side, strings.Join(u.Lines, "\n"))
+		if len(errs) > 0 {
+			return fmt.Errorf("standing record %d: %v", u.Index, errs[0])
+		}
+		so.ApplyStanding(u.Side, parsed)
+	}
+	return nil
 }
 
 // Record writes an orders record for the open step and returns its index and hash, which
@@ -125,6 +157,13 @@ func Resolve(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrd
 	act, err := ledger.Close(tx, id, st.Turn, st.Act, uses)
 	if err != nil {
 		return res, err
+	}
+	used, err := ledger.StandingUsed(tx, id)
+	if err != nil {
+		return res, err
+	}
+	if err := applyStanding(g, used); err != nil {
+		return res, fmt.Errorf("resolve turn %d activation %d: %w", st.Turn, st.Act, err)
 	}
 	bySide := map[string][]adjudicator.Order{}
 	for _, o := range orders {

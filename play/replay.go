@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"navarch/adjudicator"
@@ -56,12 +57,15 @@ type replayer struct {
 	f        *gamelog.File
 	rep      *ReplayReport
 	g        adjudicator.Game
-	sides    map[string]string // player → side
-	players  map[uint64]string // orders record → player
-	defaults map[uint64]bool   // orders records of the rules' no-orders default
-	act      []string          // the players the open activation asks
-	declared bool              // the genesis declares secrecy (gamelog.SecrecyDeclared)
-	secret   bool              // the open activation's record said "secret yes"
+	sides    map[string]string          // player → side
+	players  map[uint64]string          // orders record → player
+	defaults map[uint64]bool            // orders records of the rules' no-orders default
+	act      []string                   // the players the open activation asks
+	declared bool                       // the genesis declares secrecy (gamelog.SecrecyDeclared)
+	secret   bool                       // the open activation's record said "secret yes"
+	v4       bool                       // the log's format has standing records
+	standing []string                   // the sides the open activation's record declared ("standing")
+	held     map[uint64]*gamelog.Record // v4: the standing records this view holds
 	i        int
 
 	// Team games (v4): the assignments this view holds, and the sides whose assignments are
@@ -106,6 +110,8 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	rp.rep.Ruleset = rs.ID()
 	rp.sides = Players(g)
 	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
+	rp.v4 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV4)
+	rp.held = map[uint64]*gamelog.Record{}
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {
 		cfg.Tables = map[string][]byte{rs.ID(): g.Bytes("tables")}
@@ -125,6 +131,11 @@ func (rp *replayer) entry() error {
 		rp.act = strings.Fields(r.Get("act"))
 		rp.opened = slices.Clone(rp.assigns) // an ASSIGN takes effect from the next step
 		rp.secret = r.Get("secret") == "yes"
+		rp.standing = strings.Fields(r.Get("standing"))
+	case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeStanding:
+		if in := rp.f.Entries[rp.i].Inner; in != nil {
+			rp.held[rp.f.Entries[rp.i].Index] = in
+		}
 	case r.Type == gamelog.TypeOrders:
 		rp.players[rp.f.Entries[rp.i].Index] = r.Get("player")
 		rp.defaults[rp.f.Entries[rp.i].Index] = r.Has("default")
@@ -155,9 +166,16 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 	if rp.declared && rp.secret != st.Secret {
 		return rp.fail("turn %d activation %d (%s): the activation declared secret %v; by the rules it is %v", st.Turn, st.Act, st.What, rp.secret, st.Secret)
 	}
+	if err := rp.checkStanding(st); err != nil {
+		return err
+	}
+	held, missing := rp.heldOrders(cl)
 	c, err := rp.collect(st.Secret)
 	if err != nil {
 		return err
+	}
+	if missing != "" && c.missing == "" {
+		c.missing = missing
 	}
 	if c.missing != "" {
 		rp.rep.Incomplete = fmt.Sprintf("turn %d activation %d (%s) uses %s, withheld from this view: replay stops there; the full (referee's) export, or this side's export after the game's end, re-runs the rest", st.Turn, st.Act, st.What, c.missing)
@@ -172,6 +190,9 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 		if errs := rp.g.Validate(side, orders[side]); len(errs) > 0 && len(orders[side]) > 0 {
 			return rp.fail("turn %d activation %d: the logged orders of %s are not legal: %v", st.Turn, st.Act, side, errs[0])
 		}
+	}
+	if err := rp.applyHeld(held); err != nil {
+		return err
 	}
 	replay := dice.NewReplay(c.rolls)
 	events, err := resolve(rp.g, orders, replay)
@@ -246,6 +267,48 @@ func (rp *replayer) assign(r, in *gamelog.Record) {
 		return
 	}
 	rp.assigns = append(rp.assigns, a)
+}
+
+// checkStanding: in v4 the activation declared the sides whose standing orders the rules'
+// step applies (adjudicator.Step.Standing), which verify cannot know.
+func (rp *replayer) checkStanding(st adjudicator.Step) error {
+	if !rp.v4 {
+		return nil
+	}
+	want := slices.Clone(st.Standing)
+	slices.Sort(want)
+	want = slices.Compact(want)
+	if !slices.Equal(want, rp.standing) {
+		return rp.fail("turn %d activation %d (%s) declares the standing orders of %v; the rules' step applies those of %v", st.Turn, st.Act, st.What, rp.standing, want)
+	}
+	return nil
+}
+
+// heldOrders returns the standing records the close uses, in its order, or what of them this
+// view lacks.
+func (rp *replayer) heldOrders(cl *gamelog.Record) ([]*gamelog.Record, string) {
+	var out []*gamelog.Record
+	for _, s := range cl.All("standing") {
+		n, _ := strconv.ParseUint(s, 10, 64)
+		r, ok := rp.held[n]
+		if !ok {
+			return nil, "standing record " + s
+		}
+		out = append(out, r)
+	}
+	return out, ""
+}
+
+// applyHeld gives the engine the standing orders the close used, as play.Resolve does.
+func (rp *replayer) applyHeld(held []*gamelog.Record) error {
+	var used []ledger.StandingOrders
+	for _, r := range held {
+		used = append(used, ledger.StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Lines: r.All("line"), Index: r.Index})
+	}
+	if err := applyStanding(rp.g, used); err != nil {
+		return rp.fail("%v", err)
+	}
+	return nil
 }
 
 // expected returns the records the ledger writes after a step's orders texts: its rolls,

@@ -128,6 +128,7 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	team, teamSources := teamCases(t)
 	cases = append(cases, team...)
 	cases = append(cases, beaconCases(t)...)
+	cases = append(cases, standingCases(t)...)
 	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
 	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
 		mutations = n

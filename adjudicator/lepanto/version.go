@@ -9,4 +9,6 @@ package lepanto
 // met, the fire roll, returns, repair after a turn in place, free forced lowering of sails,
 // stacks' fire, galleass turns, and the new choices by mail. Games begun under 0.2.0 are
 // stranded (navarch check, the daemon), as docs/deploy/README.md's Upgrading says.
-func (ruleset) Version() string { return "0.3.0" }
+// 0.4.0: standing orders sent before the step that uses them are applied with it
+// (Game.ApplyStanding, Step.Standing), and the step tells every side of them.
+func (ruleset) Version() string { return "0.4.0" }

@@ -16,4 +16,6 @@ package medieval
 // a restated standing order is not reported again; the missile range is gunnery's (20");
 // the scenarios' set-up (docs/MEDIEVAL.md, "Engine 0.4.0"). Games begun under 0.3.0 are
 // stranded likewise.
-func (ruleset) Version() string { return "0.4.0" }
+// 0.5.0: ships' standing orders sent before the card that uses them are applied with it
+// (Game.ApplyStanding, Step.Standing).
+func (ruleset) Version() string { return "0.5.0" }

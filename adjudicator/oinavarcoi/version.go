@@ -11,4 +11,6 @@ package oinavarcoi
 // omens on equal dice go to a roll-off's winner; a signal is carried out where its line
 // stands; the standing orders INITIATIVE and SHARE and the conditional IF. Games begun under
 // 0.2.0 are stranded (navarch check, the daemon).
-func (ruleset) Version() string { return "0.3.0" }
+// 0.4.0: standing orders sent before the step that uses them are applied with it
+// (Game.ApplyStanding, Step.Standing), and every side is told of them then.
+func (ruleset) Version() string { return "0.4.0" }
