@@ -12,6 +12,5 @@ var (
 	_ adjudicator.AdvanceOrders  = (*Game)(nil)
 	_ adjudicator.OrderFormer    = (*Game)(nil)
 	_ adjudicator.Worder         = (*Game)(nil)
-	_ adjudicator.Headliner      = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
 )

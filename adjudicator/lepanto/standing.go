@@ -235,14 +235,14 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 				u.HoldRam = hold
 			}
 		}
-		rs.private(side, "5.3", "Standing order: %s", o)
+		rs.told(side, "5.3", o)
 	case "LEADERS":
 		g.LeadersStay = slices.DeleteFunc(slices.Clone(g.LeadersStay), func(s string) bool { return s == side })
 		if o.target == "STAY" {
 			g.LeadersStay = append(g.LeadersStay, side)
 			slices.Sort(g.LeadersStay)
 		}
-		rs.private(side, "2.4.1", "Standing order: %s", o)
+		rs.told(side, "2.4.1", o)
 	case "EVADE", "AIM", "LET", "EXTINGUISH":
 		for _, u := range g.fireChoiceUnits(side, o.target) {
 			switch o.verb {
@@ -255,21 +255,21 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 				u.NoExtinguish = o.verb == "LET"
 			}
 		}
-		rs.private(side, map[string]string{"EVADE": "9.6", "AIM": "5.3", "LET": "9.2.1", "EXTINGUISH": "9.2.1"}[o.verb], "Standing order: %s", o)
+		rs.told(side, map[string]string{"EVADE": "9.6", "AIM": "5.3", "LET": "9.2.1", "EXTINGUISH": "9.2.1"}[o.verb], o)
 	case "RETURN":
 		u := g.unit(o.target)
 		u.ReturnAt = strings.TrimSpace(o.ship + " " + strings.TrimPrefix(o.scope, "FACING "))
-		rs.private(side, "9.6", "Standing order: %s", o)
+		rs.told(side, "9.6", o)
 	case "ENGAGED":
 		g.EngagedStay = slices.DeleteFunc(slices.Clone(g.EngagedStay), func(s string) bool { return s == side })
 		if o.target == "STAY" {
 			g.EngagedStay = append(g.EngagedStay, side)
 			slices.Sort(g.EngagedStay)
 		}
-		rs.private(side, "2.4.4", "Standing order: %s", o)
+		rs.told(side, "2.4.4", o)
 	case "CAPTAIN":
 		g.group(o.target).CaptainOn = o.ship
-		rs.private(side, "4.4", "Standing order: %s", o)
+		rs.told(side, "4.4", o)
 		for _, l := range g.Leaders {
 			if l.Placed && l.Status == "" && l.Group == o.target && l.Unit != o.ship {
 				rs.event("4.4", "%s moves aboard %s at his player's wish", l.ID, o.ship)

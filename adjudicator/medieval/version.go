@@ -16,4 +16,7 @@ package medieval
 // a restated standing order is not reported again; the missile range is gunnery's (20");
 // the scenarios' set-up (docs/MEDIEVAL.md, "Engine 0.4.0"). Games begun under 0.3.0 are
 // stranded likewise.
-func (ruleset) Version() string { return "0.4.0" }
+//
+// 0.4.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.4.0, but the events differ.
+func (ruleset) Version() string { return "0.4.1" }

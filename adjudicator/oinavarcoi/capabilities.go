@@ -11,6 +11,5 @@ var (
 	_ adjudicator.Bot            = (*Game)(nil)
 	_ adjudicator.AdvanceOrders  = (*Game)(nil)
 	_ adjudicator.OrderFormer    = (*Game)(nil)
-	_ adjudicator.Headliner      = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
 )

@@ -90,16 +90,16 @@ func (rs *resolver) applyStanding(orders map[string][]adjudicator.Order) {
 			switch o.Standing {
 			case "OMEN":
 				g.OmenPrefer[i] = slices.Clone(o.Prefer)
-				rs.private(side, "Event.omens", "Standing order: %s", o)
+				rs.told(side, "Event.omens", o)
 			case "NAVARCH":
 				g.NavarchPrefer[i] = slices.Clone(o.Prefer)
-				rs.private(side, "Event.navarch", "Standing order: %s", o)
+				rs.told(side, "Event.navarch", o)
 			case "SHARE":
 				g.SharePrefer[i] = slices.Clone(o.Prefer)
-				rs.private(side, "Melee.two", "Standing order: %s", o)
+				rs.told(side, "Melee.two", o)
 			case "INITIATIVE":
 				g.Initiative[i] = strings.Join(o.Prefer, "")
-				rs.private(side, "Initiative", "Standing order: %s", o)
+				rs.told(side, "Initiative", o)
 			}
 		}
 	}

@@ -11,4 +11,7 @@ package oinavarcoi
 // omens on equal dice go to a roll-off's winner; a signal is carried out where its line
 // stands; the standing orders INITIATIVE and SHARE and the conditional IF. Games begun under
 // 0.2.0 are stranded (navarch check, the daemon).
-func (ruleset) Version() string { return "0.3.0" }
+//
+// 0.3.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.3.0, but the events differ.
+func (ruleset) Version() string { return "0.3.1" }
