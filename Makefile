@@ -2,7 +2,7 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: demo build test fmt vet bench-smoke staticcheck race fuzz-smoke bench vectors e2e deploy-check load
+.PHONY: demo build test fmt vet bench-smoke staticcheck race long fuzz-smoke bench vectors e2e deploy-check load
 
 # The README's main command: a demo game by real IMAP and SMTP on loopback.
 demo:
@@ -11,7 +11,7 @@ demo:
 build:
 	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch
 
-test: fmt vet staticcheck race
+test: fmt vet staticcheck race long
 
 fmt:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -24,6 +24,12 @@ staticcheck:
 
 race:
 	go test -race -shuffle=on ./...
+
+# The whole Battle of Lepanto by mail without the race detector, which slows it to three
+# minutes (TestDemoLepantoToTheEnd skips under it; Sluys and Knidos race the daemon to the
+# end); here it draws its maps.
+long:
+	go test -run '^TestDemoLepantoToTheEnd$$' ./cmd/navarch
 
 # Each fuzz target for FUZZTIME (test/fuzz-smoke.sh finds every func Fuzz… by package;
 # test/fuzz-smoke.sh -l lists them).

@@ -87,6 +87,13 @@ type Event struct {
 	Rule string // the rulebook section applied
 	Side string // if set, only that side may see it
 	Text string
+	// Rolls are the labels of the step's rolls behind the event: those made since the
+	// step's previous event (RollNotes), in the order they were made. A roll after the
+	// step's last event is behind none.
+	Rolls []string
+	// Kind says what the event is to a player (kinds.go); a report's subject names the
+	// event of the heaviest kind.
+	Kind Kind
 }
 
 // Game is one game's state and rules. Implementations are deterministic: the same state,

@@ -2,29 +2,44 @@ package adjudicator
 
 import "testing"
 
-type weighed struct{ Game }
-
-func (weighed) Weight(e Event) int {
-	return Weigh([]Weight{{Rule: "9.6", Text: "sunk", N: 8}, {Rule: "9", N: 5}, {Text: "moves", N: 2}}, e)
-}
-
-// TestHeadline: the first of the heaviest events, by the table's first matching line; the
-// first event for a game without a ranking.
+// TestHeadline: the subject names the first event of the heaviest kind; a standing order
+// told back never leads, and an event of no kind weighs as a note.
 func TestHeadline(t *testing.T) {
-	ev := []Event{{Rule: "2.2", Text: "Group BAR is activated"}, {Rule: "3", Text: "BAR-VEN1 moves"},
-		{Rule: "9.5", Text: "Hit on SIR-EGY1"}, {Rule: "9.6", Text: "SIR-EGY1 has sunk"}, {Rule: "9.6", Text: "SIR-EGY2 has sunk"},
-		{Rule: "9.6", Text: "SIR-EGY3 flees"}}
+	ev := func(kinds ...Kind) []Event {
+		var out []Event
+		for _, k := range kinds {
+			out = append(out, Event{Kind: k})
+		}
+		return out
+	}
 	for _, c := range []struct {
-		g    Game
 		ev   []Event
 		want int
-	}{{weighed{}, ev, 3}, {weighed{}, ev[:3], 2}, {weighed{}, ev[:2], 1}, {weighed{}, ev[5:], 0}, {weighed{}, ev[:1], 0},
-		{weighed{}, nil, -1}, {nil, ev, 0}} {
-		if got := Headline(c.g, c.ev); got != c.want {
-			t.Errorf("Headline of %d events (ranked %t) = %d, want %d", len(c.ev), c.g != nil, got, c.want)
+	}{
+		{nil, -1},
+		{ev(KindMove, KindLoss, KindHit, KindLoss), 1},
+		{ev(KindTold, KindNote), 1},
+		{ev(KindTold, ""), 1},
+		{ev("", KindRoutine), 1},
+		{ev(KindNote, KindMove, KindEnd), 2},
+	} {
+		if got := Headline(c.ev); got != c.want {
+			t.Errorf("Headline(%v) = %d, want %d", c.ev, got, c.want)
 		}
 	}
-	if w := (weighed{}).Weight(Event{Rule: "9.6", Text: "SIR-EGY3 flees"}); w != 5 {
-		t.Errorf("a 9.6 event without the text weighs %d, want the next line's 5", w)
+	if KindEnd.Weight() != 9 || KindNote.Weight() != 0 || KindTold.Weight() != -1 || Kind("other").Weight() != 0 {
+		t.Error("the kinds' weights moved")
+	}
+}
+
+// TestKindOf: a rule's kind is its section's, the first line that holds it; "" for a rule
+// no line holds.
+func TestKindOf(t *testing.T) {
+	table := []KindRule{{"9.6", KindLoss}, {"9", KindHit}, {"Fires", KindAction}}
+	for rule, want := range map[string]Kind{"9.6": KindLoss, "9.6.2": KindLoss, "9.60": KindHit, "9.1": KindHit,
+		"Fires.4": KindAction, "FiresX": "", "10.1": ""} {
+		if got := KindOf(table, rule); got != want {
+			t.Errorf("KindOf(%q) = %q, want %q", rule, got, want)
+		}
 	}
 }

@@ -128,7 +128,7 @@ var schemas = map[string][]field{
 		{"as", kToken, opt}, {"items", kTokens, opt}, {"shown", kTokens, opt},
 		{"rule", kText, opt}, {"result", kText, opt}},
 	TypeEvent: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, opt},
-		{"rule", kText, opt}, {"text", kText, some}},
+		{"rule", kText, opt}, {"text", kText, some}, {"roll", kToken, many}, {"kind", kToken, opt}},
 	TypeState:      {{"turn", kUint, one}, {"activation", kUint, one}, {"sealed", kToken, opt}, {"state-hash", kHex32, one}},
 	TypeReveal:     {{"turn", kUint, one}, {"seed", kHex32, one}},
 	TypeCheckpoint: {{"size", kUint, one}, {"head", kHex32, one}, {"signature", kHex64, one}},

@@ -32,6 +32,7 @@ type closeRec struct {
 	batch    *rollBatch    // nil until the turn's seed is revealed (fast mode)
 	seq      uint64
 	label    map[string]bool
+	behind   map[string]bool // v4: the rolls an event of the step is behind (verify_events.go)
 
 	// v2: the orders texts follow the close, one per use in use order; E is checked once
 	// they are read.
@@ -427,7 +428,10 @@ func (v *verifier) checkEvent(e *Entry) error {
 	if side, _ := eventSide(e.Record); side != "" && !v.sides[side] {
 		return v.fail(e, "side %q is not in the genesis record", side)
 	}
-	return v.checkPlace(e)
+	if err := v.checkPlace(e); err != nil {
+		return err
+	}
+	return v.checkEventLinks(e)
 }
 
 // checkPlace accepts turn 0 activation 0 (set-up before play) or an opened activation.

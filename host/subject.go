@@ -64,7 +64,7 @@ func (h *Host) reportSubject(g *game, eng adjudicator.Game, r recipient, lines [
 	if len(lines) == 0 {
 		return s
 	}
-	text, more := headline(eng, lines)
+	text, more := headline(lines)
 	return fitAround(g.Tag, s+": "+text, more)
 }
 
@@ -110,13 +110,14 @@ func shortWhat(what string) string {
 	return strings.TrimPrefix(what, "action phase of ")
 }
 
-// headline is a report's weightiest event by the ruleset's ranking (adjudicator.Headline;
-// the first without one), and how many more there are: " (+3)".
-func headline(eng adjudicator.Game, lines []templates.ReportLine) (string, string) {
+// headline is a report's event of the heaviest kind its record names (adjudicator.Headline:
+// the first of them; the first event of a log before v4, whose events name no kind), and
+// how many more there are: " (+3)".
+func headline(lines []templates.ReportLine) (string, string) {
 	var events []adjudicator.Event
 	for _, l := range lines {
 		if !l.Roll {
-			events = append(events, adjudicator.Event{Rule: l.Rule, Text: l.Text})
+			events = append(events, adjudicator.Event{Rule: l.Rule, Text: l.Text, Kind: adjudicator.Kind(l.Kind)})
 		}
 	}
 	if len(events) == 0 {
@@ -126,7 +127,7 @@ func headline(eng adjudicator.Game, lines []templates.ReportLine) (string, strin
 	if len(events) > 1 {
 		more = fmt.Sprintf(" (+%d)", len(events)-1)
 	}
-	return events[adjudicator.Headline(eng, events)].Text, more
+	return events[adjudicator.Headline(events)].Text, more
 }
 
 // receiptSubject is the subject of a receipt mailed alone.

@@ -512,10 +512,29 @@ type Event struct {
 	Side      string
 	Rule      string
 	Text      []string
+	// Rolls are the labels of the step's rolls behind the event, Kind what it is to a player
+	// (adjudicator.Event); a log of navarch/v4 and later records them (EventIn).
+	Rolls []string
+	Kind  string
 }
 
-// AppendEvent writes an event record (sealed for its side in a v2 game, when it has one).
+// EventIn is e as a log of format records it: without its rolls and kind before navarch/v4
+// (docs/LOG-FORMAT.md 9).
+func EventIn(format string, e Event) Event {
+	if !gamelog.AtLeast(format, gamelog.FormatV4) {
+		e.Rolls, e.Kind = nil, ""
+	}
+	return e
+}
+
+// AppendEvent writes an event record (sealed for its side in a v2 game, when it has one), as
+// the game's format records it (EventIn).
 func AppendEvent(tx *store.Tx, id ident.GameID, e Event) error {
+	in, err := readInfo(tx, id)
+	if err != nil {
+		return err
+	}
+	e = EventIn(in.format, e)
 	return addViewed(tx, id, e.Turn, e.Act, e.Side, gamelog.TypeEvent, EventRecord(e), e.Side != "")
 }
 
@@ -531,6 +550,12 @@ func EventRecord(e Event) *gamelog.Builder {
 	}
 	for _, t := range e.Text {
 		b.Add("text", gamelog.CleanText(t))
+	}
+	for _, r := range e.Rolls {
+		b.Add("roll", r)
+	}
+	if e.Kind != "" {
+		b.Add("kind", e.Kind)
 	}
 	return b
 }

@@ -187,7 +187,7 @@ func record(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.St
 		return err
 	}
 	for _, e := range events {
-		if err := ledger.AppendEvent(tx, id, ledger.Event{Turn: st.Turn, Act: st.Act, Side: e.Side, Rule: e.Rule, Text: []string{e.Text}}); err != nil {
+		if err := ledger.AppendEvent(tx, id, eventOf(st, e)); err != nil {
 			return err
 		}
 	}
@@ -196,6 +196,11 @@ func record(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.St
 		sealed = s.Sealed()
 	}
 	return ledger.AppendState(tx, id, st.Turn, st.Act, sha256.Sum256(g.Encode()), sealed)
+}
+
+// eventOf is the ledger's event of the engine's e in step st.
+func eventOf(st adjudicator.Step, e adjudicator.Event) ledger.Event {
+	return ledger.Event{Turn: st.Turn, Act: st.Act, Side: e.Side, Rule: e.Rule, Text: []string{e.Text}, Rolls: e.Rolls, Kind: string(e.Kind)}
 }
 
 func finish(tx *store.Tx, id ident.GameID, g adjudicator.Game, res *Result) error {

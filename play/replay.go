@@ -319,7 +319,7 @@ func (rp *replayer) expected(st adjudicator.Step, rolls []*dice.Roll, events []a
 		out = append(out, ledger.RollRecord(st.Turn, st.Act, r))
 	}
 	for _, e := range events {
-		out = append(out, ledger.EventRecord(ledger.Event{Turn: st.Turn, Act: st.Act, Side: e.Side, Rule: e.Rule, Text: []string{e.Text}}))
+		out = append(out, ledger.EventRecord(ledger.EventIn(rp.f.Entries[0].Record.Get("format"), eventOf(st, e))))
 	}
 	sealed := false
 	if s, ok := rp.g.(adjudicator.Sealer); ok {

@@ -24,7 +24,6 @@ var capabilities = map[string]func(adjudicator.Game) bool{
 	"AdvanceOrders":  func(g adjudicator.Game) bool { _, ok := g.(adjudicator.AdvanceOrders); return ok },
 	"OrderFormer":    func(g adjudicator.Game) bool { _, ok := g.(adjudicator.OrderFormer); return ok },
 	"Worder":         func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Worder); return ok },
-	"Headliner":      func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Headliner); return ok },
 	"StandingOrders": func(g adjudicator.Game) bool { _, ok := g.(adjudicator.StandingOrders); return ok },
 	"Teams":          func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Teams); return ok },
 }

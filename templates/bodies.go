@@ -142,6 +142,9 @@ type ReportLine struct {
 	Text      string
 	Roll      bool
 	Turn, Act uint64
+	// Kind is an event's kind as its record names it (log v4: adjudicator.Kind), "" for a
+	// roll and for an event of a log before v4.
+	Kind string
 }
 
 // ReportStep is a report's lines of one step, headed by its numbers ("what happened in turn

@@ -190,6 +190,23 @@ func exampleDir(t *testing.T, dir string) []logCase {
 }
 
 // tamperCases are the cases of gamelog/tamper_test.go.
+// eventLinkForgeries are the v4 event links an operator could forge, each a log both
+// verifiers must refuse at the event (gamelog's TestEventLinks names the reasons): a roll of
+// another step, a roll made after the event, a roll behind two events, a kind not in the
+// list, and the fields in a v3 log.
+func eventLinkForgeries(t *testing.T, b []string, edit func(int, string, string) []string) map[string][]string {
+	first := forge.Find(t, b, "event", "turn 2\nactivation 1\n", "roll fire/VEN-1>OTT-1/0\n")
+	second := forge.Find(t, b, "event", "turn 2\nactivation 1\n", "roll fire/VEN-1>OTT-1/2\n")
+	v3 := edit(1, "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV3+"\n")
+	return map[string][]string{
+		"event behind a roll of another step":  edit(first, "roll fire/VEN-1>OTT-1/0", "roll fire/VEN-2>OTT-1/0"),
+		"event behind a roll made after it":    edit(first, "roll fire/VEN-1>OTT-1/0", "roll fire/VEN-1>OTT-1/1"),
+		"a roll behind two events":             edit(second, "roll fire/VEN-1>OTT-1/2", "roll fire/VEN-1>OTT-1/0"),
+		"an event of a kind not in the list":   edit(first, "kind hit", "kind victory"),
+		"an event's roll and kind in a v3 log": v3,
+	}
+}
+
 func tamperCases(t *testing.T) []logCase {
 	sc := ledgertest.Small
 	sc.End = true
@@ -249,6 +266,9 @@ func tamperCases(t *testing.T) []logCase {
 		"trailer count wrong":                    []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)),
 		"unseal blocks dropped after the end":    forge.Join(forge.Sealless(b)),
 		"an empty line after the trailer":        append(bytes.Clone(g.Data), '\n'),
+	}
+	for name, c := range eventLinkForgeries(t, b, edit) {
+		data[name] = forge.Resign(t, g.Key, forge.Rechain(t, g.Key, c))
 	}
 	var out []logCase
 	for name, d := range data {

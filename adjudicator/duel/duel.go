@@ -18,7 +18,7 @@ var sides = []string{"red", "blue"}
 
 func (ruleset) ID() string      { return "duel" }
 func (ruleset) Title() string   { return "Duel (a test ruleset)" }
-func (ruleset) Version() string { return "1" }
+func (ruleset) Version() string { return "2" } // 2: events name their rolls and kinds
 
 func (ruleset) Scenarios() []adjudicator.Scenario {
 	return []adjudicator.Scenario{
@@ -132,7 +132,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		if len(orders[side]) == 0 || !orders[side][0].(Order).Fire {
 			g.Hull[side] = min(g.Hull[side]+1, hull)
 			g.Last = append(g.Last, side+" hold")
-			events = append(events, adjudicator.Event{Rule: "2.1", Text: fmt.Sprintf("%s holds fire and repairs (hull %d)", side, g.Hull[side])})
+			events = append(events, adjudicator.Event{Rule: "2.1", Text: fmt.Sprintf("%s holds fire and repairs (hull %d)", side, g.Hull[side]), Kind: adjudicator.KindRoutine})
 			continue
 		}
 		roll, err := r.Roll("fire/"+side, 6, 1)
@@ -143,10 +143,10 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		if v >= 5 {
 			hits[other(side)]++
 			g.Last = append(g.Last, side+" hit")
-			events = append(events, adjudicator.Event{Rule: "2", Text: fmt.Sprintf("%s fires: %d, a hit", side, v)})
+			events = append(events, adjudicator.Event{Rule: "2", Text: fmt.Sprintf("%s fires: %d, a hit", side, v), Rolls: []string{roll.Label}, Kind: adjudicator.KindHit})
 		} else {
 			g.Last = append(g.Last, side+" miss")
-			events = append(events, adjudicator.Event{Rule: "2", Text: fmt.Sprintf("%s fires: %d, a miss", side, v)})
+			events = append(events, adjudicator.Event{Rule: "2", Text: fmt.Sprintf("%s fires: %d, a miss", side, v), Rolls: []string{roll.Label}, Kind: adjudicator.KindAttack})
 		}
 	}
 	for _, side := range sides {
@@ -154,7 +154,7 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	}
 	g.Turn++
 	if res := g.result(); res != "" {
-		events = append(events, adjudicator.Event{Rule: "3", Text: res})
+		events = append(events, adjudicator.Event{Rule: "3", Text: res, Kind: adjudicator.KindEnd})
 	}
 	return events, nil
 }

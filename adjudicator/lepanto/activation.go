@@ -212,7 +212,7 @@ func (rs *resolver) maneuver(u *Unit, steps []pathStep, stops bool) (moveResult,
 	} else {
 		u.Hex, u.Facing, u.Sailing = res.end.hex, res.end.facing, res.end.sailing
 	}
-	rs.event("3", "%s moves %s→%s facing %s, %d MP%s", u.ID, from, u.Hex, u.Facing, res.mp, map[bool]string{true: ", under sail", false: ""}[u.Sailing])
+	rs.eventAs(adjudicator.KindMove, "3", "%s moves %s→%s facing %s, %d MP%s", u.ID, from, u.Hex, u.Facing, res.mp, map[bool]string{true: ", under sail", false: ""}[u.Sailing])
 	if res.entered == 0 || !stops {
 		return res, nil
 	}
@@ -374,10 +374,10 @@ func (rs *resolver) moveLeader(side string, o *leaderOrder) {
 	from := l.Unit
 	l.Unit = o.target
 	if l.Hidden {
-		rs.private(side, "2.4.1", "%s moves from %s to %s, still hidden", l.Name, from, o.target)
+		rs.privateAs(adjudicator.KindMove, side, "2.4.1", "%s moves from %s to %s, still hidden", l.Name, from, o.target)
 		return
 	}
-	rs.event("2.4.1", "%s moves from %s to %s", l.Name, from, o.target)
+	rs.eventAs(adjudicator.KindMove, "2.4.1", "%s moves from %s to %s", l.Name, from, o.target)
 }
 
 // furyGroups lists the groups a fury chit may activate again: the chit side's groups that

@@ -175,7 +175,7 @@ func (rs *resolver) boardingResult(att, def *Unit, res, label string) error {
 // capture: the boarded unit surrenders (8.2 A): its leaders check casualties, it is
 // eliminated, and its wing loses two boxes.
 func (rs *resolver) capture(att, def *Unit, label string) error {
-	rs.event("8.2", "%s captures %s", att.ID, def.ID)
+	rs.eventAs(adjudicator.KindLoss, "8.2", "%s captures %s", att.ID, def.ID)
 	def.Status = "surrendered"
 	rs.traceAt("captured", def, def.Hex)
 	rs.g.disengageAll(def)
@@ -267,6 +267,6 @@ func (rs *resolver) disengageUnit(u *Unit, o *unitOrder, partners []string, leav
 	u.Engaged = nil
 	from := u.Hex
 	u.Hex, u.Facing = res.end.hex, res.end.facing
-	rs.event("2.4.4", "%s disengages and rows %s→%s", u.ID, from, u.Hex)
+	rs.eventAs(adjudicator.KindChange, "2.4.4", "%s disengages and rows %s→%s", u.ID, from, u.Hex)
 	return nil
 }

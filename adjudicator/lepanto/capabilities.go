@@ -12,7 +12,6 @@ var (
 	_ adjudicator.AdvanceOrders  = (*Game)(nil)
 	_ adjudicator.OrderFormer    = (*Game)(nil)
 	_ adjudicator.Worder         = (*Game)(nil)
-	_ adjudicator.Headliner      = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
 	_ adjudicator.Teams          = (*Game)(nil)
 )

@@ -274,7 +274,7 @@ func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicat
 		}
 	case "headline":
 		text := strings.Join(e[1:], " ")
-		if i := adjudicator.Headline(g, events); i < 0 || !strings.Contains(events[i].Text, text) {
+		if i := adjudicator.Headline(events); i < 0 || !strings.Contains(events[i].Text, text) {
 			return fmt.Sprintf("the report's subject would name event %d", i)
 		}
 	case "summary":

@@ -3,6 +3,8 @@ package lepanto
 import (
 	"fmt"
 	"strings"
+
+	"navarch/adjudicator"
 )
 
 // hit is the procedure for one hit (9.4-9.6, 5.5.1): an HV check (d6 plus modifiers, passed
@@ -49,7 +51,7 @@ func (rs *resolver) damage(t *Unit, res string) {
 		t.Status, t.Return = "fled", rs.g.Turn+2
 		rs.traceAt("fled", t, t.Hex)
 		t.Engaged = rs.g.disengageAll(t)
-		rs.event("9.6", "%s flees and is out of the game until turn %d", t.ID, t.Return)
+		rs.eventAs(adjudicator.KindLoss, "9.6", "%s flees and is out of the game until turn %d", t.ID, t.Return)
 	case "surrender":
 		rs.eliminate(t, "surrendered", 2)
 	case "sunk":
@@ -63,7 +65,7 @@ func (rs *resolver) eliminate(t *Unit, status string, boxes int) {
 	rs.traceAt(status, t, t.Hex)
 	rs.g.disengageAll(t)
 	t.Engaged = nil
-	rs.event("9.6", "%s has %s", t.ID, status)
+	rs.eventAs(adjudicator.KindLoss, "9.6", "%s has %s", t.ID, status)
 	rs.loseBoxes(t.Wing, boxes)
 }
 

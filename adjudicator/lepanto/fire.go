@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"navarch/adjudicator"
 )
 
 // inArc reports whether a unit standing at p can fire into hex h (5.2.1): the bow hex for
@@ -204,7 +206,7 @@ func (rs *resolver) leaderCasualties(t *Unit, column, label string) error {
 		roll.Note = res
 		if res == "killed" {
 			l.Status = "killed"
-			rs.event("4.3", "%s (%s) is killed aboard %s", l.Name, l.ID, t.ID)
+			rs.eventAs(adjudicator.KindLoss, "4.3", "%s (%s) is killed aboard %s", l.Name, l.ID, t.ID)
 			rs.replaceLeader(l, t)
 		}
 	}
@@ -240,7 +242,7 @@ func (rs *resolver) displaceLeaders(t *Unit) {
 		}
 		if to == nil {
 			l.Status = "lost"
-			rs.event("4.3", "%s (%s) is lost at sea", l.Name, l.ID)
+			rs.eventAs(adjudicator.KindLoss, "4.3", "%s (%s) is lost at sea", l.Name, l.ID)
 			rs.replaceLeader(l, t)
 			continue
 		}

@@ -105,9 +105,14 @@ func (rs *resolver) setUp(orders map[string][]adjudicator.Order) error {
 	return nil
 }
 
-// private records an event only the side may see.
+// private records an event only the side may see, of the kind its rule's section gives.
 func (rs *resolver) private(side, rule, format string, args ...any) {
-	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf(format, args...)})
+	rs.privateAs(adjudicator.KindOf(kinds, rule), side, rule, format, args...)
+}
+
+// privateAs records an event only the side may see, of a kind its place knows.
+func (rs *resolver) privateAs(kind adjudicator.Kind, side, rule, format string, args ...any) {
+	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf(format, args...), Rolls: rs.notes.Take(), Kind: kind})
 }
 
 // reveal turns face up the hidden leaders aboard u (4.5): when they lead an attack, or when
@@ -116,7 +121,7 @@ func (rs *resolver) reveal(u *Unit, why string) {
 	for _, l := range rs.g.leadersAboard(u) {
 		if l.Hidden {
 			l.Hidden = false
-			rs.event("4.5", "%s is revealed aboard %s (%s)", l.Name, u.ID, why)
+			rs.eventAs(adjudicator.KindAction, "4.5", "%s is revealed aboard %s (%s)", l.Name, u.ID, why)
 		}
 	}
 }

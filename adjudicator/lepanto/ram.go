@@ -1,6 +1,10 @@
 package lepanto
 
-import "fmt"
+import (
+	"fmt"
+
+	"navarch/adjudicator"
+)
 
 // ramTarget says why u, standing at p, cannot ram or grapple t now, or "" (6.1, 7, 5): the
 // target is an enemy alone in the bow hex, not a galleass, and the unit has the MP to enter
@@ -44,7 +48,7 @@ func (rs *resolver) ram(a, t *Unit, once bool, below int, grab bool) error {
 	}
 	first := min(max(d1+mod, 1), 6)
 	r1.Note = fmt.Sprintf("speed %d%+d: box %d", d1, mod, first)
-	rs.event("6.2", "%s rams %s: speed roll %d%+d reaches box %d%s", a.ID, t.ID, d1, mod, first, rs.substitute("emergency-maneuver", "ramming-hits"))
+	rs.eventAs(adjudicator.KindAttack, "6.2", "%s rams %s: speed roll %d%+d reaches box %d%s", a.ID, t.ID, d1, mod, first, rs.substitute("emergency-maneuver", "ramming-hits"))
 	if first >= 5 {
 		return rs.ramHit(a, t, from, first, "broadside", grab, label)
 	}
@@ -206,7 +210,7 @@ func (rs *resolver) grapple(a, t *Unit) error {
 	}
 	ok := d6+mod >= 4
 	roll.Note = fmt.Sprintf("%d%+d: %s", d6, mod, map[bool]string{true: "grappled", false: "failed"}[ok])
-	rs.event("7.1", "%s tries to grapple %s: d6 %d%+d, %s", a.ID, t.ID, d6, mod, roll.Note[len(fmt.Sprintf("%d%+d: ", d6, mod)):])
+	rs.eventAs(adjudicator.KindAttack, "7.1", "%s tries to grapple %s: d6 %d%+d, %s", a.ID, t.ID, d6, mod, roll.Note[len(fmt.Sprintf("%d%+d: ", d6, mod)):])
 	if ok {
 		a.Hex = t.Hex
 		g.engage(a, t)

@@ -1,6 +1,10 @@
 package lepanto
 
-import "fmt"
+import (
+	"fmt"
+
+	"navarch/adjudicator"
+)
 
 // Sailing Mode (12, optional rule "sailing").
 
@@ -123,7 +127,7 @@ func (rs *resolver) sailMove(u *Unit, steps []pathStep, end position) (bool, err
 			}
 			roll.Note = fmt.Sprintf("%d against HV %d", d6, u.HV)
 			if d6 > u.HV {
-				rs.event("12.2", "%s fails its HV check turning %s under sail (d6 %d): it drifts", u.ID, next, d6)
+				rs.eventAs(adjudicator.KindHit, "12.2", "%s fails its HV check turning %s under sail (d6 %d): it drifts", u.ID, next, d6)
 				rs.sailDrift(u)
 				return true, nil
 			}
@@ -155,7 +159,7 @@ func (rs *resolver) sailDrift(u *Unit) {
 	case len(others) == 1 && others[0].Side != u.Side && !others[0].Galleass() && !u.Galleass():
 		u.Sailing, u.Hex = false, h
 		g.engage(others[0], u)
-		rs.event("12.2", "%s drifts onto %s, lowers sails and is grappled", u.ID, others[0].ID)
+		rs.eventAs(adjudicator.KindHit, "12.2", "%s drifts onto %s, lowers sails and is grappled", u.ID, others[0].ID)
 		return
 	default:
 		u.Sailing = false
@@ -167,7 +171,7 @@ func (rs *resolver) sailDrift(u *Unit) {
 // enters it "for any reason" (a move, a drift, an evade or going adrift) is lost (12.5).
 func (rs *resolver) shallowSailing(u *Unit) {
 	if rs.aground(u) {
-		rs.event("12.5", "%s runs aground in shallow water under sail and is lost", u.ID)
+		rs.eventAs(adjudicator.KindLoss, "12.5", "%s runs aground in shallow water under sail and is lost", u.ID)
 		rs.eliminate(u, "sunk", 1)
 	}
 }

@@ -79,7 +79,8 @@ func (g *Game) waitDefault() string {
 // Resolve performs the current step.
 func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]adjudicator.Event, error) {
 	step := g.Next()
-	rs := &resolver{g: g, r: r}
+	notes := adjudicator.NoteRolls(r)
+	rs := &resolver{g: g, r: notes, notes: notes}
 	if step.Kind == adjudicator.NeedOrders {
 		// The map of a report shows what happened since the players last gave orders: the
 		// automatic steps after them (a draw, the start of a turn) keep the trace.
@@ -125,13 +126,21 @@ func withoutStanding(orders map[string][]adjudicator.Order) map[string][]adjudic
 type resolver struct {
 	g        *Game
 	r        dice.Roller
+	notes    *adjudicator.RollNotes // r, noting the rolls behind each event
 	events   []adjudicator.Event
 	grappled map[Hex]bool // hexes a grappling attempt was made from this activation (7.1)
 	heldNow  bool         // applying standing orders held until this step (applyHeld)
 }
 
+// event records an event of the kind its rule's section gives (kinds).
 func (rs *resolver) event(rule, format string, args ...any) {
-	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, args...)})
+	rs.eventAs(adjudicator.KindOf(kinds, rule), rule, format, args...)
+}
+
+// eventAs records an event of a kind its place knows; it is behind the rolls made since the
+// step's last event.
+func (rs *resolver) eventAs(kind adjudicator.Kind, rule, format string, args ...any) {
+	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, args...), Rolls: rs.notes.Take(), Kind: kind})
 }
 
 // roll asks for one die and notes the rule and result on it.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // reload advances one broadside track of s one step, up to its Gunnery (rule "Gunnery").
@@ -14,7 +16,7 @@ func (p *phase) reload(s *Ship, side table.Arc) {
 		return
 	}
 	s.Loaded[i]++
-	p.event("Gunnery.3", "%s reloads her %s broadside: track %v of %v", s.ID, side, s.Loaded[i], *s.F.Gun(side))
+	p.eventAs(adjudicator.KindRoutine, "Gunnery.3", "%s reloads her %s broadside: track %v of %v", s.ID, side, s.Loaded[i], *s.F.Gun(side))
 }
 
 // defaultReload is the no-orders choice: the broadside furthest below its Gunnery, port on
@@ -119,7 +121,7 @@ func (p *phase) outOfControl(s *Ship) error {
 	}
 	s.Status = Burnt
 	p.release(s)
-	p.event("Fires.4", "%s's fire is out of control: she is lost, and burns and drifts downwind for the rest of the game", s.ID)
+	p.eventAs(adjudicator.KindLoss, "Fires.4", "%s's fire is out of control: she is lost, and burns and drifts downwind for the rest of the game", s.ID)
 	for _, o := range touching {
 		if err := p.catchFire(o, s, "is in contact with"); err != nil {
 			return err

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // band returns the number of gunnery dice at range d and the band's name (rule "Gunnery":
@@ -134,7 +136,7 @@ func (p *phase) fire(s *Ship, f FireOrder) error {
 		}
 	}
 	p.traceShot(TraceFire, s, t, hits)
-	p.event("Gunnery.8", "%s fires her %s broadside (%v) at %s, %s\" (%s range, %s): %v needing %d+: %s; the track goes back to NNE",
+	p.eventAs(adjudicator.KindAction, "Gunnery.8", "%s fires her %s broadside (%v) at %s, %s\" (%s range, %s): %v needing %d+: %s; the track goes back to NNE",
 		s.ID, f.Side, level, t.ID, table.FormatInches(d), name, count(n, "die", "dice"), shownAll(vs), need, count(hits, "hit", "hits"))
 	for k, v := range vs {
 		if v == 10 {
@@ -231,11 +233,11 @@ func (p *phase) shoot(s *Ship, target string) error {
 	}
 	if v[0] < need {
 		p.traceShot(TraceShoot, s, t, 0)
-		p.event("Missile.2", "%s shoots at %s (Missile %v, needs %d+): %d, no hit", s.ID, t.ID, s.F.Missile, need, shown(v[0]))
+		p.eventAs(adjudicator.KindChange, "Missile.2", "%s shoots at %s (Missile %v, needs %d+): %d, no hit", s.ID, t.ID, s.F.Missile, need, shown(v[0]))
 		return nil
 	}
 	p.traceShot(TraceShoot, s, t, 1)
-	p.event("Missile.2", "%s shoots at %s (Missile %v, needs %d+): %d, a hit", s.ID, t.ID, s.F.Missile, need, shown(v[0]))
+	p.eventAs(adjudicator.KindAttack, "Missile.2", "%s shoots at %s (Missile %v, needs %d+): %d, a hit", s.ID, t.ID, s.F.Missile, need, shown(v[0]))
 	ev, err := p.d10(label+"/effect", "Missile.3", 1)
 	if err != nil {
 		return err

@@ -2,31 +2,24 @@ package medieval
 
 import "navarch/adjudicator"
 
-// headlines ranks the medieval game's events for a report's subject (adjudicator.Headliner):
-// the battle's end, then a ship lost or gone, boarding and fire, hits, shooting, movement;
-// cards drawn last.
-var headlines = []adjudicator.Weight{
-	{Rule: "Designed.victory", N: 9},
-	{Rule: "Damage.1", N: 8},
-	{Rule: "Fires.4", Text: "is lost", N: 8},
-	{Rule: "Damage.2", Text: "left the table", N: 8},
-	{Rule: "Damage.2", N: 7},
-	{Rule: "Boarding.2", N: 7},
-	{Rule: "Grappling.1", Text: "grappled", N: 6},
-	{Rule: "Fires", N: 6},
-	{Rule: "CuttingFree", N: 5},
-	{Rule: "Gunnery.11", N: 5},
-	{Rule: "Missile.3", N: 5},
-	{Rule: "Damage", N: 5},
-	{Rule: "Missile.2", Text: "a hit", N: 5},
-	{Rule: "Gunnery.8", Text: "fires", N: 4},
-	{Rule: "Missile.2", Text: "shoots", N: 3},
-	{Rule: "Lashing", N: 3},
-	{Rule: "Passing", N: 3},
-	{Rule: "Defence", N: 3},
-	{Rule: "Movement", N: 2},
-	{Rule: "Gunnery.3", Text: "reloads", N: 1},
+// kinds gives the medieval game's events the kind of their rule's section
+// (adjudicator.KindOf): the battle's end, then a ship lost, crippled or boarded, fire, hits,
+// shooting, movement; the events whose kind depends on what happened (a ship lost to fire or
+// off the table, a boarding action begun, a broadside fired, a missile hit or miss, a
+// reload) are given theirs where they are recorded. Cards drawn and the rest are notes.
+var kinds = []adjudicator.KindRule{
+	{Rule: "Designed.victory", Kind: adjudicator.KindEnd},
+	{Rule: "Damage.1", Kind: adjudicator.KindLoss},
+	{Rule: "Damage.2", Kind: adjudicator.KindBreak},
+	{Rule: "Boarding.2", Kind: adjudicator.KindBreak},
+	{Rule: "Fires", Kind: adjudicator.KindHit},
+	{Rule: "CuttingFree", Kind: adjudicator.KindAttack},
+	{Rule: "Gunnery.11", Kind: adjudicator.KindAttack},
+	{Rule: "Missile.3", Kind: adjudicator.KindAttack},
+	{Rule: "Damage", Kind: adjudicator.KindAttack},
+	{Rule: "Lashing", Kind: adjudicator.KindChange},
+	{Rule: "Passing", Kind: adjudicator.KindChange},
+	{Rule: "Defence", Kind: adjudicator.KindChange},
+	{Rule: "Movement", Kind: adjudicator.KindMove},
+	{Rule: "", Kind: adjudicator.KindNote},
 }
-
-// Weight ranks an event for a report's subject (adjudicator.Headliner).
-func (g *Game) Weight(e adjudicator.Event) int { return adjudicator.Weigh(headlines, e) }

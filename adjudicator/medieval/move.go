@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // movement is the rulebook's table (rule "Movement"): by Seaworthiness, the inches beating
@@ -289,7 +291,7 @@ func (p *phase) afterMove(s *Ship, before []*Ship) error {
 	if g.sc.Table.Off(s.Corners()) {
 		s.Status = Left
 		p.release(s)
-		p.event("Damage.2", "%s has left the table", s.ID)
+		p.eventAs(adjudicator.KindLoss, "Damage.2", "%s has left the table", s.ID)
 		return nil
 	}
 	for _, h := range g.hulksTouching(s) {
@@ -304,12 +306,12 @@ func (p *phase) afterMove(s *Ship, before []*Ship) error {
 			continue
 		}
 		if s.NoGrapple && e.NoGrapple {
-			p.event("Grappling.1", "%s and %s are in contact; neither wishes to grapple: a boarding action ensues, but they are not grappled", s.ID, e.ID)
+			p.eventAs(adjudicator.KindHit, "Grappling.1", "%s and %s are in contact; neither wishes to grapple: a boarding action ensues, but they are not grappled", s.ID, e.ID)
 			continue
 		}
 		s.Grappled = addSorted(s.Grappled, e.ID)
 		e.Grappled = addSorted(e.Grappled, s.ID)
-		p.event("Grappling.1", "%s and %s are in contact and grappled: a boarding action ensues", s.ID, e.ID)
+		p.eventAs(adjudicator.KindHit, "Grappling.1", "%s and %s are in contact and grappled: a boarding action ensues", s.ID, e.ID)
 	}
 	return nil
 }

@@ -11,12 +11,20 @@ import (
 type phase struct {
 	g      *Game
 	r      dice.Roller
+	notes  *adjudicator.RollNotes // r, noting the rolls behind each event
 	events []adjudicator.Event
 	catch  []string // the catch/SHIP/HULK rolls made, so that none is asked for twice
 }
 
+// event records an event of the kind its rule's section gives (kinds).
 func (p *phase) event(rule, format string, a ...any) {
-	p.events = append(p.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, a...)})
+	p.eventAs(adjudicator.KindOf(kinds, rule), rule, format, a...)
+}
+
+// eventAs records an event of a kind its place knows; it is behind the rolls made since the
+// step's last event.
+func (p *phase) eventAs(kind adjudicator.Kind, rule, format string, a ...any) {
+	p.events = append(p.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, a...), Rolls: p.notes.Take(), Kind: kind})
 }
 
 // d10 rolls n ten-sided dice read with 0 for 10 (rule "Dice"); the values returned are

@@ -262,7 +262,8 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		}
 		return ps[0].events, nil
 	}
-	p := &phase{g: g, r: r}
+	notes := adjudicator.NoteRolls(r)
+	p := &phase{g: g, r: notes, notes: notes}
 	g.Last = nil
 	div, _ := cardDivision(g.Card)
 	var own []*Order

@@ -7,6 +7,8 @@ import (
 
 	"navarch/adjudicator/table"
 	"navarch/dice"
+
+	"navarch/adjudicator"
 )
 
 // Card kinds (rule "Sequence").
@@ -39,7 +41,8 @@ func isCommand(card string) bool { _, k := cardDivision(card); return k == cardC
 // newTurn ends the turn under way (fires, victory) and starts the next: every card goes back
 // into the deck and the first is drawn (drawNext).
 func (g *Game) newTurn(r dice.Roller) ([]*phase, error) {
-	p := &phase{g: g, r: r}
+	notes := adjudicator.NoteRolls(r)
+	p := &phase{g: g, r: notes, notes: notes}
 	if g.Turn > 0 {
 		if err := p.endOfTurn(); err != nil {
 			return nil, err

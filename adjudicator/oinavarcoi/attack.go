@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // attackTest rolls one side of a diekplous or periplous: 2d6, 6+, crew quality, ships
@@ -34,7 +36,7 @@ func (rs *resolver) diekplous(s, t *Squadron) error {
 	switch {
 	case a && !d:
 		rs.g.setFormation(s, Mias)
-		rs.event("Diekplous.outcomes", "Diekplous! %s breaks through %s's line and turns on its rear", s.ID, t.ID)
+		rs.eventAs(adjudicator.KindHit, "Diekplous.outcomes", "Diekplous! %s breaks through %s's line and turns on its rear", s.ID, t.ID)
 		rs.engage(s, t, table.Stern)
 		// "Place the attacking squadron in epi mias in the defender's rear and immediately
 		// fight a melee": the two take their Battle tests now, in the movement phase, and not
@@ -94,7 +96,7 @@ func (rs *resolver) periplous(s, t *Squadron, before table.Polygon) error {
 	}
 	switch {
 	case a && !d:
-		rs.event("Periplous.outcomes", "Periplous! %s outflanks %s on the offshore side", s.ID, t.ID)
+		rs.eventAs(adjudicator.KindHit, "Periplous.outcomes", "Periplous! %s outflanks %s on the offshore side", s.ID, t.ID)
 		rs.engage(s, t, rs.g.offshoreFlank(t))
 	case a == d:
 		rs.startRace(s, t)
@@ -164,10 +166,10 @@ func (rs *resolver) race() error {
 		g.setFormation(t, Mias)
 		t.Pose.Heading = table.Norm(g.sc.Offshore - 90)
 		if a {
-			rs.event("Periplous.race", "%s wins the race and falls on %s's offshore flank", s.ID, t.ID)
+			rs.eventAs(adjudicator.KindHit, "Periplous.race", "%s wins the race and falls on %s's offshore flank", s.ID, t.ID)
 			rs.engage(s, t, g.offshoreFlank(t))
 		} else {
-			rs.event("Periplous.race", "%s wins the race: %s drops back, Disordered", t.ID, s.ID)
+			rs.eventAs(adjudicator.KindHit, "Periplous.race", "%s wins the race: %s drops back, Disordered", t.ID, s.ID)
 			rs.disorder(s, "Periplous.race")
 		}
 	}

@@ -11,7 +11,6 @@ var (
 	_ adjudicator.Bot            = (*Game)(nil)
 	_ adjudicator.AdvanceOrders  = (*Game)(nil)
 	_ adjudicator.OrderFormer    = (*Game)(nil)
-	_ adjudicator.Headliner      = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
 	_ adjudicator.Teams          = (*Game)(nil)
 )

@@ -315,7 +315,7 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 			t.Errorf("a public event contains %q", rest)
 		}
 	case "headline":
-		if i := adjudicator.Headline(g, events); i < 0 || !strings.Contains(events[i].Text, rest) {
+		if i := adjudicator.Headline(events); i < 0 || !strings.Contains(events[i].Text, rest) {
 			t.Errorf("the report's subject would name event %d, not one containing %q", i, rest)
 		}
 	case "sq":

@@ -2,53 +2,38 @@ package oinavarcoi
 
 import "navarch/adjudicator"
 
-// headlines ranks Oi Navarcoi!'s events for a report's subject (adjudicator.Headliner): the
-// battle's end and withdrawals, then squadrons lost or routed, breakthroughs and flank
-// attacks, melee, morale, the event table, movement, the initiative; the deployments and dice last, and
-// a standing order told back to its player never.
-var headlines = []adjudicator.Weight{
-	{Text: "Standing order:", N: -1}, // the player's own order told back: never the news
-	{Rule: "Designed.victory", N: 9},
-	{Rule: "Event.withdrawal", Text: "leaves the field", N: 9},
-	{Rule: "Stands.squadron", N: 8},
-	{Rule: "Rout.edges", Text: "lost", N: 8},
-	{Rule: "Rout.edges", Text: "wrecked", N: 8},
-	{Rule: "Phalanx.rout", N: 8},
-	{Rule: "Event.navarch", Text: "admiral is killed", N: 8},
-	{Rule: "Rout.move", Text: "routs", N: 7},
-	{Rule: "Flank.outnumbered", N: 7},
-	{Rule: "Phalanx.melee", Text: "routs", N: 7},
-	{Rule: "Scenarios.convoy", N: 7},
-	{Rule: "Diekplous.outcomes", Text: "Diekplous!", N: 6},
-	{Rule: "Periplous.outcomes", Text: "Periplous!", N: 6},
-	{Rule: "Periplous.race", Text: "wins the race", N: 6},
-	{Rule: "Flank.victim", N: 6},
-	{Rule: "Dice.d3", N: 6},
-	{Rule: "Melee.two", N: 6},
-	{Rule: "Melee.battle", Text: "loses", N: 6},
-	{Rule: "Rout.edges", N: 6},
-	{Rule: "Event.navarch", Text: "is killed", N: 5},
-	{Rule: "Event.omens", Text: "rises", N: 5},
-	{Rule: "Melee", N: 5},
-	{Rule: "Morale", N: 5},
-	{Rule: "Diekplous", N: 5},
-	{Rule: "Periplous", N: 5},
-	{Rule: "Pursuit.start", N: 4},
-	{Rule: "Phalanx.melee", N: 4},
-	{Rule: "Freighters", Text: "takes", N: 4},
-	{Rule: "Event.weather", N: 3},
-	{Rule: "Signals.give", N: 3},
-	{Rule: "Signals.kinds", N: 3},
-	{Rule: "Scenarios.bottled", Text: "launched", N: 3},
-	{Rule: "Disorder", N: 2},
-	{Rule: "Formations", N: 2},
-	{Rule: "Movement.each", Text: " moves ", N: 2},
-	{Rule: "Phalanx", N: 2},
-	{Rule: "Freighters", N: 2},
-	{Rule: "Pursuit", N: 2},
-	{Rule: "Flotsam", N: 2},
-	{Rule: "Initiative", N: 1},
+// kinds gives Oi Navarcoi!'s events the kind of their rule's section (adjudicator.KindOf):
+// the battle's end, then squadrons lost or routed, breakthroughs and flank attacks, melee,
+// morale, the event table, movement, the initiative; the events whose kind depends on what
+// happened (a fleet leaving the field, a squadron lost, wrecked or routing, a breakthrough,
+// an outflanking, a race won, a Battle test's losses, a navarch or an admiral killed, good
+// omens, a freighter taken, a launch, a move, a standing order told back) are given theirs
+// where they are recorded. The deployments and the rest are notes.
+var kinds = []adjudicator.KindRule{
+	{Rule: "Designed.victory", Kind: adjudicator.KindEnd},
+	{Rule: "Stands.squadron", Kind: adjudicator.KindLoss},
+	{Rule: "Phalanx.rout", Kind: adjudicator.KindLoss},
+	{Rule: "Flank.outnumbered", Kind: adjudicator.KindBreak},
+	{Rule: "Scenarios.convoy", Kind: adjudicator.KindBreak},
+	{Rule: "Flank.victim", Kind: adjudicator.KindHit},
+	{Rule: "Dice.d3", Kind: adjudicator.KindHit},
+	{Rule: "Melee.two", Kind: adjudicator.KindHit},
+	{Rule: "Rout.edges", Kind: adjudicator.KindHit},
+	{Rule: "Melee", Kind: adjudicator.KindAttack},
+	{Rule: "Morale", Kind: adjudicator.KindAttack},
+	{Rule: "Diekplous", Kind: adjudicator.KindAttack},
+	{Rule: "Periplous", Kind: adjudicator.KindAttack},
+	{Rule: "Pursuit.start", Kind: adjudicator.KindAction},
+	{Rule: "Phalanx.melee", Kind: adjudicator.KindAction},
+	{Rule: "Event.weather", Kind: adjudicator.KindChange},
+	{Rule: "Signals.give", Kind: adjudicator.KindChange},
+	{Rule: "Signals.kinds", Kind: adjudicator.KindChange},
+	{Rule: "Disorder", Kind: adjudicator.KindMove},
+	{Rule: "Formations", Kind: adjudicator.KindMove},
+	{Rule: "Phalanx", Kind: adjudicator.KindMove},
+	{Rule: "Freighters", Kind: adjudicator.KindMove},
+	{Rule: "Pursuit", Kind: adjudicator.KindMove},
+	{Rule: "Flotsam", Kind: adjudicator.KindMove},
+	{Rule: "Initiative", Kind: adjudicator.KindRoutine},
+	{Rule: "", Kind: adjudicator.KindNote},
 }
-
-// Weight ranks an event for a report's subject (adjudicator.Headliner).
-func (g *Game) Weight(e adjudicator.Event) int { return adjudicator.Weigh(headlines, e) }

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // endOfTurn runs the melee phase, the morale phase and the end of the turn (rule
@@ -135,7 +137,7 @@ func (rs *resolver) battle(fighters []*Squadron) error {
 		if g.full {
 			h *= 2
 		}
-		rs.event("Melee.battle", "%s's Battle test %v%+d = %d: the enemy loses %s stands", s.ID, v, mod, total, halvesText(h))
+		rs.eventAs(adjudicator.KindHit, "Melee.battle", "%s's Battle test %v%+d = %d: the enemy loses %s stands", s.ID, v, mod, total, halvesText(h))
 		for k, e := range g.shareOrder(enemies) {
 			share := h / len(enemies)
 			if k < h%len(enemies) {
@@ -413,7 +415,7 @@ func (g *Game) meleeGroup(s *Squadron) []*Squadron {
 func (rs *resolver) rout(r *Squadron) error {
 	g := rs.g
 	enemies := g.enemiesOf(r)
-	rs.event("Rout.move", "%s routs", r.ID)
+	rs.eventAs(adjudicator.KindBreak, "Rout.move", "%s routs", r.ID)
 	b := g.base(r)
 	for _, s := range g.Squadrons {
 		if s == r || !s.InPlay() || slices.Contains(r.Melee, s.ID) || s.Freighter {
@@ -547,7 +549,7 @@ func (rs *resolver) offTable(s *Squadron) bool {
 		rs.event("Rout.edges", "%s leaves by the friendly %s edge: saved", s.ID, e)
 	case st == "enemy":
 		s.Status = Lost
-		rs.event("Rout.edges", "%s leaves by the enemy %s edge: lost", s.ID, e)
+		rs.eventAs(adjudicator.KindLoss, "Rout.edges", "%s leaves by the enemy %s edge: lost", s.ID, e)
 	default:
 		rs.voyage(s, e)
 	}
@@ -589,10 +591,10 @@ func (rs *resolver) ashore(r *Squadron) {
 	switch {
 	case len(g.sc.Beach[1-i]) > 0 && table.Overlap(pg, g.sc.Beach[1-i]):
 		r.Status = Lost
-		rs.event("Rout.edges", "%s is driven onto a hostile beach: lost", r.ID)
+		rs.eventAs(adjudicator.KindLoss, "Rout.edges", "%s is driven onto a hostile beach: lost", r.ID)
 	case len(g.sc.Cape) > 0 && table.Overlap(pg, g.sc.Cape):
 		r.Status = Lost
-		rs.event("Rout.edges", "%s is driven onto the cape: wrecked", r.ID)
+		rs.eventAs(adjudicator.KindLoss, "Rout.edges", "%s is driven onto the cape: wrecked", r.ID)
 	case len(g.sc.Beach[i]) > 0 && table.Overlap(pg, g.sc.Beach[i]):
 		r.Status = Saved
 		rs.event("Rout.edges", "%s runs onto its own beach: saved", r.ID)

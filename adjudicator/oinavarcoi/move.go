@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // enemyNear reports whether an enemy squadron in play is within the manoeuvre test's 8".
@@ -366,7 +368,7 @@ func (m *mover) move(d table.Len) error {
 	if len(poses) > 0 {
 		s.Pose = poses[len(poses)-1]
 	}
-	rs.event("Movement.each", "%s moves to %v", s.ID, s.Pose.At)
+	rs.eventAs(adjudicator.KindMove, "Movement.each", "%s moves to %v", s.ID, s.Pose.At)
 	var k int
 	if blk != nil {
 		k = blk.Obstacle
@@ -388,7 +390,7 @@ func (m *mover) move(d table.Len) error {
 	}
 	if t.Freighter {
 		t.Status = Lost
-		rs.event("Freighters", "%s takes the freighter %s", s.ID, t.ID)
+		rs.eventAs(adjudicator.KindAction, "Freighters", "%s takes the freighter %s", s.ID, t.ID)
 		return nil
 	}
 	return m.contact(t, m.start)

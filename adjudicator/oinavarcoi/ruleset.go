@@ -140,7 +140,8 @@ func (g *Game) Parse(side, text string) ([]adjudicator.Order, []adjudicator.Line
 // Resolve performs the current step.
 func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]adjudicator.Event, error) {
 	st := g.Next()
-	rs := &resolver{g: g, r: r}
+	notes := adjudicator.NoteRolls(r)
+	rs := &resolver{g: g, r: notes, notes: notes}
 	before := make([]table.Point, len(g.Squadrons))
 	for i, s := range g.Squadrons {
 		before[i] = s.Pose.At
@@ -202,16 +203,31 @@ func (g *Game) Sealed() bool {
 type resolver struct {
 	g      *Game
 	r      dice.Roller
+	notes  *adjudicator.RollNotes // r, noting the rolls behind each event
 	events []adjudicator.Event
 	err    error // a roll that failed where no error could be returned
 }
 
+// event records an event of the kind its rule's section gives (kinds).
 func (rs *resolver) event(rule, format string, args ...any) {
-	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, args...)})
+	rs.eventAs(adjudicator.KindOf(kinds, rule), rule, format, args...)
 }
 
+// eventAs records an event of a kind its place knows; it is behind the rolls made since the
+// step's last event.
+func (rs *resolver) eventAs(kind adjudicator.Kind, rule, format string, args ...any) {
+	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Text: fmt.Sprintf(format, args...), Rolls: rs.notes.Take(), Kind: kind})
+}
+
+// private records an event only the side may see, of the kind its rule's section gives.
 func (rs *resolver) private(side, rule, format string, args ...any) {
-	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf(format, args...)})
+	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf(format, args...), Rolls: rs.notes.Take(), Kind: adjudicator.KindOf(kinds, rule)})
+}
+
+// told tells a side's standing order back to it, an event only the side may see (never a
+// report's headline).
+func (rs *resolver) told(side, rule string, o any) {
+	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf("Standing order: %s", o), Rolls: rs.notes.Take(), Kind: adjudicator.KindTold})
 }
 
 // d6 rolls one die for rule.

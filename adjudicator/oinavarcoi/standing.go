@@ -144,10 +144,10 @@ func (rs *resolver) applyOne(side string, o *Order, held bool) {
 		return
 	}
 	if held {
-		rs.event(rule, "Standing order of %s, sent before and applied now: %s", side, o)
+		rs.eventAs(adjudicator.KindTold, rule, "Standing order of %s, sent before and applied now: %s", side, o)
 		return
 	}
-	rs.private(side, rule, "Standing order: %s", o)
+	rs.told(side, rule, o)
 }
 
 // preferred returns the first squadron of prefer that can take the event, or nil.

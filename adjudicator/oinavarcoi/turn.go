@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"navarch/adjudicator/table"
+
+	"navarch/adjudicator"
 )
 
 // maxRerolls bounds the rolls again on equal dice: with fair dice 64 ties in a row do not
@@ -43,7 +45,7 @@ func (rs *resolver) launch() error {
 		if n >= 10 {
 			s.Status = Active
 			s.Pose = s.Pose.Forward(rs.g.data.Rules.LaunchDistance)
-			rs.event("Scenarios.bottled", "%s rolls %v = %d: launched, %s\" off the beach", s.ID, v, n, table.FormatInches(rs.g.data.Rules.LaunchDistance))
+			rs.eventAs(adjudicator.KindChange, "Scenarios.bottled", "%s rolls %v = %d: launched, %s\" off the beach", s.ID, v, n, table.FormatInches(rs.g.data.Rules.LaunchDistance))
 		} else {
 			rs.event("Scenarios.bottled", "%s rolls %v = %d: still on the beach (needs 10+)", s.ID, v, n)
 		}
@@ -153,7 +155,7 @@ func (rs *resolver) omen(side int) {
 		return
 	}
 	best.Morale++
-	rs.event("Event.omens", "Good omens: %s's crew morale rises to %s (%s)", best.ID, moraleName(best.Morale),
+	rs.eventAs(adjudicator.KindAttack, "Event.omens", "Good omens: %s's crew morale rises to %s (%s)", best.ID, moraleName(best.Morale),
 		why("OMEN", g.OmenPrefer[side], byOrder, "its first squadron of lowest crew morale"))
 }
 
@@ -190,12 +192,12 @@ func (rs *resolver) navarch(side int) {
 		return
 	}
 	s.Morale = max(s.Morale-1, -1)
-	rs.event("Event.navarch", "%s's navarch is killed: crew morale falls to %s (%s)", s.ID, moraleName(s.Morale),
+	rs.eventAs(adjudicator.KindAttack, "Event.navarch", "%s's navarch is killed: crew morale falls to %s (%s)", s.ID, moraleName(s.Morale),
 		why("NAVARCH", g.NavarchPrefer[side], byOrder, "its first squadron in melee"))
 	if s.Strategos {
 		g.Admiral[side] = true
 		s.Strategos = false
-		rs.event("Event.navarch", "The %s admiral is killed", g.side(side))
+		rs.eventAs(adjudicator.KindLoss, "Event.navarch", "The %s admiral is killed", g.side(side))
 	}
 }
 
@@ -277,7 +279,7 @@ func (rs *resolver) rollOffMods() [2]int {
 
 func (rs *resolver) leave(i int) {
 	g := rs.g
-	rs.event("Event.withdrawal", "The %s fleet leaves the field", g.side(i))
+	rs.eventAs(adjudicator.KindEnd, "Event.withdrawal", "The %s fleet leaves the field", g.side(i))
 	g.end(fmt.Sprintf("%s wins: the %s fleet abandoned the field", g.side(1-i), g.side(i)))
 }
 

@@ -13,4 +13,7 @@ package oinavarcoi
 // 0.2.0 are stranded (navarch check, the daemon).
 // 0.4.0: standing orders sent before the step that uses them are applied with it
 // (Game.ApplyStanding, Step.Standing), and every side is told of them then.
+//
+// The same version also gives each event the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.3.0, but the events differ.
 func (ruleset) Version() string { return "0.4.0" }

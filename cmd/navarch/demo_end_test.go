@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,14 +13,22 @@ import (
 // game-over mail, replay re-runs every step to the same states, and every exported log
 // verifies. Under the race detector the long games draw no maps (demo -maps=false: Sluys's
 // 290 maps, pixel loops every one, took ten minutes there); Knidos draws its maps always, so
-// that the drawer still races with the host under the detector.
+// that the drawer still races with the host under the detector. Each runs in parallel with
+// the others and with TestDemoBeacon, which mostly waits for its beacon's rounds.
 
 // TestDemoLepantoToTheEnd: the whole Battle of Lepanto (some two hundred galleys in thirty
-// groups, seven game turns). -short skips it.
+// groups, seven game turns). -short skips it. The race detector slows it to three minutes,
+// most of make test's longest package: under it the test is skipped unless NAVARCH_RACE_LONG
+// is set, and make test plays it without the detector (make long), drawing its maps; the
+// daemon's concurrency is raced by Sluys and Knidos to the end, under the detector.
 func TestDemoLepantoToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game by mail")
 	}
+	if raceDetector && os.Getenv("NAVARCH_RACE_LONG") == "" {
+		t.Skip("under the race detector: make long plays it without (NAVARCH_RACE_LONG=1 plays it here)")
+	}
+	t.Parallel()
 	out := demoToTheEnd(t, []string{"-rules", "lepanto1571", "-scenario", "battle-of-lepanto", "-turns", "99"}, !raceDetector,
 		"game.log", "christian.log", "ottoman.log")
 	if !strings.Contains(out, "result       ") {
@@ -33,6 +42,7 @@ func TestDemoMedievalToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game by mail")
 	}
+	t.Parallel()
 	out := demoToTheEnd(t, []string{"-rules", "medieval", "-scenario", "sluys-1340", "-turns", "9"}, !raceDetector,
 		"english.log", "french.log")
 	if !strings.Contains(out, "the battle ends after turn 8") {
@@ -42,6 +52,7 @@ func TestDemoMedievalToTheEnd(t *testing.T) {
 
 // TestDemoOiNavarcoiToTheEnd: Knidos, with its maps.
 func TestDemoOiNavarcoiToTheEnd(t *testing.T) {
+	t.Parallel()
 	out := demoToTheEnd(t, []string{"-rules", "oinavarcoi", "-scenario", "knidos", "-turns", "99"}, true,
 		"game.log", "persia.log", "sparta.log")
 	if !strings.Contains(out, "result       ") {

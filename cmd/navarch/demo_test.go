@@ -110,11 +110,14 @@ func TestDemoMedieval(t *testing.T) {
 // TestDemoBeacon runs navarch demo -beacon for one turn: every step is keyed by a round of the
 // local beacon (its relay on loopback), waits for it, and the log passes verify with the
 // beacon's key, alice's notices proving the steps that named their rounds to her. It plays in
-// real time (a second or two a step): skipped with -short.
+// real time (a second or two a step): skipped with -short. Its time is mostly waiting for
+// rounds, so it runs beside the games to the end (t.Parallel), which keep the processors busy
+// meanwhile.
 func TestDemoBeacon(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a step waits a few seconds for its round")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-beacon", "-out", dir, "-turns", "1")
 	if code != 0 {

@@ -276,7 +276,9 @@ func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx ui
 		if written, err = ledger.AppendRolls(tx, id, act, written); err != nil {
 			return err
 		}
-		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)}}
+		rolls := act.Rolls()
+		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)},
+			Rolls: []string{rolls[len(rolls)-1].Label}, Kind: "hit"} // log v4: the roll behind it
 		if r%2 == 1 {
 			ev.Side = "venice"
 		}

@@ -38,6 +38,9 @@ type Options struct {
 //     events and state;
 //   - self-play: the bots play to the rules' end through the ledger, one store transaction
 //     per step;
+//   - events: every event has a kind of adjudicator.Kinds and names as behind it only rolls
+//     of its own step, each behind one event at most, and every roll of a step with events
+//     is behind one of them unless it was rolled after the step's last event;
 //   - replay: the exported log verifies, and play.Replay re-runs every step to the same state
 //     hashes and the same final Encode.
 func Conformance(t testing.TB, rs adjudicator.Ruleset, o Options) {
@@ -136,8 +139,39 @@ func (p *played) play(t testing.TB, maxSteps int) {
 			t.Fatalf("turn %d activation %d (%s): %v", st.Turn, st.Act, st.What, err)
 		}
 		p.checkTwin(t, st, texts, res)
+		checkEvents(t, st, res)
 		if !bytes.Equal(p.g.Encode(), p.g.Encode()) {
 			t.Fatalf("turn %d activation %d: Encode differs between two calls", st.Turn, st.Act)
+		}
+	}
+}
+
+// checkEvents checks a step's events' kinds and rolls (Conformance: events).
+func checkEvents(t testing.TB, st adjudicator.Step, res play.Result) {
+	t.Helper()
+	rolled := map[string]int{} // label → its place among the step's rolls
+	for i, r := range res.Rolls {
+		rolled[r.Label] = i
+	}
+	behind, last := map[string]bool{}, -1
+	for _, e := range res.Events {
+		if !slices.Contains(adjudicator.Kinds, e.Kind) {
+			t.Fatalf("turn %d activation %d: event %q has no kind of adjudicator.Kinds (%q)", st.Turn, st.Act, e.Text, e.Kind)
+		}
+		for _, l := range e.Rolls {
+			i, ok := rolled[l]
+			if !ok || behind[l] {
+				t.Fatalf("turn %d activation %d: event %q is behind roll %q, not a roll of the step or behind another event", st.Turn, st.Act, e.Text, l)
+			}
+			behind[l], last = true, max(last, i)
+		}
+	}
+	if len(res.Events) == 0 {
+		return
+	}
+	for i, r := range res.Rolls {
+		if !behind[r.Label] && i < last {
+			t.Fatalf("turn %d activation %d: roll %q, made before rolls behind the step's events, is behind none", st.Turn, st.Act, r.Label)
 		}
 	}
 }
@@ -195,7 +229,7 @@ func (p *played) checkTwin(t testing.TB, st adjudicator.Step, texts map[string]s
 	if left := sr.Left(); len(left) > 0 {
 		t.Fatalf("turn %d activation %d: the twin did not ask for the rolls %v", st.Turn, st.Act, left)
 	}
-	if !slices.Equal(events, res.Events) {
+	if !slices.EqualFunc(events, res.Events, adjudicator.Event.Equal) {
 		t.Fatalf("turn %d activation %d: the twin's events differ:\n%v\nwant\n%v", st.Turn, st.Act, events, res.Events)
 	}
 	if !bytes.Equal(p.twin.Encode(), p.g.Encode()) {

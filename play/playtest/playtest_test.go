@@ -1,12 +1,14 @@
 package playtest_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/adjtest"
 	"navarch/adjudicator/duel"
+	"navarch/gamelog"
 	"navarch/play/playtest"
 )
 
@@ -79,5 +81,17 @@ func TestConformanceCatches(t *testing.T) {
 				t.Errorf("reported %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestKindsAreTheLogs: the kinds the engine gives its events are those the log format lets
+// an event record name (gamelog.EventKinds, docs/LOG-FORMAT.md 3), in the same order.
+func TestKindsAreTheLogs(t *testing.T) {
+	var kinds []string
+	for _, k := range adjudicator.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	if !slices.Equal(kinds, gamelog.EventKinds) {
+		t.Errorf("adjudicator.Kinds %v, gamelog.EventKinds %v", kinds, gamelog.EventKinds)
 	}
 }
