@@ -69,6 +69,11 @@ type Step struct {
 	Secret bool
 	// Default says what happens to a side that sends no orders (the no-orders policy).
 	Default string
+	// Standing lists the sides whose pending standing orders the step applies (games with
+	// StandingOrders): the rules' steps where those choices count, such as the enemy's
+	// activation for a reaction fire held back. A standing order sent at any time is
+	// applied with the next step that lists its side (docs/LOG-FORMAT.md 3).
+	Standing []string
 }
 
 // Order is one understood order: the line it came from and its canonical text.
@@ -215,6 +220,16 @@ type StandingOrders interface {
 	// with her standing GRAPPLE) is split into two orders, each of which Parse reads back
 	// from its String to an equal order.
 	Standing(side string, orders []Order) (standing, rest []Order)
+	// ApplyStanding gives the game side's standing orders held since they were sent (orders
+	// Standing returned, read back by Parse), for the step now due, which lists side in
+	// Step.Standing; the next Resolve applies them before the step's own orders, in the
+	// order given, and tells every side of them (they count now). How they accumulate with
+	// those already in force is the ruleset's. One no longer applicable is passed over.
+	ApplyStanding(side string, standing []Order)
+	// ValidateStanding checks side's standing orders (orders Standing returned) against the
+	// state whatever step is due: they may be sent at any time, and are held until a step
+	// applies them.
+	ValidateStanding(side string, standing []Order) []LineError
 }
 
 // OrderFormer is implemented by games that give a side an order form for the step awaited:
@@ -254,7 +269,11 @@ type Worder interface {
 // part of the side's force (Lepanto's wings and groups, the medieval Divisions, Oi Navarcoi!'s
 // wings). A game that implements it promises that Resolve accepts a side's orders covering only
 // part of the units a step asks: a unit without orders gets the rules' no-orders default, as a
-// whole side does that sends none (a team player who missed his deadline).
+// whole side does that sends none (a team player who missed his deadline). Validate checks
+// only the orders given, so one player's part passes alone: a set-up or deployment need not
+// place every unit (the others keep the scenario's places). The players' parts put together
+// are the side's orders; a ruleset whose engine carries a side's lines out in their order says
+// so in its docs (Oi Navarcoi!'s movement: the parts in the order of the players' commands).
 type Teams interface {
 	// Commands lists what of side's force can be given to a player, in the game's order. Every
 	// unit of the side is in at least one command; a command Within another holds a part of it.
@@ -262,9 +281,15 @@ type Teams interface {
 	// Acting returns the units of side the current step asks orders for, in the game's order:
 	// the players who command them are the ones asked. Nil when the step asks nothing of side.
 	Acting(side string) []string
-	// Units returns the units of side that order o gives orders to. An order for none (a choice
-	// the whole side makes, such as Disengage) is the side's commander's to give.
-	Units(side string, o Order) []string
+	// OrderUnits returns the units of side that order o gives orders to. An order for none (a
+	// choice the whole side makes, such as Disengage) is the side's commander's to give. (Not
+	// "Units": Lepanto's Game has a field of that name.)
+	OrderUnits(side string, o Order) []string
+	// Chooses reports whether the current step asks side for a choice of the whole side (an
+	// order Units gives no units for: which group a fury chit activates again, the order of
+	// the boardings, the initiative): the side's commander is asked too, besides the
+	// commanders of the Acting units. Acting may be nil while Chooses is true.
+	Chooses(side string) bool
 }
 
 // Command is one part of a side's force that a player can be given to command.

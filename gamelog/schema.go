@@ -23,6 +23,9 @@ const (
 	TypeSealed     = "sealed"      // (v2) a salted commitment to a record withheld from some views
 	TypeRound      = "round"       // (v3) names the beacon round R of a step once its inputs are fixed
 	TypeBeacon     = "beacon"      // (v3) round R as the beacon published it: its BLS signature
+	TypeAssign     = "assign"      // (v4) the commands a team player holds, sealed for his side
+	TypeTeam       = "team"        // (v4) a TEAM message among a side's players, sealed for the side
+	TypeStanding   = "standing"    // (v4) a player's standing orders, sealed for his side until a close uses them
 )
 
 // Log formats. A game keeps the format of its genesis record for its whole life; verify
@@ -112,12 +115,13 @@ var schemas = map[string][]field{
 	TypeStart: {{"by", kToken, one}, {"joined", kToken, many}, {"missing", kToken, many},
 		{"start-hash", kHex32, one}},
 	TypeActivation: {{"turn", kUint, one}, {"activation", kUint, one}, {"act", kTokens, one},
-		{"what", kText, one}, {"deadline", kTime, one}, {"secret", kToken, opt}},
+		{"what", kText, one}, {"deadline", kTime, one}, {"secret", kToken, opt}, {"standing", kTokens, opt}},
 	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
 		{"side", kToken, opt}, {"orders-hash", kHex32, opt}, {"commitment", kHex32, opt}, {"entropy", kHex, one},
-		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}, {"held", kToken, opt}},
+		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}, {"held", kToken, opt},
+		{"for", kToken, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
-		{"inputs-hash", kHex32, opt}},
+		{"inputs-hash", kHex32, opt}, {"standing", kUint, many}},
 	TypeOrdersText: {{"orders", kUint, one}, {"side", kToken, opt}, {"nonce", kHex32, opt}, {"line", kText, many}},
 	TypeRoll: {{"turn", kUint, one}, {"activation", kUint, one}, {"seq", kUint, one},
 		{"label", kToken, one}, {"dice", kDice, one}, {"values", kUints, one},
@@ -136,12 +140,18 @@ var schemas = map[string][]field{
 		{"what", kToken, one}, {"commitment", kHex32, one}},
 	TypeRound:  {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}},
 	TypeBeacon: {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}, {"signature", kHex, one}},
+	TypeAssign: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"by", kToken, one},
+		{"player", kToken, one}, {"commander", kToken, opt}, {"command", kToken, many}},
+	TypeTeam: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"player", kToken, one},
+		{"text", kText, some}},
+	TypeStanding: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one}, {"side", kToken, one},
+		{"received", kTime, one}, {"message-id", kText, opt}, {"line", kText, many}},
 }
 
 // Types lists the record types in a fixed order (for documentation and tests).
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
 	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
-	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon}
+	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon, TypeAssign, TypeTeam, TypeStanding}
 
 // typeSchemas holds schemas[Types[i]] at i.
 var typeSchemas = func() [][]field {

@@ -18,6 +18,7 @@ type ordersRec struct {
 	entropy    []byte
 	ta         turnAct
 	isDefault  bool   // v2: the rules' default for a player who sent nothing
+	forP       string // v4: the player asked whom the side's commander (player) stood in for
 	messageID  string // as logged
 	textLoaded bool
 	text       []byte // v2: the disclosed canonical text, once read
@@ -78,6 +79,8 @@ type verifier struct {
 	v3      bool // v3's rules too (verify_v3.go)
 	v4      bool // v4's rules too: sealed standing orders, several players a side
 	b3      beaconState
+	team    teamState            // v4: the sides' commanders
+	st      standingState        // v4: the standing records (verify_standing.go)
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
 	current map[turnAct]map[string]uint64
@@ -210,6 +213,12 @@ func (v *verifier) checkRecord(e *Entry) error {
 		return v.checkRound(e)
 	case TypeBeacon:
 		return v.checkBeacon(e)
+	case TypeAssign:
+		return v.checkAssign(e)
+	case TypeTeam:
+		return v.checkTeam(e)
+	case TypeStanding:
+		return v.checkStanding(e)
 	case TypeEnd:
 		v.ended = true
 	}
@@ -304,7 +313,7 @@ func (v *verifier) checkActivation(e *Entry) error {
 		}
 		v.secret[ta] = true
 	}
-	return nil
+	return v.checkActivationStanding(e, ta)
 }
 
 func (v *verifier) checkOrders(e *Entry) error {
@@ -322,8 +331,15 @@ func (v *verifier) checkOrders(e *Entry) error {
 	if side := e.Record.Get("side"); side != "" && side != v.players[p] {
 		return v.fail(e, "orders of %s kept in side %s's view", p, side)
 	}
+	if e.Record.Has("for") && !v.v4 {
+		return v.fail(e, "orders for another player belong to %s and later, not %s", FormatV4, v.f.Format)
+	}
 	if v.v2 {
-		return v.checkOrdersV2(e, ta, p)
+		asked, err := v.standIn(e, p)
+		if err != nil {
+			return err
+		}
+		return v.checkOrdersV2(e, ta, p, asked)
 	}
 	if !e.Record.Has("orders-hash") || e.Record.Has("commitment") || e.Record.Has("default") {
 		return v.fail(e, "a %s orders record carries orders-hash (and no commitment or default)", v.f.Format)
@@ -342,6 +358,9 @@ func (v *verifier) checkClose(e *Entry) error {
 	}
 	if ta.t <= v.revealed {
 		return v.fail(e, "close in turn %d, whose seed is already revealed", ta.t)
+	}
+	if !v.v4 && e.Record.Has("standing") {
+		return v.fail(e, "a close lists standing records only in %s and later", FormatV4)
 	}
 	if v.v2 {
 		return v.checkCloseV2(e, ta)

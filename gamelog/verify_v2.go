@@ -2,6 +2,7 @@ package gamelog
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,6 +18,9 @@ import (
 // such a record must be sealed, since its leaf hash could be matched against guesses.
 func (v *verifier) checkV2Markers(e *Entry) error {
 	r := e.Record
+	if err := v.teamTypeMarker(e); err != nil {
+		return err
+	}
 	var side bool
 	switch r.Type {
 	case TypeEvent:
@@ -77,6 +81,9 @@ func (v *verifier) checkTextSeal(e *Entry, o ordersRec, sealed bool, side string
 
 var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
 
+// sealableV4 adds v4's records for one side's eyes: assignments, TEAM messages and standing orders.
+var sealableV4 = []string{TypeEvent, TypeState, TypeOrdersText, TypeAssign, TypeTeam, TypeStanding}
+
 // checkSealed checks a sealed record and, where this view holds it, the record it withholds,
 // which must open the commitment and then passes the rules of its own type in its place.
 func (v *verifier) checkSealed(e *Entry) error {
@@ -86,8 +93,10 @@ func (v *verifier) checkSealed(e *Entry) error {
 	switch {
 	case !v.v2:
 		return v.fail(e, "sealed records belong to %s and later, not %s", FormatV2, v.f.Format)
-	case !slices.Contains(sealable, what):
+	case !v.v4 && !slices.Contains(sealable, what) && what != TypeStanding: // a standing record before v4 is refused as such (verify_standing.go)
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
+	case v.v4 && !slices.Contains(sealableV4, what):
+		return v.fail(e, "sealed %q: only %v records are withheld", what, sealableV4)
 	case side != "" && !v.sides[side]:
 		return v.fail(e, "side %q is not in the genesis record", side)
 	case (what == TypeState) != (side == ""):
@@ -96,6 +105,11 @@ func (v *verifier) checkSealed(e *Entry) error {
 	if what != TypeOrdersText {
 		if err := v.checkPlaceOf(e, sf.turn, sf.act); err != nil {
 			return err
+		}
+		if what == TypeStanding {
+			if err := v.checkStandingSeal(e, &sf); err != nil {
+				return err
+			}
 		}
 	} else if c := v.cur; c == nil || r.Uint("turn") != uint64(c.ta.t) || r.Uint("activation") != uint64(c.ta.a) {
 		// An orders text has no turn of its own: its seal carries the close's.
@@ -155,7 +169,7 @@ func (v *verifier) checkUnsealed(e *Entry, sf *sealedFields) error {
 // checkOrdersV2: an orders record belongs to the open activation and to a player it asks
 // for; a default (the rules' no-orders default for a player who sent nothing) has no
 // entropy and no mail.
-func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
+func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, sender, p string) error {
 	r := e.Record
 	if !v.activations[ta] || v.closes[ta] || ta != v.lastAct {
 		return v.fail(e, "orders for turn %d activation %d, which is not the open activation", ta.t, ta.a)
@@ -173,46 +187,58 @@ func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, p string) error {
 	if v.current[ta] == nil {
 		v.current[ta] = map[string]uint64{}
 	}
-	v.current[ta][v.players[p]] = e.Index
-	v.orders[e.Index] = ordersRec{player: p, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
+	v.current[ta][v.ordersKey(p)] = e.Index
+	forP := ""
+	if sender != p {
+		forP = p
+	}
+	v.orders[e.Index] = ordersRec{player: sender, forP: forP, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
 		isDefault: def, messageID: r.Get("message-id")}
 	return nil
 }
 
 // checkCloseV2: a close uses exactly one orders record per side the activation asks (the
-// latest of each side, as the receipts call current), none for draws and automatic steps.
+// latest of each side, as the receipts call current), none for draws and automatic steps;
+// in v4 one per player asked (several players may share a side), the latest of each.
 func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
-	var sides []string
+	what := "side"
+	if v.v4 {
+		what = "player"
+	}
+	var got []string
 	for _, u := range e.Record.All("use") {
 		i := parseUint(u)
 		o, ok := v.orders[i]
-		side := v.players[o.player]
+		k := v.ordersKey(cmp.Or(o.forP, o.player))
 		switch {
 		case !ok || i >= e.Index:
 			return v.fail(e, "uses record %d, which is not an earlier orders record", i)
 		case o.ta != ta:
 			return v.fail(e, "uses orders record %d of turn %d activation %d", i, o.ta.t, o.ta.a)
-		case v.current[ta][side] != i:
-			return v.fail(e, "uses orders record %d of side %s, not its latest (%d)", i, side, v.current[ta][side])
-		case slices.Contains(sides, side):
-			return v.fail(e, "uses two orders records of side %s", side)
+		case v.current[ta][k] != i:
+			return v.fail(e, "uses orders record %d of %s %s, not its latest (%d)", i, what, k, v.current[ta][k])
+		case slices.Contains(got, k):
+			return v.fail(e, "uses two orders records of %s %s", what, k)
 		}
-		sides = append(sides, side)
+		got = append(got, k)
 	}
 	var want []string
 	for _, p := range v.acts[ta] {
-		if !slices.Contains(want, v.players[p]) {
-			want = append(want, v.players[p])
+		if k := v.ordersKey(p); !slices.Contains(want, k) {
+			want = append(want, k)
 		}
 	}
-	if len(sides) != len(want) || !containsAll(sides, want) {
-		return v.fail(e, "uses orders of sides %v; turn %d activation %d asked %v (one record each)", sides, ta.t, ta.a, want)
+	if len(got) != len(want) || !containsAll(got, want) {
+		return v.fail(e, "uses orders of %ss %v; turn %d activation %d asked %v (one record each)", what, got, ta.t, ta.a, want)
 	}
 	var uses []uint64
 	for _, u := range e.Record.All("use") {
 		uses = append(uses, parseUint(u))
 	}
 	if err := v.checkCloseBeacon(e, ta, uses); err != nil {
+		return err
+	}
+	if err := v.checkCloseStanding(e, ta); err != nil {
 		return err
 	}
 	cur := &closeRec{ta: ta, label: v.newLabels(), uses: nil}
@@ -361,6 +387,9 @@ func (v *verifier) checkSent() error {
 	}
 	for _, e := range v.f.Entries {
 		r := e.Record
+		if why := v.sentStanding(&e); why != "" {
+			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
+		}
 		if r == nil || r.Get("player") != v.opts.Player || r.Type != TypeOrders && r.Type != TypeJoin || r.Has("default") {
 			continue
 		}

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -62,10 +61,16 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 			}
 		case adjudicator.NeedOrders:
 			deadline := h.cfg.Now().Add(h.deadline(g)).UTC().Truncate(time.Second)
-			var players []string
-			for _, side := range st.Sides {
-				for _, p := range g.sidePlayers(side) {
-					players = append(players, p.ID)
+			asked, err := askedPlayers(tx, id, eng, st) // a team game's: who commands what acts
+			if err != nil {
+				return err
+			}
+			players := asked
+			if asked == nil {
+				for _, side := range st.Sides {
+					for _, p := range g.sidePlayers(side) {
+						players = append(players, p.ID)
+					}
 				}
 			}
 			res, err := play.Open(tx, id, eng, players, deadline)
@@ -80,7 +85,7 @@ func (h *Host) advanceFrom(tx *store.Tx, id ident.GameID, g *game, eng adjudicat
 				return err
 			}
 			g.Step = &step{Turn: st.Turn, Act: st.Act, Sides: st.Sides, What: st.What, Deadline: deadline,
-				Secret: st.Secret, Default: st.Default, Orders: map[string]received{}, Opened: opened}
+				Secret: st.Secret, Default: st.Default, Orders: map[string]received{}, Opened: opened, Players: asked}
 			complete, err := h.useHeld(tx, id, g, eng)
 			if err != nil {
 				return err
@@ -128,7 +133,7 @@ func (h *Host) recipients(g *game) []recipient {
 
 // asked reports whether the step now open waits for r's orders.
 func asked(g *game, r recipient) bool {
-	return g.Step != nil && r.p != nil && slices.Contains(g.Step.Sides, r.p.Side)
+	return g.Step != nil && r.p != nil && asks(g.Step, r.p)
 }
 
 // report mails r one mail, if this is a moment for him (mailedNow): his receipt, what

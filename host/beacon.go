@@ -145,8 +145,8 @@ func (h *Host) fixRound(tx *store.Tx, id ident.GameID, g *game, st adjudicator.S
 // It returns what the receipt says of the round ("" in a game without a beacon).
 func (h *Host) roundBeforeReceipt(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game, sender *player) (string, error) {
 	var uses []uint64
-	for _, side := range g.Step.Sides {
-		if r, ok := g.Step.Orders[side]; ok {
+	for _, k := range keys(g.Step) {
+		if r, ok := g.Step.Orders[k]; ok {
 			uses = append(uses, r.Index)
 		}
 	}

@@ -32,6 +32,11 @@ type GameSpec struct {
 	Deadline, Reminder           time.Duration
 	NoReminder                   bool
 	NoOrders                     string
+	// Commands share sides among players (team games): each player's commands of the
+	// ruleset's (adjudicator.Teams), and each team side's commander by side (default: its
+	// first player listed).
+	Commands   map[string][]string
+	Commanders map[string]string
 }
 
 // checkSpec refuses, before anything is written, a spec that cannot make a game: the
@@ -50,7 +55,11 @@ func (h *Host) checkSpec(spec GameSpec) error {
 	if i < 0 {
 		return fmt.Errorf("%s has no scenario %q", rs.ID(), spec.Scenario)
 	}
-	if _, err := rs.New(cfg); err != nil {
+	eng, err := rs.New(cfg)
+	if err != nil {
+		return err
+	}
+	if err := checkCommands(eng, spec); err != nil {
 		return err
 	}
 	sides := rs.Scenarios()[i].Sides
@@ -159,7 +168,7 @@ func (h *Host) createGame(tx *store.Tx, spec GameSpec) (*game, error) {
 	if len(spec.Tables) > 0 {
 		cfg.Tables = map[string][]byte{rs.ID(): spec.Tables}
 	}
-	c, err := play.CreateBeacon(tx, rs, cfg, ps, h.cfg.Now(), h.cfg.Rand, h.beaconChain())
+	c, err := play.CreateTeams(tx, rs, cfg, ps, teamCommands(spec), h.cfg.Now(), h.cfg.Rand, h.beaconChain())
 	if err != nil {
 		return nil, err
 	}

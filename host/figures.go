@@ -130,13 +130,14 @@ func listLine(g *game, now time.Time) string {
 		return line
 	}
 	var due []string
-	for _, side := range g.Step.Sides {
-		if _, ok := g.Step.Orders[side]; ok {
+	for _, k := range keys(g.Step) {
+		if _, ok := g.Step.Orders[k]; ok {
 			continue
 		}
-		who := side
-		if i := slices.IndexFunc(g.Players, func(p player) bool { return p.Side == side }); i >= 0 {
-			who += " (" + g.Players[i].ID + ")"
+		side := g.sideOfKey(k)
+		who := side + " (" + k + ")" // a team game keeps orders by player
+		if i := slices.IndexFunc(g.Players, func(p player) bool { return p.Side == side }); k == side && i >= 0 {
+			who = side + " (" + g.Players[i].ID + ")"
 		}
 		due = append(due, who)
 	}

@@ -289,6 +289,10 @@ func (h *Host) command(tx *store.Tx, a *actor) error {
 		return h.digest(tx, a)
 	case mail.CmdZone:
 		return h.zone(tx, a)
+	case mail.CmdAssign:
+		return h.assign(tx, a)
+	case mail.CmdTeam:
+		return h.teamMessage(tx, a)
 	case mail.CmdAbsent:
 		return h.absent(tx, a)
 	case mail.CmdResign:

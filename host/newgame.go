@@ -18,6 +18,8 @@ import (
 //	RULESET lepanto1571                     (default: the host's first ruleset)
 //	PLAYER alice christian alice@example.org Europe/Rome
 //	PLAYER bob ottoman bob@example.com America/New_York
+//	COMMAND alice LEFT,CENTER               (a side of several players: each one's commands)
+//	COMMANDER alice                         (default: the side's first player)
 //	REFEREE second-referee@example.net      (any number)
 //	OPTIONS wind,sailing
 //	DEADLINE 48                             (hours, or 90m; REMINDER 6, 30m or OFF; NOORDERS referee)
@@ -68,7 +70,9 @@ func (h *Host) newGameByMail(tx *store.Tx, in *mail.Incoming, raw []byte, req ma
 // newGameHelp is the NEWGAME mail's form.
 const newGameHelp = `Write, one per line:
   NEWGAME SCENARIO
-  PLAYER ID SIDE ADDRESS [ZONE]        (one per player; every side needs one)
+  PLAYER ID SIDE ADDRESS [ZONE]        (one per player; every side needs one, a side may have several)
+  COMMAND ID COMMAND,COMMAND           (optional: what a player of a shared side commands; navarch rules lists them)
+  COMMANDER ID                         (optional: his side's commander; default its first player)
   RULESET ID                           (optional; navarch rules lists them)
   REFEREE ADDRESS                      (optional: more referees; you are one)
   OPTIONS OPTION,OPTION                (optional)
@@ -135,6 +139,30 @@ func (spec *GameSpec) line(text string) error {
 		spec.Deadline, _, err = spanOf(false)
 	case "REMINDER":
 		spec.Reminder, spec.NoReminder, err = spanOf(true)
+	case "COMMAND": // COMMAND alice BAR,CAN: what a player of a shared side commands
+		if len(args) != 2 {
+			return fmt.Errorf("write COMMAND PLAYER COMMAND,COMMAND (COMMAND alice BAR,CAN)")
+		}
+		if spec.Commands == nil {
+			spec.Commands = map[string][]string{}
+		}
+		id := strings.ToLower(args[0])
+		for _, c := range strings.Split(args[1], ",") {
+			spec.Commands[id] = append(spec.Commands[id], strings.ToUpper(c))
+		}
+	case "COMMANDER": // COMMANDER carol: the commander of her side (default: its first player)
+		var id string
+		if id, err = one(); err == nil {
+			id = strings.ToLower(id)
+			i := slices.IndexFunc(spec.Players, func(p PlayerSpec) bool { return p.ID == id })
+			if i < 0 {
+				return fmt.Errorf("COMMANDER %s: write his PLAYER line first", id)
+			}
+			if spec.Commanders == nil {
+				spec.Commanders = map[string]string{}
+			}
+			spec.Commanders[spec.Players[i].Side] = id
+		}
 	case "NOORDERS":
 		spec.NoOrders, err = one()
 		spec.NoOrders = strings.ToLower(spec.NoOrders)

@@ -36,8 +36,17 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		return err
 	}
 	st := eng.Next()
+	_, teamGame, err := team(tx, a.id)
+	if err != nil {
+		return err
+	}
 	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
-		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying {
+		if a.g.Status == store.StatusPlaying { // standing orders are taken at any time (standing.go)
+			if done, err := h.standingAlone(tx, a, eng); done || err != nil {
+				return err
+			}
+		}
+		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying && !teamGame { // a team game holds no advance orders
 			return h.hold(tx, a, eng)
 		}
 	}
@@ -48,11 +57,28 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from your side now; nothing was recorded.", "The game waits for: "+what+".")
 	}
+	who, refusal, err := h.standInFor(tx, a) // a team game's commander may answer for a player: FOR carol
+	if err != nil {
+		return err
+	}
+	if refusal != "" {
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, refusal+"; nothing was recorded.")
+	}
+	if !asks(a.g.Step, who) { // a team game: the step asks others of the side
+		return h.notice(tx, a.g, a.to(), a.msg.MessageID, "No orders are awaited from you now: this step asks for units of your side that others command; nothing was recorded.",
+			"The game waits for: "+a.g.Step.What+".")
+	}
 	var orders, later []adjudicator.Order // later: advance orders sent along, held once the mail is accepted
+	var standing []adjudicator.Order      // v4: standing orders, recorded on their own (standing.go)
+	sto, sealing := sealedStanding(tx, a.id, eng)
 	if a.req.Command != mail.CmdNone {
 		var errs []adjudicator.LineError
 		orders, errs = eng.Parse(a.p.Side, a.req.OrderText())
-		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders {
+		if sealing {
+			standing, orders = sto.Standing(a.p.Side, orders)
+			errs = append(errs, sto.ValidateStanding(a.p.Side, standing)...)
+		}
+		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders && !teamGame {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
 			switch {
@@ -69,43 +95,65 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		// Every error in one pass: the lines that parsed are validated even when
 		// others did not, so a typo hides no illegal line; a line that did not parse is
 		// reported once, by the parser.
-		errs = byLine(append(errs, eng.Validate(a.p.Side, orders)...))
+		errs = append(errs, eng.Validate(a.p.Side, orders)...)
+		theirs, err := foreign(tx, a.id, eng, who, orders) // a team game: his own units only (or those of whom he answers for)
+		if err != nil {
+			return err
+		}
+		errs = byLine(append(errs, theirs...))
 		if len(errs) > 0 {
 			return h.queue(tx, a.g, a.to(), "errors", refusedSubject("orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 		}
 	}
 	canonical := adjudicator.Canonical(orders)
 	if a.req.Command == mail.CmdCheck {
-		body := templates.Receipt{Orders: canonical, Check: true}
+		body := templates.Receipt{Orders: canonical + adjudicator.Canonical(standing), Check: true}
 		if c, ok := eng.(adjudicator.Checker); ok && len(orders) > 0 {
 			body.Preview = c.Check(a.p.Side, orders)
 		}
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(true), body, a.msg.MessageID, nil)
 	}
-	if prev, ok := a.g.Step.Orders[a.p.Side]; ok && a.written.Before(prev.Written) {
+	if prev, ok := a.g.Step.Orders[orderKey(a.g.Step, who)]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
 	}
+	var standingAt uint64
+	if len(standing) > 0 { // before the orders record: the step may apply them (Step.Standing)
+		var err error
+		if standingAt, err = play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID); err != nil {
+			return err
+		}
+	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
+	if who != a.p {
+		so.For = who.ID
+	}
 	i, hash, err := play.Record(tx, a.id, st, so)
 	if err != nil {
 		return err
 	}
-	a.g.Step.Orders[a.p.Side] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
+	a.g.Step.Orders[orderKey(a.g.Step, who)] = received{Player: a.p.ID, Index: i, Text: canonical, Entropy: a.req.Entropy, Time: so.Received, MsgID: so.MessageID,
 		Written: a.written}
+	if who != a.p { // the commander answered for him: he is told, and may still send his own
+		if err := h.notice(tx, a.g, recipient{p: who}, "", fmt.Sprintf("%s, your side's commander, answered for you in %s (record #%d); your own orders, if you send them before the step closes, replace them.",
+			a.p.ID, a.g.Step.What, i)); err != nil {
+			return err
+		}
+	}
 	if len(later) > 0 { // before the step resolves: a step that follows may use them
 		if err := h.holdLater(tx, a, adjudicator.Canonical(later)); err != nil {
 			return err
 		}
 	}
 	round := ""
-	if len(a.g.Step.Orders) == len(a.g.Step.Sides) && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
+	if complete(a.g.Step) && !a.g.paused() { // a beacon game: the receipt names the round (beacon.go)
 		if round, err = h.roundBeforeReceipt(tx, a.id, a.g, eng, a.p); err != nil {
 			return err
 		}
 	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
-		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round}
-	if len(a.g.Step.Orders) < len(a.g.Step.Sides) || a.g.paused() { // paused: adjudicated when the game resumes
+		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round,
+		Standing: adjudicator.Canonical(standing), StandingRecord: standingAt}
+	if !complete(a.g.Step) || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
 	}
 	// The orders complete the step: the receipt leads the mail that reports it (moment.go).
@@ -138,9 +186,22 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
 	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
+	var standing []adjudicator.Order // v4: recorded on their own (standing.go)
+	if so, ok := sealedStanding(tx, a.id, eng); ok {
+		standing, orders = so.Standing(a.p.Side, orders)
+		errs = append(errs, so.ValidateStanding(a.p.Side, standing)...)
+	}
 	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", refusedSubject("advance orders", errs), errorsBody(errs), a.msg.MessageID, nil)
+	}
+	var taken standingTaken
+	if len(standing) > 0 {
+		i, err := play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
+		if err != nil {
+			return err
+		}
+		taken = standingTaken{record: i, text: adjudicator.Canonical(standing)}
 	}
 	text := adjudicator.Canonical(orders)
 	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
@@ -153,7 +214,7 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 			lines = append(lines, fmt.Sprintf("Your orders for the step open now (T%d A%d, %s) stand too, as record #%d:", s.Turn, s.Act, s.What, cur.Index), cur.Text)
 		}
 	}
-	return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
+	return h.notice(tx, a.g, a.to(), a.msg.MessageID, append(lines, taken.lines("")...)...)
 }
 
 // notHeld refuses, by line, the advance orders that belong to no later activation of the
@@ -261,7 +322,7 @@ func olderThan(written, prev time.Time, what string) []string {
 // are legal now; it reports whether every side asked has orders.
 func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (bool, error) {
 	adv, ok := eng.(adjudicator.AdvanceOrders)
-	if !ok || g.Step.Secret {
+	if !ok || g.Step.Secret || len(g.Step.Players) > 0 { // a team game holds no advance orders
 		return false, nil
 	}
 	for _, side := range g.Step.Sides {
@@ -294,7 +355,7 @@ func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 			delete(g.Held, side)
 		}
 	}
-	return len(g.Step.Orders) == len(g.Step.Sides), nil
+	return complete(g.Step), nil
 }
 
 // byLine orders errors by the line they are on, keeping the order of errors of one line; an
@@ -361,11 +422,12 @@ func (h *Host) resolve(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.G
 func (h *Host) resolveStep(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (play.Result, error) {
 	var orders []play.SideOrders
 	var uses []uint64
-	for _, side := range g.Step.Sides {
-		r, ok := g.Step.Orders[side]
+	for _, k := range keys(g.Step) {
+		r, ok := g.Step.Orders[k]
 		if !ok {
 			continue
 		}
+		side := g.sideOfKey(k)
 		parsed, _ := eng.Parse(side, r.Text)
 		orders = append(orders, play.SideOrders{Player: r.Player, Side: side, Orders: parsed})
 		uses = append(uses, r.Index)

@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"navarch/mail"
@@ -109,10 +108,10 @@ func (h *Host) allowActor(tx *store.Tx, a *actor) (bool, error) {
 // asked says whether the mail is orders (or NONE) the game waits for from the sender's side
 // and has not yet had: the game's own pace bounds those, so the limit never costs them.
 func (a *actor) asked() bool {
-	if a.p == nil || a.g.Step == nil || !slices.Contains(a.g.Step.Sides, a.p.Side) {
+	if a.p == nil || a.g.Step == nil || !asks(a.g.Step, a.p) {
 		return false
 	}
-	if _, ok := a.g.Step.Orders[a.p.Side]; ok {
+	if _, ok := a.g.Step.Orders[orderKey(a.g.Step, a.p)]; ok {
 		return false
 	}
 	return a.req.Command == mail.CmdOrders || a.req.Command == mail.CmdNone

@@ -191,7 +191,7 @@ func (h *Host) resumed(tx *store.Tx, id ident.GameID, g *game) error {
 	if g.Status == store.StatusPlaying && g.Step == nil { // everyone joined while the game was paused
 		return h.advance(tx, id, g)
 	}
-	if g.Step == nil || g.Status != store.StatusPlaying || len(g.Step.Orders) < len(g.Step.Sides) {
+	if g.Step == nil || g.Status != store.StatusPlaying || !complete(g.Step) {
 		return nil
 	}
 	eng, err := h.engine(tx, id)

@@ -150,7 +150,7 @@ func (h *Host) takeOver(tx *store.Tx, a *actor, eng adjudicator.Game, p *player)
 	}
 	if a.g.Step != nil {
 		t.What, t.Sides = a.g.Step.What, a.g.Step.Sides
-		_, t.Received = a.g.Step.Orders[p.Side]
+		_, t.Received = a.g.Step.Orders[orderKey(a.g.Step, p)]
 	}
 	if !asked(a.g, recipient{p: p}) {
 		return t, nil, nil

@@ -189,7 +189,11 @@ func (h *Host) tick(tx *store.Tx, id ident.GameID) error {
 	case h.reminder(g) > 0 && !g.Step.Reminded && now.Add(h.reminder(g)).After(g.Step.Deadline):
 		g.Step.Reminded = true
 		left := g.Step.Deadline.Sub(now).Round(time.Minute).String()
-		for _, p := range missing {
+		remind, err := withCommanders(tx, id, g, missing)
+		if err != nil {
+			return err
+		}
+		for _, p := range remind {
 			if err := h.queue(tx, g, recipient{p: p}, "reminder", reminderSubject(g, recipient{p: p}, left, h.cfg.Now()), templates.Reminder{What: g.Step.What, Left: left}, "", nil); err != nil {
 				return err
 			}
@@ -227,13 +231,19 @@ func absentUntil(ps []*player, deadline time.Time) time.Time {
 	return back
 }
 
-// missing lists the players of the sides asked that have not sent orders.
+// missing lists the players of the sides asked that have not sent orders (a team game:
+// the players asked who have not).
 func (g *game) missing() []*player {
 	var out []*player
-	for _, side := range g.Step.Sides {
-		if _, ok := g.Step.Orders[side]; !ok {
-			out = append(out, g.sidePlayers(side)...)
+	for _, k := range keys(g.Step) {
+		if _, ok := g.Step.Orders[k]; ok {
+			continue
 		}
+		if len(g.Step.Players) > 0 {
+			out = append(out, g.playerByID(k))
+			continue
+		}
+		out = append(out, g.sidePlayers(k)...)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package ledger
 import (
 	"navarch/beacon"
 
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -25,6 +26,10 @@ type Activation struct {
 	// activation record before any orders, so that the daemon cannot choose later which
 	// texts enter E as zero bytes (docs/LOG-FORMAT.md 3).
 	Secret bool
+	// Standing (v4) are the sides whose pending standing orders the step applies
+	// (adjudicator.Step.Standing); its close uses every such standing record written before
+	// its cut.
+	Standing []string
 }
 
 // Open writes the activation record. Activations follow each other in (turn, activation)
@@ -54,11 +59,19 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 	if a.Secret && in.declared {
 		b.Add("secret", "yes")
 	}
+	if len(a.Standing) > 0 && gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		sides := slices.Clone(a.Standing)
+		slices.Sort(sides)
+		b.Add("standing", strings.Join(slices.Compact(sides), " "))
+	}
 	rec, err := add(tx, id, b)
 	if err != nil {
 		return err
 	}
 	if err := store.PutMeta(tx, id, metaActivation, binary.BigEndian.AppendUint64(nil, rec.Index)); err != nil {
+		return err
+	}
+	if err := promoteCommands(tx, id); err != nil { // an ASSIGN takes effect from the next step
 		return err
 	}
 	for _, k := range []string{metaRound, metaBeacon, metaUses} { // the new step names its own round
@@ -102,6 +115,9 @@ type Orders struct {
 	// Held (v3) marks orders held in advance and used now, whose mail may feed an orders
 	// record in each step that uses some of them; any other mail feeds one record only.
 	Held bool
+	// For (v4, a team game) is the player asked whom the side's commander, Player, answers
+	// for: the close counts the record as For's.
+	For string
 }
 
 // RecordOrders writes an orders record and returns its index and orders hash
@@ -190,7 +206,23 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 	if o.Held && gamelog.AtLeast(in.format, gamelog.FormatV3) {
 		b.Add("held", "yes")
 	}
+	if o.For != "" {
+		if !gamelog.AtLeast(in.format, gamelog.FormatV4) || in.players[o.For] != in.players[o.Player] || o.For == o.Player {
+			return fmt.Errorf("orders of %s for %s: %w", o.Player, o.For, ErrNotPlayer)
+		}
+		b.Add("for", o.For)
+	}
 	return nil
+}
+
+// openActivation reads the open activation's record.
+func openActivation(tx *store.Tx, id ident.GameID) (*gamelog.Record, error) {
+	v, err := store.Meta(tx, id, metaActivation)
+	if err != nil || len(v) != 8 {
+		return nil, fmt.Errorf("no activation record kept: %v", err)
+	}
+	r, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
+	return &r, err
 }
 
 // openSecret reports whether the open activation's record declared it secret.
@@ -229,6 +261,10 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 		return nil, err
 	}
 	var round *beacon.Round
+	cut, err := store.Len(tx, id) // the standing records before it are used (closeStanding)
+	if err != nil {
+		return nil, err
+	}
 	if c, err := Beacon(tx, id); err != nil {
 		return nil, err
 	} else if c != nil { // the defaults were written before the round was named (Complete)
@@ -237,7 +273,8 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 			return nil, fmt.Errorf("close turn %d activation %d: %w", t, a, err)
 		}
 		round = &r
-		_, _, fixed, err := Named(tx, id)
+		_, named, fixed, err := Named(tx, id)
+		cut = named
 		if err != nil {
 			return nil, err
 		}
@@ -261,7 +298,19 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 	for _, u := range uses {
 		b.AddUint("use", u)
 	}
-	if _, err := add(tx, id, b.AddHex("inputs-hash", e[:])); err != nil {
+	b.AddHex("inputs-hash", e[:])
+	act, err := openActivation(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	standing, err := closeStanding(tx, id, in, act, cut)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range standing {
+		b.AddUint("standing", s)
+	}
+	if _, err := add(tx, id, b); err != nil {
 		return nil, err
 	}
 	if err := appendOrdersTexts(tx, id, in, t, a, uses); err != nil {
@@ -279,15 +328,16 @@ func Close(tx *store.Tx, id ident.GameID, t, a uint32, uses []uint64) (*dice.Act
 }
 
 // withDefaults adds a default orders record for each side the open activation asked that
-// has none among uses.
+// has none among uses (v4: for each player asked who has none).
 func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []uint64) ([]uint64, error) {
-	v, err := store.Meta(tx, id, metaActivation)
-	if err != nil || len(v) != 8 {
-		return nil, fmt.Errorf("close turn %d activation %d: no activation record kept: %v", t, a, err)
-	}
-	act, err := store.Record(tx, id, binary.BigEndian.Uint64(v))
+	act, err := openActivation(tx, id)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("close turn %d activation %d: %w", t, a, err)
+	}
+	// v4: one record per player asked (several may share a side); before, one per side.
+	key := func(p string) string { return in.players[p] }
+	if gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		key = func(p string) string { return p }
 	}
 	have := map[string]bool{}
 	for _, u := range uses {
@@ -295,10 +345,10 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if err != nil {
 			return nil, err
 		}
-		have[in.players[r.Get("player")]] = true
+		have[key(cmp.Or(r.Get("for"), r.Get("player")))] = true
 	}
 	for _, p := range strings.Fields(act.Get("act")) {
-		if have[in.players[p]] {
+		if have[key(p)] {
 			continue
 		}
 		// In a secret step the default is as secret as the orders it stands for (a
@@ -308,7 +358,7 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if err != nil {
 			return nil, err
 		}
-		have[in.players[p]] = true
+		have[key(p)] = true
 		uses = append(uses, i)
 	}
 	return uses, nil

@@ -30,11 +30,12 @@ const (
 
 // Beacon is the beacon a game's genesis names, or nil.
 func Beacon(tx *store.Tx, id ident.GameID) (*beacon.Chain, error) {
-	g, err := store.Record(tx, id, 0)
-	if err != nil {
+	in, err := readInfo(tx, id)
+	if err != nil || in.beacon == nil {
 		return nil, err
 	}
-	return gamelog.BeaconOf(&g), nil
+	c := *in.beacon // the caller's own, read once a transaction with the rest of the genesis
+	return &c, nil
 }
 
 // Complete fixes the inputs of the open step of a beacon game: it writes the default orders

@@ -48,6 +48,9 @@ type Spec struct {
 	// Beacon keys every step's dice with a round of this public randomness beacon as well
 	// (docs/DICE.md 3); nil for none.
 	Beacon *beacon.Chain
+	// Commands (log format v4) shares sides among several players: what each commands, and
+	// each side's commander; none where every side has one player (docs/LOG-FORMAT.md 3).
+	Commands []Assignment
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
@@ -71,7 +74,7 @@ func (s Spec) check() error {
 		}
 		seen[p.ID] = true
 	}
-	return nil
+	return checkAssignments(s.Players, s.Commands)
 }
 
 // Created is what game creation hands to the caller for the genesis mail.
@@ -122,6 +125,9 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return c, err
 	}
 	if _, err := add(tx, c.Game, genesis(spec, c, n)); err != nil {
+		return c, err
+	}
+	if err := writeAssignments(tx, c.Game, 0, 0, "referee", spec.Commands); err != nil {
 		return c, err
 	}
 	c.Checkpoint, err = Checkpoint(tx, c.Game)

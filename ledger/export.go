@@ -57,7 +57,11 @@ func Read(tx *store.Tx, id ident.GameID, v View, from uint64, fn func(r *gamelog
 		if err != nil {
 			return fmt.Errorf("read record %d: %w", i, err)
 		}
-		if !v.sees(&rec, over) {
+		used, err := standingUsed(tx, id, &rec, i)
+		if err != nil {
+			return err
+		}
+		if !v.sees(&rec, over) && !used {
 			return nil
 		}
 		if rec.Type == gamelog.TypeSealed {
@@ -157,7 +161,11 @@ func exportEntry(tx *store.Tx, id ident.GameID, in info, v View, over bool, i ui
 		if !v.sees(rec, false) {
 			e.Record = nil
 		}
-	case rec.Type == gamelog.TypeSealed && v.sees(rec, over):
+	case rec.Type == gamelog.TypeSealed:
+		used, err := standingUsed(tx, id, rec, i)
+		if err != nil || !used && !v.sees(rec, over) {
+			return e, err
+		}
 		inner, n, err := unseal(tx, id, i)
 		if err != nil {
 			return e, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"navarch/beacon"
 	"navarch/dice"
 	"navarch/gamelog"
 	"navarch/ident"
@@ -23,6 +24,7 @@ type info struct {
 	// declared: the genesis record's secrecy is gamelog.SecrecyDeclared, so each activation
 	// record says whether it is secret (a game created before that does not).
 	declared bool
+	beacon   *beacon.Chain // the genesis's beacon, or nil (gamelog.BeaconOf)
 }
 
 func parseInfo(tx *store.Tx, id ident.GameID) (info, error) {
@@ -31,7 +33,7 @@ func parseInfo(tx *store.Tx, id ident.GameID) (info, error) {
 		return info{}, err
 	}
 	in := info{game: id, turns: uint32(g.Uint("turns")), commitment: g.Hash32("commitment"), players: map[string]string{}, format: g.Get("format"),
-		declared: g.Get("secrecy") == gamelog.SecrecyDeclared}
+		declared: g.Get("secrecy") == gamelog.SecrecyDeclared, beacon: gamelog.BeaconOf(&g)}
 	for _, p := range g.All("player") {
 		pid, side, _ := strings.Cut(p, " ")
 		in.players[pid] = side

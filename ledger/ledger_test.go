@@ -346,6 +346,15 @@ func TestBeaconGame(t *testing.T) {
 		if err := ledger.Open(tx, id, ledger.Activation{Turn: 3, Act: 9, What: "draw"}); err != nil {
 			return err
 		}
+		// Read once a transaction with the genesis (ledger.Open read it), each caller's own.
+		c, err := ledger.Beacon(tx, id)
+		if err != nil || c == nil || !bytes.Equal(c.Key, b.Chain.Key) || c.Period != b.Chain.Period {
+			t.Fatalf("Beacon: %+v, %v; want the genesis's %+v", c, err, b.Chain)
+		}
+		c.Period = 0
+		if again, err := ledger.Beacon(tx, id); err != nil || again.Period != b.Chain.Period {
+			t.Errorf("Beacon after a caller changed its copy: %+v, %v", again, err)
+		}
 		if _, err := ledger.Close(tx, id, 3, 9, nil); !errors.Is(err, ledger.ErrNoRound) {
 			t.Errorf("close without a round named: %v, want ErrNoRound", err)
 		}

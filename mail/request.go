@@ -31,10 +31,12 @@ const (
 	CmdDigest  = "DIGEST"  // DIGEST ON is REPORTS DIGEST, DIGEST OFF is REPORTS EACH (their older names)
 	CmdReports = "REPORTS" // REPORTS EACH: every step's report; REPORTS DIGEST: mail when orders are needed or a turn ends
 	CmdZone    = "ZONE"    // ZONE Europe/Rome: deadlines in the sender's mails in that time zone
+	CmdAssign  = "ASSIGN"  // a team side's commander: ASSIGN BAR carol gives command BAR to carol
+	CmdTeam    = "TEAM"    // a message to the other players of the sender's side; its lines follow
 )
 
 var commands = []string{CmdJoin, CmdCheck, CmdHelp, CmdStatus, CmdLog, CmdAbsent, CmdResign, CmdNone, CmdHistory, CmdDigest,
-	CmdReports, CmdZone, CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame}
+	CmdReports, CmdZone, CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey, CmdNewGame, CmdAssign, CmdTeam}
 
 // RefereeCommands are accepted from the referee only.
 var RefereeCommands = []string{CmdPause, CmdResume, CmdExtend, CmdReplace, CmdEnd, CmdProceed, CmdRekey}
@@ -133,8 +135,8 @@ func (r *Request) line(n int, word, rest, line string) error {
 		} else {
 			r.Args = strings.Fields(rest)
 		}
-	case r.Command == "" || r.Command == CmdCheck || r.Command == CmdNewGame:
-		if r.Command != CmdNewGame {
+	case r.Command == "" || r.Command == CmdCheck || r.Command == CmdNewGame || r.Command == CmdTeam:
+		if r.Command != CmdNewGame && r.Command != CmdTeam {
 			if folded, ok := foldLookalikes(line); ok {
 				line = folded
 				r.Folded = append(r.Folded, n)

@@ -29,6 +29,9 @@ type SideOrders struct {
 	// Held: advance orders held from an earlier mail and used in this step; that mail may
 	// feed a record in each step that uses some of them (log format v3's "held yes").
 	Held bool
+	// For: in a team game, the player asked whom the side's commander (Player) answers for
+	// (log format v4's "for").
+	For string
 }
 
 // Result is what a step did.
@@ -47,17 +50,9 @@ type Result struct {
 // Everything is written in tx: the caller commits the step whole or not at all.
 func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders, deadline time.Time) (Result, error) {
 	st := g.Next()
-	var players []string
-	if st.Kind == adjudicator.NeedOrders {
-		all, err := ledger.Players(tx, id)
-		if err != nil {
-			return Result{Step: st}, err
-		}
-		for _, p := range all {
-			if slices.Contains(st.Sides, p.Side) {
-				players = append(players, p.ID)
-			}
-		}
+	players, err := AskedIn(tx, id, g, st)
+	if err != nil {
+		return Result{Step: st}, err
 	}
 	opened, err := Open(tx, id, g, players, deadline)
 	if err != nil {
@@ -78,6 +73,20 @@ func Step(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrders
 	return res, err
 }
 
+// AskedIn returns the players g's step st, about to open, asks in game id, by the latest
+// commands (Asked), which its opening puts in force.
+func AskedIn(tx *store.Tx, id ident.GameID, g adjudicator.Game, st adjudicator.Step) ([]string, error) {
+	all, err := ledger.Players(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	as, err := ledger.NextCommands(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	return Asked(g, st, all, as), nil
+}
+
 // Open writes the opening of g's current step: the end of the previous game turn when a
 // new one starts (its seed revealed; the result carries the checkpoint), then the
 // activation record naming the players who must act. Orders are recorded as they arrive (Record) and the step is resolved
@@ -95,8 +104,40 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 		}
 		res.Checkpoint = &c
 	}
-	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline, Secret: st.Secret})
+	err := ledger.Open(tx, id, ledger.Activation{Turn: st.Turn, Act: st.Act, Players: players, What: st.What, Deadline: deadline, Secret: st.Secret,
+		Standing: st.Standing})
 	return res, err
+}
+
+// RecordStanding writes a player's standing orders (those adjudicator.StandingOrders.Standing
+// split from his mail) as a standing record sealed for his side, in a v4 game: the next step
+// whose Step.Standing lists his side applies them (docs/LOG-FORMAT.md 3).
+func RecordStanding(tx *store.Tx, id ident.GameID, player string, standing []adjudicator.Order, received time.Time, messageID string) (uint64, error) {
+	var lines []string
+	for _, o := range standing {
+		lines = append(lines, o.String())
+	}
+	return ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Lines: lines, Received: received, MessageID: messageID})
+}
+
+// applyStanding gives the engine the standing orders the step's close used, in log order,
+// each read back from its lines.
+func applyStanding(g adjudicator.Game, used []ledger.StandingOrders) error {
+	if len(used) == 0 {
+		return nil
+	}
+	so, ok := g.(adjudicator.StandingOrders)
+	if !ok {
+		return fmt.Errorf("the close uses standing orders, and the %T game has none", g)
+	}
+	for _, u := range used {
+		parsed, errs := g.Parse(u.Side, strings.Join(u.Lines, "\n"))
+		if len(errs) > 0 {
+			return fmt.Errorf("standing record %d: %v", u.Index, errs[0])
+		}
+		so.ApplyStanding(u.Side, parsed)
+	}
+	return nil
 }
 
 // Record writes an orders record for the open step and returns its index and hash, which
@@ -104,7 +145,7 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 func Record(tx *store.Tx, id ident.GameID, st adjudicator.Step, o SideOrders) (uint64, ident.Hash, error) {
 	return ledger.RecordOrders(tx, id, ledger.Orders{Turn: st.Turn, Act: st.Act, Player: o.Player,
 		Canonical: []byte(adjudicator.Canonical(o.Orders)), Entropy: o.Entropy, Received: o.Received,
-		MessageID: o.MessageID, Private: o.Private || st.Secret, Held: o.Held})
+		MessageID: o.MessageID, Private: o.Private || st.Secret, Held: o.Held, For: o.For})
 }
 
 // Resolve closes the open step with the orders records it uses (uses[i] is orders[i]'s),
@@ -116,6 +157,13 @@ func Resolve(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrd
 	act, err := ledger.Close(tx, id, st.Turn, st.Act, uses)
 	if err != nil {
 		return res, err
+	}
+	used, err := ledger.StandingUsed(tx, id)
+	if err != nil {
+		return res, err
+	}
+	if err := applyStanding(g, used); err != nil {
+		return res, fmt.Errorf("resolve turn %d activation %d: %w", st.Turn, st.Act, err)
 	}
 	bySide := map[string][]adjudicator.Order{}
 	for _, o := range orders {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"navarch/adjudicator"
@@ -56,13 +57,22 @@ type replayer struct {
 	f        *gamelog.File
 	rep      *ReplayReport
 	g        adjudicator.Game
-	sides    map[string]string // player → side
-	players  map[uint64]string // orders record → player
-	defaults map[uint64]bool   // orders records of the rules' no-orders default
-	act      []string          // the players the open activation asks
-	declared bool              // the genesis declares secrecy (gamelog.SecrecyDeclared)
-	secret   bool              // the open activation's record said "secret yes"
+	sides    map[string]string          // player → side
+	players  map[uint64]string          // orders record → player
+	defaults map[uint64]bool            // orders records of the rules' no-orders default
+	act      []string                   // the players the open activation asks
+	declared bool                       // the genesis declares secrecy (gamelog.SecrecyDeclared)
+	secret   bool                       // the open activation's record said "secret yes"
+	v4       bool                       // the log's format has standing records
+	standing []string                   // the sides the open activation's record declared ("standing")
+	held     map[uint64]*gamelog.Record // v4: the standing records this view holds
 	i        int
+
+	// Team games (v4): the assignments this view holds, and the sides whose assignments are
+	// withheld from it (another side's, before the game's end).
+	assigns []ledger.Assignment
+	hidden  map[string]bool
+	opened  []ledger.Assignment // the assignments when the open activation opened
 }
 
 func (rp *replayer) fail(format string, args ...any) error {
@@ -100,6 +110,8 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	rp.rep.Ruleset = rs.ID()
 	rp.sides = Players(g)
 	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
+	rp.v4 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV4)
+	rp.held = map[uint64]*gamelog.Record{}
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {
 		cfg.Tables = map[string][]byte{rs.ID(): g.Bytes("tables")}
@@ -113,9 +125,17 @@ func (rp *replayer) entry() error {
 	switch {
 	case r == nil:
 		return nil
+	case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeAssign:
+		rp.assign(r, rp.f.Entries[rp.i].Inner)
 	case r.Type == gamelog.TypeActivation:
 		rp.act = strings.Fields(r.Get("act"))
+		rp.opened = slices.Clone(rp.assigns) // an ASSIGN takes effect from the next step
 		rp.secret = r.Get("secret") == "yes"
+		rp.standing = strings.Fields(r.Get("standing"))
+	case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeStanding:
+		if in := rp.f.Entries[rp.i].Inner; in != nil {
+			rp.held[rp.f.Entries[rp.i].Index] = in
+		}
 	case r.Type == gamelog.TypeOrders:
 		rp.players[rp.f.Entries[rp.i].Index] = r.Get("player")
 		rp.defaults[rp.f.Entries[rp.i].Index] = r.Has("default")
@@ -146,9 +166,16 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 	if rp.declared && rp.secret != st.Secret {
 		return rp.fail("turn %d activation %d (%s): the activation declared secret %v; by the rules it is %v", st.Turn, st.Act, st.What, rp.secret, st.Secret)
 	}
+	if err := rp.checkStanding(st); err != nil {
+		return err
+	}
+	held, missing := rp.heldOrders(cl)
 	c, err := rp.collect(st.Secret)
 	if err != nil {
 		return err
+	}
+	if missing != "" && c.missing == "" {
+		c.missing = missing
 	}
 	if c.missing != "" {
 		rp.rep.Incomplete = fmt.Sprintf("turn %d activation %d (%s) uses %s, withheld from this view: replay stops there; the full (referee's) export, or this side's export after the game's end, re-runs the rest", st.Turn, st.Act, st.What, c.missing)
@@ -164,6 +191,9 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 			return rp.fail("turn %d activation %d: the logged orders of %s are not legal: %v", st.Turn, st.Act, side, errs[0])
 		}
 	}
+	if err := rp.applyHeld(held); err != nil {
+		return err
+	}
 	replay := dice.NewReplay(c.rolls)
 	events, err := resolve(rp.g, orders, replay)
 	if err != nil {
@@ -176,23 +206,107 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 	return rp.compare(st, c, rp.expected(st, replay.Rolls(), events))
 }
 
-// checkAct: the activation record must ask exactly the players of the sides the rules ask
-// (none for an automatic step), so that no orders record can be slipped into a step that
-// takes none.
+// checkAct: the activation record must ask exactly the players the rules ask (none for an
+// automatic step): the players of the sides asked, or in a team game the players who
+// command the units the step asks, by the assignments made before it opened (Asked); so
+// that no orders record can be slipped into a step that takes none. A side whose
+// assignments this view does not hold is checked to be asked through its own players only.
 func (rp *replayer) checkAct(st adjudicator.Step) error {
-	var want []string
-	if st.Kind == adjudicator.NeedOrders {
-		for p, side := range rp.sides {
-			if slices.Contains(st.Sides, side) {
-				want = append(want, p)
+	var players []ledger.Player
+	for p, side := range rp.sides {
+		players = append(players, ledger.Player{ID: p, Side: side})
+	}
+	slices.SortFunc(players, func(a, b ledger.Player) int { return strings.Compare(a.ID, b.ID) })
+	want := Asked(rp.g, st, players, rp.opened)
+	have := slices.Clone(rp.act)
+	slices.Sort(have)
+	if len(rp.hidden) > 0 && st.Kind == adjudicator.NeedOrders {
+		want = slices.DeleteFunc(want, func(p string) bool { return rp.hidden[rp.sides[p]] })
+		var seen []string
+		for _, p := range have {
+			if !rp.hidden[rp.sides[p]] {
+				continue
+			}
+			if !slices.Contains(st.Sides, rp.sides[p]) {
+				return rp.fail("turn %d activation %d (%s) asks %s, of a side the rules do not ask", st.Turn, st.Act, st.What, p)
+			}
+			seen = append(seen, rp.sides[p])
+		}
+		for s := range rp.hidden {
+			if slices.Contains(st.Sides, s) && !slices.Contains(seen, s) {
+				return rp.fail("turn %d activation %d (%s) asks none of side %s, which the rules ask", st.Turn, st.Act, st.What, s)
+			}
+		}
+		have = slices.DeleteFunc(have, func(p string) bool { return rp.hidden[rp.sides[p]] })
+	}
+	if !slices.Equal(want, have) {
+		return rp.fail("turn %d activation %d (%s) asks %v; the rules ask %v", st.Turn, st.Act, st.What, have, want)
+	}
+	return nil
+}
+
+// assign applies an assign record sealed at r (in, its content, where this view holds it).
+func (rp *replayer) assign(r, in *gamelog.Record) {
+	if in == nil {
+		if rp.hidden == nil {
+			rp.hidden = map[string]bool{}
+		}
+		rp.hidden[r.Get("side")] = true
+		return
+	}
+	a := ledger.Assignment{Side: in.Get("side"), Player: in.Get("player"), Commander: in.Get("commander") == "yes", Commands: in.All("command")}
+	if a.Commander { // the side has one commander: whoever held it hands it over
+		for i := range rp.assigns {
+			if rp.assigns[i].Side == a.Side {
+				rp.assigns[i].Commander = false
 			}
 		}
 	}
-	have := slices.Clone(rp.act)
+	if i := slices.IndexFunc(rp.assigns, func(x ledger.Assignment) bool { return x.Player == a.Player }); i >= 0 {
+		rp.assigns[i] = a
+		return
+	}
+	rp.assigns = append(rp.assigns, a)
+}
+
+// checkStanding: in v4 the activation declared the sides whose standing orders the rules'
+// step applies (adjudicator.Step.Standing), which verify cannot know.
+func (rp *replayer) checkStanding(st adjudicator.Step) error {
+	if !rp.v4 {
+		return nil
+	}
+	want := slices.Clone(st.Standing)
 	slices.Sort(want)
-	slices.Sort(have)
-	if !slices.Equal(want, have) {
-		return rp.fail("turn %d activation %d (%s) asks %v; the rules ask %v", st.Turn, st.Act, st.What, have, want)
+	want = slices.Compact(want)
+	if !slices.Equal(want, rp.standing) {
+		return rp.fail("turn %d activation %d (%s) declares the standing orders of %v; the rules' step applies those of %v", st.Turn, st.Act, st.What, rp.standing, want)
+	}
+	return nil
+}
+
+// heldOrders returns the standing records the close uses, in its order, or what of them this
+// view lacks.
+func (rp *replayer) heldOrders(cl *gamelog.Record) ([]*gamelog.Record, string) {
+	var out []*gamelog.Record
+	for _, s := range cl.All("standing") {
+		n, _ := strconv.ParseUint(s, 10, 64)
+		r, ok := rp.held[n]
+		if !ok {
+			return nil, "standing record " + s
+		}
+		out = append(out, r)
+	}
+	return out, ""
+}
+
+// applyHeld gives the engine the standing orders the close used, as play.Resolve does.
+func (rp *replayer) applyHeld(held []*gamelog.Record) error {
+	var used []ledger.StandingOrders
+	for _, r := range held {
+		used = append(used, ledger.StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Lines: r.All("line"), Index: r.Index})
+	}
+	if err := applyStanding(rp.g, used); err != nil {
+		return rp.fail("%v", err)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ var capabilities = map[string]func(adjudicator.Game) bool{
 	"OrderFormer":    func(g adjudicator.Game) bool { _, ok := g.(adjudicator.OrderFormer); return ok },
 	"Worder":         func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Worder); return ok },
 	"StandingOrders": func(g adjudicator.Game) bool { _, ok := g.(adjudicator.StandingOrders); return ok },
+	"Teams":          func(g adjudicator.Game) bool { _, ok := g.(adjudicator.Teams); return ok },
 }
 
 // TestCapabilitiesAsserted: every optional capability a listed ruleset's games have is

@@ -99,7 +99,11 @@ type Step struct {
 	Reminded bool              `json:"reminded"`
 	Secret   bool              `json:"secret"`
 	Default  string            `json:"default"` // what happens to a side without orders
-	Orders   map[string]Orders `json:"orders"`  // by side: the latest accepted orders
+	Orders   map[string]Orders `json:"orders"`  // by side (a team game: by player): the latest accepted orders
+	// Players are the players a team game's step asks, by whom its orders are kept; none
+	// (every game of one player a side) keeps them by side. Optional, so that a settings
+	// form without it reads as before.
+	Players []string `json:"players,omitempty"`
 	// Waiting: the deadline passed under NoOrdersReferee; the referee has been asked, last
 	// at Asked (and again each RefereeReminder while the game waits).
 	Waiting bool      `json:"waiting,omitempty"`

@@ -96,6 +96,11 @@ type Receipt struct {
 	// Round, in a beacon game whose step these orders complete, says which beacon round its
 	// dice wait for: the receipt's checkpoint proves the round was named before it came.
 	Round string
+	// Standing are the mail's standing orders, one per line ("" for none), recorded on their
+	// own as record StandingRecord (log format v4): sealed for the player's side until the
+	// step that uses them, whose report shows them to both sides.
+	Standing       string
+	StandingRecord uint64
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.

@@ -16,6 +16,9 @@ var MailCommands = []string{"",
 		"ABSENT FROM TO (dates) holds deadlines while you are away; " +
 		"ZONE Europe/Rome (any IANA zone) shows deadlines in your own time zone; " +
 		"RESIGN CONFIRM ends the game, your side losing; HELP.",
+	"A side of several players (a team game): TEAM and your message mails your side's other players; " +
+		"your side's commander may ASSIGN COMMAND PLAYER (ASSIGN BAR carol, from the next step on; ASSIGN COMMANDER PLAYER hands over the side) " +
+		"and answer for a player who has not sent his orders, with FOR PLAYER as the first line of the orders (NONE FOR PLAYER for none).",
 	"Referees, with the referee's KEY: ZONE as players; PAUSE [HOURS] (until RESUME), RESUME, EXTEND [HOURS], " +
 		"PROCEED (without the orders still missing), REPLACE PLAYER ADDRESS [ZONE], " +
 		"REKEY PLAYER (a new key, mailed to the player), ENDGAME [RESULT].",

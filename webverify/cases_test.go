@@ -349,6 +349,27 @@ func equivocationCases(t *testing.T) []logCase {
 	}
 }
 
+// teamCases are a v4 team game (two players a side) in every view, and the operator's
+// rewrites of it that v4's rules refuse (forge.TeamAttacks, gamelog's TestTeamAttacksFail);
+// and its full and red copies, for the mutations.
+func teamCases(t *testing.T) ([]logCase, []game) {
+	s, c := forge.TeamGame(t, 2)
+	var out []logCase
+	var sources []game
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, s, c, v)
+		out = append(out, logCase{Name: "team: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+		if v.Full || v.Side == "red" {
+			sources = append(sources, g)
+		}
+	}
+	attacks, g := forge.TeamAttacks(t)
+	for _, a := range attacks {
+		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})
+	}
+	return out, sources
+}
+
 // secrecyCases are the operator's choices of which orders texts are sealed
 // (forge.SecrecyAttacks), and a game created before navarch declared secrecy, honest and
 // with a public text sealed (both pass, with a note: replay tells that one from the rules).
@@ -573,6 +594,47 @@ func beaconCases(t *testing.T) []logCase {
 	for i := 0; i < 40; i++ {
 		data, what := mutate(t, g, rng)
 		out = append(out, logCase{Name: fmt.Sprintf("beacon mutation %d: %s", i, what), Log: data, Key: pubHex(g), BeaconKey: key, Mails: []string{early}})
+	}
+	return out
+}
+
+// standingCases are log format v4's standing orders (ledger/forge's standing games): honest
+// copies of every view, with and without a beacon and after the game's end, the forged
+// standing logs navarch verify rejects (gamelog's TestStandingTampered), and random edits of
+// a standing log.
+func standingCases(t *testing.T) []logCase {
+	var out []logCase
+	sc, b := forge.StandingBeacon()
+	ended := forge.StandingScript()
+	ended.End = true
+	for _, view := range []ledger.View{{Full: true}, {}, {Side: "venice"}, {Side: "ottoman"}} {
+		g := forge.NewGame(t, forge.StandingScript(), view)
+		e := forge.NewGame(t, ended, view)
+		bg := forge.NewGame(t, sc, view)
+		out = append(out, logCase{Name: "standing: honest, view " + view.Name(), Log: g.Data, Key: pubHex(g)},
+			logCase{Name: "standing: honest, game over, view " + view.Name(), Log: e.Data, Key: pubHex(e)},
+			logCase{Name: "standing: honest beacon game, view " + view.Name(), Log: bg.Data, Key: pubHex(bg), BeaconKey: hex.EncodeToString(b.Chain.Key)})
+	}
+	for _, c := range forge.StandingCases(t) {
+		lc := logCase{Name: "standing tamper: " + c.Name, Log: c.Data, Key: hex.EncodeToString(c.Opts.Key), MustFail: true}
+		if c.Opts.BeaconKey != nil {
+			lc.BeaconKey = hex.EncodeToString(c.Opts.BeaconKey)
+		}
+		out = append(out, lc)
+	}
+	g := forge.NewGame(t, forge.StandingScript(), ledger.View{Side: "ottoman"})
+	// verify --sent: bob's standing mails account for his standing records (gamelog's
+	// TestStandingSent).
+	bobs := []string{sentMail(t, "bob@example.com", "bob-join@example.com", "join")}
+	for _, id := range []string{"1.1.standing@bob.example", "2.1.standing@bob.example", "3.1.standing@bob.example"} {
+		bobs = append(bobs, sentMail(t, "bob@example.com", id, "HOLD FIRE OTT-1 MOVE"))
+	}
+	out = append(out, logCase{Name: "standing: honest, with bob's sent mail", Log: g.Data, Key: pubHex(g), Sent: bobs, Player: "bob"},
+		logCase{Name: "standing: bob's sent mail but one standing mail", Log: g.Data, Key: pubHex(g), Sent: append(bobs[:2:2], bobs[3]), Player: "bob", MustFail: true})
+	rng := rand.New(rand.NewPCG(4, 4)) // random edits of a standing log (mutate_test.go)
+	for i := 0; i < 40; i++ {
+		data, what := mutate(t, g, rng)
+		out = append(out, logCase{Name: fmt.Sprintf("standing mutation %d: %s", i, what), Log: data, Key: pubHex(g)})
 	}
 	return out
 }

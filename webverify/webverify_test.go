@@ -125,12 +125,15 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	cases = append(cases, tamperCases(t)...)
 	cases = append(cases, attackCases(t)...)
 	cases = append(cases, secrecyCases(t)...)
+	team, teamSources := teamCases(t)
+	cases = append(cases, team...)
 	cases = append(cases, beaconCases(t)...)
+	cases = append(cases, standingCases(t)...)
 	mutations := 30 // per log; NAVARCH_MUTATIONS=N for a longer run
 	if n, err := strconv.Atoi(os.Getenv("NAVARCH_MUTATIONS")); err == nil {
 		mutations = n
 	}
-	cases = append(cases, mutationCases(t, mutations, sources...)...)
+	cases = append(cases, mutationCases(t, mutations, append(sources, teamSources...)...)...)
 	// The page's own Ed25519 (for browsers without WebCrypto's) on every signature of a few.
 	for _, c := range slices.Clone(cases) {
 		if c.Name == "honest full view, game over" || c.Name == "tamper: bad checkpoint signature" ||

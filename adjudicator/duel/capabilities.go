@@ -5,6 +5,7 @@ import "navarch/adjudicator"
 // The capabilities the host finds on this ruleset's games by type assertion; each is asserted
 // here so that a renamed or changed method fails to compile instead of silently dropping it.
 var (
-	_ adjudicator.Game = (*Game)(nil)
-	_ adjudicator.Bot  = (*Game)(nil)
+	_ adjudicator.Game  = (*Game)(nil)
+	_ adjudicator.Bot   = (*Game)(nil)
+	_ adjudicator.Teams = (*Game)(nil)
 )

@@ -179,3 +179,26 @@ func (g *Game) Help(side string) string {
 
 // BotOrders implements adjudicator.Bot: fire while afloat.
 func (g *Game) BotOrders(side string) string { return "FIRE" }
+
+// Commands implements adjudicator.Teams: a side is one ship (1), named by its side, which one
+// player commands.
+func (g *Game) Commands(side string) []adjudicator.Command {
+	if _, ok := g.Hull[side]; !ok {
+		return nil
+	}
+	return []adjudicator.Command{{ID: "SHIP", Title: "the " + side + " ship", Units: []string{side}}}
+}
+
+// Acting implements adjudicator.Teams: every turn asks each side's ship (1).
+func (g *Game) Acting(side string) []string {
+	if _, ok := g.Hull[side]; !ok || g.Next().Kind != adjudicator.NeedOrders {
+		return nil
+	}
+	return []string{side}
+}
+
+// OrderUnits implements adjudicator.Teams: FIRE and HOLD are the ship's orders.
+func (g *Game) OrderUnits(side string, o adjudicator.Order) []string { return []string{side} }
+
+// Chooses implements adjudicator.Teams: the duel has no choice of the whole side.
+func (g *Game) Chooses(side string) bool { return false }

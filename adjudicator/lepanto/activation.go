@@ -337,19 +337,31 @@ func (rs *resolver) recover(u *Unit, moved bool) error {
 	return nil
 }
 
-// furyPhase: the side activates again one group that has acted (2.4.2).
+// furyPhase: the side activates again one group that has acted (2.4.2). The ACTIVATE line
+// may come anywhere among the orders (a team game's commander sends it apart from the group's
+// orders); without it the chit is not used. Orders for units of other groups (sent by their
+// commanders in case theirs was chosen) are not used.
 func (rs *resolver) furyPhase(chit string, orders []adjudicator.Order) error {
-	if len(orders) == 0 {
+	i := slices.IndexFunc(orders, func(o adjudicator.Order) bool { _, ok := o.(*activateOrder); return ok })
+	if i < 0 {
 		rs.event("2.4.2", "The %s chit is not used", chit)
 		return nil
 	}
-	a, ok := orders[0].(*activateOrder)
-	if !ok || !slices.Contains(rs.g.furyGroups(chit), a.group) {
-		return fmt.Errorf("lepanto: %s chit orders do not start with ACTIVATE and a group that may act again", chit)
+	a := orders[i].(*activateOrder)
+	if !slices.Contains(rs.g.furyGroups(chit), a.group) {
+		return fmt.Errorf("lepanto: %s chit's ACTIVATE names no group that may act again", chit)
+	}
+	var group []adjudicator.Order
+	for _, o := range orders {
+		if uo, ok := o.(*unitOrder); ok {
+			if u := rs.g.unit(uo.unit); u != nil && u.Group == a.group {
+				group = append(group, o)
+			}
+		}
 	}
 	rs.event("2.4.2", "%s chit: group %s is activated again, reloaded", chit, a.group)
 	rs.g.Drawer = furyChits[chit][0]
-	return rs.actionPhase(a.group, orders[1:], true)
+	return rs.actionPhase(a.group, group, true)
 }
 
 func (rs *resolver) moveLeader(side string, o *leaderOrder) {

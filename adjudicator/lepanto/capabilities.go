@@ -13,4 +13,5 @@ var (
 	_ adjudicator.OrderFormer    = (*Game)(nil)
 	_ adjudicator.Worder         = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
+	_ adjudicator.Teams          = (*Game)(nil)
 )

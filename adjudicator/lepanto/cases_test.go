@@ -39,6 +39,8 @@ import (
 //	expect private SIDE TEXT          an event only SIDE sees contains TEXT
 //	expect headline TEXT              the report's subject names the event containing TEXT
 //	expect summary SIDE TEXT          a line of SIDE's summary (Summary) contains TEXT
+//	expect asks SIDE UNIT...          before the step: the units of SIDE it asks orders for (Acting; none: nil)
+//	expect chooses SIDE yes|no        before the step: whether it asks SIDE for a choice of the whole side
 //
 // Every roll given must be asked for, and every roll asked for must be given.
 type ruleCase struct {
@@ -191,6 +193,9 @@ func (c *ruleCase) run(t *testing.T) {
 		}
 		orders[side] = o
 	}
+	for _, e := range c.Expect {
+		adjtest.CheckTeamsExpect(t, g, e)
+	}
 	var events []adjudicator.Event
 	if len(errs) == 0 {
 		if g.Next().Kind != adjudicator.NeedOrders && len(c.Sides) == 0 {
@@ -222,6 +227,7 @@ func eventText(ev []adjudicator.Event) string {
 
 func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicator.Event) string {
 	switch e[0] {
+	case "asks", "chooses": // checked before the step (adjtest.CheckTeamsExpect)
 	case "error":
 		n, _ := strconv.Atoi(e[1])
 		for _, le := range errs {

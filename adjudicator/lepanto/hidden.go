@@ -115,11 +115,6 @@ func (rs *resolver) privateAs(kind adjudicator.Kind, side, rule, format string, 
 	rs.events = append(rs.events, adjudicator.Event{Rule: rule, Side: side, Text: fmt.Sprintf(format, args...), Rolls: rs.notes.Take(), Kind: kind})
 }
 
-// told tells a side's standing order back to it (never a report's headline).
-func (rs *resolver) told(side, rule string, o any) {
-	rs.privateAs(adjudicator.KindTold, side, rule, "Standing order: %s", o)
-}
-
 // reveal turns face up the hidden leaders aboard u (4.5): when they lead an attack, or when
 // a casualty check is rolled for them (the check is in the public log).
 func (rs *resolver) reveal(u *Unit, why string) {

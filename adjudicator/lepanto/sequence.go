@@ -21,11 +21,29 @@ func (g *Game) Next() adjudicator.Step {
 	case g.Wait != waitNone:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.NeedOrders,
 			Sides: slices.Clone(g.WaitSides), What: g.waitText(), Secret: g.Wait == waitLeaderMove && g.Sealed(),
-			Default: g.waitDefault()}
+			Default: g.waitDefault(), Standing: g.standingSides()}
 	case len(g.Cup) == 0:
 		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of game turn %d", g.Turn+1)}
 	}
 	return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.Auto, What: "draw from the cup"}
+}
+
+// standingSides are the sides whose standing orders the step waited for applies
+// (docs/LEPANTO.md "Standing orders and the steps that use them"): a group's action phase
+// and a fury chit, the other side's (its reaction fire, 5.3, its evades, 9.6); a Leader Move,
+// Disengage or Boarding chit, every side's (2.4.1, 2.4.4, 8: both sides' leaders, engaged
+// units and boardings are concerned).
+func (g *Game) standingSides() []string {
+	if g.Wait != waitGroup && g.Wait != waitFury {
+		return slices.Clone(g.sc.Sides)
+	}
+	var out []string
+	for _, s := range g.sc.Sides {
+		if !slices.Contains(g.WaitSides, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (g *Game) waitText() string {
@@ -111,6 +129,7 @@ type resolver struct {
 	notes    *adjudicator.RollNotes // r, noting the rolls behind each event
 	events   []adjudicator.Event
 	grappled map[Hex]bool // hexes a grappling attempt was made from this activation (7.1)
+	heldNow  bool         // applying standing orders held until this step (applyHeld)
 }
 
 // event records an event of the kind its rule's section gives (kinds).

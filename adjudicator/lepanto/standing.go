@@ -202,11 +202,77 @@ func (g *Game) leaderShips(group string) []string {
 	return all
 }
 
+// heldStanding are a side's standing orders sent before the step that applies them.
+type heldStanding struct {
+	side   string
+	orders []adjudicator.Order
+}
+
+// ApplyStanding implements adjudicator.StandingOrders: the next Resolve applies side's
+// standing orders, held since they were sent, before the step's own orders; each replaces
+// what an earlier one of the same kind said for its units (as in the orders of a step).
+func (g *Game) ApplyStanding(side string, standing []adjudicator.Order) {
+	var own []adjudicator.Order
+	for _, o := range standing {
+		if _, ok := o.(*standingOrder); ok {
+			own = append(own, o)
+		}
+	}
+	g.held = append(g.held, heldStanding{side, own})
+}
+
+// applyHeld applies the standing orders ApplyStanding gave, in the order given, and tells
+// every side of each (it counts from now on, so the rules make it known); one that names
+// a unit or group of the side no longer in play is passed over.
+func (rs *resolver) applyHeld() {
+	g := rs.g
+	held := g.held
+	g.held = nil
+	for _, h := range held {
+		for _, o := range h.orders {
+			so := o.(*standingOrder)
+			if !rs.applicable(h.side, so) {
+				continue
+			}
+			rs.heldNow = true
+			rs.applyOne(h.side, so)
+			rs.heldNow = false
+		}
+	}
+}
+
+// told tells of a standing order applied: its side alone when it came with the step's own
+// orders (v3's way), every side when it was held until now.
+func (rs *resolver) told(side, rule string, o *standingOrder) {
+	if rs.heldNow {
+		rs.event(rule, "Standing order of %s, sent before and applied now: %s", side, o)
+		return
+	}
+	rs.privateAs(adjudicator.KindTold, side, rule, "Standing order: %s", o) // never a report's headline
+}
+
+// applicable says whether a held standing order still names something of side's.
+func (rs *resolver) applicable(side string, o *standingOrder) bool {
+	g := rs.g
+	switch o.verb {
+	case "CAPTAIN":
+		gr := g.group(o.target)
+		return gr != nil && gr.Side == side && slices.Contains(g.leaderShips(gr.ID), o.ship)
+	case "RETURN":
+		u := g.unit(o.target)
+		return u != nil && u.Side == side && (u.Status == "" || u.Status == "fled")
+	case "LEADERS", "ENGAGED":
+		return true
+	}
+	return len(g.fireChoiceUnits(side, o.target)) > 0
+}
+
 // applyStanding records the standing orders of every side, in the sides' order.
 // A captain navarch placed by default may be moved by his owner's CAPTAIN order in the next
 // orders the owner sends ("at the owning player's wish", 4.4); after them he stays.
 func (rs *resolver) applyStanding(orders map[string][]adjudicator.Order) {
 	g := rs.g
+	rs.applyHeld()
 	for _, side := range g.sc.Sides {
 		standing, _ := splitStanding(orders[side])
 		for _, o := range standing {
@@ -277,4 +343,18 @@ func (rs *resolver) applyOne(side string, o *standingOrder) {
 			}
 		}
 	}
+}
+
+// ValidateStanding implements adjudicator.StandingOrders: each standing order names the
+// side's own unit or group (as in the orders of a step), whatever step is due.
+func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adjudicator.LineError {
+	v := &validation{g: g, side: side, seen: map[string]bool{}}
+	for _, o := range standing {
+		if _, ok := o.(*standingOrder); !ok {
+			v.fail(o, nil, "not a standing order")
+			continue
+		}
+		v.standing(o)
+	}
+	return v.errs
 }

@@ -100,6 +100,9 @@ type Game struct {
 	EngagedStay []string // sides with the standing order ENGAGED STAY (2.4.4), sorted
 
 	trace []Trace // what the last step did, for maps only: not part of the state (Encode)
+	// held are standing orders given by ApplyStanding for the step due, applied by its
+	// Resolve: not part of the state (Encode), since they count only from then on.
+	held []heldStanding
 }
 
 // byID finds the item with an id in a canonical list, or nil.

@@ -117,19 +117,50 @@ func (v *validation) stackable(o *unitOrder) bool {
 	return true
 }
 
-// fury: the first line names a group that has acted this turn, in the chit's section (2.4.2).
+// fury: an ACTIVATE line names a group that has acted this turn, in the chit's section
+// (2.4.2), and the unit orders are that group's. In a team game (adjudicator.Teams) the side's
+// commander chooses the group and each group's commander gives its orders in case it is the
+// one: orders without ACTIVATE are checked for each group they name that may act again.
 func (v *validation) fury(orders []adjudicator.Order) {
 	eligible := v.g.furyGroups(v.g.WaitGroup)
 	if len(orders) == 0 {
 		return // no orders: the chit is not used
 	}
-	a, ok := orders[0].(*activateOrder)
-	if !ok || !slices.Contains(eligible, a.group) {
-		v.fail(orders[0], eligible, "the first line must be ACTIVATE with a group that has acted this turn in the chit's section")
+	v.reloaded = true
+	i := slices.IndexFunc(orders, func(o adjudicator.Order) bool { _, ok := o.(*activateOrder); return ok })
+	if i < 0 {
+		v.furyGroupsOrders(orders, eligible)
 		return
 	}
-	v.group, v.reloaded = a.group, true
-	v.units(orders[1:])
+	a := orders[i].(*activateOrder)
+	if !slices.Contains(eligible, a.group) {
+		v.fail(orders[i], eligible, "want ACTIVATE with a group that has acted this turn in the chit's section")
+		return
+	}
+	v.group = a.group
+	v.units(slices.Delete(slices.Clone(orders), i, i+1))
+}
+
+// furyGroupsOrders checks a fury chit's unit orders sent without ACTIVATE: each for a unit of
+// a group that may act again, each group's orders checked as that group's activation.
+func (v *validation) furyGroupsOrders(orders []adjudicator.Order, eligible []string) {
+	by := map[string][]adjudicator.Order{}
+	for _, o := range orders {
+		uo, ok := o.(*unitOrder)
+		u := v.g.unit(uoUnit(uo))
+		if !ok || u == nil || !slices.Contains(eligible, u.Group) {
+			v.fail(o, eligible, "the orders for a fury chit are ACTIVATE with a group that has acted this turn in the chit's section, and unit orders for such a group")
+			continue
+		}
+		by[u.Group] = append(by[u.Group], o)
+	}
+	for _, gr := range eligible {
+		if len(by[gr]) > 0 {
+			v.group, v.b = gr, &board{g: v.g, moved: map[string]position{}}
+			v.seen, v.grappled, v.repaired = map[string]bool{}, map[Hex]bool{}, false
+			v.units(by[gr])
+		}
+	}
 }
 
 func (v *validation) unit(o *unitOrder) {

@@ -12,4 +12,5 @@ var (
 	_ adjudicator.AdvanceOrders  = (*Game)(nil)
 	_ adjudicator.OrderFormer    = (*Game)(nil)
 	_ adjudicator.StandingOrders = (*Game)(nil)
+	_ adjudicator.Teams          = (*Game)(nil)
 )

@@ -40,6 +40,7 @@ import (
 //	expect status SHIP STATUS | expect burning SHIP yes|no | expect grappled A B yes|no
 //	expect lashed A B yes|no | expect over TEXT | expect card CARD | expect deck CARD...
 //	expect wind FROM | expect flagships SHIP...
+//	expect asks SIDE UNIT... | expect chooses SIDE yes|no   before the step: Acting, Chooses (adjtest.CheckTeamsExpect)
 //	expect form-line SIDE TEXT            the order form for SIDE, before the step, pre-fills
 //	                                      the line TEXT (no-form-line: fills in no such line)
 //	expect form-may SIDE SHIP TEXT        the form offers SHIP an entry containing TEXT
@@ -235,6 +236,9 @@ func (c *ruleCase) run(t *testing.T) {
 		lineErrs = append(lineErrs, g.Validate(side, os)...)
 		orders[side] = os
 	}
+	for _, e := range c.Expect {
+		adjtest.CheckTeamsExpect(t, g, e)
+	}
 	var events []adjudicator.Event
 	if len(lineErrs) > 0 && !slices.ContainsFunc(c.Expect, func(e []string) bool { return e[0] == "error" }) {
 		t.Errorf("orders refused, and the case expects no error: %v", lineErrs)
@@ -272,6 +276,7 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	rest := strings.Join(e[1:], " ")
 	yes := func(i int) bool { return len(e) <= i || e[i] == "yes" }
 	switch e[0] {
+	case "asks", "chooses": // checked before the step (adjtest.CheckTeamsExpect)
 	case "error":
 		line, _ := strconv.Atoi(e[1])
 		text := strings.Join(e[2:], " ")

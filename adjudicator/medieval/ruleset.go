@@ -74,7 +74,7 @@ func (g *Game) Next() adjudicator.Step {
 		def = "every ship fights her fire and reloads the broadside furthest below its Gunnery"
 	}
 	return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act), Kind: adjudicator.NeedOrders,
-		Sides: []string{g.division(div).Side}, What: g.cardText(g.Card), Default: def}
+		Sides: []string{g.division(div).Side}, What: g.cardText(g.Card), Default: def, Standing: slices.Clone(g.sc.Sides)}
 }
 
 // Parse reads order text (see ParseOrders).
@@ -270,16 +270,10 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 	for _, o := range orders[g.division(div).Side] {
 		own = append(own, o.(*Order))
 	}
-	for _, o := range own {
-		// a standing order is told when it changes; restated, it changes nothing
-		if s := g.ship(o.Ship); o.Grapple != "" && s.NoGrapple != (o.Grapple == "NOGRAPPLE") {
-			s.NoGrapple = o.Grapple == "NOGRAPPLE"
-			p.event("Grappling.1", "%s will %sgrapple an enemy she comes into contact with", s.ID, map[bool]string{true: "not ", false: ""}[s.NoGrapple])
-		}
-		if s := g.ship(o.Ship); o.Against != "" && s.Against != o.Against {
-			s.Against = o.Against
-			p.event("Boarding.3", "%s will fight against %s when %s's Division is phasing and they are in contact", s.ID, s.Against, s.Against)
-		}
+	held := g.held
+	g.held = nil
+	for _, o := range append(held, own...) {
+		p.wish(o)
 	}
 	var err error
 	if isCommand(g.Card) {
@@ -294,6 +288,23 @@ func (g *Game) Resolve(orders map[string][]adjudicator.Order, r dice.Roller) ([]
 		return nil, err
 	}
 	return p.events, nil
+}
+
+// wish applies a ship's standing orders (rules "Grappling", "Boarding" iii); a standing
+// order is told when it changes (restated, it changes nothing).
+func (p *phase) wish(o *Order) {
+	s := p.g.ship(o.Ship)
+	if s == nil {
+		return
+	}
+	if o.Grapple != "" && s.NoGrapple != (o.Grapple == "NOGRAPPLE") {
+		s.NoGrapple = o.Grapple == "NOGRAPPLE"
+		p.event("Grappling.1", "%s will %sgrapple an enemy she comes into contact with", s.ID, map[bool]string{true: "not ", false: ""}[s.NoGrapple])
+	}
+	if o.Against != "" && s.Against != o.Against {
+		s.Against = o.Against
+		p.event("Boarding.3", "%s will fight against %s when %s's Division is phasing and they are in contact", s.ID, s.Against, s.Against)
+	}
 }
 
 // sailFight resolves a Sail/Fight card (rule "Sequence"): every ship's move in the order of

@@ -75,6 +75,9 @@ type Game struct {
 	Over   bool
 	Result string
 	Last   []Trace // what the last card's phase did, for the map (Trace)
+	// held are ships' standing orders given by ApplyStanding for the card due: not part of
+	// the state (Encode), applied by its Resolve.
+	held []*Order
 }
 
 // newGame sets up scenario sc: every ship at its place with its type's factors, broadsides

@@ -16,7 +16,9 @@ package medieval
 // a restated standing order is not reported again; the missile range is gunnery's (20");
 // the scenarios' set-up (docs/MEDIEVAL.md, "Engine 0.4.0"). Games begun under 0.3.0 are
 // stranded likewise.
+// 0.5.0: ships' standing orders sent before the card that uses them are applied with it
+// (Game.ApplyStanding, Step.Standing).
 //
-// 0.4.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
-// roll and kind fields); the same orders and dice resolve as in 0.4.0, but the events differ.
-func (ruleset) Version() string { return "0.4.1" }
+// 0.5.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.5.0, but the events differ.
+func (ruleset) Version() string { return "0.5.1" }

@@ -32,6 +32,7 @@ import (
 //	                                      reads raw 1..6 as 2,3,3,4,4,5
 //	expect error LINE [TEXT]              Parse or Validate refuses LINE (mentioning TEXT)
 //	expect event TEXT | expect no-event TEXT | expect private SIDE TEXT | expect headline TEXT
+//	expect asks SIDE UNIT... | expect chooses SIDE yes|no   before the step: Acting, Chooses (adjtest.CheckTeamsExpect)
 //	expect before TEXT | TEXT             the first event with the one comes before the other's
 //	expect sq SQ FIELD VALUE              formation, disordered, halves, status, melee,
 //	                                      heading, at (X Y), pursuing, morale, wing, hold
@@ -249,6 +250,9 @@ func (c *ruleCase) run(t *testing.T) {
 		lineErrs = append(lineErrs, g.Validate(side, os)...)
 		orders[side] = os
 	}
+	for _, e := range c.Expect {
+		adjtest.CheckTeamsExpect(t, g, e)
+	}
 	var events []adjudicator.Event
 	if len(lineErrs) == 0 {
 		r := &adjtest.Scripted{Rolls: c.Rolls}
@@ -282,6 +286,7 @@ func (c *ruleCase) check(t *testing.T, g *Game, e []string, events []adjudicator
 	t.Helper()
 	rest := strings.Join(e[1:], " ")
 	switch e[0] {
+	case "asks", "chooses": // checked before the step (adjtest.CheckTeamsExpect)
 	case "error":
 		line, _ := strconv.Atoi(e[1])
 		text := strings.Join(e[2:], " ")

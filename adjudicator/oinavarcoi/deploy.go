@@ -309,6 +309,8 @@ func (rs *resolver) deploy(orders map[string][]*Order) {
 	g.Deployed = true
 	for i, side := range g.sc.Sides {
 		var list []SignalEntry
+		was := map[string]placing{}
+		var moved []*Squadron
 		for _, o := range orders[side] {
 			if o.Signal != "" {
 				list = append(list, SignalEntry{Kind: o.Signal, Wing: o.Wing})
@@ -317,6 +319,10 @@ func (rs *resolver) deploy(orders map[string][]*Order) {
 			s := g.sq(o.Sq)
 			if s == nil || s.Side != side || !o.Deploy {
 				continue // Validate refuses these
+			}
+			if _, ok := was[s.ID]; !ok {
+				was[s.ID] = placing{s.Pose, s.Formation}
+				moved = append(moved, s)
 			}
 			s.Pose, s.Formation = g.deployedPose(s, o)
 			if o.Wing != "" {
@@ -329,6 +335,7 @@ func (rs *resolver) deploy(orders map[string][]*Order) {
 				s.Strategos = true
 			}
 		}
+		rs.undoOverlaps(side, moved, was)
 		g.Signals[i] = list
 		var kinds []string
 		for _, e := range list {
@@ -347,5 +354,40 @@ func (rs *resolver) deploy(orders map[string][]*Order) {
 				rs.event("Deployment.secret", "%s (%s) deploys at %v facing %d in %s, %s wing%s", s.ID, s.Name, s.Pose.At, s.Pose.Heading, s.Formation, s.Wing, strat)
 			}
 		}
+	}
+}
+
+// placing is where a squadron stood, in what formation.
+type placing struct {
+	pose      table.Pose
+	formation string
+}
+
+// undoOverlaps keeps a deployment from leaving two of a side's squadrons overlapping, which
+// Validate refuses in one player's orders but the parts of a team game's players (each
+// checked alone against where the others stood) may do together: while a squadron deployed
+// overlaps another, the later of the two in the orders goes back to where the scenario placed
+// it (the scenario's places never overlap). A whole side's valid orders never overlap, so
+// nothing changes for them.
+func (rs *resolver) undoOverlaps(side string, moved []*Squadron, was map[string]placing) {
+	g := rs.g
+	for {
+		undo := -1
+		for k := len(moved) - 1; k >= 0 && undo < 0; k-- {
+			s := moved[k]
+			for _, t := range g.Squadrons {
+				if t != s && t.Side == side && table.Overlap(g.corners(s), g.corners(t)) {
+					undo = k
+					break
+				}
+			}
+		}
+		if undo < 0 {
+			return
+		}
+		s := moved[undo]
+		s.Pose, s.Formation = was[s.ID].pose, was[s.ID].formation
+		moved = append(moved[:undo:undo], moved[undo+1:]...)
+		rs.event("Deployment.secret", "%s's deployment would overlap another squadron of its fleet: it stays where the scenario places it", s.ID)
 	}
 }

@@ -101,14 +101,15 @@ func (g *Game) Next() adjudicator.Step {
 			What:    "simultaneous secret deployment and the pre-battle signal lists (rules Deployment.secret, Signals.list)",
 			Default: "squadrons stay where the scenario places them; no signals written"}
 	case g.Phase == "":
-		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of turn %d: event and initiative", g.Turn+1)}
+		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of turn %d: event and initiative", g.Turn+1),
+			Standing: g.sc.Sides[:]}
 	case g.Phase == phaseChoose && len(g.Phalanxes) > 0:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: 1, Kind: adjudicator.NeedOrders, Sides: g.sc.Sides[:], Secret: true,
 			What:    fmt.Sprintf("%s chooses to move first or second; both sides secretly order their phalanxes (rules Initiative, Phalanx.orders)", g.Winner),
-			Default: "the winner moves first; phalanxes keep their orders"}
+			Default: "the winner moves first; phalanxes keep their orders", Standing: g.sc.Sides[:]}
 	case g.Phase == phaseChoose:
 		return adjudicator.Step{Turn: uint32(g.Turn), Act: 1, Kind: adjudicator.NeedOrders, Sides: []string{g.Winner},
-			What: "the initiative winner chooses to move first or second (rule Initiative)", Default: "moves first"}
+			What: "the initiative winner chooses to move first or second (rule Initiative)", Default: "moves first", Standing: g.sc.Sides[:]}
 	}
 	side, act := g.First, 2
 	if g.Phase == phaseMove2 {
@@ -118,8 +119,12 @@ func (g *Game) Next() adjudicator.Step {
 	if act == 3 {
 		def += "; then melee and morale"
 	}
-	return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(act), Kind: adjudicator.NeedOrders, Sides: []string{side},
+	st := adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(act), Kind: adjudicator.NeedOrders, Sides: []string{side},
 		What: fmt.Sprintf("movement of %s (rule Movement.each)", side), Default: def}
+	if act == 3 { // melee follows the second movement (rule Melee): SHARE, NAVARCH
+		st.Standing = g.sc.Sides[:]
+	}
+	return st
 }
 
 // Parse reads order text (ParseOrders). A line not understood is answered with the forms

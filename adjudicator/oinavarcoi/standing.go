@@ -81,28 +81,73 @@ func (g *Game) validateStanding(side string, os []*Order) []lineErr {
 }
 
 // applyStanding records the standing orders of each side, in the sides' order; each side
-// alone is told (the list is its own plan; the event that uses it says so).
+// alone is told (the list is its own plan; the event that uses it says so). Standing orders
+// held since they were sent (ApplyStanding) come first, and every side is told of them: they
+// count from this step on.
 func (rs *resolver) applyStanding(orders map[string][]adjudicator.Order) {
 	g := rs.g
-	for i, side := range g.sc.Sides {
-		standing, _ := splitStanding(own(orders[side]))
-		for _, o := range standing {
-			switch o.Standing {
-			case "OMEN":
-				g.OmenPrefer[i] = slices.Clone(o.Prefer)
-				rs.told(side, "Event.omens", o)
-			case "NAVARCH":
-				g.NavarchPrefer[i] = slices.Clone(o.Prefer)
-				rs.told(side, "Event.navarch", o)
-			case "SHARE":
-				g.SharePrefer[i] = slices.Clone(o.Prefer)
-				rs.told(side, "Melee.two", o)
-			case "INITIATIVE":
-				g.Initiative[i] = strings.Join(o.Prefer, "")
-				rs.told(side, "Initiative", o)
-			}
+	held := g.held
+	g.held = nil
+	for _, h := range held {
+		for _, o := range h.orders {
+			rs.applyOne(h.side, o, true)
 		}
 	}
+	for _, side := range g.sc.Sides {
+		standing, _ := splitStanding(own(orders[side]))
+		for _, o := range standing {
+			rs.applyOne(side, o, false)
+		}
+	}
+}
+
+// heldStanding are a side's standing orders sent before the step that applies them.
+type heldStanding struct {
+	side   string
+	orders []*Order
+}
+
+// ApplyStanding implements adjudicator.StandingOrders: the next Resolve applies side's
+// standing orders, held since they were sent, before the step's own; each replaces the
+// side's earlier one of its kind. The start of a turn (its event and initiative), the
+// initiative choice and the second movement (its melee) apply every side's (docs/OINAVARCOI.md
+// "Standing orders and the steps that use them").
+func (g *Game) ApplyStanding(side string, standing []adjudicator.Order) {
+	var os []*Order
+	for _, o := range standing {
+		if x, ok := o.(*Order); ok && x.Standing != "" {
+			os = append(os, x)
+		}
+	}
+	g.held = append(g.held, heldStanding{side, os})
+}
+
+// applyOne records one standing order of side; held says it was held until now (every side
+// is told), else it came with the step's own orders (its side alone).
+func (rs *resolver) applyOne(side string, o *Order, held bool) {
+	g := rs.g
+	i := g.sc.SideIndex(side)
+	if i < 0 {
+		return
+	}
+	rule := map[string]string{"OMEN": "Event.omens", "NAVARCH": "Event.navarch", "SHARE": "Melee.two", "INITIATIVE": "Initiative"}[o.Standing]
+	switch o.Standing {
+	case "OMEN":
+		g.OmenPrefer[i] = slices.Clone(o.Prefer)
+	case "NAVARCH":
+		g.NavarchPrefer[i] = slices.Clone(o.Prefer)
+	case "SHARE":
+		g.SharePrefer[i] = slices.Clone(o.Prefer)
+	case "INITIATIVE":
+		g.Initiative[i] = strings.Join(o.Prefer, "")
+	default:
+		return
+	}
+	if held {
+		rs.event(rule, "Standing order of %s, sent before and applied now: %s", side, o)
+		return
+	}
+	rs.told(side, rule, o)
 }
 
 // preferred returns the first squadron of prefer that can take the event, or nil.
@@ -162,6 +207,20 @@ func (g *Game) standingLines(side string) (out []string) {
 		if len(ids) > 0 {
 			out = append(out, []string{"OMEN", "NAVARCH", "SHARE"}[k]+" "+strings.Join(ids, " "))
 		}
+	}
+	return out
+}
+
+// ValidateStanding implements adjudicator.StandingOrders: one line of each kind a mail,
+// naming the side's own war squadrons, whatever step is due.
+func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adjudicator.LineError {
+	var out []adjudicator.LineError
+	os, rest := splitStanding(own(standing))
+	for _, o := range rest {
+		out = append(out, adjudicator.LineError{Line: o.line, Text: o.String(), Err: fmt.Errorf("%w: not a standing order", adjudicator.ErrIllegal)})
+	}
+	for _, e := range g.validateStanding(side, os) {
+		out = append(out, adjudicator.LineError{Line: e.o.line, Text: e.o.String(), Err: fmt.Errorf("%w: %s", adjudicator.ErrIllegal, e.why), Legal: e.legal})
 	}
 	return out
 }

@@ -1,9 +1,13 @@
 package oinavarcoi
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"navarch/adjudicator"
+	"navarch/dice"
+	"navarch/ident"
 )
 
 // TestStandingSplit: OMEN, NAVARCH, SHARE and INITIATIVE lines are told apart from the
@@ -27,5 +31,35 @@ func TestStandingSplit(t *testing.T) {
 		if len(errs) > 0 || adjudicator.Canonical(again) != text {
 			t.Errorf("%q reads back as %q (%v)", text, adjudicator.Canonical(again), errs)
 		}
+	}
+}
+
+// TestApplyStandingHeld: OMEN and INITIATIVE held since they were sent (ApplyStanding) are in
+// force after the next Resolve, each told to every side; a later one of a kind replaces it.
+func TestApplyStandingHeld(t *testing.T) {
+	g := newScenario(t, "clash")
+	orders, errs := g.Parse("athens", "OMEN A3\nOMEN A2 A1\nINITIATIVE SECOND\n")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	g.ApplyStanding("athens", orders)
+	events, err := g.Resolve(nil, dice.NewActivation(1, 0, ident.Hash{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.OmenPrefer[0]; !slices.Equal(got, []string{"A2", "A1"}) || g.Initiative[0] != "SECOND" {
+		t.Errorf("omen %v, initiative %q: want the later OMEN and SECOND", got, g.Initiative[0])
+	}
+	n := 0
+	for _, e := range events {
+		if strings.HasPrefix(e.Text, "Standing order of athens, sent before and applied now:") {
+			n++
+			if e.Side != "" {
+				t.Errorf("told to %s alone: %q", e.Side, e.Text)
+			}
+		}
+	}
+	if n != 3 || len(g.held) != 0 {
+		t.Errorf("%d held standing orders told (want 3), %d kept", n, len(g.held))
 	}
 }

@@ -110,6 +110,9 @@ type Game struct {
 	// trace is what the last step moved, for the map only: it is recomputed by replaying
 	// that step, so it is not part of Encode.
 	trace []Moved
+	// held are standing orders given by ApplyStanding for the step due: not part of the state
+	// (Encode), applied by its Resolve.
+	held []heldStanding
 }
 
 // Moved is a squadron the last step moved: its centre before and after.

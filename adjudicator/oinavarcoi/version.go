@@ -11,7 +11,9 @@ package oinavarcoi
 // omens on equal dice go to a roll-off's winner; a signal is carried out where its line
 // stands; the standing orders INITIATIVE and SHARE and the conditional IF. Games begun under
 // 0.2.0 are stranded (navarch check, the daemon).
+// 0.4.0: standing orders sent before the step that uses them are applied with it
+// (Game.ApplyStanding, Step.Standing), and every side is told of them then.
 //
-// 0.3.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
-// roll and kind fields); the same orders and dice resolve as in 0.3.0, but the events differ.
-func (ruleset) Version() string { return "0.3.1" }
+// 0.4.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.4.0, but the events differ.
+func (ruleset) Version() string { return "0.4.1" }

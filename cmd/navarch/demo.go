@@ -48,15 +48,16 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	scenario := fs.String("scenario", "", "the scenario (default: the ruleset's demo scenario, "+defScenario+" for "+defID+")")
 	turns := fs.Int("turns", 2, "turns to play before the referee ends the game")
 	withMaps := fs.Bool("maps", true, "draw the reports' maps (false: reports without maps, a faster game)")
+	players := fs.Int("players", 1, "players a side: more than 1 plays a team game, the side's wings (a ruleset's top commands) dealt among them, one bot each")
 	withBeacon := fs.Bool("beacon", false, "key every step with a local public randomness beacon (a relay on loopback with its own key), as drand quicknet keys a configured installation's")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() != 0 || *turns < 1 {
+	if fs.NArg() != 0 || *turns < 1 || *players < 1 {
 		fs.Usage()
 		return 2
 	}
-	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout, demoOptions{beacon: *withBeacon, maps: *withMaps})
+	d, err := newDemo(*out, *ruleset, *scenario, *turns, stdout, demoOptions{beacon: *withBeacon, maps: *withMaps, players: *players})
 	if err != nil {
 		fmt.Fprintf(stderr, "navarch demo: %v\n", err)
 		return 1
@@ -180,7 +181,7 @@ var demoTurnEndRE = regexp.MustCompile(`(?m)^game turn \d+ is over\.`)
 
 // answer sends the bot's orders; the first real orders of the game go out with a mistake.
 func (d *demo) answer(p *demoPlayer, kind string) error {
-	orders, err := d.botOrders(p.side)
+	orders, err := d.botOrders(p)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 	"navarch/beacon"
 	"navarch/beacon/beacontest"
 	"navarch/host"
+	"navarch/ledger"
 	"navarch/play"
 	"navarch/render"
 	listed "navarch/rulesets"
@@ -128,7 +129,12 @@ func readDelivered(raw []byte) (seen, error) {
 }
 
 // demoOptions are the demo's switches: a local beacon keying the steps, and the maps drawn.
-type demoOptions struct{ beacon, maps bool }
+// demoOptions: players is how many players each side has (1: the lone player of each; more:
+// a team game, the side's top commands shared among them, its first player its commander).
+type demoOptions struct {
+	beacon, maps bool
+	players      int
+}
 
 func newDemo(out, ruleset, scenario string, turns int, progress io.Writer, opt demoOptions) (*demo, error) {
 	entry, err := listed.Demo(list, ruleset)
@@ -165,14 +171,9 @@ func newDemo(out, ruleset, scenario string, turns int, progress io.Writer, opt d
 		return nil, err
 	}
 	spec := host.GameSpec{Ruleset: rs.ID(), Scenario: sc.ID, Referees: []string{demoReferee}}
-	names, zones := []string{"alice", "bob", "carol", "dave"}, []string{"Europe/Rome", "America/New_York", "Asia/Tokyo", "UTC"}
-	for i, side := range sc.Sides {
-		p := &demoPlayer{id: names[i%len(names)], side: side, address: names[i%len(names)] + "@" + demoDomain}
-		d.players[p.address], d.sides = p, append(d.sides, side)
-		spec.Players = append(spec.Players, host.PlayerSpec{ID: p.id, Side: side, Address: p.address, Zone: zones[i%len(zones)]})
-		if d.first == nil {
-			d.first = p
-		}
+	if err := d.cast(rs, *sc, max(opt.players, 1), &spec); err != nil {
+		d.close()
+		return nil, err
 	}
 	tag, err := d.h.CreateGame(spec)
 	if err != nil {
@@ -357,7 +358,8 @@ func slug(s string) string {
 // snapshot when that is the state of the log (play.Restore checks it against the log's last
 // state record), else the whole log replayed: a replay per mail made a long game's bots
 // quadratic in its length.
-func (d *demo) botOrders(side string) (string, error) {
+func (d *demo) botOrders(p *demoPlayer) (string, error) {
+	side := p.side
 	text := ""
 	err := d.s.View(func(tx *store.Tx) error {
 		id := store.Games(tx)[0]
@@ -373,7 +375,11 @@ func (d *demo) botOrders(side string) (string, error) {
 			return fmt.Errorf("ruleset %T has no bot", g)
 		}
 		text = bot.BotOrders(side)
-		return nil
+		as, err := ledger.Commands(tx, id)
+		if err == nil && len(as) > 0 { // a team game: the player's own units' orders
+			text = teamShare(g, as, p, text)
+		}
+		return err
 	})
 	if text == "" {
 		text = "NONE"
@@ -455,3 +461,70 @@ func (s *demoSession) Data(r io.Reader) error {
 }
 func (s *demoSession) Reset()        { s.to = nil }
 func (s *demoSession) Logout() error { return nil }
+
+// demoNames are the demo's players, in the order the sides are filled.
+var demoNames, demoZones = []string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj"},
+	[]string{"Europe/Rome", "America/New_York", "Asia/Tokyo", "UTC"}
+
+// cast gives each side n players: the first is the side's commander, and in a team game
+// (n > 1) the side's top commands (adjudicator.Teams: Lepanto's wings) are dealt among them
+// in turn.
+func (d *demo) cast(rs adjudicator.Ruleset, sc adjudicator.Scenario, n int, spec *host.GameSpec) error {
+	var teams adjudicator.Teams
+	if n > 1 {
+		g, err := rs.New(adjudicator.Config{Scenario: sc.ID})
+		if err != nil {
+			return err
+		}
+		t, ok := g.(adjudicator.Teams)
+		if !ok {
+			return fmt.Errorf("ruleset %s does not share a side among players: -players 1", rs.ID())
+		}
+		teams, spec.Commands = t, map[string][]string{}
+	}
+	if n*len(sc.Sides) > len(demoNames) {
+		return fmt.Errorf("at most %d players a side", len(demoNames)/len(sc.Sides))
+	}
+	for i, side := range sc.Sides {
+		var ids []string
+		for j := range n {
+			k := j*len(sc.Sides) + i
+			p := &demoPlayer{id: demoNames[k], side: side, address: demoNames[k] + "@" + demoDomain}
+			d.players[p.address] = p
+			ids = append(ids, p.id)
+			spec.Players = append(spec.Players, host.PlayerSpec{ID: p.id, Side: side, Address: p.address, Zone: demoZones[k%len(demoZones)]})
+			if d.first == nil {
+				d.first = p
+			}
+		}
+		d.sides = append(d.sides, side)
+		if teams == nil {
+			continue
+		}
+		j := 0
+		for _, c := range teams.Commands(side) {
+			if c.Within == "" {
+				spec.Commands[ids[j%n]] = append(spec.Commands[ids[j%n]], c.ID)
+				j++
+			}
+		}
+	}
+	return nil
+}
+
+// teamShare is the part of the side's bot orders text that player p gives: the orders for
+// units he commands, and the side's whole choices if he is its commander (play.Foreign
+// refuses the rest); "" for none.
+func teamShare(g adjudicator.Game, as []ledger.Assignment, p *demoPlayer, text string) string {
+	orders, errs := g.Parse(p.side, text)
+	if len(errs) > 0 {
+		return text // refused by line as the bot wrote it
+	}
+	var mine []adjudicator.Order
+	for _, o := range orders {
+		if len(play.Foreign(g, p.side, p.id, []adjudicator.Order{o}, as)) == 0 {
+			mine = append(mine, o)
+		}
+	}
+	return strings.TrimSuffix(adjudicator.Canonical(mine), "\n")
+}

@@ -80,6 +80,20 @@ func TestExampleV2Log(t *testing.T) {
 	}
 }
 
+// TestExampleV3Log: a log of format navarch/v3 (made before v4: docs/example/v3) keeps
+// verifying under its version's rules, alice's sent mail and her checkpoint included.
+func TestExampleV3Log(t *testing.T) {
+	dir := filepath.Join(exampleDir, "v3")
+	file := func(n string) string { return filepath.Join(dir, n) }
+	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v3", "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v3") || !strings.Contains(out, "account for every orders and join record of yours") {
+		t.Errorf("v3 example: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v4", file("game.log")); code != 1 || !strings.Contains(out, "navarch/v4") {
+		t.Errorf("the v3 example pinned to v4: exit %d, want a failure naming the format\n%s", code, out)
+	}
+}
+
 func readKey(t *testing.T, dir string) string {
 	t.Helper()
 	key, err := os.ReadFile(filepath.Join(dir, "verifier.key"))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,7 +58,7 @@ func runGame(c *cli, args []string) int {
 	sub, args := args[0], args[1:]
 	fs := gameCmd.flags(stderr)
 	path := fs.String("config", "navarch.json", "the configuration file")
-	var players, referees multi
+	var players, referees, commands multi
 	ruleset := fs.String("ruleset", rulesets[0].ID(), "new: the ruleset")
 	scenario := fs.String("scenario", "", "new: the scenario")
 	options := fs.String("options", "", "new: optional rules, comma-separated")
@@ -70,6 +71,8 @@ func runGame(c *cli, args []string) int {
 	side := fs.String("side", "", "export: the side whose copy to write (default: the full log)")
 	fs.Var(&players, "player", "new: ID:SIDE:ADDRESS:ZONE; repeatable")
 	fs.Var(&referees, "referee", "new: a referee's address; repeatable")
+	fs.Var(&commands, "command", "new: ID:COMMAND,COMMAND: what a player of a side shared by several commands (the ruleset's wings, groups, divisions: navarch rules); repeatable")
+	commander := fs.String("commander", "", "new: the commanders of shared sides, comma-separated player ids (default: each side's first player)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -85,7 +88,9 @@ func runGame(c *cli, args []string) int {
 		spec := host.GameSpec{Ruleset: *ruleset, Scenario: *scenario, Referees: referees,
 			DeadlineHours: *deadline, ReminderHours: *reminder, NoOrders: *noOrders}
 		if err = spans(&spec, *deadlineSpan, *reminderSpan); err == nil {
-			err = gameNew(h, stdout, spec, *options, c.path(*tables), players)
+			if err = teamFlags(&spec, commands, *commander); err == nil {
+				err = gameNew(h, stdout, spec, *options, c.path(*tables), players)
+			}
 		}
 	case "list":
 		err = gameList(h, stdout)
@@ -151,11 +156,43 @@ func gameNew(h *host.Host, stdout io.Writer, spec host.GameSpec, options, tables
 		}
 		spec.Players = append(spec.Players, host.PlayerSpec{ID: f[0], Side: f[1], Address: f[2], Zone: f[3]})
 	}
+	if list, ok := spec.Commanders[""]; ok { // -commander: each player id names his side's commander
+		spec.Commanders = map[string]string{}
+		for _, id := range strings.Split(list, ",") {
+			i := slices.IndexFunc(spec.Players, func(p host.PlayerSpec) bool { return p.ID == strings.TrimSpace(id) })
+			if i < 0 {
+				return fmt.Errorf("-commander %s: not a -player of the game", id)
+			}
+			spec.Commanders[spec.Players[i].Side] = spec.Players[i].ID
+		}
+	}
 	tag, err := h.CreateGame(spec)
 	if err == nil {
 		fmt.Fprintf(stdout, "created game %s; its welcome mails are queued\n", tag)
 	}
 	return err
+}
+
+// teamFlags reads -command ID:CMD,CMD (repeatable) and -commander ID,ID into the spec;
+// gameNew's players give the commanders their sides.
+func teamFlags(spec *host.GameSpec, commands []string, commanders string) error {
+	for _, c := range commands {
+		id, list, ok := strings.Cut(c, ":")
+		if !ok || id == "" || list == "" {
+			return fmt.Errorf("-command %q: want ID:COMMAND,COMMAND (alice:BAR,CAN)", c)
+		}
+		if spec.Commands == nil {
+			spec.Commands = map[string][]string{}
+		}
+		id = strings.ToLower(id)
+		for _, x := range strings.Split(list, ",") {
+			spec.Commands[id] = append(spec.Commands[id], strings.ToUpper(strings.TrimSpace(x)))
+		}
+	}
+	if commanders != "" {
+		spec.Commanders = map[string]string{"": commanders} // resolved to sides by gameNew
+	}
+	return nil
 }
 
 func gameList(h *host.Host, stdout io.Writer) error {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"navarch/beacon/beacontest"
@@ -53,6 +54,12 @@ type Script struct {
 	// Held: alice's orders of each turn's second activation are advance orders held from
 	// her mail of its first ("held yes", that mail's Message-ID).
 	Held bool
+	// Standing (log format v4): in each turn's first activation bob (not asked) and then
+	// alice send standing orders; the first activation applies bob's side's (the other
+	// side's, as a group's action phase does), the second every side's, so alice's wait
+	// one step. In a beacon game bob sends more after the first step's round was named:
+	// past its cut, they wait for the second.
+	Standing bool
 }
 
 // BeaconDelay is the delay from a step's inputs to its round in scripted beacon games.
@@ -188,7 +195,14 @@ func draw(tx *store.Tx, id ident.GameID, sc Script, t uint32) error {
 func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) error {
 	var ordersIdx uint64
 	err := s.Update(func(tx *store.Tx) error {
-		if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: a, Players: []string{"alice"}, What: "group HL-CENTRE", Deadline: Clock.Add(48 * time.Hour), Secret: secretStep(t, a)}); err != nil {
+		if err := ledger.Open(tx, id, ledger.Activation{Turn: t, Act: a, Players: []string{"alice"}, What: "group HL-CENTRE", Deadline: Clock.Add(48 * time.Hour), Secret: secretStep(t, a),
+			Standing: standingSides(sc, a)}); err != nil {
+			return err
+		}
+		if err := sendStanding(tx, id, sc, t, a, "bob", "standing", "HOLD FIRE OTT-1 MOVE"); err != nil {
+			return err
+		}
+		if err := sendStanding(tx, id, sc, t, a, "alice", "standing", fmt.Sprintf("HOLD FIRE VEN-%d\nLEADERS STAY", t)); err != nil {
 			return err
 		}
 		var err error
@@ -202,6 +216,28 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 		return err
 	}
 	return s.Update(func(tx *store.Tx) error { return resolve(tx, id, sc, t, a, ordersIdx) })
+}
+
+// standingSides are the sides whose standing orders scripted activation a applies.
+func standingSides(sc Script, a uint32) []string {
+	switch {
+	case !sc.Standing:
+		return nil
+	case a == 1:
+		return []string{"ottoman"}
+	}
+	return []string{"ottoman", "venice"}
+}
+
+// sendStanding records a mail of standing orders from player in each turn's first
+// activation (Script.Standing); its Message-ID is <t.a.tag@player.example>.
+func sendStanding(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, player, tag, text string) error {
+	if !sc.Standing || a != 1 {
+		return nil
+	}
+	_, err := ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Lines: strings.Split(text, "\n"), Received: Clock,
+		MessageID: fmt.Sprintf("<%d.%d.%s@%s.example>", t, a, tag, player)})
+	return err
 }
 
 // mailOf is the activation of turn t in which alice sent the mail of step (t, a)'s orders:
@@ -223,6 +259,11 @@ func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx ui
 	if err != nil {
 		return err
 	}
+	if sc.Beacon != nil { // past the cut: the next step that applies bob's side's uses it
+		if err := sendStanding(tx, id, sc, t, a, "bob", "late", "REACT OTT-1"); err != nil {
+			return err
+		}
+	}
 	act, err := ledger.Close(tx, id, t, a, uses)
 	if err != nil {
 		return err
@@ -235,11 +276,12 @@ func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx ui
 		if written, err = ledger.AppendRolls(tx, id, act, written); err != nil {
 			return err
 		}
-		rolls := act.Rolls()
-		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)},
-			Rolls: []string{rolls[len(rolls)-1].Label}, Kind: "hit"} // log v4: the roll behind it
+		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)}}
 		if r%2 == 1 {
 			ev.Side = "venice"
+		} else { // log v4: a public event names the roll behind it and its kind
+			rolls := act.Rolls()
+			ev.Rolls, ev.Kind = []string{rolls[len(rolls)-1].Label}, "hit"
 		}
 		if err := ledger.AppendEvent(tx, id, ev); err != nil {
 			return err

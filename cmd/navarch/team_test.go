@@ -1,0 +1,136 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGameNewTeams: game new shares sides among players with -command (and -commander);
+// the full log holds each player's assignment, sealed for his side, the other side's copy
+// none of them; a command the side does not have is refused and nothing is created.
+func TestGameNewTeams(t *testing.T) {
+	_, cfg, _ := testConfig(t)
+	players := []string{"-player", "alice:christian:alice@example.org", "-player", "carol:christian:carol@example.org",
+		"-player", "bob:ottoman:bob@example.com", "-player", "dave:ottoman:dave@example.com"}
+	bad := append([]string{"game", "new", "-config", cfg, "-scenario", "battle-of-lepanto", "-command", "alice:LEFT,NOWHERE"}, players...)
+	if code, out, errs := navarch(bad...); code != 1 || !strings.Contains(errs, `no command "NOWHERE"`) {
+		t.Errorf("a command the side lacks: exit %d\n%s%s", code, out, errs)
+	}
+	for _, c := range [][]string{{"-command", "alice"}, {"-command", "alice:LEFT", "-commander", "zed"}} {
+		bad := append(append([]string{"game", "new", "-config", cfg, "-scenario", "battle-of-lepanto"}, c...), players...)
+		if code, out, errs := navarch(bad...); code != 1 || !strings.Contains(errs, c[len(c)-1]) {
+			t.Errorf("%v: exit %d\n%s%s", c, code, out, errs)
+		}
+	}
+	args := append([]string{"game", "new", "-config", cfg, "-scenario", "battle-of-lepanto",
+		"-command", "alice:LEFT,CENTER", "-command", "carol:reserve,right", "-command", "bob:RIGHT,CENTER", "-command", "dave:RESERVE,LEFT",
+		"-commander", "carol,bob"}, players...)
+	code, out, errs := navarch(args...)
+	if code != 0 {
+		t.Fatalf("game new: exit %d\n%s%s", code, out, errs)
+	}
+	tag := strings.TrimSuffix(strings.Fields(out)[2], ";")
+	code, full, errs := navarch("game", "export", "-config", cfg, tag)
+	if code != 0 {
+		t.Fatalf("export: exit %d %s", code, errs)
+	}
+	for _, want := range []string{"side christian\nby referee\nplayer alice\ncommand LEFT\ncommand CENTER\n",
+		"side christian\nby referee\nplayer carol\ncommander yes\ncommand RESERVE\ncommand RIGHT\n",
+		"side ottoman\nby referee\nplayer bob\ncommander yes\ncommand RIGHT\ncommand CENTER\n"} {
+		if !strings.Contains(full, want) {
+			t.Errorf("the full log lacks the assignment\n%s", want)
+		}
+	}
+	_, ottoman, _ := navarch("game", "export", "-config", cfg, "-side", "ottoman", tag)
+	if strings.Contains(ottoman, "side christian\nby referee") || !strings.Contains(ottoman, "side ottoman\nby referee") {
+		t.Errorf("the ottoman copy shows christian assignments, or lacks its own")
+	}
+}
+
+// TestDemoTeams runs navarch demo -players 4 on the battle of Lepanto: four bots a side, one
+// per wing, play through the daemon by mail; steps ask one wing's player or every player of
+// the sides; each side's copy of the log and the full one verify, and the full one replays;
+// every player gets fewer mails than the lone player of each side in the same game.
+func TestDemoTeams(t *testing.T) {
+	lone := demoMails(t, "1")
+	dir := t.TempDir()
+	code, out, errs := navarch("demo", "-out", dir, "-scenario", "battle-of-lepanto", "-players", "4", "-turns", "1", "-maps=false")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(out, "\nPASS\n"); n != 2 {
+		t.Errorf("verify and replay: %d PASS lines, want 2\n%s", n, out)
+	}
+	for _, log := range []string{"game.log", "christian.log", "ottoman.log"} {
+		if code, out, _ := navarch("verify", "--trust-log-key", filepath.Join(dir, log)); code != 0 {
+			t.Errorf("%s does not verify:\n%s", log, out)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "game.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\nact alice\n") || !strings.Contains(string(data), "\nact alice bob carol dave erin frank grace heidi\n") {
+		t.Errorf("no step asked one wing's player alone, or none every player")
+	}
+	team := mailsByPlayer(t, dir)
+	if len(team) != 8 {
+		t.Fatalf("mail to %d players, want 8: %v", len(team), team)
+	}
+	for p, n := range team {
+		if n >= min(lone["alice"], lone["bob"]) {
+			t.Errorf("%s got %d mails, the lone players %v", p, n, lone)
+		}
+	}
+}
+
+// demoMails plays the battle of Lepanto's demo for one turn with n players a side and
+// counts each player's mails.
+func demoMails(t *testing.T, n string) map[string]int {
+	t.Helper()
+	dir := t.TempDir()
+	if code, out, errs := navarch("demo", "-out", dir, "-scenario", "battle-of-lepanto", "-players", n, "-turns", "1", "-maps=false"); code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+	}
+	return mailsByPlayer(t, dir)
+}
+
+// mailsByPlayer counts a demo's mails by player ("012-alice-your-move….eml").
+func mailsByPlayer(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	mails, _ := filepath.Glob(filepath.Join(dir, "mail", "*.eml"))
+	out := map[string]int{}
+	for _, m := range mails {
+		f := strings.SplitN(filepath.Base(m), "-", 3)
+		if len(f) == 3 && f[1] != "referee" {
+			out[f[1]]++
+		}
+	}
+	return out
+}
+
+// TestDemoTeamsEachRuleset: two players a side in the medieval rules' and Oi Navarcoi!'s
+// demo scenarios play through the daemon; steps ask the second player of a side (carol,
+// dave) as well as the first, and the log verifies and replays.
+func TestDemoTeamsEachRuleset(t *testing.T) {
+	for _, c := range [][2]string{{"medieval", "sluys-1340"}, {"oinavarcoi", "knidos"}} {
+		t.Run(c[0], func(t *testing.T) {
+			dir := t.TempDir()
+			code, out, errs := navarch("demo", "-out", dir, "-rules", c[0], "-scenario", c[1], "-players", "2", "-turns", "1", "-maps=false")
+			if code != 0 || strings.Count(out, "\nPASS\n") != 2 {
+				t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "game.log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{"alice", "carol", "bob", "dave"} {
+				if !strings.Contains(string(data), "\nplayer "+p+"\ncommitment") {
+					t.Errorf("no orders record of %s", p)
+				}
+			}
+		})
+	}
+}

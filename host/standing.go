@@ -1,0 +1,110 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+
+	"navarch/adjudicator"
+	"navarch/gamelog"
+	"navarch/ident"
+	"navarch/play"
+	"navarch/store"
+)
+
+// Standing orders in a v4 game (docs/LOG-FORMAT.md 3, v4's standing orders): the standing
+// lines of a mail (adjudicator.StandingOrders.Standing) are recorded on their own, sealed for
+// the player's side, whether or not the mail answers a step; the next step that applies his
+// side's standing orders (Step.Standing) uses them, and its report tells both sides. The
+// step's own orders record holds only the rest.
+
+// sealedStanding returns the game's standing orders when they are kept in standing records:
+// a v4 game whose ruleset has standing orders.
+func sealedStanding(tx *store.Tx, id ident.GameID, eng adjudicator.Game) (adjudicator.StandingOrders, bool) {
+	so, ok := eng.(adjudicator.StandingOrders)
+	if !ok {
+		return nil, false
+	}
+	g, err := store.Record(tx, id, 0)
+	if err != nil || !gamelog.AtLeast(g.Get("format"), gamelog.FormatV4) {
+		return nil, false
+	}
+	return so, true
+}
+
+// standingTaken is what takeStanding did with a mail's standing lines.
+type standingTaken struct {
+	rest    []adjudicator.Order // the mail's other orders
+	record  uint64              // the standing record, if any
+	text    string              // the standing orders recorded, canonical ("" for none)
+	refused bool                // the standing lines were refused by mail; nothing was recorded
+}
+
+// takeStanding records the standing lines of orders (a's mail, parsed) as a standing record,
+// if the game keeps them sealed; a line that is not legal refuses the mail by line (nothing
+// recorded). Without sealed standing orders everything is rest.
+func (h *Host) takeStanding(tx *store.Tx, a *actor, eng adjudicator.Game, orders []adjudicator.Order) (standingTaken, error) {
+	so, ok := sealedStanding(tx, a.id, eng)
+	if !ok {
+		return standingTaken{rest: orders}, nil
+	}
+	standing, rest := so.Standing(a.p.Side, orders)
+	t := standingTaken{rest: rest}
+	if len(standing) == 0 {
+		return t, nil
+	}
+	if errs := byLine(so.ValidateStanding(a.p.Side, standing)); len(errs) > 0 {
+		t.refused = true
+		return t, h.queue(tx, a.g, a.to(), "errors", refusedSubject("standing orders", errs), errorsBody(errs), a.msg.MessageID, nil)
+	}
+	i, err := play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
+	if err != nil {
+		return t, err
+	}
+	t.record, t.text = i, adjudicator.Canonical(standing)
+	return t, nil
+}
+
+// lines says, for a notice, what was done with the standing orders.
+func (t standingTaken) lines(messageID string) []string {
+	if t.text == "" {
+		return nil
+	}
+	out := []string{fmt.Sprintf("Your standing orders are accepted as record #%d of the game's log, sealed for your side until the step that uses them (its report shows them to both sides); each holds until you change it:", t.record),
+		strings.TrimSuffix(t.text, "\n")}
+	if messageID != "" {
+		out = append(out, "Recorded from your mail "+messageID+".")
+	}
+	return out
+}
+
+// standingAlone takes a mail that answers no step of the side and holds standing orders: they
+// are recorded and receipted now, whatever else it holds. It reports whether the mail is
+// done with (its standing orders alone, or refused).
+func (h *Host) standingAlone(tx *store.Tx, a *actor, eng adjudicator.Game) (bool, error) {
+	if _, ok := sealedStanding(tx, a.id, eng); !ok {
+		return false, nil
+	}
+	orders, errs := eng.Parse(a.p.Side, a.req.OrderText())
+	if len(errs) > 0 {
+		return false, nil // refused, by line, where the mail is read as orders
+	}
+	if _, ok := eng.(adjudicator.AdvanceOrders); ok {
+		if so, _ := sealedStanding(tx, a.id, eng); so != nil {
+			if _, rest := so.Standing(a.p.Side, orders); len(rest) > 0 {
+				return false, nil // advance orders with them: hold records both
+			}
+		}
+	}
+	t, err := h.takeStanding(tx, a, eng, orders)
+	if err != nil || t.refused {
+		return true, err
+	}
+	if t.text == "" {
+		return false, nil
+	}
+	lines := t.lines(a.msg.MessageID)
+	if len(t.rest) > 0 {
+		lines = append(lines, "The other lines of your mail were not recorded: no orders are awaited from your side now.")
+	}
+	return true, h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
+}

@@ -1,0 +1,313 @@
+package host
+
+import (
+	"bytes"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"navarch/adjudicator"
+	"navarch/adjudicator/duel"
+	"navarch/adjudicator/lepanto"
+	"navarch/gamelog"
+	"navarch/ledger/ledgertest"
+	"navarch/mail"
+	"navarch/play"
+	"navarch/store"
+)
+
+// teamFixture is a duel of two players a side, all joined: alice commands red and its ship;
+// carol commands blue, whose ship is dave's. It returns the players' keys by address.
+func teamFixture(t *testing.T) (*fixture, map[string]string) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{duel.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "red", "bob@example.org", "UTC"},
+		{"carol", "blue", "carol@example.org", "UTC"}, {"dave", "blue", "dave@example.org", "UTC"}},
+		Commands: map[string][]string{"alice": {"SHIP"}, "dave": {"SHIP"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := playerKeys(f.outbox())
+	for _, who := range []string{"alice", "bob", "carol", "dave"} {
+		a := who + "@example.org"
+		f.send(a, "JOIN\nKEY "+keys[a])
+	}
+	return f, keys
+}
+
+// mailTo returns the mails to address among mails.
+func mailTo(mails []mail.Outgoing, address string) []mail.Outgoing {
+	var out []mail.Outgoing
+	for _, m := range mails {
+		if m.To[0] == address {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// teamLog is the game's export for view side ("" for the full log), verified and replayed.
+func (f *fixture) teamLog(side string) string {
+	f.t.Helper()
+	var buf bytes.Buffer
+	if err := f.h.Export(&buf, f.tag, side); err != nil {
+		f.t.Fatal(err)
+	}
+	file, err := gamelog.ParseFile(buf.Bytes())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
+		f.t.Fatalf("the %q log does not verify: %v", side, rep.Failure)
+	}
+	if _, err := play.Replay(file, f.h.rulesets); err != nil {
+		f.t.Fatalf("the %q log does not replay: %v", side, err)
+	}
+	return buf.String()
+}
+
+// TestTeamGameByMail: a team step asks only the players commanding what acts; a player not
+// asked is told so and nothing is recorded; the commander's ASSIGN gives the ship to bob from
+// the next step on, and is refused from a player who is not the commander; TEAM mail reaches
+// the side's other players only and is logged sealed for the side; a late player's units
+// get the default, his reminder goes to his commander too; the log verifies and replays.
+func TestTeamGameByMail(t *testing.T) {
+	f, keys := teamFixture(t)
+	key := func(p string) string { return "\nKEY " + keys[p+"@example.org"] }
+	mails := f.outbox()
+	for _, p := range []string{"alice", "dave"} {
+		if find(mailTo(mails, p+"@example.org"), p+"@example.org", "your move") == nil {
+			t.Errorf("%s was not asked for orders: %v", p, subjects(mailTo(mails, p+"@example.org")))
+		}
+	}
+	f.send("bob@example.org", "FIRE"+key("bob"))
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
+		t.Fatalf("bob's orders: %v", mailTexts(m))
+	}
+	f.send("bob@example.org", "ASSIGN SHIP bob"+key("bob"))
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "Only your side's commander") {
+		t.Fatalf("bob's ASSIGN: %v", mailTexts(m))
+	}
+	f.send("alice@example.org", "ASSIGN SHIP bob"+key("alice"))
+	mails = f.outbox()
+	for _, p := range []string{"alice", "bob"} {
+		if m := mailTo(mails, p+"@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "alice gives SHIP to bob") {
+			t.Errorf("%s of ASSIGN: %v", p, mailTexts(m))
+		}
+	}
+	if len(mailTo(mails, "carol@example.org"))+len(mailTo(mails, "dave@example.org")) > 0 {
+		t.Errorf("blue heard of red's ASSIGN")
+	}
+	f.send("bob@example.org", "TEAM I have the ship; fire at will.\nThe wind is ours."+key("bob"))
+	mails = f.outbox()
+	if m := mailTo(mails, "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "I have the ship; fire at will.") || !strings.Contains(m[0].Text, "The wind is ours.") {
+		t.Errorf("alice of bob's TEAM: %v", mailTexts(m))
+	}
+	if len(mailTo(mails, "carol@example.org"))+len(mailTo(mails, "dave@example.org")) > 0 {
+		t.Errorf("blue got red's TEAM mail")
+	}
+	if blue := f.teamLog("blue"); strings.Contains(blue, "fire at will") || strings.Contains(blue, "type assign\n") && strings.Contains(blue, "side red\nby alice") {
+		t.Errorf("blue's copy of the log shows red's team records")
+	}
+	if red := f.teamLog("red"); !strings.Contains(red, "fire at will") || !strings.Contains(red, "by alice\nplayer bob\ncommand SHIP") {
+		t.Errorf("red's copy lacks its team records")
+	}
+	// Turn 1 still asks alice, who handed the ship over for the steps to come.
+	f.send("alice@example.org", "FIRE"+key("alice"))
+	f.send("dave@example.org", "FIRE"+key("dave"))
+	mails = f.outbox()
+	if find(mailTo(mails, "bob@example.org"), "bob@example.org", "your move") == nil {
+		t.Errorf("turn 2 does not ask bob: %v", subjects(mailTo(mails, "bob@example.org")))
+	}
+	if act := lastAct(t, f.teamLog("")); act != "bob dave" {
+		t.Errorf("turn 2 asks %q, want bob dave", act)
+	}
+	f.send("alice@example.org", "HOLD"+key("alice"))
+	if m := mailTo(f.outbox(), "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
+		t.Errorf("alice's orders in turn 2: %v", mailTexts(m))
+	}
+	f.send("bob@example.org", "FIRE"+key("bob"))
+	f.outbox()
+	// dave is late: his reminder goes to carol, his commander, too.
+	f.now = f.deadline().Add(-time.Hour)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	mails = f.outbox()
+	for _, p := range []string{"dave", "carol"} {
+		if find(mailTo(mails, p+"@example.org"), p+"@example.org", "reminder") == nil {
+			t.Errorf("no reminder to %s: %v", p, subjects(mailTo(mails, p+"@example.org")))
+		}
+	}
+	if find(mailTo(mails, "bob@example.org"), "bob@example.org", "reminder") != nil {
+		t.Errorf("bob, who sent his orders, was reminded")
+	}
+	f.now = f.deadline().Add(time.Minute)
+	if err := f.h.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	full := f.teamLog("")
+	if !strings.Contains(full, "player dave\ncommitment") || !strings.Contains(full, "default yes") {
+		t.Errorf("no default for dave in turn 2")
+	}
+}
+
+func lastAct(t *testing.T, log string) string {
+	t.Helper()
+	i := strings.LastIndex(log, "type activation\n")
+	_, rest, _ := strings.Cut(log[i:], "\nact ")
+	act, _, _ := strings.Cut(rest, "\n")
+	return act
+}
+
+func mailTexts(ms []mail.Outgoing) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Subject+": "+m.Text)
+	}
+	return out
+}
+
+// TestTeamStandIn: a side's commander answers for a player of his side (FOR dave); the
+// orders record names him and the player he answers for, the player is told, and the
+// step closes with it as dave's; FOR from a player who is not the commander is refused.
+func TestTeamStandIn(t *testing.T) {
+	f, keys := teamFixture(t)
+	key := func(p string) string { return "\nKEY " + keys[p+"@example.org"] }
+	f.outbox()
+	f.send("bob@example.org", "FOR alice\nFIRE"+key("bob"))
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "Only your side's commander answers for another player") {
+		t.Fatalf("bob's FOR: %v", mailTexts(m))
+	}
+	f.send("carol@example.org", "FOR alice\nFIRE"+key("carol"))
+	if m := mailTo(f.outbox(), "carol@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "not another player of your side") {
+		t.Fatalf("carol's FOR alice: %v", mailTexts(m))
+	}
+	f.send("alice@example.org", "FIRE"+key("alice"))
+	f.outbox()
+	f.send("carol@example.org", "FOR dave\nHOLD"+key("carol"))
+	mails := f.outbox()
+	if m := mailTo(mails, "dave@example.org"); len(m) == 0 || !strings.Contains(mailTexts(m)[0], "carol, your side's commander, answered for you") {
+		t.Errorf("dave was not told: %v", mailTexts(m))
+	}
+	full := f.teamLog("")
+	if !strings.Contains(full, "player carol\ncommitment") || !strings.Contains(full, "for dave\n") {
+		t.Errorf("no orders record of carol for dave")
+	}
+	if act := lastAct(t, full); act != "alice dave" || !strings.Contains(full, "type activation\nindex") || strings.Count(full, "type close\n") != 1 {
+		t.Errorf("turn 1 did not close with carol's orders for dave (last act %q, %d closes)", act, strings.Count(full, "type close\n"))
+	}
+}
+
+// TestTeamBadInput: every malformed team command is answered with what was wrong and
+// changes nothing: ASSIGN without its words, of a command the side lacks, to a player of the
+// other side; an empty TEAM; FOR a player who is no one's; orders for another side's TEAM.
+func TestTeamBadInput(t *testing.T) {
+	f, keys := teamFixture(t)
+	key := func(p string) string { return "\nKEY " + keys[p+"@example.org"] }
+	f.outbox()
+	for _, c := range []struct{ from, body, want string }{
+		{"alice", "ASSIGN SHIP", "Write ASSIGN COMMAND PLAYER"},
+		{"alice", "ASSIGN MAST bob", "your side has no command MAST"},
+		{"alice", "ASSIGN SHIP dave", "dave is not a player of your side"},
+		{"alice", "ASSIGN SHIP alice", "alice commands SHIP already"},
+		{"bob", "TEAM", "Write TEAM followed by your message"},
+		{"carol", "FOR zed\nFIRE", "FOR zed: not another player of your side"},
+		{"carol", "NONE FOR bob", "FOR bob: not another player of your side"},
+	} {
+		before := f.teamLog("")
+		f.send(c.from+"@example.org", c.body+key(c.from))
+		if m := mailTo(f.outbox(), c.from+"@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, c.want) {
+			t.Errorf("%s: %q: %v; want %q", c.from, c.body, mailTexts(m), c.want)
+		}
+		if after := f.teamLog(""); len(after) != len(before) {
+			t.Errorf("%s: %q changed the log", c.from, c.body)
+		}
+	}
+	if _, err := f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "blue", "bob@example.org", "UTC"}},
+		Commands: map[string][]string{"zed": {"SHIP"}}}); err == nil || !strings.Contains(err.Error(), "zed, who is not a player") {
+		t.Errorf("commands for no player: %v", err)
+	}
+	if _, err := f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "blue", "bob@example.org", "UTC"}},
+		Commands: map[string][]string{"alice": {"SHIP"}}, Commanders: map[string]string{"red": "bob"}}); err == nil || !strings.Contains(err.Error(), "commander bob is not a player of side red") {
+		t.Errorf("a commander of another side: %v", err)
+	}
+}
+
+// TestNewGameTeamLines: NEWGAME's COMMAND and COMMANDER lines, and their mistakes.
+func TestNewGameTeamLines(t *testing.T) {
+	req := func(lines ...string) mail.Request {
+		r := mail.Request{Command: mail.CmdNewGame, Args: []string{"short"}}
+		for i, l := range lines {
+			r.Orders = append(r.Orders, mail.Line{N: i + 2, Text: l})
+		}
+		return r
+	}
+	spec, err := readSpec(req("PLAYER alice red a@example.org", "PLAYER bob red b@example.org", "PLAYER carol blue c@example.org",
+		"COMMAND alice ship", "COMMANDER bob"))
+	if err != nil || strings.Join(spec.Commands["alice"], ",") != "SHIP" || spec.Commanders["red"] != "bob" {
+		t.Errorf("spec %+v, %v", spec, err)
+	}
+	for _, bad := range [][]string{{"COMMAND alice"}, {"COMMANDER"}, {"COMMANDER zed"}, {"COMMAND alice a b"}} {
+		if _, err := readSpec(req(append([]string{"PLAYER alice red a@example.org"}, bad...)...)); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}
+
+// TestTeamNoAdvanceOrders: a team game holds no advance orders: a player whose side the
+// step does not ask is told so, and nothing is held or recorded (Lepanto's groups take
+// advance orders in a game of one player a side).
+func TestTeamNoAdvanceOrders(t *testing.T) {
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	players := []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"carol", "christian", "carol@example.org", "UTC"},
+		{"bob", "ottoman", "bob@example.org", "UTC"}, {"dave", "ottoman", "dave@example.org", "UTC"}}
+	if f.tag, err = f.h.CreateGame(GameSpec{Ruleset: lepanto.Ruleset.ID(), Scenario: "lions-at-sea", Players: players,
+		Commands: map[string][]string{"alice": {"LEFT"}, "bob": {"RIGHT"}}}); err != nil {
+		t.Fatal(err)
+	}
+	keys := playerKeys(f.outbox())
+	for _, p := range players {
+		f.send(p.Address, "JOIN\nKEY "+keys[p.Address])
+	}
+	f.outbox()
+	for _, p := range []string{"alice@example.org", "bob@example.org"} { // the set-up asks both: its default
+		f.send(p, "NONE\nKEY "+keys[p])
+	}
+	mails := f.outbox()
+	asked := func(p string) bool { return find(mailTo(mails, p), p, "your move") != nil }
+	other := "bob@example.org"
+	if asked(other) || asked("dave@example.org") {
+		other = "alice@example.org"
+	}
+	if asked(other) || asked("carol@example.org") {
+		t.Fatalf("the first step asks both sides: %v", subjects(mails))
+	}
+	before := f.teamLog("")
+	f.send(other, "VEN-1 MOVE 0101\nKEY "+keys[other])
+	if m := mailTo(f.outbox(), other); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from your side now") {
+		t.Errorf("advance orders in a team game: %v", mailTexts(m))
+	}
+	if len(f.teamLog("")) != len(before) {
+		t.Errorf("the log changed")
+	}
+}

@@ -1,0 +1,149 @@
+package ledger
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"navarch/gamelog"
+	"navarch/ident"
+	"navarch/store"
+)
+
+// Standing orders in a v4 game (docs/LOG-FORMAT.md 3, "v4's standing orders"): each mail's
+// standing orders are a standing record of their own, sealed for the player's side, which
+// never enters E or a dice key. A close uses every pending standing record of the sides its
+// activation declared (Activation.Standing) written before its cut, in log order; from that
+// close on every view holds them.
+
+// StandingOrders are a player's standing orders, as a mail brought them.
+type StandingOrders struct {
+	Player    string
+	Side      string   // the player's side (StandingUsed fills it; RecordStanding looks it up)
+	Lines     []string // canonical order lines, one order each
+	Received  time.Time
+	MessageID string
+	Index     uint64 // the standing record (StandingUsed fills it)
+}
+
+const (
+	metaStandingPending = "ledger-standing-pending" // u64 indexes of unused standing records, in log order
+	metaStandingUsed    = "ledger-standing-used"    // u64 indexes of the standing records the last close used
+)
+
+func standingUsedKey(i uint64) string { return fmt.Sprintf("standing-used/%020d", i) }
+
+// RecordStanding writes a player's standing orders as a standing record, sealed for his
+// side, at the activation open (or last opened) when they came; it returns the record's
+// index. Only a v4 game has standing records.
+func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, error) {
+	in, err := readInfo(tx, id)
+	if err != nil {
+		return 0, err
+	}
+	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		return 0, fmt.Errorf("standing orders of %s: %w: a %s game has no standing records", s.Player, ErrSequence, in.format)
+	}
+	side := in.players[s.Player]
+	if side == "" {
+		return 0, fmt.Errorf("standing orders of %q: %w", s.Player, ErrNotPlayer)
+	}
+	cur, err := readCursor(tx, id)
+	if err != nil {
+		return 0, err
+	}
+	if !cur.opened {
+		return 0, fmt.Errorf("standing orders of %s: %w: no activation opened yet", s.Player, ErrSequence)
+	}
+	b := gamelog.New(gamelog.TypeStanding).AddUint("turn", uint64(cur.turn)).AddUint("activation", uint64(cur.act)).
+		Add("player", s.Player).Add("side", side).AddTime("received", s.Received)
+	if mid := gamelog.CleanText(s.MessageID); mid != "" {
+		b.Add("message-id", mid)
+	}
+	for _, l := range s.Lines {
+		if l = gamelog.CleanText(l); l != "" {
+			b.Add("line", l)
+		}
+	}
+	i, err := store.Len(tx, id)
+	if err != nil {
+		return 0, err
+	}
+	if err := addSealed(tx, id, cur.turn, cur.act, side, gamelog.TypeStanding, b); err != nil {
+		return 0, err
+	}
+	pending, err := store.Meta(tx, id, metaStandingPending)
+	if err != nil {
+		return 0, err
+	}
+	return i, store.PutMeta(tx, id, metaStandingPending, binary.BigEndian.AppendUint64(slices.Clone(pending), i))
+}
+
+// closeStanding picks the standing records the close of the open activation uses: every
+// pending one of the sides act declared, written before cut, in log order. It marks them
+// used and keeps them as the last close's (StandingUsed).
+func closeStanding(tx *store.Tx, id ident.GameID, in info, act *gamelog.Record, cut uint64) ([]uint64, error) {
+	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		return nil, nil
+	}
+	sides := strings.Fields(act.Get("standing"))
+	v, err := store.Meta(tx, id, metaStandingPending)
+	if err != nil {
+		return nil, err
+	}
+	var used []uint64
+	var keep, usedB []byte
+	for j := 0; j+8 <= len(v); j += 8 {
+		i := binary.BigEndian.Uint64(v[j:])
+		r, _, err := unseal(tx, id, i)
+		if err != nil {
+			return nil, err
+		}
+		if i < cut && slices.Contains(sides, r.Get("side")) {
+			used = append(used, i)
+			usedB = binary.BigEndian.AppendUint64(usedB, i)
+			if err := store.PutSecret(tx, id, standingUsedKey(i), []byte{1}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		keep = binary.BigEndian.AppendUint64(keep, i)
+	}
+	if err := store.PutMeta(tx, id, metaStandingPending, keep); err != nil {
+		return nil, err
+	}
+	return used, store.PutMeta(tx, id, metaStandingUsed, usedB)
+}
+
+// StandingUsed returns the standing orders the last close used, in log order (none before
+// v4).
+func StandingUsed(tx *store.Tx, id ident.GameID) ([]StandingOrders, error) {
+	v, err := store.Meta(tx, id, metaStandingUsed)
+	if err != nil {
+		return nil, err
+	}
+	var out []StandingOrders
+	for j := 0; j+8 <= len(v); j += 8 {
+		i := binary.BigEndian.Uint64(v[j:])
+		r, _, err := unseal(tx, id, i)
+		if err != nil {
+			return nil, err
+		}
+		at, _ := time.Parse(gamelog.TimeLayout, r.Get("received"))
+		out = append(out, StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Lines: r.All("line"),
+			Received: at, MessageID: r.Get("message-id"), Index: i})
+	}
+	return out, nil
+}
+
+// standingUsed reports whether a close has used the sealed standing record i: from then on
+// every view holds it.
+func standingUsed(tx *store.Tx, id ident.GameID, rec *gamelog.Record, i uint64) (bool, error) {
+	if rec.Type != gamelog.TypeSealed || rec.Get("what") != gamelog.TypeStanding {
+		return false, nil
+	}
+	v, err := store.Secret(tx, id, standingUsedKey(i))
+	return len(v) > 0, err
+}
