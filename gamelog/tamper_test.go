@@ -90,7 +90,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		{"roll inserted, chain rebuilt", forge.Rechain(t, tamperKey, insert(roll, b[roll])), int64(roll), "seq"}, // the copy reads as the original
 		{"event inserted, chain rebuilt", forge.Rechain(t, tamperKey, insert(event, b[event])), -2, ""},
 		{"record removed", forge.Join(remove(event)), int64(event - 1), "out of sequence"},
-		{"roll removed, chain rebuilt", forge.Rechain(t, tamperKey, remove(pair)), int64(pair), "seq"}, // after its event
+		{"roll removed, chain rebuilt", forge.Rechain(t, tamperKey, remove(pair)), int64(pair - 1), "did not roll before it"}, // its event names it (v4)
 		{"records swapped", forge.Join(swap(pair, roll)), int64(pair - 1), "out of sequence"},
 		{"rolls swapped, chain rebuilt", forge.Rechain(t, tamperKey, swap(pair, roll)), int64(pair - 1), "seq"},
 		{"reveal does not hash to the commitment", nil, 0, ""}, // set below

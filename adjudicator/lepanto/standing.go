@@ -242,13 +242,13 @@ func (rs *resolver) applyHeld() {
 }
 
 // told tells of a standing order applied: its side alone when it came with the step's own
-// orders (v3's way), every side when it was held until now; never a report's headline.
+// orders (v3's way), every side when it was held until now.
 func (rs *resolver) told(side, rule string, o *standingOrder) {
 	if rs.heldNow {
-		rs.eventAs(adjudicator.KindTold, rule, "Standing order of %s, sent before and applied now: %s", side, o)
+		rs.event(rule, "Standing order of %s, sent before and applied now: %s", side, o)
 		return
 	}
-	rs.privateAs(adjudicator.KindTold, side, rule, "Standing order: %s", o)
+	rs.privateAs(adjudicator.KindTold, side, rule, "Standing order: %s", o) // never a report's headline
 }
 
 // applicable says whether a held standing order still names something of side's.

@@ -11,7 +11,7 @@ package lepanto
 // stranded (navarch check, the daemon), as docs/deploy/README.md's Upgrading says.
 // 0.4.0: standing orders sent before the step that uses them are applied with it
 // (Game.ApplyStanding, Step.Standing), and the step tells every side of them.
-// The same version also gives each event the rolls behind it and its kind (adjudicator.Event: log v4's
+// 0.4.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
 // roll and kind fields), the report's subject chosen by kind; the same orders and dice
-// resolve as in 0.3.0, but the events differ, so replay refuses the other.
-func (ruleset) Version() string { return "0.4.0" }
+// resolve as in 0.4.0, but the events differ, so replay refuses the other.
+func (ruleset) Version() string { return "0.4.1" }

@@ -19,6 +19,6 @@ package medieval
 // 0.5.0: ships' standing orders sent before the card that uses them are applied with it
 // (Game.ApplyStanding, Step.Standing).
 //
-// The same version also gives each event the rolls behind it and its kind (adjudicator.Event: log v4's
-// roll and kind fields); the same orders and dice resolve as in 0.4.0, but the events differ.
-func (ruleset) Version() string { return "0.5.0" }
+// 0.5.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.5.0, but the events differ.
+func (ruleset) Version() string { return "0.5.1" }

@@ -14,6 +14,6 @@ package oinavarcoi
 // 0.4.0: standing orders sent before the step that uses them are applied with it
 // (Game.ApplyStanding, Step.Standing), and every side is told of them then.
 //
-// The same version also gives each event the rolls behind it and its kind (adjudicator.Event: log v4's
-// roll and kind fields); the same orders and dice resolve as in 0.3.0, but the events differ.
-func (ruleset) Version() string { return "0.4.0" }
+// 0.4.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
+// roll and kind fields); the same orders and dice resolve as in 0.4.0, but the events differ.
+func (ruleset) Version() string { return "0.4.1" }

@@ -113,11 +113,25 @@ func setE(b []string, ci, oi int, h ident.Hash) {
 	b[ci] = regexp.MustCompile(`(?m)^inputs-hash .*$`).ReplaceAllString(b[ci], fmt.Sprintf("inputs-hash %x", e[:]))
 }
 
+// eventLinks are an event's v4 fields.
+var eventLinks = regexp.MustCompile(`\n(roll|kind) [^\n]*`)
+
+// unlink takes the v4 fields out of the public event records of blocks rewritten to an older
+// format (the scripted game's public events name their rolls and kinds; its sealed ones none).
+func unlink(b []string) {
+	for j, blk := range b {
+		if strings.HasPrefix(blk, "type event\n") {
+			b[j] = eventLinks.ReplaceAllString(blk, "")
+		}
+	}
+}
+
 // undeclare makes blocks a game created before navarch declared secrecy.
 func undeclare(t testing.TB, b []string) {
 	t.Helper()
 	b[1] = strings.Replace(b[1], "\nsecrecy declared", "", 1)
 	b[1] = strings.Replace(b[1], "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV2+"\n", 1) // v3 and later require the declaration
+	unlink(b)
 	i := Find(t, b, "activation", "turn 1\nactivation 2\n", "secret yes")
 	b[i] = strings.Replace(b[i], "\nsecret yes", "", 1)
 }
@@ -169,6 +183,7 @@ func SecrecyAttacks(t testing.TB) ([]Forged, Game) {
 		{"secret declared where the genesis declares no secrecy", func(b []string) map[uint64]*gamelog.Entry {
 			b[1] = strings.Replace(b[1], "\nsecrecy declared", "", 1)
 			b[1] = strings.Replace(b[1], "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV2+"\n", 1)
+			unlink(b)
 			return nil
 		}, secAct - 1, "only in a log whose genesis declares secrecy"},
 		{"secret maybe", func(b []string) map[uint64]*gamelog.Entry {

@@ -276,11 +276,12 @@ func resolve(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, ordersIdx ui
 		if written, err = ledger.AppendRolls(tx, id, act, written); err != nil {
 			return err
 		}
-		rolls := act.Rolls()
-		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)},
-			Rolls: []string{rolls[len(rolls)-1].Label}, Kind: "hit"} // log v4: the roll behind it
+		ev := ledger.Event{Turn: t, Act: a, Rule: "9.5", Text: []string{fmt.Sprintf("roll %d resolved", r)}}
 		if r%2 == 1 {
 			ev.Side = "venice"
+		} else { // log v4: a public event names the roll behind it and its kind
+			rolls := act.Rolls()
+			ev.Rolls, ev.Kind = []string{rolls[len(rolls)-1].Label}, "hit"
 		}
 		if err := ledger.AppendEvent(tx, id, ev); err != nil {
 			return err
