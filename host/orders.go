@@ -40,8 +40,8 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
-	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side)) {
-		if a.g.Status == store.StatusPlaying { // standing orders are taken at any time (standing.go)
+	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side) || !asks(a.g.Step, a.p)) {
+		if a.g.Status == store.StatusPlaying { // standing orders are taken at any time (standing.go), from a team player the step does not ask too
 			if done, err := h.standingAlone(tx, a, eng); done || err != nil {
 				return err
 			}
@@ -96,7 +96,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		// others did not, so a typo hides no illegal line; a line that did not parse is
 		// reported once, by the parser.
 		errs = append(errs, eng.Validate(a.p.Side, orders)...)
-		theirs, err := foreign(tx, a.id, eng, who, orders) // a team game: his own units only (or those of whom he answers for)
+		theirs, err := foreign(tx, a.id, eng, who, append(slices.Clone(orders), standing...)) // a team game: his own units only (or those of whom he answers for), standing orders too
 		if err != nil {
 			return err
 		}

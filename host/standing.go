@@ -52,7 +52,11 @@ func (h *Host) takeStanding(tx *store.Tx, a *actor, eng adjudicator.Game, orders
 	if len(standing) == 0 {
 		return t, nil
 	}
-	if errs := byLine(so.ValidateStanding(a.p.Side, standing)); len(errs) > 0 {
+	theirs, err := foreign(tx, a.id, eng, a.p, standing) // a team game: standing orders for his own units only
+	if err != nil {
+		return t, err
+	}
+	if errs := byLine(append(so.ValidateStanding(a.p.Side, standing), theirs...)); len(errs) > 0 {
 		t.refused = true
 		return t, h.queue(tx, a.g, a.to(), "errors", refusedSubject("standing orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 	}

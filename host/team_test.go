@@ -271,6 +271,55 @@ func TestNewGameTeamLines(t *testing.T) {
 // step does not ask is told so, and nothing is held or recorded (Lepanto's groups take
 // advance orders in a game of one player a side).
 func TestTeamNoAdvanceOrders(t *testing.T) {
+	f, keys := lepantoTeam(t)
+	mails := f.outbox()
+	asked := func(p string) bool { return find(mailTo(mails, p), p, "your move") != nil }
+	other := "bob@example.org"
+	if asked(other) || asked("dave@example.org") {
+		other = "alice@example.org"
+	}
+	if asked(other) || asked("carol@example.org") {
+		t.Fatalf("the first step asks both sides: %v", subjects(mails))
+	}
+	before := f.teamLog("")
+	f.send(other, "VEN-1 MOVE 0101\nKEY "+keys[other])
+	if m := mailTo(f.outbox(), other); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from your side now") {
+		t.Errorf("advance orders in a team game: %v", mailTexts(m))
+	}
+	if len(f.teamLog("")) != len(before) {
+		t.Errorf("the log changed")
+	}
+}
+
+// TestTeamStandingOwnUnits: a team player's standing orders cover his own units only, and
+// he may send them whether or not the open step asks him (a standing order holds for steps
+// to come): carol, who commands nothing, is refused by line a HOLD FIRE for alice's group and
+// nothing is recorded; alice's is recorded.
+func TestTeamStandingOwnUnits(t *testing.T) {
+	f, keys := lepantoTeam(t)
+	f.outbox()
+	before := f.teamLog("")
+	f.send("carol@example.org", "HOLD FIRE BAR\nKEY "+keys["carol@example.org"])
+	if m := mailTo(f.outbox(), "carol@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "not under your command") {
+		t.Errorf("carol's HOLD FIRE for alice's group: %v", mailTexts(m))
+	}
+	if len(f.teamLog("")) != len(before) {
+		t.Errorf("carol's refused standing order changed the log")
+	}
+	f.send("alice@example.org", "HOLD FIRE BAR\nKEY "+keys["alice@example.org"])
+	if m := mailTo(f.outbox(), "alice@example.org"); len(m) == 0 || strings.Contains(mailTexts(m)[0], "not under your command") || strings.Contains(mailTexts(m)[0], "nothing was recorded") {
+		t.Errorf("alice's HOLD FIRE for her own group: %v", mailTexts(m))
+	}
+	if len(f.teamLog("")) == len(before) {
+		t.Errorf("alice's standing order was not recorded")
+	}
+}
+
+// lepantoTeam is a game of Lion's at Sea (13.2) with two players a side, alice commanding
+// the Christian left wing (all of her side's force; carol nothing) and bob the Ottoman
+// right, every player joined and the set-up answered with its default.
+func lepantoTeam(t *testing.T) (*fixture, map[string]string) {
+	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -293,21 +342,5 @@ func TestTeamNoAdvanceOrders(t *testing.T) {
 	for _, p := range []string{"alice@example.org", "bob@example.org"} { // the set-up asks both: its default
 		f.send(p, "NONE\nKEY "+keys[p])
 	}
-	mails := f.outbox()
-	asked := func(p string) bool { return find(mailTo(mails, p), p, "your move") != nil }
-	other := "bob@example.org"
-	if asked(other) || asked("dave@example.org") {
-		other = "alice@example.org"
-	}
-	if asked(other) || asked("carol@example.org") {
-		t.Fatalf("the first step asks both sides: %v", subjects(mails))
-	}
-	before := f.teamLog("")
-	f.send(other, "VEN-1 MOVE 0101\nKEY "+keys[other])
-	if m := mailTo(f.outbox(), other); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from your side now") {
-		t.Errorf("advance orders in a team game: %v", mailTexts(m))
-	}
-	if len(f.teamLog("")) != len(before) {
-		t.Errorf("the log changed")
-	}
+	return f, keys
 }
