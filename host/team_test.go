@@ -22,25 +22,30 @@ import (
 // carol commands blue, whose ship is dave's. It returns the players' keys by address.
 func teamFixture(t *testing.T) (*fixture, map[string]string) {
 	t.Helper()
+	return teamGame(t, duel.Ruleset, GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "red", "bob@example.org", "UTC"},
+		{"carol", "blue", "carol@example.org", "UTC"}, {"dave", "blue", "dave@example.org", "UTC"}},
+		Commands: map[string][]string{"alice": {"SHIP"}, "dave": {"SHIP"}}})
+}
+
+// teamGame creates the team game spec of rs on a fresh host and joins every player; it
+// returns the fixture and the players' keys by address.
+func teamGame(t *testing.T, rs adjudicator.Ruleset, spec GameSpec) (*fixture, map[string]string) {
+	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	f.h = New(s, []adjudicator.Ruleset{duel.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
+	f.h = New(s, []adjudicator.Ruleset{rs}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
-	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
-		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "red", "bob@example.org", "UTC"},
-		{"carol", "blue", "carol@example.org", "UTC"}, {"dave", "blue", "dave@example.org", "UTC"}},
-		Commands: map[string][]string{"alice": {"SHIP"}, "dave": {"SHIP"}}})
-	if err != nil {
+	if f.tag, err = f.h.CreateGame(spec); err != nil {
 		t.Fatal(err)
 	}
 	keys := playerKeys(f.outbox())
-	for _, who := range []string{"alice", "bob", "carol", "dave"} {
-		a := who + "@example.org"
-		f.send(a, "JOIN\nKEY "+keys[a])
+	for _, p := range spec.Players {
+		f.send(p.Address, "JOIN\nKEY "+keys[p.Address])
 	}
 	return f, keys
 }
@@ -320,24 +325,10 @@ func TestTeamStandingOwnUnits(t *testing.T) {
 // right, every player joined and the set-up answered with its default.
 func lepantoTeam(t *testing.T) (*fixture, map[string]string) {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
 	players := []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"carol", "christian", "carol@example.org", "UTC"},
 		{"bob", "ottoman", "bob@example.org", "UTC"}, {"dave", "ottoman", "dave@example.org", "UTC"}}
-	if f.tag, err = f.h.CreateGame(GameSpec{Ruleset: lepanto.Ruleset.ID(), Scenario: "lions-at-sea", Players: players,
-		Commands: map[string][]string{"alice": {"LEFT"}, "bob": {"RIGHT"}}}); err != nil {
-		t.Fatal(err)
-	}
-	keys := playerKeys(f.outbox())
-	for _, p := range players {
-		f.send(p.Address, "JOIN\nKEY "+keys[p.Address])
-	}
+	f, keys := teamGame(t, lepanto.Ruleset, GameSpec{Ruleset: lepanto.Ruleset.ID(), Scenario: "lions-at-sea", Players: players,
+		Commands: map[string][]string{"alice": {"LEFT"}, "bob": {"RIGHT"}}})
 	f.outbox()
 	for _, p := range []string{"alice@example.org", "bob@example.org"} { // the set-up asks both: its default
 		f.send(p, "NONE\nKEY "+keys[p])

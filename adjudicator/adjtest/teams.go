@@ -272,3 +272,28 @@ func CheckTeamsExpect(t testing.TB, g adjudicator.Game, e []string) bool {
 	}
 	return true
 }
+
+// LateEveryScenario runs LatePlay over every scenario of rs, split among 2 and 4 players, with
+// the first and then the last player late (a wing's, or the side's commander's with its
+// choices), for up to steps steps each; it fails when no late player ever missed a step.
+func LateEveryScenario(t *testing.T, rs adjudicator.Ruleset, steps int, order Merge) {
+	t.Helper()
+	missed := 0
+	for _, sc := range rs.Scenarios() {
+		for _, n := range []int{2, 4} {
+			for _, drop := range []int{0, n - 1} {
+				newGame := func() adjudicator.Game {
+					g, err := rs.New(adjudicator.Config{Scenario: sc.ID})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return g
+				}
+				missed += LatePlay(t, newGame, n, drop, steps, sc.ID, order)
+			}
+		}
+	}
+	if missed == 0 {
+		t.Error("no late player missed a step")
+	}
+}

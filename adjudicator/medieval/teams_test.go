@@ -66,22 +66,5 @@ func TestTeamsCommands(t *testing.T) {
 // orders standing: each passes alone and Resolve takes them, his units getting the rules'
 // no-orders default, over a whole game by the bots (adjtest.LatePlay).
 func TestTeamsLatePlayer(t *testing.T) {
-	missed := 0
-	for _, sc := range Ruleset.Scenarios() {
-		for _, n := range []int{2, 4} {
-			for _, drop := range []int{0, n - 1} {
-				newGame := func() adjudicator.Game {
-					g, err := Ruleset.New(adjudicator.Config{Scenario: sc.ID})
-					if err != nil {
-						t.Fatal(err)
-					}
-					return g
-				}
-				missed += adjtest.LatePlay(t, newGame, n, drop, 300, sc.ID, adjtest.LastPlayerFirst)
-			}
-		}
-	}
-	if missed == 0 {
-		t.Error("no late player missed a step")
-	}
+	adjtest.LateEveryScenario(t, Ruleset, 300, adjtest.LastPlayerFirst)
 }
