@@ -83,6 +83,16 @@ type actor struct {
 	raw      []byte // the mail as it arrived, kept with the game's mail (keepMail)
 	req      mail.Request
 	written  time.Time // when the mail was written (Host.written)
+	team     bool      // the game is a team game: advance orders are kept by player
+}
+
+// heldKey is what the sender's advance orders are kept by: his side, or in a team game
+// himself (each player's advance orders cover his own units).
+func (a *actor) heldKey() string {
+	if a.team {
+		return a.p.ID
+	}
+	return a.p.Side
 }
 
 // side is the sender's side, or "" for a referee.

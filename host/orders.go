@@ -40,13 +40,14 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if err != nil {
 		return err
 	}
+	a.team = teamGame
 	if a.req.Command == mail.CmdOrders && (a.g.Step == nil || !slices.Contains(st.Sides, a.p.Side) || !asks(a.g.Step, a.p)) {
 		if a.g.Status == store.StatusPlaying { // standing orders are taken at any time (standing.go), from a team player the step does not ask too
 			if done, err := h.standingAlone(tx, a, eng); done || err != nil {
 				return err
 			}
 		}
-		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying && !teamGame { // a team game holds no advance orders
+		if _, ok := eng.(adjudicator.AdvanceOrders); ok && a.g.Status == store.StatusPlaying {
 			return h.hold(tx, a, eng)
 		}
 	}
@@ -78,7 +79,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			standing, orders = sto.Standing(a.p.Side, orders)
 			errs = append(errs, sto.ValidateStanding(a.p.Side, standing)...)
 		}
-		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders && !teamGame {
+		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
 			switch {
@@ -151,7 +152,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		}
 	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
-		Paused: a.g.paused(), Held: a.g.heldNow(a.p.Side), Advance: takesAdvance(eng), Round: round,
+		Paused: a.g.paused(), Held: a.g.heldNow(a.heldKey()), Advance: takesAdvance(eng), Round: round,
 		Standing: adjudicator.Canonical(standing), StandingRecord: standingAt}
 	if !complete(a.g.Step) || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
@@ -191,7 +192,11 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		standing, orders = so.Standing(a.p.Side, orders)
 		errs = append(errs, so.ValidateStanding(a.p.Side, standing)...)
 	}
-	errs = byLine(append(errs, notHeld(a, eng, orders)...)) // every error in one pass
+	theirs, err := foreign(tx, a.id, eng, a.p, append(slices.Clone(orders), standing...)) // a team game: his own units only
+	if err != nil {
+		return err
+	}
+	errs = byLine(append(append(errs, notHeld(a, eng, orders)...), theirs...)) // every error in one pass
 	if len(errs) > 0 {
 		return h.queue(tx, a.g, a.to(), "errors", refusedSubject("advance orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 	}
@@ -204,13 +209,13 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 		taken = standingTaken{record: i, text: adjudicator.Canonical(standing)}
 	}
 	text := adjudicator.Canonical(orders)
-	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
+	if prev, ok := a.g.Held[a.heldKey()]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, "the advance orders held now")...)
 	}
-	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
+	a.g.setHeld(a.heldKey(), a.held(text, h.cfg.Now()))
 	lines := []string{"Your orders are held as advance orders; each line is used when the step it belongs to comes (its group's marker drawn, its division's card turned, its phase reached), if it is still legal then. They replace any advance orders you sent before:", text}
 	if s := a.g.Step; s != nil { // everything held for the side
-		if cur, ok := s.Orders[a.p.Side]; ok {
+		if cur, ok := s.Orders[orderKey(s, a.p)]; ok {
 			lines = append(lines, fmt.Sprintf("Your orders for the step open now (T%d A%d, %s) stand too, as record #%d:", s.Turn, s.Act, s.What, cur.Index), cur.Text)
 		}
 	}
@@ -277,12 +282,12 @@ func (h *Host) stale(a *actor, eng adjudicator.Game) []string {
 // holdLater keeps the advance orders that came with accepted orders for the step, unless
 // they were written before the advance orders held now, which the player is told.
 func (h *Host) holdLater(tx *store.Tx, a *actor, text string) error {
-	if prev, ok := a.g.Held[a.p.Side]; ok && a.written.Before(prev.Written) {
+	if prev, ok := a.g.Held[a.heldKey()]; ok && a.written.Before(prev.Written) {
 		lines := olderThan(a.written, prev.Written, "the advance orders held now")
 		lines[0] = "The orders for the step were accepted. " + strings.Replace(lines[0], "These orders", "The advance orders that came with them", 1)
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 	}
-	a.g.setHeld(a.p.Side, a.held(text, h.cfg.Now()))
+	a.g.setHeld(a.heldKey(), a.held(text, h.cfg.Now()))
 	return nil
 }
 
@@ -318,44 +323,76 @@ func olderThan(written, prev time.Time, what string) []string {
 		"Mail can arrive out of order; the orders written last count. To replace them after all, send these again."}
 }
 
-// useHeld records, for each side asked, the advance orders that belong to the step if they
-// are legal now; it reports whether every side asked has orders.
+// useHeld records, for each side asked (in a team game each player asked), the advance
+// orders that belong to the step if they are legal now (in a team game, for units the player
+// still commands); it reports whether everyone asked has orders.
 func (h *Host) useHeld(tx *store.Tx, id ident.GameID, g *game, eng adjudicator.Game) (bool, error) {
 	adv, ok := eng.(adjudicator.AdvanceOrders)
-	if !ok || g.Step.Secret || len(g.Step.Players) > 0 { // a team game holds no advance orders
+	if !ok || g.Step.Secret {
 		return false, nil
 	}
-	for _, side := range g.Step.Sides {
-		held, ok := g.Held[side]
+	as, _, err := team(tx, id)
+	if err != nil {
+		return false, err
+	}
+	for _, key := range keys(g.Step) {
+		held, ok := g.Held[key]
 		if !ok {
 			continue
 		}
+		side := g.sideOfKey(key)
 		parsed, _ := eng.Parse(side, held.Text)
 		use := adv.Applicable(side, parsed)
-		if len(use) == 0 || len(eng.Validate(side, use)) > 0 {
-			continue
-		}
 		player := held.Player
 		if player == "" { // held before the sender was kept
 			player = g.sidePlayers(side)[0].ID
+		}
+		if len(g.Step.Players) > 0 { // commands may have changed since (ASSIGN)
+			use = without(use, foreignOrders(play.Foreign(eng, side, player, use, as), use))
+		}
+		if len(use) == 0 || len(eng.Validate(side, use)) > 0 {
+			continue
 		}
 		so := play.SideOrders{Player: player, Side: side, Orders: use, Received: held.Time, MessageID: held.MsgID, Entropy: []byte(held.Entropy), Held: true}
 		i, _, err := play.Record(tx, id, eng.Next(), so)
 		if err != nil {
 			return false, err
 		}
-		g.Step.Orders[side] = received{Player: player, Index: i, Text: adjudicator.Canonical(use), Entropy: held.Entropy, Time: held.Time, MsgID: held.MsgID}
-		g.noteUsed(side, fmt.Sprintf("T%d A%d, %s: your advance orders were used, as record #%d:\n%s", g.Step.Turn, g.Step.Act, g.Step.What, i,
+		g.Step.Orders[key] = received{Player: player, Index: i, Text: adjudicator.Canonical(use), Entropy: held.Entropy, Time: held.Time, MsgID: held.MsgID}
+		g.noteUsed(side, fmt.Sprintf("T%d A%d, %s: %s advance orders were used, as record #%d:\n%s", g.Step.Turn, g.Step.Act, g.Step.What, whose(g, player), i,
 			strings.TrimSuffix(adjudicator.Canonical(use), "\n")))
 		if rest := without(parsed, use); len(rest) > 0 {
 			left := held
 			left.Text = adjudicator.Canonical(rest)
-			g.setHeld(side, left)
+			g.setHeld(key, left)
 		} else {
-			delete(g.Held, side)
+			delete(g.Held, key)
 		}
 	}
 	return complete(g.Step), nil
+}
+
+// whose names, in a side's report, whose advance orders were used: "your", or in a team
+// game the player's ("carol's"), since the whole side reads it.
+func whose(g *game, player string) string {
+	if len(g.Step.Players) > 0 {
+		return player + "'s"
+	}
+	return "your"
+}
+
+// foreignOrders are the orders of use that errs (play.Foreign's, one a line) refuse.
+func foreignOrders(errs []adjudicator.LineError, use []adjudicator.Order) []adjudicator.Order {
+	var out []adjudicator.Order
+	for _, o := range use {
+		for _, e := range errs {
+			if e.Line == o.Line() && e.Text == o.String() {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // byLine orders errors by the line they are on, keeping the order of errors of one line; an

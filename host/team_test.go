@@ -272,28 +272,49 @@ func TestNewGameTeamLines(t *testing.T) {
 	}
 }
 
-// TestTeamNoAdvanceOrders: a team game holds no advance orders: a player whose side the
-// step does not ask is told so, and nothing is held or recorded (Lepanto's groups take
-// advance orders in a game of one player a side).
-func TestTeamNoAdvanceOrders(t *testing.T) {
+// TestTeamAdvanceOrders: in a team game each player's advance orders are his own (docs/DESIGN.md
+// 3.4, 3.8): carol, who commands nothing, is refused by line advance orders for alice's unit
+// and nothing is held; alice's are held, used when her group's marker is drawn without
+// asking her for it, and her side's report says they were hers.
+func TestTeamAdvanceOrders(t *testing.T) {
 	f, keys := lepantoTeam(t)
-	mails := f.outbox()
-	asked := func(p string) bool { return find(mailTo(mails, p), p, "your move") != nil }
-	other := "bob@example.org"
-	if asked(other) || asked("dave@example.org") {
-		other = "alice@example.org"
+	pending := f.outbox() // the first request after the set-up
+	f.send("carol@example.org", "KEY "+keys["carol@example.org"]+"\nBAR-VEN1 MOVE 0711")
+	if m := mailTo(f.outbox(), "carol@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "not under your command") {
+		t.Fatalf("carol's advance orders for alice's unit: %v", mailTexts(m))
 	}
-	if asked(other) || asked("carol@example.org") {
-		t.Fatalf("the first step asks both sides: %v", subjects(mails))
+	f.send("alice@example.org", "KEY "+keys["alice@example.org"]+"\nBAR-VEN1 MOVE 0711")
+	held := mailTo(f.outbox(), "alice@example.org")
+	if len(held) != 1 || !strings.Contains(held[0].Text, "held as advance orders") && !strings.Contains(held[0].Subject, "accepted") {
+		t.Fatalf("alice's advance orders: %v", mailTexts(held))
 	}
-	before := f.teamLog("")
-	f.send(other, "VEN-1 MOVE 0101\nKEY "+keys[other])
-	if m := mailTo(f.outbox(), other); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from your side now") {
-		t.Errorf("advance orders in a team game: %v", mailTexts(m))
+	moved, told := false, false
+	for i := 0; i < 60 && !moved; i++ {
+		mails := append(pending, f.outbox()...)
+		pending = nil
+		for _, m := range mails {
+			if mailIs(m, "report") && strings.Contains(m.Text, "BAR-VEN1 moves 0611→0711") {
+				moved = true
+				told = told || strings.Contains(m.Text, "alice's advance orders were used")
+			}
+			request := m.Text
+			if _, after, ok := strings.Cut(m.Text, "--- your move ---"); ok {
+				request = after
+			}
+			if strings.Contains(m.Subject, "Your move") && strings.Contains(request, "group BAR ") {
+				t.Fatalf("%s was asked for group BAR despite alice's advance orders:\n%s", m.To[0], m.Text)
+			}
+		}
+		for _, m := range mails {
+			if strings.Contains(m.Subject, "Your move") {
+				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
+			}
+		}
 	}
-	if len(f.teamLog("")) != len(before) {
-		t.Errorf("the log changed")
+	if !moved || !told {
+		t.Errorf("alice's advance orders: used %v, her side told whose %v", moved, told)
 	}
+	f.checkLog()
 }
 
 // TestTeamStandingOwnUnits: a team player's standing orders cover his own units only, and
