@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -75,6 +76,7 @@ func TestDemoTeams(t *testing.T) {
 	if !strings.Contains(string(data), "\nact alice\n") || !strings.Contains(string(data), "\nact alice bob carol dave erin frank grace heidi\n") {
 		t.Errorf("no step asked one wing's player alone, or none every player")
 	}
+	noNamesAcross(t, dir, map[string][]string{"christian": {"alice", "carol", "erin", "grace"}, "ottoman": {"bob", "dave", "frank", "heidi"}})
 	team := mailsByPlayer(t, dir)
 	if len(team) != 8 {
 		t.Fatalf("mail to %d players, want 8: %v", len(team), team)
@@ -83,6 +85,55 @@ func TestDemoTeams(t *testing.T) {
 		if n >= min(lone["alice"], lone["bob"]) {
 			t.Errorf("%s got %d mails, the lone players %v", p, n, lone)
 		}
+	}
+}
+
+// noNamesAcross checks that no mail to a player of one side names a player of the other
+// (docs/DESIGN.md 3.8: the other side never learns which player commands what), but for the
+// mails before play (the welcome, who has joined, play begins), which list every player
+// with his side (the teams are public, their commands are not). Attachments (base64 lines) are not read.
+func noNamesAcross(t *testing.T, dir string, teams map[string][]string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "mail", "*.eml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no mails in %s: %v", dir, err)
+	}
+	base64Line := regexp.MustCompile(`^[A-Za-z0-9+/=]{60,}$`)
+	checked := 0
+	for _, f := range files {
+		name := filepath.Base(f)
+		if strings.Contains(name, "-welcome") || strings.Contains(name, "-play-begins") || strings.Contains(name, "-you-have-joined") {
+			continue
+		}
+		for side, players := range teams {
+			var own bool
+			for _, p := range players {
+				own = own || strings.HasPrefix(name[4:], p+"-")
+			}
+			if !own {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for _, line := range strings.Split(string(data), "\n") {
+				if base64Line.MatchString(strings.TrimSpace(line)) {
+					continue
+				}
+				for other, names := range teams {
+					for _, n := range names {
+						if other != side && regexp.MustCompile(`\b`+n+`\b`).MatchString(line) {
+							t.Errorf("%s, to a player of %s, names %s of %s: %q", name, side, n, other, line)
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no mail was checked")
 	}
 }
 
