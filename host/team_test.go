@@ -356,3 +356,36 @@ func lepantoTeam(t *testing.T) (*fixture, map[string]string) {
 	}
 	return f, keys
 }
+
+// TestTeamReplace: a team player replaced by the referee keeps his commands and his side's
+// command: the new address sends standing orders for alice's group and reassigns as the
+// side's commander; the old address is no player any more.
+func TestTeamReplace(t *testing.T) {
+	players := []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"carol", "christian", "carol@example.org", "UTC"},
+		{"bob", "ottoman", "bob@example.org", "UTC"}, {"dave", "ottoman", "dave@example.org", "UTC"}}
+	f, keys := teamGame(t, lepanto.Ruleset, GameSpec{Ruleset: lepanto.Ruleset.ID(), Scenario: "lions-at-sea", Players: players,
+		Referees: []string{"ref@example.net"}, Commands: map[string][]string{"alice": {"LEFT"}, "bob": {"RIGHT"}}})
+	f.outbox()
+	f.ref("REPLACE alice ella@example.net")
+	w := find(f.outbox(), "ella@example.net", "you take over")
+	if w == nil {
+		t.Fatal("no welcome for ella")
+	}
+	ella := keyRE.FindStringSubmatch(w.Text)[1]
+	before := f.teamLog("")
+	f.send("ella@example.net", "HOLD FIRE BAR\nKEY "+ella)
+	if m := mailTo(f.outbox(), "ella@example.net"); len(m) == 0 || strings.Contains(mailTexts(m)[0], "not under your command") || strings.Contains(mailTexts(m)[0], "nothing was recorded") {
+		t.Errorf("ella's standing order for alice's group: %v", mailTexts(m))
+	}
+	if len(f.teamLog("")) == len(before) {
+		t.Error("ella's standing order was not recorded")
+	}
+	f.send("ella@example.net", "ASSIGN BAR carol\nKEY "+ella)
+	if m := mailTo(f.outbox(), "ella@example.net"); len(m) == 0 || strings.Contains(mailTexts(m)[0], "Only your side's commander") || strings.Contains(mailTexts(m)[0], "nothing was changed") {
+		t.Errorf("ella's ASSIGN as the side's commander: %v", mailTexts(m))
+	}
+	f.send("alice@example.org", "HOLD FIRE BAR\nKEY "+keys["alice@example.org"])
+	if m := find(f.outbox(), "alice@example.org", ""); m == nil || !strings.Contains(m.Text, "not a player") {
+		t.Errorf("the replaced address still counts: %+v", m)
+	}
+}
