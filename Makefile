@@ -25,11 +25,11 @@ staticcheck:
 race:
 	go test -race -shuffle=on ./...
 
-# The whole Battle of Lepanto by mail without the race detector, which slows it to three
-# minutes (TestDemoLepantoToTheEnd skips under it; Sluys and Knidos race the daemon to the
-# end); here it draws its maps.
+# The whole Battle of Lepanto by mail, and the team games' demos, without the race detector,
+# which slows them to minutes (they skip under it; Sluys and Knidos race the daemon to the
+# end); here the battle draws its maps.
 long:
-	go test -run '^TestDemoLepantoToTheEnd$$' ./cmd/navarch
+	go test -run '^(TestDemoLepantoToTheEnd|TestDemoTeams|TestDemoTeamsEachRuleset)$$' ./cmd/navarch
 
 # Each fuzz target for FUZZTIME (test/fuzz-smoke.sh finds every func Fuzz… by package;
 # test/fuzz-smoke.sh -l lists them).

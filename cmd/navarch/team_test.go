@@ -50,11 +50,23 @@ func TestGameNewTeams(t *testing.T) {
 	}
 }
 
+// skipRaceLong skips a test of whole team games through the daemon under the race detector,
+// unless NAVARCH_RACE_LONG is set: make test plays them without it (make long), and the
+// daemon's concurrency is raced by the games to the rules' end and TestDemo; the team
+// logic's own tests (host, play) run under the detector.
+func skipRaceLong(t *testing.T) {
+	t.Helper()
+	if raceDetector && os.Getenv("NAVARCH_RACE_LONG") == "" {
+		t.Skip("under the race detector: make long plays it without (NAVARCH_RACE_LONG=1 plays it here)")
+	}
+}
+
 // TestDemoTeams runs navarch demo -players 4 on the battle of Lepanto: four bots a side, one
 // per wing, play through the daemon by mail; steps ask one wing's player or every player of
 // the sides; each side's copy of the log and the full one verify, and the full one replays;
 // every player gets fewer mails than the lone player of each side in the same game.
 func TestDemoTeams(t *testing.T) {
+	skipRaceLong(t)
 	lone := demoMails(t, "1")
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-out", dir, "-scenario", "battle-of-lepanto", "-players", "4", "-turns", "1", "-maps=false")
@@ -166,6 +178,7 @@ func mailsByPlayer(t *testing.T, dir string) map[string]int {
 // demo scenarios play through the daemon; steps ask the second player of a side (carol,
 // dave) as well as the first, and the log verifies and replays.
 func TestDemoTeamsEachRuleset(t *testing.T) {
+	skipRaceLong(t)
 	for _, c := range [][2]string{{"medieval", "sluys-1340"}, {"oinavarcoi", "knidos"}} {
 		t.Run(c[0], func(t *testing.T) {
 			dir := t.TempDir()
