@@ -51,10 +51,8 @@ func newFixtureTB(t testing.TB) *fixture {
 	return f
 }
 
-// joinedFixture is a game of ruleset rs on scenario (its first if ""), without referee,
-// alice playing its first side and bob its second, both joined; the mails since the join are
-// still in the outbox. It returns the players' keys by address.
-func joinedFixture(t *testing.T, rs adjudicator.Ruleset, scenario string) (*fixture, map[string]string) {
+// bareFixture is a host of ruleset rs on a fresh store, without a game, its clock f.now.
+func bareFixture(t *testing.T, rs adjudicator.Ruleset) *fixture {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
@@ -64,6 +62,16 @@ func joinedFixture(t *testing.T, rs adjudicator.Ruleset, scenario string) (*fixt
 	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
 	f.h = New(s, []adjudicator.Ruleset{rs}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	return f
+}
+
+// joinedFixture is a game of ruleset rs on scenario (its first if ""), without referee,
+// alice playing its first side and bob its second, both joined; the mails since the join are
+// still in the outbox. It returns the players' keys by address.
+func joinedFixture(t *testing.T, rs adjudicator.Ruleset, scenario string) (*fixture, map[string]string) {
+	t.Helper()
+	f := bareFixture(t, rs)
+	var err error
 	sc := rs.Scenarios()[0]
 	for _, c := range rs.Scenarios() {
 		if c.ID == scenario {

@@ -2,8 +2,6 @@ package host
 
 import (
 	"bytes"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,10 +10,8 @@ import (
 	"navarch/adjudicator/duel"
 	"navarch/adjudicator/lepanto"
 	"navarch/gamelog"
-	"navarch/ledger/ledgertest"
 	"navarch/mail"
 	"navarch/play"
-	"navarch/store"
 )
 
 // teamFixture is a duel of two players a side, all joined: alice commands red and its ship;
@@ -32,14 +28,8 @@ func teamFixture(t *testing.T) (*fixture, map[string]string) {
 // returns the fixture and the players' keys by address.
 func teamGame(t *testing.T, rs adjudicator.Ruleset, spec GameSpec) (*fixture, map[string]string) {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	f.h = New(s, []adjudicator.Ruleset{rs}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
-		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
+	f := bareFixture(t, rs)
+	var err error
 	if f.tag, err = f.h.CreateGame(spec); err != nil {
 		t.Fatal(err)
 	}
