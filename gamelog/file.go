@@ -563,7 +563,7 @@ func (f *File) parseHeader(header string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: line 1: not a navarch log (want %q)", ErrSyntax, FormatV4+" log <view>")
+	return fmt.Errorf("%w: line 1: not a navarch log (want %q)", ErrSyntax, FormatV5+" log <view>")
 }
 
 // parseUnseal reads "unseal <index> <nonce>" and the record it opens, which must be the

@@ -45,10 +45,14 @@ const (
 	// them and let several players share a side, each with the commands he was given
 	// (docs/LOG-FORMAT.md 9).
 	FormatV4 = "navarch/v4"
+	// FormatV5 logs are v4 logs whose standing orders are sealed by kind, so that a step
+	// applies only the kinds its rules read, and whose team sides keep from the other side
+	// which of their players each step asks (docs/LOG-FORMAT.md 9).
+	FormatV5 = "navarch/v5"
 )
 
 // Formats lists the log formats verify knows, oldest first.
-var Formats = []string{FormatV1, FormatV2, FormatV3, FormatV4}
+var Formats = []string{FormatV1, FormatV2, FormatV3, FormatV4, FormatV5}
 
 // AtLeast reports whether format is min or a later format of Formats (a later format keeps
 // every rule of the earlier ones unless docs/LOG-FORMAT.md says otherwise).

@@ -250,6 +250,7 @@ func (v *verifier) readGenesis() error {
 	v.v2 = v.f.Format != FormatV1
 	v.v3 = AtLeast(v.f.Format, FormatV3)
 	v.v4 = AtLeast(v.f.Format, FormatV4)
+	v.v5 = AtLeast(v.f.Format, FormatV5)
 	if !v.v2 && !v.opts.AllowV1 {
 		return v.fail(e, "a log of format %s, whose daemon could choose the dice's inputs (docs/LOG-FORMAT.md 9): refused unless --allow-v1 (every game navarch creates now is %s or later)", FormatV1, FormatV2)
 	}

@@ -27,7 +27,7 @@ func TestEventLinks(t *testing.T) {
 		c[i] = strings.Replace(c[i], old, new, 1)
 		return c
 	}
-	v3 := edit(b, 1, "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV3+"\n")
+	v3 := edit(b, 1, "\nformat "+gamelog.FormatV5+"\n", "\nformat "+gamelog.FormatV3+"\n")
 	for _, c := range []struct {
 		name string
 		b    []string

@@ -78,6 +78,7 @@ type verifier struct {
 	v2      bool
 	v3      bool // v3's rules too (verify_v3.go)
 	v4      bool // v4's rules too: sealed standing orders, several players a side
+	v5      bool // v5's rules too: standing orders sealed by kind, team sides' asking kept from the other side
 	b3      beaconState
 	team    teamState            // v4: the sides' commanders
 	st      standingState        // v4: the standing records (verify_standing.go)

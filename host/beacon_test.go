@@ -118,7 +118,7 @@ func TestBeaconGameWaitsForItsRound(t *testing.T) {
 	if !rep.OK() || rep.BeaconSteps < 1 || rep.BeaconProven != 1 {
 		t.Fatalf("verify: %v; %d beacon steps, %d proven", rep.Failure, rep.BeaconSteps, rep.BeaconProven)
 	}
-	if file.Format != gamelog.FormatV4 || gamelog.BeaconOf(file.Entries[0].Record) == nil {
+	if file.Format != gamelog.FormatV5 || gamelog.BeaconOf(file.Entries[0].Record) == nil {
 		t.Errorf("format %s, beacon %v", file.Format, gamelog.BeaconOf(file.Entries[0].Record))
 	}
 }

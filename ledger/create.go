@@ -83,7 +83,7 @@ type Created struct {
 	Commitment ident.Hash
 	Verifier   ed25519.PublicKey
 	Checkpoint gamelog.Checkpoint
-	// Format is the log format of the genesis record (gamelog.FormatV4 for new games): the welcome mail
+	// Format is the log format of the genesis record (gamelog.FormatV5 for new games): the welcome mail
 	// states it, and its verify command pins it (verify --format).
 	Format string
 }
@@ -112,7 +112,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return c, err
 	}
 	c.Verifier = key.Public().(ed25519.PublicKey)
-	c.Format = gamelog.FormatV4
+	c.Format = gamelog.FormatV5
 	n := uint32(spec.MaxTurns + TurnMargin)
 	c.Commitment = dice.Commitment(c.Game, n, xN)
 	if err := store.CreateGame(tx, c.Game); err != nil {

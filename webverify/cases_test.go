@@ -197,7 +197,7 @@ func exampleDir(t *testing.T, dir string) []logCase {
 func eventLinkForgeries(t *testing.T, b []string, edit func(int, string, string) []string) map[string][]string {
 	first := forge.Find(t, b, "event", "turn 2\nactivation 1\n", "roll fire/VEN-1>OTT-1/0\n")
 	second := forge.Find(t, b, "event", "turn 2\nactivation 1\n", "roll fire/VEN-1>OTT-1/2\n")
-	v3 := edit(1, "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV3+"\n")
+	v3 := edit(1, "\nformat "+gamelog.FormatV5+"\n", "\nformat "+gamelog.FormatV3+"\n")
 	return map[string][]string{
 		"event behind a roll of another step":  edit(first, "roll fire/VEN-1>OTT-1/0", "roll fire/VEN-2>OTT-1/0"),
 		"event behind a roll made after it":    edit(first, "roll fire/VEN-1>OTT-1/0", "roll fire/VEN-1>OTT-1/1"),

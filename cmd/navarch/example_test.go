@@ -94,6 +94,20 @@ func TestExampleV3Log(t *testing.T) {
 	}
 }
 
+// TestExampleV4Log: a log of format navarch/v4 (made before v5: docs/example/v4) keeps
+// verifying under its version's rules, alice's sent mail and her checkpoint included.
+func TestExampleV4Log(t *testing.T) {
+	dir := filepath.Join(exampleDir, "v4")
+	file := func(n string) string { return filepath.Join(dir, n) }
+	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v4", "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
+	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v4") || !strings.Contains(out, "account for every orders and join record of yours") {
+		t.Errorf("v4 example: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v5", file("game.log")); code != 1 || !strings.Contains(out, "navarch/v5") {
+		t.Errorf("the v4 example pinned to v5: exit %d, want a failure naming the format\n%s", code, out)
+	}
+}
+
 func readKey(t *testing.T, dir string) string {
 	t.Helper()
 	key, err := os.ReadFile(filepath.Join(dir, "verifier.key"))

@@ -255,10 +255,10 @@ func TestGameCommands(t *testing.T) {
 		!strings.Contains(out, "deadlines 72h, reminder 12h before, without orders: default") {
 		t.Errorf("game show: %d %s%s", code, out, e)
 	}
-	if code, out, e := navarch("game", "export", "-config", cfg, tag); code != 0 || !strings.HasPrefix(out, gamelog.FormatV4+" log full") {
+	if code, out, e := navarch("game", "export", "-config", cfg, tag); code != 0 || !strings.HasPrefix(out, gamelog.FormatV5+" log full") {
 		t.Errorf("game export: %d %.80s%s", code, out, e)
 	}
-	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "ottoman", tag); code != 0 || !strings.HasPrefix(out, gamelog.FormatV4+" log side:ottoman") {
+	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "ottoman", tag); code != 0 || !strings.HasPrefix(out, gamelog.FormatV5+" log side:ottoman") {
 		t.Errorf("game export -side ottoman: %d %.80s%s", code, out, e)
 	}
 	if code, out, e := navarch("game", "export", "-config", cfg, "-side", "christain", tag); code != 1 || out != "" ||

@@ -130,7 +130,7 @@ func unlink(b []string) {
 func undeclare(t testing.TB, b []string) {
 	t.Helper()
 	b[1] = strings.Replace(b[1], "\nsecrecy declared", "", 1)
-	b[1] = strings.Replace(b[1], "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV2+"\n", 1) // v3 and later require the declaration
+	b[1] = strings.Replace(b[1], "\nformat "+gamelog.FormatV5+"\n", "\nformat "+gamelog.FormatV2+"\n", 1) // v3 and later require the declaration
 	unlink(b)
 	i := Find(t, b, "activation", "turn 1\nactivation 2\n", "secret yes")
 	b[i] = strings.Replace(b[i], "\nsecret yes", "", 1)
@@ -182,7 +182,7 @@ func SecrecyAttacks(t testing.TB) ([]Forged, Game) {
 		}, secText - 1, "sealed for side ottoman"},
 		{"secret declared where the genesis declares no secrecy", func(b []string) map[uint64]*gamelog.Entry {
 			b[1] = strings.Replace(b[1], "\nsecrecy declared", "", 1)
-			b[1] = strings.Replace(b[1], "\nformat "+gamelog.FormatV4+"\n", "\nformat "+gamelog.FormatV2+"\n", 1)
+			b[1] = strings.Replace(b[1], "\nformat "+gamelog.FormatV5+"\n", "\nformat "+gamelog.FormatV2+"\n", 1)
 			unlink(b)
 			return nil
 		}, secAct - 1, "only in a log whose genesis declares secrecy"},
