@@ -20,6 +20,10 @@ type View struct {
 	Units          []ViewUnit
 	Wings          []Wing
 	Trace          []Trace
+	// Due lists the units the step due asks orders for that the side may know of: its own
+	// (Acting), and the activated group's or a fury chit's groups' for every side, since
+	// the draw shows them (2.2, 2.4.2). A map's crop keeps them in sight.
+	Due []string
 }
 
 // ViewUnit is a unit as a side sees it.
@@ -66,7 +70,25 @@ func (g *Game) View(side string) View {
 		}
 		v.Units = append(v.Units, vu)
 	}
+	v.Due = g.due(side)
 	return v
+}
+
+// due lists the units of View.Due: the step due's units of side (every side's for the
+// referee), and of any side the units of a group activated (2.2) or of the groups a fury
+// chit may activate again (2.4.2), which are public; never the groups of a Leader Move or
+// a set-up, which may follow from hidden leaders (4.5).
+func (g *Game) due(side string) []string {
+	var out []string
+	for _, s := range g.sc.Sides {
+		switch {
+		case side == "" || s == side:
+			out = append(out, g.Acting(s)...)
+		case g.SetUp && slices.Contains(g.WaitSides, s) && (g.Wait == waitGroup || g.Wait == waitFury):
+			out = append(out, g.Acting(s)...)
+		}
+	}
+	return out
 }
 
 // traceMove and the others record what the map of the step should show.

@@ -45,6 +45,10 @@ const (
 	cropSize = 28
 	fullSize = 22
 	cropCols = 24
+	// cropRows bounds the rows of a crop that shows both what happened and the units due;
+	// cropMargin is the rows a crop adds above and below what it shows.
+	cropRows   = 24
+	cropMargin = 3
 )
 
 // New prepares the picture of g as side sees it, numbered by the step the game waits for.
@@ -71,8 +75,9 @@ func fromView(v lepanto.View, game string, full bool) *Picture {
 const sqrt3 = 1.7320508075688772
 
 // extent picks the columns and rows to draw: the scenario's map sections, or (a crop) a
-// window of cropCols columns around what happened since the players last gave orders, or, if
-// nothing did, around the units in play, with a margin.
+// window of cropCols columns around what happened since the players last gave orders (or, if
+// nothing did, the units in play) and the units the step due asks orders for, with a margin;
+// where both do not fit one crop (cropCols by cropRows), around the units due alone.
 func (p *Picture) extent() (c0, r0, c1, r1 int) {
 	v := p.View
 	r0, r1 = v.Rows, 1
@@ -85,6 +90,12 @@ func (p *Picture) extent() (c0, r0, c1, r1 int) {
 		return
 	}
 	hexes := p.actionHexes()
+	if due := p.dueHexes(); len(due) > 0 {
+		hexes = append(hexes, due...)
+		if !fits(hexes) { // far apart: the units to be ordered come first
+			hexes = due
+		}
+	}
 	if len(hexes) == 0 {
 		return
 	}
@@ -94,7 +105,7 @@ func (p *Picture) extent() (c0, r0, c1, r1 int) {
 		a0, b0, a1, b1 = min(a0, h.Col), min(b0, h.Row), max(a1, h.Col), max(b1, h.Row)
 		sum += h.Col
 	}
-	const m, minH = 3, 10
+	const m, minH = cropMargin, 10
 	b0, b1 = b0-m, b1+m
 	for b1-b0+1 < minH {
 		b0, b1 = b0-1, b1+1
@@ -137,6 +148,27 @@ func (p *Picture) actionHexes() []lepanto.Hex {
 		}
 	}
 	return hs
+}
+
+// dueHexes are the hexes of the units the step due asks orders for (View.Due), so that a
+// request's map shows the units its orders are for.
+func (p *Picture) dueHexes() []lepanto.Hex {
+	var hs []lepanto.Hex
+	for _, u := range p.View.Units {
+		if u.Status == "" && slices.Contains(p.View.Due, u.ID) {
+			hs = append(hs, u.Hex)
+		}
+	}
+	return hs
+}
+
+// fits says whether hexes fit one crop: cropCols columns, and cropRows rows with the margin.
+func fits(hexes []lepanto.Hex) bool {
+	c0, r0, c1, r1 := hexes[0].Col, hexes[0].Row, hexes[0].Col, hexes[0].Row
+	for _, h := range hexes {
+		c0, r0, c1, r1 = min(c0, h.Col), min(r0, h.Row), max(c1, h.Col), max(r1, h.Row)
+	}
+	return c1-c0+1 <= cropCols-2 && r1-r0+1+2*cropMargin <= cropRows
 }
 
 // center returns the pixel centre of hex h on the board.

@@ -486,3 +486,33 @@ func TestTagsClearOfOtherCounters(t *testing.T) {
 	}
 	t.Logf("%d units' tags checked, %d with leader lines", checked, leaders)
 }
+
+// TestCropShowsUnitsDue: at every step of a game that asks a group's, a fury chit's or a side's
+// own units for orders, each side's cropped map shows every one of those units it may know of
+// (a request for group BAR once came with a map of the other wing's moves alone).
+func TestCropShowsUnitsDue(t *testing.T) {
+	steps := 0
+	playUntil(t, 200, "", func(g *lepanto.Game) bool {
+		if g.Next().Kind != adjudicator.NeedOrders {
+			return false
+		}
+		for _, side := range []string{"christian", "ottoman", ""} {
+			v := g.View(side)
+			p := fromView(v, "x", false)
+			for _, u := range v.Units {
+				if u.Status != "" || !slices.Contains(v.Due, u.ID) {
+					continue
+				}
+				steps++
+				if u.Hex.Col < p.c0 || u.Hex.Col > p.c1 || u.Hex.Row < p.r0 || u.Hex.Row > p.r1 {
+					t.Errorf("T%d A%d %s: %q's map (hexes %02d%02d-%02d%02d) leaves out %s at %v, due to give orders",
+						v.Turn, v.Act, g.Next().What, side, p.c0, p.r0, p.c1, p.r1, u.ID, u.Hex)
+				}
+			}
+		}
+		return false
+	})
+	if steps == 0 {
+		t.Fatal("no step asked any unit for orders")
+	}
+}
