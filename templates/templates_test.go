@@ -194,7 +194,8 @@ func TestWrap(t *testing.T) {
 }
 
 // TestReportCarriesRequest: a report with the turn's end and the next request is
-// one mail with one greeting, one info block and one HTML page.
+// one mail with one greeting, one info block and one HTML page, which opens with the move
+// asked for and its deadline.
 func TestReportCarriesRequest(t *testing.T) {
 	p, err := Render("report", samples()["report"])
 	if err != nil {
@@ -209,6 +210,12 @@ func TestReportCarriesRequest(t *testing.T) {
 	} {
 		if got := strings.Count(c.part, c.s); got != c.n {
 			t.Errorf("%q %d times, want %d:\n%s", c.s, got, c.n, c.part)
+		}
+	}
+	// The move asked for is told at the top, before what happened (a phone shows the top).
+	for _, part := range []string{p.Text, p.HTML} {
+		if i, j := strings.Index(part, "Your move, by "), strings.Index(strings.ToLower(part), "what happened"); i < 0 || i > j {
+			t.Errorf("the report does not open with the move asked for (at %d, what happened at %d):\n%s", i, j, part)
 		}
 	}
 	if strings.Index(p.Text, "Artillery fire") > strings.Index(p.Text, "roll #201") {
