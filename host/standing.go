@@ -108,7 +108,7 @@ func (h *Host) standingAlone(tx *store.Tx, a *actor, eng adjudicator.Game) (bool
 	}
 	lines := t.lines(a.msg.MessageID)
 	if len(t.rest) > 0 {
-		lines = append(lines, "The other lines of your mail were not recorded: no orders are awaited from your side now.")
+		lines = append(lines, "The other lines of your mail were not recorded: no orders are awaited from you now.")
 	}
 	return true, h.notice(tx, a.g, a.to(), a.msg.MessageID, lines...)
 }
