@@ -80,31 +80,22 @@ func TestExampleV2Log(t *testing.T) {
 	}
 }
 
-// TestExampleV3Log: a log of format navarch/v3 (made before v4: docs/example/v3) keeps
-// verifying under its version's rules, alice's sent mail and her checkpoint included.
-func TestExampleV3Log(t *testing.T) {
-	dir := filepath.Join(exampleDir, "v3")
-	file := func(n string) string { return filepath.Join(dir, n) }
-	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v3", "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
-	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v3") || !strings.Contains(out, "account for every orders and join record of yours") {
-		t.Errorf("v3 example: exit %d\n%s%s", code, out, errs)
-	}
-	if code, out, _ := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v4", file("game.log")); code != 1 || !strings.Contains(out, "navarch/v4") {
-		t.Errorf("the v3 example pinned to v4: exit %d, want a failure naming the format\n%s", code, out)
-	}
-}
-
-// TestExampleV4Log: a log of format navarch/v4 (made before v5: docs/example/v4) keeps
-// verifying under its version's rules, alice's sent mail and her checkpoint included.
-func TestExampleV4Log(t *testing.T) {
-	dir := filepath.Join(exampleDir, "v4")
-	file := func(n string) string { return filepath.Join(dir, n) }
-	code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v4", "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
-	if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       navarch/v4") || !strings.Contains(out, "account for every orders and join record of yours") {
-		t.Errorf("v4 example: exit %d\n%s%s", code, out, errs)
-	}
-	if code, out, _ := navarch("verify", "--key", readKey(t, dir), "--format", "navarch/v5", file("game.log")); code != 1 || !strings.Contains(out, "navarch/v5") {
-		t.Errorf("the v4 example pinned to v5: exit %d, want a failure naming the format\n%s", code, out)
+// TestExampleOldLogs: the logs of earlier formats (docs/example/v3, made before v4, and
+// docs/example/v4, made before v5) keep verifying under their version's rules, alice's sent
+// mail and her checkpoint included, and fail when pinned to the next format.
+func TestExampleOldLogs(t *testing.T) {
+	for _, c := range []struct{ dir, format, next string }{{"v3", "navarch/v3", "navarch/v4"}, {"v4", "navarch/v4", "navarch/v5"}} {
+		t.Run(c.dir, func(t *testing.T) {
+			dir := filepath.Join(exampleDir, c.dir)
+			file := func(n string) string { return filepath.Join(dir, n) }
+			code, out, errs := navarch("verify", "--key", readKey(t, dir), "--format", c.format, "--checkpoint", file("report.eml"), "--sent", file("alice-sent.mbox"), file("game.log"))
+			if code != 0 || !strings.Contains(out, "PASS") || !strings.Contains(out, "format       "+c.format) || !strings.Contains(out, "account for every orders and join record of yours") {
+				t.Errorf("%s example: exit %d\n%s%s", c.dir, code, out, errs)
+			}
+			if code, out, _ := navarch("verify", "--key", readKey(t, dir), "--format", c.next, file("game.log")); code != 1 || !strings.Contains(out, c.next) {
+				t.Errorf("the %s example pinned to %s: exit %d, want a failure naming the format\n%s", c.dir, c.next, code, out)
+			}
+		})
 	}
 }
 
