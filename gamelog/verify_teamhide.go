@@ -171,7 +171,7 @@ func (v *verifier) checkSender(e *Entry) error {
 		}
 		counts = f
 	}
-	if err := v.checkHeldOf(e, o.ta, o.held, o.isDefault, r.Get("message-id")); err != nil {
+	if err := v.checkHeldOf(e, o.ta, o.held, r.Get("message-id")); err != nil {
 		return err
 	}
 	o.player, o.forP, o.messageID = p, "", r.Get("message-id")

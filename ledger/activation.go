@@ -376,7 +376,7 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if err != nil {
 			return nil, err
 		}
-		_, p, err := OrdersPlayer(tx, id, &r)
+		_, p, err := ordersPlayer(tx, id, &r)
 		if err != nil {
 			return nil, err
 		}

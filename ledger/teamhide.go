@@ -84,10 +84,10 @@ func senderRecord(i uint64, side string, o Orders) *gamelog.Builder {
 	return b
 }
 
-// OrdersPlayer returns the player who sent orders record r and the player it counts for
+// ordersPlayer returns the player who sent orders record r and the player it counts for
 // (for: the one the commander answered for, else the sender): from the record itself, or
 // in v5 for a team side's record from the sender record sealed right after it.
-func OrdersPlayer(tx *store.Tx, id ident.GameID, r *gamelog.Record) (sender, counts string, err error) {
+func ordersPlayer(tx *store.Tx, id ident.GameID, r *gamelog.Record) (sender, counts string, err error) {
 	src := r
 	if !r.Has("player") {
 		in, _, err := unseal(tx, id, r.Index+1)

@@ -179,3 +179,32 @@ func TestTeamForeignOrders(t *testing.T) {
 		t.Errorf("a game without teams refuses %v", errs)
 	}
 }
+
+// TestMixedAskingV5: a v5 game of a team side against a lone player names the lone player in
+// act and counts the team's; every copy verifies and replays, and the lone player's orders
+// records name him as before.
+func TestMixedAskingV5(t *testing.T) {
+	s, c := forge.MixedGame(t, 2)
+	g := forge.TeamExport(t, s, c, ledger.View{Full: true})
+	var asked []string
+	for _, e := range g.File.Entries {
+		if r := e.Record; r.Type == gamelog.TypeActivation {
+			asked = append(asked, r.Get("act")+"|"+strings.Join(r.All("team-asks"), ","))
+		}
+	}
+	if want := []string{"carol|red 1", "carol|red 1"}; !slices.Equal(asked, want) {
+		t.Errorf("the steps asked %q, want %q", asked, want)
+	}
+	if !strings.Contains(string(g.Data), "\nplayer carol\ncommitment") {
+		t.Errorf("carol's orders record does not name her")
+	}
+	for _, v := range []ledger.View{{Full: true}, {Side: "red"}, {Side: "blue"}, {}} {
+		x := forge.TeamExport(t, s, c, v)
+		if rep := gamelog.Verify(x.File, gamelog.VerifyOptions{Key: x.Pub()}); !rep.OK() {
+			t.Fatalf("%s: verify: %v", v.Name(), rep.Failure)
+		}
+		if _, err := play.Replay(x.File, []adjudicator.Ruleset{duel.Ruleset}); err != nil {
+			t.Errorf("%s: replay: %v", v.Name(), err)
+		}
+	}
+}

@@ -373,6 +373,11 @@ func teamCases(t *testing.T) ([]logCase, []game) {
 			}
 		}
 	}
+	ms, mc := forge.MixedGame(t, 2)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, ms, mc, v)
+		out = append(out, logCase{Name: "team v5, red a team, blue alone: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+	}
 	attacks, g := forge.TeamAttacks(t)
 	for _, a := range attacks {
 		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})

@@ -42,6 +42,22 @@ func TeamGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 // game of v4's rules).
 func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Created) {
 	t.Helper()
+	return teamGame(t, turns, format, TeamPlayers, TeamCommands)
+}
+
+// MixedPlayers are a team side (red: alice, bob) against one player (blue: carol).
+var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side: "red"}, {ID: "carol", Side: "blue"}}
+
+// MixedGame is TeamGame (v5) with blue played by carol alone: its steps name carol and
+// count red's players asked.
+func MixedGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
+	t.Helper()
+	return teamGame(t, turns, "", MixedPlayers, []ledger.Assignment{TeamCommands[0], TeamCommands[1],
+		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}})
+}
+
+func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment) (*store.Store, ledger.Created) {
+	t.Helper()
 	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -52,10 +68,10 @@ func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Cr
 	var c ledger.Created
 	err = s.Update(func(tx *store.Tx) error {
 		if format == "" {
-			c, err = play.CreateTeams(tx, duel.Ruleset, cfg, TeamPlayers, TeamCommands, ledgertest.Clock, ledgertest.Rand("team"), nil)
+			c, err = play.CreateTeams(tx, duel.Ruleset, cfg, players, commands, ledgertest.Clock, ledgertest.Rand("team"), nil)
 		} else {
 			c, err = ledger.Create(tx, ledger.Spec{Ruleset: duel.Ruleset.ID(), Scenario: cfg.Scenario, Engine: duel.Ruleset.Version(),
-				Players: TeamPlayers, MaxTurns: duel.Ruleset.Scenarios()[0].MaxTurns, Created: ledgertest.Clock, Commands: TeamCommands,
+				Players: players, MaxTurns: duel.Ruleset.Scenarios()[0].MaxTurns, Created: ledgertest.Clock, Commands: commands,
 				Format: format}, ledgertest.Rand("team"))
 		}
 		if err != nil {
