@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -132,7 +133,11 @@ func TestTeamGameByMail(t *testing.T) {
 		t.Errorf("alice's orders in turn 2: %v", mailTexts(m))
 	}
 	f.send("bob@example.org", "FIRE"+key("bob"))
-	f.outbox()
+	// v5: his receipt tells him his orders record and the sender record naming him
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !regexp.MustCompile(`They are record (\d+) of the game's log`).MatchString(m[0].Text) ||
+		!strings.Contains(m[0].Text, ", sealed for your side, names you and your mail as its sender") {
+		t.Errorf("bob's receipt: %v", mailTexts(m))
+	}
 	// dave is late: his reminder goes to carol, his commander, too.
 	f.now = f.deadline().Add(-time.Hour)
 	if err := f.h.Tick(); err != nil {

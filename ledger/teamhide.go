@@ -84,6 +84,16 @@ func senderRecord(i uint64, side string, o Orders) *gamelog.Builder {
 	return b
 }
 
+// SenderRecord returns the index of the sender record of orders record i (v5, a team
+// side's record, which names only the side), or 0 where the record names its player.
+func SenderRecord(tx *store.Tx, id ident.GameID, i uint64) (uint64, error) {
+	r, err := store.Record(tx, id, i)
+	if err != nil || r.Type != gamelog.TypeOrders || r.Has("player") {
+		return 0, err
+	}
+	return i + 1, nil
+}
+
 // ordersPlayer returns the player who sent orders record r and the player it counts for
 // (for: the one the commander answered for, else the sender): from the record itself, or
 // in v5 for a team side's record from the sender record sealed right after it.
