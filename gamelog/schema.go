@@ -26,6 +26,7 @@ const (
 	TypeAssign     = "assign"      // (v4) the commands a team player holds, sealed for his side
 	TypeTeam       = "team"        // (v4) a TEAM message among a side's players, sealed for the side
 	TypeStanding   = "standing"    // (v4) a player's standing orders, sealed for his side until a close uses them
+	TypeSender     = "sender"      // (v5) the player of a team side's orders record, sealed for the side
 )
 
 // Log formats. A game keeps the format of its genesis record for its whole life; verify
@@ -119,10 +120,11 @@ var schemas = map[string][]field{
 	TypeStart: {{"by", kToken, one}, {"joined", kToken, many}, {"missing", kToken, many},
 		{"start-hash", kHex32, one}},
 	TypeActivation: {{"turn", kUint, one}, {"activation", kUint, one}, {"act", kTokens, one},
-		{"what", kText, one}, {"deadline", kTime, one}, {"secret", kToken, opt}, {"standing", kTokens, opt}},
-	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one},
+		{"what", kText, one}, {"deadline", kTime, one}, {"secret", kToken, opt}, {"standing", kTokens, opt},
+		{"team-asks", kPair, many}},
+	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, opt},
 		{"side", kToken, opt}, {"orders-hash", kHex32, opt}, {"commitment", kHex32, opt}, {"entropy", kHex, one},
-		{"default", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}, {"held", kToken, opt},
+		{"default", kToken, opt}, {"received", kTime, opt}, {"message-id", kText, opt}, {"held", kToken, opt},
 		{"for", kToken, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
 		{"inputs-hash", kHex32, opt}, {"standing", kUint, many}},
@@ -150,12 +152,14 @@ var schemas = map[string][]field{
 		{"text", kText, some}},
 	TypeStanding: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one}, {"side", kToken, one},
 		{"received", kTime, one}, {"message-id", kText, opt}, {"line", kText, many}},
+	TypeSender: {{"turn", kUint, one}, {"activation", kUint, one}, {"orders", kUint, one}, {"side", kToken, one},
+		{"player", kToken, one}, {"for", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}},
 }
 
 // Types lists the record types in a fixed order (for documentation and tests).
 var Types = []string{TypeGenesis, TypeJoin, TypeStart, TypeActivation, TypeOrders, TypeClose,
 	TypeOrdersText, TypeRoll, TypeEvent, TypeState, TypeReveal, TypeCheckpoint, TypeCommit, TypeDisclose,
-	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon, TypeAssign, TypeTeam, TypeStanding}
+	TypeNote, TypeEnd, TypeSealed, TypeRound, TypeBeacon, TypeAssign, TypeTeam, TypeStanding, TypeSender}
 
 // typeSchemas holds schemas[Types[i]] at i.
 var typeSchemas = func() [][]field {

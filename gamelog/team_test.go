@@ -7,6 +7,7 @@ import (
 	"navarch/gamelog"
 	"navarch/ledger"
 	"navarch/ledger/forge"
+	"navarch/ledger/ledgertest"
 )
 
 // TestTeamGameVerifies: a v4 game of two players a side verifies in every view; each side's
@@ -61,5 +62,57 @@ func TestTeamSentPerPlayer(t *testing.T) {
 	}
 	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice[:1], Player: "alice"}); !rep.OK() {
 		t.Errorf("alice with her mail: %v %v", rep.Failure, rep.Unsent)
+	}
+}
+
+// TestTeamHideAttacksFail: the operator's rewrites of a v5 team game that v5's rules refuse
+// (forge.TeamHideAttacks, forge.TeamV4Attacks, forge.OnePlayerHidden), each at its record and
+// for its reason.
+func TestTeamHideAttacksFail(t *testing.T) {
+	attacks, games := forge.TeamHideAttacks(t)
+	v4, g4 := forge.TeamV4Attacks(t)
+	small := forge.NewGame(t, ledgertest.Small, ledger.View{Full: true})
+	key := map[string]forge.Game{}
+	for _, a := range attacks {
+		key[a.Name] = games["full"]
+	}
+	for _, a := range v4 {
+		key[a.Name] = g4
+	}
+	one := forge.OnePlayerHidden(t, small)
+	key[one.Name] = small
+	for _, a := range append(append(attacks, v4...), one) {
+		t.Run(a.Name, func(t *testing.T) {
+			idx, why := failure(t, a.Data, gamelog.VerifyOptions{Key: key[a.Name].Pub()})
+			if idx != a.Index || !strings.Contains(why, a.Reason) {
+				t.Errorf("failure at record %d: %s\nwant record %d, mentioning %q", idx, why, a.Index, a.Reason)
+			}
+		})
+	}
+}
+
+// TestTeamHideOtherSideCopy: in v5 the other side's copy of a team game names no player of
+// the team after the start record (the genesis lists the players, the joins and the start
+// who joined): no activation, orders record or mail id says which of them a step asked; it
+// verifies, and says what it cannot check before the end. The side's own copy names them.
+func TestTeamHideOtherSideCopy(t *testing.T) {
+	s, c := forge.TeamGame(t, 2)
+	for _, v := range []ledger.View{{Side: "blue"}, {}, {Side: "red"}} {
+		g := forge.TeamExport(t, s, c, v)
+		rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()})
+		if !rep.OK() {
+			t.Fatalf("%s: %v", v.Name(), rep.Failure)
+		}
+		start := strings.Index(string(g.Data), "type start\n")
+		after := string(g.Data)[start:]
+		after = after[strings.Index(after, "\n\n"):]
+		named := strings.Contains(after, "alice") || strings.Contains(after, "bob")
+		if named != (v.Side == "red") {
+			t.Errorf("%s: names a red player after the start: %v", v.Name(), named)
+		}
+		noted := strings.Contains(strings.Join(rep.Notes, "\n"), "no sender records of team side red")
+		if noted != (v.Side != "red") {
+			t.Errorf("%s: notes the missing sender records of red %v: %q", v.Name(), noted, rep.Notes)
+		}
 	}
 }

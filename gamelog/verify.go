@@ -150,6 +150,9 @@ func (v *verifier) run() error {
 			return err
 		}
 	}
+	if o := v.th.owed; o != nil {
+		return v.fail(o, "orders record of team side %s without its sender record right after it", o.Record.Get("side"))
+	}
 	if err := v.checkTrailer(); err != nil {
 		return err
 	}
@@ -286,6 +289,10 @@ func (v *verifier) readPlayers(e *Entry) error {
 		prev = id
 		v.players[id] = side
 		v.sides[side] = true
+		if v.th.size == nil {
+			v.th.size = map[string]int{}
+		}
+		v.th.size[side]++
 	}
 	return nil
 }

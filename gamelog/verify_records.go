@@ -19,6 +19,9 @@ type ordersRec struct {
 	ta         turnAct
 	isDefault  bool   // v2: the rules' default for a player who sent nothing
 	forP       string // v4: the player asked whom the side's commander (player) stood in for
+	side       string // v2: the player's side
+	team       bool   // v5: a team side's record: player is its sender record's ("" where this view lacks it)
+	held       bool   // v3: held advance orders
 	messageID  string // as logged
 	textLoaded bool
 	text       []byte // v2: the disclosed canonical text, once read
@@ -81,6 +84,7 @@ type verifier struct {
 	v5      bool // v5's rules too: standing orders sealed by kind, team sides' asking kept from the other side
 	b3      beaconState
 	team    teamState            // v4: the sides' commanders
+	th      teamHide             // v5: the team sides' asking, kept from the other side
 	st      standingState        // v4: the standing records (verify_standing.go)
 	acts    map[turnAct][]string // v2: who must act in each activation
 	closeAt *Entry               // v2: the close of cur
@@ -156,6 +160,11 @@ func (v *verifier) checkEntry(e *Entry) error {
 	if r == nil {
 		return nil // v1: withheld from this view, only its leaf is in the chain
 	}
+	if v.v5 {
+		if err := v.checkSenderOwed(e); err != nil {
+			return err
+		}
+	}
 	if r.Type != TypeOrdersText && (r.Type != TypeSealed || readSealed(r).what != TypeOrdersText) {
 		if err := v.finishTexts(e); err != nil {
 			return err
@@ -220,6 +229,8 @@ func (v *verifier) checkRecord(e *Entry) error {
 		return v.checkTeam(e)
 	case TypeStanding:
 		return v.checkStanding(e)
+	case TypeSender:
+		return v.checkSender(e)
 	case TypeEnd:
 		v.ended = true
 	}
@@ -314,6 +325,9 @@ func (v *verifier) checkActivation(e *Entry) error {
 		}
 		v.secret[ta] = true
 	}
+	if err := v.checkTeamAsks(e, ta); err != nil {
+		return err
+	}
 	return v.checkActivationStanding(e, ta)
 }
 
@@ -321,6 +335,12 @@ func (v *verifier) checkOrders(e *Entry) error {
 	ta, err := v.turnAct(e)
 	if err != nil {
 		return err
+	}
+	team, err := v.checkOrdersNaming(e)
+	if err != nil {
+		return err
+	} else if team {
+		return v.checkTeamOrders(e, ta)
 	}
 	p := e.Record.Get("player")
 	if !v.started {

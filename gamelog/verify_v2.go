@@ -25,8 +25,10 @@ func (v *verifier) checkV2Markers(e *Entry) error {
 	switch r.Type {
 	case TypeEvent:
 		_, side = eventSide(r)
-	case TypeOrdersText, TypeOrders:
+	case TypeOrdersText:
 		side = r.Has("side")
+	case TypeOrders: // v5: a team side's orders record names its side (verify_teamhide.go)
+		side = r.Has("side") && !v.v5
 	}
 	switch {
 	case side:
@@ -68,8 +70,8 @@ func (v *verifier) readSecrecy(e *Entry) error {
 func (v *verifier) checkTextSeal(e *Entry, o ordersRec, sealed bool, side string) error {
 	c := v.cur
 	switch {
-	case sealed && side != v.players[o.player]:
-		return v.fail(e, "the orders text of %s (side %s) is sealed for side %s", o.player, v.players[o.player], side)
+	case sealed && side != o.side:
+		return v.fail(e, "the orders text of %s (side %s) is sealed for side %s", o.inputID(), o.side, side)
 	case v.declared && sealed != v.secret[c.ta]:
 		if sealed {
 			return v.fail(e, "an orders text of turn %d activation %d is sealed, but the activation did not declare itself secret", c.ta.t, c.ta.a)
@@ -84,6 +86,9 @@ var sealable = []string{TypeEvent, TypeState, TypeOrdersText}
 // sealableV4 adds v4's records for one side's eyes: assignments, TEAM messages and standing orders.
 var sealableV4 = []string{TypeEvent, TypeState, TypeOrdersText, TypeAssign, TypeTeam, TypeStanding}
 
+// sealableV5 adds v5's sender records (a team side's orders record's player).
+var sealableV5 = append(slices.Clip(sealableV4), TypeSender)
+
 // checkSealed checks a sealed record and, where this view holds it, the record it withholds,
 // which must open the commitment and then passes the rules of its own type in its place.
 func (v *verifier) checkSealed(e *Entry) error {
@@ -95,7 +100,9 @@ func (v *verifier) checkSealed(e *Entry) error {
 		return v.fail(e, "sealed records belong to %s and later, not %s", FormatV2, v.f.Format)
 	case !v.v4 && !slices.Contains(sealable, what) && what != TypeStanding: // a standing record before v4 is refused as such (verify_standing.go)
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealable)
-	case v.v4 && !slices.Contains(sealableV4, what):
+	case v.v5 && !slices.Contains(sealableV5, what):
+		return v.fail(e, "sealed %q: only %v records are withheld", what, sealableV5)
+	case v.v4 && !v.v5 && !slices.Contains(sealableV4, what):
 		return v.fail(e, "sealed %q: only %v records are withheld", what, sealableV4)
 	case side != "" && !v.sides[side]:
 		return v.fail(e, "side %q is not in the genesis record", side)
@@ -192,8 +199,8 @@ func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, sender, p string) error {
 	if sender != p {
 		forP = p
 	}
-	v.orders[e.Index] = ordersRec{player: sender, forP: forP, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
-		isDefault: def, messageID: r.Get("message-id")}
+	v.orders[e.Index] = ordersRec{player: sender, forP: forP, side: v.players[sender], hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
+		isDefault: def, messageID: r.Get("message-id"), held: r.Has("held")}
 	return nil
 }
 
@@ -215,6 +222,8 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 			return v.fail(e, "uses record %d, which is not an earlier orders record", i)
 		case o.ta != ta:
 			return v.fail(e, "uses orders record %d of turn %d activation %d", i, o.ta.t, o.ta.a)
+		case o.team:
+			continue // v5: counted by its side (checkTeamUses)
 		case v.current[ta][k] != i:
 			return v.fail(e, "uses orders record %d of %s %s, not its latest (%d)", i, what, k, v.current[ta][k])
 		case slices.Contains(got, k):
@@ -234,6 +243,9 @@ func (v *verifier) checkCloseV2(e *Entry, ta turnAct) error {
 	var uses []uint64
 	for _, u := range e.Record.All("use") {
 		uses = append(uses, parseUint(u))
+	}
+	if err := v.checkTeamUses(e, ta, uses); err != nil {
+		return err
 	}
 	if err := v.checkCloseBeacon(e, ta, uses); err != nil {
 		return err
@@ -287,7 +299,7 @@ func (v *verifier) checkOrdersTextV2(e *Entry) error {
 	}
 	o.text, o.textLoaded = text, true
 	v.orders[i] = o
-	in := dice.Input{Player: o.player, OrdersHash: OrdersHash(text), Entropy: o.entropy}
+	in := dice.Input{Player: o.inputID(), OrdersHash: OrdersHash(text), Entropy: o.entropy}
 	if r.Has("side") { // secret orders enter E as zero bytes
 		in.OrdersHash = ident.Hash{}
 	}
@@ -305,7 +317,7 @@ func (v *verifier) textWithheld(e *Entry) error {
 	if err := v.checkTextSeal(e, o, true, e.Record.Get("side")); err != nil {
 		return err
 	}
-	c.inputs = append(c.inputs, dice.Input{Player: o.player, Entropy: o.entropy}) // secret orders: zero bytes
+	c.inputs = append(c.inputs, dice.Input{Player: o.inputID(), Entropy: o.entropy}) // secret orders: zero bytes
 	c.texts++
 	return nil
 }
@@ -385,10 +397,22 @@ func (v *verifier) checkSent() error {
 	if v.players[v.opts.Player] == "" {
 		return &Failure{Index: -1, Reason: fmt.Sprintf("--player %q is not a player of this game", v.opts.Player)}
 	}
+	if side := v.players[v.opts.Player]; v.th.noted[side] {
+		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("this copy lacks side %s's sender records: %s's orders records in it are checked against his sent mail in his side's copy", side, v.opts.Player))
+	}
 	for _, e := range v.f.Entries {
 		r := e.Record
 		if why := v.sentStanding(&e); why != "" {
 			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
+		}
+		if s := e.Inner; r != nil && s != nil && s.Type == TypeSender && s.Get("player") == v.opts.Player {
+			// v5: a team side's orders record, whose sender record names the player
+			if o := v.f.Entries[e.Index-1].Record; !o.Has("default") {
+				if why := v.sentOf(TypeOrders, s.Get("message-id"), o.Bytes("entropy")); why != "" {
+					v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index - 1, Reason: why})
+				}
+			}
+			continue
 		}
 		if r == nil || r.Get("player") != v.opts.Player || r.Type != TypeOrders && r.Type != TypeJoin || r.Has("default") {
 			continue
@@ -414,7 +438,10 @@ func (v *verifier) sender() (string, error) {
 	var found []string
 	for _, e := range v.f.Entries {
 		r := e.Record
-		if r != nil && (r.Type == TypeJoin || r.Type == TypeOrders) && ids[normalID(r.Get("message-id"))] && !slices.Contains(found, r.Get("player")) {
+		if r != nil && r.Type == TypeSealed && e.Inner != nil && e.Inner.Type == TypeSender {
+			r = e.Inner // v5: a team side's orders record's sender
+		}
+		if r != nil && (r.Type == TypeJoin || r.Type == TypeOrders || r.Type == TypeSender) && ids[normalID(r.Get("message-id"))] && !slices.Contains(found, r.Get("player")) {
 			found = append(found, r.Get("player"))
 		}
 	}
@@ -425,7 +452,12 @@ func (v *verifier) sender() (string, error) {
 }
 
 func (v *verifier) sentFor(r *Record) string {
-	id := normalID(r.Get("message-id"))
+	return v.sentOf(r.Type, r.Get("message-id"), r.Bytes("entropy"))
+}
+
+// sentOf is sentFor of a record of type typ, with its Message-ID and entropy given.
+func (v *verifier) sentOf(typ, messageID string, entropy []byte) string {
+	id := normalID(messageID)
 	if id == "" {
 		return "it names no mail of yours (no message-id)"
 	}
@@ -433,11 +465,11 @@ func (v *verifier) sentFor(r *Record) string {
 		if normalID(m.MessageID) != id {
 			continue
 		}
-		if m.Join != (r.Type == TypeJoin) {
-			return fmt.Sprintf("your mail %s was not a %s", id, map[bool]string{true: "JOIN", false: "mail with orders"}[r.Type == TypeJoin])
+		if m.Join != (typ == TypeJoin) {
+			return fmt.Sprintf("your mail %s was not a %s", id, map[bool]string{true: "JOIN", false: "mail with orders"}[typ == TypeJoin])
 		}
-		if !bytes.Equal(m.Entropy, r.Bytes("entropy")) {
-			return fmt.Sprintf("entropy %x, your mail %s gave %x", r.Bytes("entropy"), id, m.Entropy)
+		if !bytes.Equal(m.Entropy, entropy) {
+			return fmt.Sprintf("entropy %x, your mail %s gave %x", entropy, id, m.Entropy)
 		}
 		return ""
 	}

@@ -167,7 +167,13 @@ func (v *verifier) checkHeld(e *Entry, ta turnAct) error {
 	if held && (!v.v3 || r.Get("held") != "yes" || r.Has("default")) {
 		return v.fail(e, "held %q: \"held yes\" marks held advance orders, only in %s and later", r.Get("held"), FormatV3)
 	}
-	mid := normalID(r.Get("message-id"))
+	return v.checkHeldOf(e, ta, held, r.Get("message-id"))
+}
+
+// checkHeldOf is checkHeld's rule of a Message-ID, of a record whose held mark and
+// Message-ID are given (v5: a team side's orders record and its sender record).
+func (v *verifier) checkHeldOf(e *Entry, ta turnAct, held bool, messageID string) error {
+	mid := normalID(messageID)
 	if mid == "" {
 		return nil
 	}

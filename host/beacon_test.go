@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
@@ -10,12 +11,14 @@ import (
 	"time"
 
 	"navarch/adjudicator"
+	"navarch/adjudicator/duel"
 	"navarch/adjudicator/lepanto"
 	"navarch/beacon"
 	"navarch/beacon/beacontest"
 	"navarch/gamelog"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
+	"navarch/play"
 	"navarch/store"
 )
 
@@ -294,5 +297,77 @@ func TestBeaconRelayBehind(t *testing.T) {
 	mu.Unlock()
 	if err := f.h.BeaconPass(ctx); err != nil || f.h.BeaconWaiting() != 0 {
 		t.Fatalf("the relay caught up: %v, %d waiting", err, f.h.BeaconWaiting())
+	}
+}
+
+// TestBeaconTeamGame: a v5 team game keyed by a beacon: each team side's orders record is
+// followed by its sender record, then the step's round; every copy verifies with the
+// beacon's key (the other side's counting its records only) and replays.
+func TestBeaconTeamGame(t *testing.T) {
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	b := beacontest.New("host", f.now.Add(-time.Hour), 3*time.Second, func() time.Time { return f.now })
+	url, stop := b.Server()
+	t.Cleanup(stop)
+	f.h = New(s, []adjudicator.Ruleset{duel.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name()),
+		Beacon: &BeaconConfig{Client: &beacon.Client{Chain: b.Chain, Relays: []string{url}}}}, slog.New(slog.DiscardHandler))
+	spec := GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
+		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "red", "bob@example.org", "UTC"},
+		{"carol", "blue", "carol@example.org", "UTC"}, {"dave", "blue", "dave@example.org", "UTC"}},
+		Commands: map[string][]string{"alice": {"SHIP"}, "dave": {"SHIP"}}}
+	if f.tag, err = f.h.CreateGame(spec); err != nil {
+		t.Fatal(err)
+	}
+	keys := playerKeys(f.outbox())
+	for _, p := range spec.Players {
+		f.send(p.Address, "JOIN\nKEY "+keys[p.Address])
+	}
+	f.send("alice@example.org", "FIRE\nKEY "+keys["alice@example.org"])
+	f.send("dave@example.org", "FIRE\nKEY "+keys["dave@example.org"])
+	f.outbox()
+	reported := false
+	for i := 0; i < 20 && !reported; i++ {
+		f.now = f.now.Add(10 * time.Minute)
+		if err := f.h.BeaconPass(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		reported = find(f.outbox(), "alice@example.org", "your move") != nil // the next step
+	}
+	if !reported {
+		t.Fatal("the step did not resolve after its round came")
+	}
+	for _, side := range []string{"", "red", "blue"} {
+		var buf bytes.Buffer
+		if err := f.h.Export(&buf, f.tag, side); err != nil {
+			t.Fatal(err)
+		}
+		file, err := gamelog.ParseFile(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := gamelog.Verify(file, gamelog.VerifyOptions{TrustLogKey: true, BeaconKey: b.Chain.Key})
+		if !rep.OK() || rep.BeaconSteps < 1 {
+			t.Fatalf("%q: verify: %v (%d beacon steps)", side, rep.Failure, rep.BeaconSteps)
+		}
+		if _, err := play.Replay(file, f.h.rulesets); err != nil {
+			t.Errorf("%q: replay: %v", side, err)
+		}
+		teams := 0
+		for i, e := range file.Entries {
+			if r := e.Record; r.Type == gamelog.TypeOrders && !r.Has("player") {
+				teams++
+				if n := file.Entries[i+1].Record; n.Type != gamelog.TypeSealed || n.Get("what") != gamelog.TypeSender {
+					t.Errorf("%q: orders record %d of side %s not followed by its sender record", side, i, r.Get("side"))
+				}
+			}
+		}
+		if teams < 2 {
+			t.Errorf("%q: %d orders records of team sides, want both sides'", side, teams)
+		}
 	}
 }

@@ -151,9 +151,13 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 			return err
 		}
 	}
+	sender, err := ledger.SenderRecord(tx, a.id, i)
+	if err != nil {
+		return err
+	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
 		Paused: a.g.paused(), Held: a.g.heldNow(a.heldKey()), Advance: takesAdvance(eng), Round: round,
-		Standing: adjudicator.Canonical(standing), StandingRecord: standingAt}
+		Standing: adjudicator.Canonical(standing), StandingRecord: standingAt, Sender: sender}
 	if !complete(a.g.Step) || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
 	}

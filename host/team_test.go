@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -124,15 +125,19 @@ func TestTeamGameByMail(t *testing.T) {
 	if find(mailTo(mails, "bob@example.org"), "bob@example.org", "your move") == nil {
 		t.Errorf("turn 2 does not ask bob: %v", subjects(mailTo(mails, "bob@example.org")))
 	}
-	if act := lastAct(t, f.teamLog("")); act != "bob dave" {
-		t.Errorf("turn 2 asks %q, want bob dave", act)
+	if act, asks := lastAct(t, f.teamLog("")); act != "" || asks != "blue 1,red 1" {
+		t.Errorf("turn 2 asks %q and counts %q, want none named and one of each side", act, asks)
 	}
 	f.send("alice@example.org", "HOLD"+key("alice"))
 	if m := mailTo(f.outbox(), "alice@example.org"); len(m) != 1 || !strings.Contains(m[0].Text, "No orders are awaited from you now") {
 		t.Errorf("alice's orders in turn 2: %v", mailTexts(m))
 	}
 	f.send("bob@example.org", "FIRE"+key("bob"))
-	f.outbox()
+	// v5: his receipt tells him his orders record and the sender record naming him
+	if m := mailTo(f.outbox(), "bob@example.org"); len(m) != 1 || !regexp.MustCompile(`They are record (\d+) of the game's log`).MatchString(m[0].Text) ||
+		!strings.Contains(m[0].Text, ", sealed for your side, names you and your mail as its sender") {
+		t.Errorf("bob's receipt: %v", mailTexts(m))
+	}
 	// dave is late: his reminder goes to carol, his commander, too.
 	f.now = f.deadline().Add(-time.Hour)
 	if err := f.h.Tick(); err != nil {
@@ -152,17 +157,33 @@ func TestTeamGameByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := f.teamLog("")
-	if !strings.Contains(full, "player dave\ncommitment") || !strings.Contains(full, "default yes") {
+	if !strings.Contains(full, "side blue\ncommitment") || !strings.Contains(full, "side blue\nplayer dave\nreceived") || !strings.Contains(full, "default yes") {
 		t.Errorf("no default for dave in turn 2")
+	}
+	// In v5 blue's copy names no red player after the start record (which lists who joined):
+	// not whom each step asked, not whose orders a record holds, not their mails.
+	blue := f.teamLog("blue")
+	_, after, _ := strings.Cut(blue, "type start\n")
+	if _, after, _ = strings.Cut(after, "\n\n"); strings.Contains(after, "alice") || strings.Contains(after, "bob") {
+		t.Errorf("blue's copy names a red player after the start:\n%s", after)
 	}
 }
 
-func lastAct(t *testing.T, log string) string {
+// lastAct returns the last activation record's act and its team-asks (joined by commas).
+func lastAct(t *testing.T, log string) (act, asks string) {
 	t.Helper()
-	i := strings.LastIndex(log, "type activation\n")
-	_, rest, _ := strings.Cut(log[i:], "\nact ")
-	act, _, _ := strings.Cut(rest, "\n")
-	return act
+	rec := log[strings.LastIndex(log, "type activation\n"):]
+	rec, _, _ = strings.Cut(rec, "\n\n")
+	var counts []string
+	for _, l := range strings.Split(rec, "\n") {
+		if a, ok := strings.CutPrefix(l, "act "); ok {
+			act = a
+		}
+		if c, ok := strings.CutPrefix(l, "team-asks "); ok {
+			counts = append(counts, c)
+		}
+	}
+	return act, strings.Join(counts, ",")
 }
 
 func mailTexts(ms []mail.Outgoing) []string {
@@ -196,11 +217,11 @@ func TestTeamStandIn(t *testing.T) {
 		t.Errorf("dave was not told: %v", mailTexts(m))
 	}
 	full := f.teamLog("")
-	if !strings.Contains(full, "player carol\ncommitment") || !strings.Contains(full, "for dave\n") {
+	if !strings.Contains(full, "side blue\nplayer carol\nfor dave\n") {
 		t.Errorf("no orders record of carol for dave")
 	}
-	if act := lastAct(t, full); act != "alice dave" || !strings.Contains(full, "type activation\nindex") || strings.Count(full, "type close\n") != 1 {
-		t.Errorf("turn 1 did not close with carol's orders for dave (last act %q, %d closes)", act, strings.Count(full, "type close\n"))
+	if _, asks := lastAct(t, full); asks != "blue 1,red 1" || !strings.Contains(full, "type activation\nindex") || strings.Count(full, "type close\n") != 1 {
+		t.Errorf("turn 1 did not close with carol's orders for dave (last counts %q, %d closes)", asks, strings.Count(full, "type close\n"))
 	}
 }
 

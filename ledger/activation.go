@@ -3,7 +3,6 @@ package ledger
 import (
 	"navarch/beacon"
 
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -53,8 +52,12 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 			return fmt.Errorf("open activation for %q: %w", p, ErrNotPlayer)
 		}
 	}
+	act, asks := a.Players, []string(nil)
+	if in.hidesAsking() { // v5: a count for each team side, never its players' names
+		act, asks = splitAsked(in, a.Players)
+	}
 	b := gamelog.New(gamelog.TypeActivation).AddUint("turn", uint64(a.Turn)).
-		AddUint("activation", uint64(a.Act)).Add("act", strings.Join(a.Players, " ")).
+		AddUint("activation", uint64(a.Act)).Add("act", strings.Join(act, " ")).
 		Add("what", gamelog.CleanText(a.What)).AddTime("deadline", a.Deadline)
 	if a.Secret && in.declared {
 		b.Add("secret", "yes")
@@ -64,11 +67,17 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 		slices.Sort(sides)
 		b.Add("standing", strings.Join(slices.Compact(sides), " "))
 	}
+	for _, x := range asks {
+		b.Add("team-asks", x)
+	}
 	rec, err := add(tx, id, b)
 	if err != nil {
 		return err
 	}
 	if err := store.PutMeta(tx, id, metaActivation, binary.BigEndian.AppendUint64(nil, rec.Index)); err != nil {
+		return err
+	}
+	if err := putAsked(tx, id, a.Players); err != nil {
 		return err
 	}
 	if err := promoteCommands(tx, id); err != nil { // an ASSIGN takes effect from the next step
@@ -136,10 +145,15 @@ func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, 
 		return 0, ident.Hash{}, fmt.Errorf("orders of %q: %w", o.Player, ErrNotPlayer)
 	}
 	h := gamelog.OrdersHash(o.Canonical)
-	b := gamelog.New(gamelog.TypeOrders).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act)).
-		Add("player", o.Player)
+	b := gamelog.New(gamelog.TypeOrders).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act))
+	team := in.hidesAsking() && in.teamSide(in.players[o.Player])
+	if team { // v5: the record names the team side; the sender record after it, the player
+		b.Add("side", in.players[o.Player])
+	} else {
+		b.Add("player", o.Player)
+	}
 	if in.v2() {
-		if err := ordersV2(tx, id, in, o, b); err != nil {
+		if err := ordersV2(tx, id, in, o, b, team); err != nil {
 			return 0, h, err
 		}
 	} else {
@@ -155,6 +169,12 @@ func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, 
 	if err != nil {
 		return 0, h, err
 	}
+	if team {
+		side := in.players[o.Player]
+		if err := addSealed(tx, id, o.Turn, o.Act, side, gamelog.TypeSender, senderRecord(rec.Index, side, o)); err != nil {
+			return 0, h, err
+		}
+	}
 	side := ""
 	if o.Private {
 		side = in.players[o.Player]
@@ -163,8 +183,9 @@ func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, 
 }
 
 // ordersV2 fills a v2 orders record: it belongs to the open activation, which must ask its
-// player; a default (the rules' no-orders default) carries no entropy and no mail.
-func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Builder) error {
+// player; a default (the rules' no-orders default) carries no entropy and no mail. A team
+// side's record of v5 (team) leaves its time, mail and stand-in to its sender record.
+func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Builder, team bool) error {
 	cur, err := readCursor(tx, id)
 	if err != nil {
 		return err
@@ -196,10 +217,23 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 		if len(o.Canonical) > 0 || len(o.Entropy) > 0 {
 			return fmt.Errorf("default orders of %s carry orders or entropy", o.Player)
 		}
-		b.AddHex("entropy", nil).Add("default", "yes").AddTime("received", o.Received)
+		b.AddHex("entropy", nil).Add("default", "yes")
+		if !team {
+			b.AddTime("received", o.Received)
+		}
 		return nil
 	}
-	b.AddHex("entropy", o.Entropy).AddTime("received", o.Received)
+	if o.For != "" && (!gamelog.AtLeast(in.format, gamelog.FormatV4) || in.players[o.For] != in.players[o.Player] || o.For == o.Player) {
+		return fmt.Errorf("orders of %s for %s: %w", o.Player, o.For, ErrNotPlayer)
+	}
+	b.AddHex("entropy", o.Entropy)
+	if team {
+		if o.Held && gamelog.AtLeast(in.format, gamelog.FormatV3) {
+			b.Add("held", "yes")
+		}
+		return nil
+	}
+	b.AddTime("received", o.Received)
 	if mid := gamelog.CleanText(o.MessageID); mid != "" {
 		b.Add("message-id", mid)
 	}
@@ -207,9 +241,6 @@ func ordersV2(tx *store.Tx, id ident.GameID, in info, o Orders, b *gamelog.Build
 		b.Add("held", "yes")
 	}
 	if o.For != "" {
-		if !gamelog.AtLeast(in.format, gamelog.FormatV4) || in.players[o.For] != in.players[o.Player] || o.For == o.Player {
-			return fmt.Errorf("orders of %s for %s: %w", o.Player, o.For, ErrNotPlayer)
-		}
 		b.Add("for", o.For)
 	}
 	return nil
@@ -345,9 +376,17 @@ func withDefaults(tx *store.Tx, id ident.GameID, in info, t, a uint32, uses []ui
 		if err != nil {
 			return nil, err
 		}
-		have[key(cmp.Or(r.Get("for"), r.Get("player")))] = true
+		_, p, err := ordersPlayer(tx, id, &r)
+		if err != nil {
+			return nil, err
+		}
+		have[key(p)] = true
 	}
-	for _, p := range strings.Fields(act.Get("act")) {
+	asked, err := askedPlayers(tx, id, in, act)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range asked {
 		if have[key(p)] {
 			continue
 		}
@@ -425,7 +464,7 @@ func readInputs(tx *store.Tx, id ident.GameID, in info, uses []uint64) ([]dice.I
 		if !ok {
 			return nil, fmt.Errorf("close: no text kept for orders record %d", u)
 		}
-		input := dice.Input{Player: r.Get("player"), OrdersHash: gamelog.OrdersHash([]byte(text)), Entropy: r.Bytes("entropy")}
+		input := dice.Input{Player: ordersInputID(&r), OrdersHash: gamelog.OrdersHash([]byte(text)), Entropy: r.Bytes("entropy")}
 		if side != "" && in.v2() {
 			input.OrdersHash = ident.Hash{}
 		}

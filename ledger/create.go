@@ -3,6 +3,7 @@ package ledger
 import (
 	"navarch/beacon"
 
+	"cmp"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -51,6 +52,9 @@ type Spec struct {
 	// Commands (log format v4) shares sides among several players: what each commands, and
 	// each side's commander; none where every side has one player (docs/LOG-FORMAT.md 3).
 	Commands []Assignment
+	// Format is the genesis record's log format: "" for gamelog.FormatV5, every new game's;
+	// gamelog.FormatV4 makes a game of v4's rules, for the tests that v4 logs keep them.
+	Format string
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
@@ -73,6 +77,9 @@ func (s Spec) check() error {
 			return fmt.Errorf("player %q listed twice", p.ID)
 		}
 		seen[p.ID] = true
+	}
+	if s.Format != "" && s.Format != gamelog.FormatV4 && s.Format != gamelog.FormatV5 {
+		return fmt.Errorf("format %q: a new game is of %s (or %s)", s.Format, gamelog.FormatV5, gamelog.FormatV4)
 	}
 	return checkAssignments(s.Players, s.Commands)
 }
@@ -112,7 +119,7 @@ func Create(tx *store.Tx, spec Spec, rnd io.Reader) (Created, error) {
 		return c, err
 	}
 	c.Verifier = key.Public().(ed25519.PublicKey)
-	c.Format = gamelog.FormatV5
+	c.Format = cmp.Or(spec.Format, gamelog.FormatV5)
 	n := uint32(spec.MaxTurns + TurnMargin)
 	c.Commitment = dice.Commitment(c.Game, n, xN)
 	if err := store.CreateGame(tx, c.Game); err != nil {

@@ -39,7 +39,9 @@ func (v View) sees(r *gamelog.Record, over bool) bool {
 	if r.Type == gamelog.TypeState && r.Has("sealed") || r.Type == gamelog.TypeSealed && !r.Has("side") {
 		return false
 	}
-	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText || r.Type == gamelog.TypeOrders || r.Type == gamelog.TypeSealed
+	// An orders record is scoped only in v1 (its bare orders hash); v5's team side's record
+	// names its side in every view (docs/LOG-FORMAT.md 3).
+	scoped := r.Type == gamelog.TypeEvent || r.Type == gamelog.TypeOrdersText || r.Type == gamelog.TypeOrders && r.Has("orders-hash") || r.Type == gamelog.TypeSealed
 	side := r.Get("side")
 	return !scoped || side == "" || side == v.Side
 }

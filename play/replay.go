@@ -73,6 +73,7 @@ type replayer struct {
 	assigns []ledger.Assignment
 	hidden  map[string]bool
 	opened  []ledger.Assignment // the assignments when the open activation opened
+	tr      teamReplay          // v5: the team sides' counts and senders (replay_teamhide.go)
 }
 
 func (rp *replayer) fail(format string, args ...any) error {
@@ -112,6 +113,7 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
 	rp.v4 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV4)
 	rp.held = map[uint64]*gamelog.Record{}
+	rp.tr.start(g, rp.sides)
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {
 		cfg.Tables = map[string][]byte{rs.ID(): g.Bytes("tables")}
@@ -122,6 +124,9 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 
 func (rp *replayer) entry() error {
 	r := rp.f.Entries[rp.i].Record
+	if r != nil {
+		rp.tr.record(rp.f.Entries[rp.i], rp.sides)
+	}
 	switch {
 	case r == nil:
 		return nil
@@ -132,6 +137,7 @@ func (rp *replayer) entry() error {
 		rp.opened = slices.Clone(rp.assigns) // an ASSIGN takes effect from the next step
 		rp.secret = r.Get("secret") == "yes"
 		rp.standing = strings.Fields(r.Get("standing"))
+		rp.tr.activation(r)
 	case r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeStanding:
 		if in := rp.f.Entries[rp.i].Inner; in != nil {
 			rp.held[rp.f.Entries[rp.i].Index] = in
@@ -161,6 +167,9 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 			cl.Get("turn"), cl.Get("activation"), st.Turn, st.Act, st.What)
 	}
 	if err := rp.checkAct(st); err != nil {
+		return err
+	}
+	if err := rp.checkTeamPlayers(st, cl); err != nil {
 		return err
 	}
 	if rp.declared && rp.secret != st.Secret {
@@ -218,9 +227,15 @@ func (rp *replayer) checkAct(st adjudicator.Step) error {
 	}
 	slices.SortFunc(players, func(a, b ledger.Player) int { return strings.Compare(a.ID, b.ID) })
 	want := Asked(rp.g, st, players, rp.opened)
+	if rp.tr.v5 { // a team side's players are counted (team-asks), not named
+		var err error
+		if want, err = rp.checkCounts(st, want); err != nil {
+			return err
+		}
+	}
 	have := slices.Clone(rp.act)
 	slices.Sort(have)
-	if len(rp.hidden) > 0 && st.Kind == adjudicator.NeedOrders {
+	if len(rp.hidden) > 0 && st.Kind == adjudicator.NeedOrders && !rp.tr.v5 { // v5: checkCounts
 		want = slices.DeleteFunc(want, func(p string) bool { return rp.hidden[rp.sides[p]] })
 		var seen []string
 		for _, p := range have {
@@ -434,7 +449,10 @@ func (rp *replayer) ordersText(r *gamelog.Record, orders map[string][]adjudicato
 	if rp.defaults[r.Uint("orders")] {
 		return nil // the rules' default: the side sent nothing
 	}
-	side := rp.sides[player]
+	side := rp.tr.sideOf[r.Uint("orders")]
+	if player == "" {
+		player = "side " + side // v5: a team side's record, whose sender this view may lack
+	}
 	parsed, errs := rp.g.Parse(side, string(gamelog.OrdersText(r.All("line"))))
 	if len(errs) > 0 {
 		return rp.fail("the engine does not understand the logged orders of %s: %v", player, errs[0])

@@ -101,6 +101,10 @@ type Receipt struct {
 	// step that uses them, whose report shows them to both sides.
 	Standing       string
 	StandingRecord uint64
+	// Sender (log format v5, a team side's orders) is the record, sealed for the player's
+	// side, that names him and his mail as the sender of Record, which names only his side
+	// (docs/LOG-FORMAT.md 3); 0 for none.
+	Sender uint64
 }
 
 // Errors lists what was wrong with an order mail, by line; nothing of it was applied.

@@ -349,24 +349,50 @@ func equivocationCases(t *testing.T) []logCase {
 	}
 }
 
-// teamCases are a v4 team game (two players a side) in every view, and the operator's
-// rewrites of it that v4's rules refuse (forge.TeamAttacks, gamelog's TestTeamAttacksFail);
-// and its full and red copies, for the mutations.
+// teamCases are a team game (two players a side) in every view, in v4 and v5, and the
+// operator's rewrites of it that their rules refuse (forge.TeamAttacks, TeamHideAttacks,
+// TeamV4Attacks, OnePlayerHidden: gamelog's TestTeamAttacksFail and
+// TestTeamHideAttacksFail), bob's sent mail against his v5 records; and the full and red
+// copies, for the mutations.
 func teamCases(t *testing.T) ([]logCase, []game) {
-	s, c := forge.TeamGame(t, 2)
 	var out []logCase
 	var sources []game
-	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
-		g := forge.TeamExport(t, s, c, v)
-		out = append(out, logCase{Name: "team: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
-		if v.Full || v.Side == "red" {
-			sources = append(sources, g)
+	for _, format := range []string{gamelog.FormatV4, gamelog.FormatV5} {
+		s, c := forge.TeamGameIn(t, 2, format)
+		for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+			g := forge.TeamExport(t, s, c, v)
+			out = append(out, logCase{Name: "team " + format + ": honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+			if v.Full || v.Side == "red" {
+				sources = append(sources, g)
+			}
+			if format == gamelog.FormatV5 && (v.Full || v.Side != "") {
+				bob := []string{sentMail(t, "bob@example.org", "2@bob.example", "FIRE")}
+				alice := []string{sentMail(t, "alice@example.org", "1@alice.example", "FIRE")}
+				out = append(out, logCase{Name: "team v5: bob's sent mail, " + v.Name(), Log: g.Data, Key: pubHex(g), Sent: bob, Player: "bob"},
+					logCase{Name: "team v5: alice's sent mail for bob, " + v.Name(), Log: g.Data, Key: pubHex(g), Sent: alice, Player: "bob", MustFail: v.Full || v.Side == "red"})
+			}
 		}
+	}
+	ms, mc := forge.MixedGame(t, 2)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, ms, mc, v)
+		out = append(out, logCase{Name: "team v5, red a team, blue alone: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
 	}
 	attacks, g := forge.TeamAttacks(t)
 	for _, a := range attacks {
 		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g), MustFail: true})
 	}
+	hide, games := forge.TeamHideAttacks(t)
+	for _, a := range hide {
+		out = append(out, logCase{Name: "team v5: " + a.Name, Log: a.Data, Key: pubHex(games["full"]), MustFail: true})
+	}
+	v4, g4 := forge.TeamV4Attacks(t)
+	for _, a := range v4 {
+		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g4), MustFail: true})
+	}
+	small := forge.NewGame(t, ledgertest.Small, ledger.View{Full: true})
+	one := forge.OnePlayerHidden(t, small)
+	out = append(out, logCase{Name: "team v5: " + one.Name, Log: one.Data, Key: pubHex(small), MustFail: true})
 	return out, sources
 }
 

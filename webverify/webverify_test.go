@@ -68,7 +68,7 @@ type pageDie struct {
 }
 
 type pageResults struct {
-	Vectors struct{ V1, V2, V3 string } `json:"vectors"`
+	Vectors struct{ V1, V2, V3, V5 string } `json:"vectors"`
 	Results []struct {
 		Name string     `json:"name"`
 		Rep  pageReport `json:"rep"`
@@ -157,7 +157,7 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	}
 	t.Run("golden vectors", func(t *testing.T) {
 		for file, got := range map[string]string{"../dice/testdata/vectors.golden": res.Vectors.V1, "../gamelog/testdata/vectors_v2.golden": res.Vectors.V2,
-			"../gamelog/testdata/vectors_v3.golden": res.Vectors.V3} {
+			"../gamelog/testdata/vectors_v3.golden": res.Vectors.V3, "../gamelog/testdata/vectors_v5.golden": res.Vectors.V5} {
 			want, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)

@@ -85,10 +85,37 @@ func TestDemoTeams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "\nact alice\n") || !strings.Contains(string(data), "\nact alice bob carol dave erin frank grace heidi\n") {
+	// v5: an activation counts each team side's players asked; the sender records (sealed
+	// for the side, in the full copy) name them.
+	alone := regexp.MustCompile(`\nact\n(what|deadline|secret|standing) [^\n]*\n([a-z]+ [^\n]*\n)*team-asks christian 1\n\n`)
+	if !alone.MatchString(string(data)) || !strings.Contains(string(data), "\nteam-asks christian 4\nteam-asks ottoman 4\n\n") {
 		t.Errorf("no step asked one wing's player alone, or none every player")
 	}
-	noNamesAcross(t, dir, map[string][]string{"christian": {"alice", "carol", "erin", "grace"}, "ottoman": {"bob", "dave", "frank", "heidi"}})
+	sides := map[string][]string{"christian": {"alice", "carol", "erin", "grace"}, "ottoman": {"bob", "dave", "frank", "heidi"}}
+	noNamesAcross(t, dir, sides)
+	// Each side's copy of the log (navarch export -side) names no player of the other side
+	// after the start record, which lists who joined, but in the unseal blocks, which every
+	// copy of an ended game carries (docs/LOG-FORMAT.md 4).
+	for side, other := range map[string]string{"christian": "ottoman", "ottoman": "christian"} {
+		copy, err := os.ReadFile(filepath.Join(dir, side+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rest, _ := strings.Cut(string(copy), "type start\n")
+		_, rest, _ = strings.Cut(rest, "\n\n")
+		var public []string
+		for _, b := range strings.Split(rest, "\n\n") {
+			if !strings.HasPrefix(b, "unseal ") {
+				public = append(public, b)
+			}
+		}
+		after := strings.Join(public, "\n\n")
+		for _, p := range sides[other] {
+			if regexp.MustCompile(`\b` + p + `\b`).MatchString(after) {
+				t.Errorf("%s's copy names %s of %s after the start", side, p, other)
+			}
+		}
+	}
 	team := mailsByPlayer(t, dir)
 	if len(team) != 8 {
 		t.Fatalf("mail to %d players, want 8: %v", len(team), team)
@@ -191,7 +218,7 @@ func TestDemoTeamsEachRuleset(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range []string{"alice", "carol", "bob", "dave"} {
-				if !strings.Contains(string(data), "\nplayer "+p+"\ncommitment") {
+				if !regexp.MustCompile(`\nplayer ` + p + `\n(for \S+\n)?received `).MatchString(string(data)) { // v5: its sender record
 					t.Errorf("no orders record of %s", p)
 				}
 			}

@@ -3,7 +3,8 @@
 written from the spec alone. It prints the golden vectors in the format of
 dice/testdata/vectors.golden, or with the argument v2 those of the commitments
 that log format v2 adds (gamelog/testdata/vectors_v2.golden), or with v3 the beacon key of
-log format v3 over drand quicknet's round 657413 (gamelog/testdata/vectors_v3.golden); the
+log format v3 over drand quicknet's round 657413 (gamelog/testdata/vectors_v3.golden), or
+with v5 the inputs of E over a team side's records (gamelog/testdata/vectors_v5.golden); the
 Go tests compare them. It checks the derivation from a round's signature, not the BLS
 signature itself (navarch verify and the browser page do that)."""
 import hashlib, hmac, struct, sys
@@ -101,8 +102,16 @@ def main_v3():
         vals = " ".join(str(v) for v in roll(k, label, sides, count))
         print(f'roll "{label}" {count}d{sides} = [{vals}]')
 
+def main_v5():
+    # v5: a team side's orders records enter E under the side's id (LOG-FORMAT.md 2).
+    line = lambda k, v: print(f"{k:<28} {v.hex()}")
+    oa, ob = H(tag("orders"), b"MOVE A1-A2\n"), H(tag("orders"), b"HOLD\n")
+    line("E_1,5 team christian", inputs_hash(1, 5, [("christian", ob, b""), ("bob", ob, b""), ("christian", oa, b"correct horse")]))
+
 if sys.argv[1:] == ["v2"]:
     main_v2()
+elif sys.argv[1:] == ["v5"]:
+    main_v5()
 elif sys.argv[1:] == ["v3"]:
     main_v3()
 else:

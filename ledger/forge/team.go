@@ -28,11 +28,35 @@ var TeamCommands = []ledger.Assignment{
 	{Side: "blue", Player: "dave", Commands: []string{"SHIP"}},
 }
 
-// TeamGame is a short duel of two players a side (log format v4), played through play:
-// turn 1 asks alice and dave; alice then hands the ship to bob (ASSIGN) and bob writes to
-// his team (TEAM), so that turn 2 asks bob and dave; dave sends nothing in turn 2 and gets
-// the default. It returns the store (closed by the test's cleanup) and the game.
+// TeamGame is a short duel of two players a side (log format v5, new games'), played
+// through play: turn 1 asks alice and dave; alice then hands the ship to bob (ASSIGN) and
+// bob writes to his team (TEAM), so that turn 2 asks bob and dave; dave sends nothing in
+// turn 2 and gets the default. It returns the store (closed by the test's cleanup) and the
+// game.
 func TeamGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
+	t.Helper()
+	return TeamGameIn(t, turns, "")
+}
+
+// TeamGameIn is TeamGame in log format format ("" for new games', gamelog.FormatV4 for a
+// game of v4's rules).
+func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Created) {
+	t.Helper()
+	return teamGame(t, turns, format, TeamPlayers, TeamCommands)
+}
+
+// MixedPlayers are a team side (red: alice, bob) against one player (blue: carol).
+var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side: "red"}, {ID: "carol", Side: "blue"}}
+
+// MixedGame is TeamGame (v5) with blue played by carol alone: its steps name carol and
+// count red's players asked.
+func MixedGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
+	t.Helper()
+	return teamGame(t, turns, "", MixedPlayers, []ledger.Assignment{TeamCommands[0], TeamCommands[1],
+		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}})
+}
+
+func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment) (*store.Store, ledger.Created) {
 	t.Helper()
 	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
@@ -43,7 +67,14 @@ func TeamGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 	g, _ := duel.Ruleset.New(cfg)
 	var c ledger.Created
 	err = s.Update(func(tx *store.Tx) error {
-		if c, err = play.CreateTeams(tx, duel.Ruleset, cfg, TeamPlayers, TeamCommands, ledgertest.Clock, ledgertest.Rand("team"), nil); err != nil {
+		if format == "" {
+			c, err = play.CreateTeams(tx, duel.Ruleset, cfg, players, commands, ledgertest.Clock, ledgertest.Rand("team"), nil)
+		} else {
+			c, err = ledger.Create(tx, ledger.Spec{Ruleset: duel.Ruleset.ID(), Scenario: cfg.Scenario, Engine: duel.Ruleset.Version(),
+				Players: players, MaxTurns: duel.Ruleset.Scenarios()[0].MaxTurns, Created: ledgertest.Clock, Commands: commands,
+				Format: format}, ledgertest.Rand("team"))
+		}
+		if err != nil {
 			return err
 		}
 		_, err := ledger.Start(tx, c.Game, true)
@@ -115,14 +146,14 @@ func TeamExport(t testing.TB, s *store.Store, c ledger.Created, v ledger.View) G
 	return g
 }
 
-// TeamAttacks are the operator's rewrites of the team duel's full export (two turns played)
-// that verify must refuse by v4's rules: a close using an orders record of a player its
-// step did not ask, two records of one player, a player's record missing without a default,
-// an ASSIGN by a player who is not his side's commander, and orders "for" a player from one
-// who is not his side's commander, or of the other side.
+// TeamAttacks are the operator's rewrites of the team duel's full export (two turns played,
+// log format v4) that verify must refuse by v4's rules: a close using an orders record of a
+// player its step did not ask, two records of one player, a player's record missing without
+// a default, an ASSIGN by a player who is not his side's commander, and orders "for" a
+// player from one who is not his side's commander, or of the other side.
 func TeamAttacks(t testing.TB) ([]Forged, Game) {
 	t.Helper()
-	s, c := TeamGame(t, 2)
+	s, c := TeamGameIn(t, 2, gamelog.FormatV4)
 	g := TeamExport(t, s, c, ledger.View{Full: true})
 	b := Blocks(g.Data)
 	close2 := Find(t, b, "close", "turn 2\nactivation 1\n")
