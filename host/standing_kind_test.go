@@ -2,15 +2,19 @@ package host
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
 	"navarch/gamelog"
+	"navarch/ledger/forge"
 	"navarch/play"
+	"navarch/store"
 )
 
 // Standing orders by kind through the daemon (log format v5, docs/LOG-FORMAT.md 3): a chit's
@@ -91,6 +95,83 @@ func TestLeadersStayAtNextChit(t *testing.T) {
 	f.playUntil(keys, func(adjudicator.Step) bool { return bytes.Contains(f.sideExport("ottoman"), []byte("line HOLD FIRE")) })
 	f.checkHoldFireUsedByPlainStep()
 	f.verifyCopies()
+	f.forgeDrawWithoutChits()
+}
+
+// forgeDrawWithoutChits: the operator makes the draw that applied alice's LEADERS STAY apply
+// nobody's (as in v4) and lists the record at the next step that applies it instead: the
+// log verifies (it is a consistent log, the record pending until then), and replay, which
+// knows the rules' step (christian/chit ottoman/chit), refuses it.
+func (f *fixture) forgeDrawWithoutChits() {
+	t := f.t
+	t.Helper()
+	b := forge.Blocks(f.fullExport())
+	var hold, stay int = -1, -1
+	for i, blk := range b {
+		if strings.HasPrefix(blk, "type sealed\n") && strings.Contains(blk, "\nplayer alice\n") {
+			switch {
+			case strings.Contains(blk, "\nline HOLD FIRE"):
+				hold = i - 1
+			case strings.Contains(blk, "\nline LEADERS STAY"):
+				stay = i - 1
+			}
+		}
+	}
+	listing := func(n int) *regexp.Regexp { return regexp.MustCompile(`(?m)^standing ` + strconv.Itoa(n) + `$`) }
+	drawClose := slices.IndexFunc(b, func(blk string) bool { return strings.HasPrefix(blk, "type close\n") && listing(stay).MatchString(blk) })
+	if hold < 0 || stay < 0 || drawClose < 0 {
+		t.Fatalf("alice's records %d and %d, the LEADERS STAY used by the close of block %d", hold, stay, drawClose)
+	}
+	act := drawClose - 1
+	for !strings.HasPrefix(b[act], "type activation\n") {
+		act--
+	}
+	b[act] = regexp.MustCompile(`(?m)\nstanding .*$`).ReplaceAllString(b[act], "")
+	b[drawClose] = regexp.MustCompile(`(?m)^standing `+strconv.Itoa(stay)+`\n?`).ReplaceAllString(b[drawClose], "")
+	// The next close whose activation applies it lists it, in log order.
+	var entries []string
+	moved := false
+	for i := drawClose + 1; i < len(b) && !moved; i++ {
+		blk := b[i]
+		switch {
+		case strings.HasPrefix(blk, "type activation\n"):
+			entries = nil
+			if m := regexp.MustCompile(`(?m)^standing (.*)$`).FindStringSubmatch(blk); m != nil {
+				entries = strings.Fields(m[1])
+			}
+		case strings.HasPrefix(blk, "type close\n") && gamelog.StandingApplies(entries, "christian", lepanto.KindChit):
+			var used []int
+			for _, m := range regexp.MustCompile(`(?m)^standing (\d+)$`).FindAllStringSubmatch(blk, -1) {
+				n, _ := strconv.Atoi(m[1])
+				used = append(used, n)
+			}
+			used = append(used, stay)
+			slices.Sort(used)
+			lines := ""
+			for _, n := range used {
+				lines += "\nstanding " + strconv.Itoa(n)
+			}
+			blk = regexp.MustCompile(`(?m)\nstanding \d+$`).ReplaceAllString(blk, "")
+			b[i] = regexp.MustCompile(`(?m)^(inputs-hash \w+)$`).ReplaceAllString(blk, "$1"+lines)
+			moved = true
+		}
+	}
+	if !moved {
+		t.Fatal("no later step applies alice's LEADERS STAY")
+	}
+	var key ed25519.PrivateKey
+	var err error
+	f.s.View(func(tx *store.Tx) error { key, err = store.InstallationKey(tx); return err })
+	forged, err := gamelog.ParseFile(forge.Rechain(t, key, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := gamelog.Verify(forged, gamelog.VerifyOptions{TrustLogKey: true}); !rep.OK() {
+		t.Fatalf("the forgery should verify (only the rules tell it): %v", rep.Failure)
+	}
+	if _, err := play.Replay(forged, []adjudicator.Ruleset{lepanto.Ruleset}); err == nil || !strings.Contains(err.Error(), "declares the standing orders") {
+		t.Errorf("replay of a draw that does not declare the rules' chit kinds: %v", err)
+	}
 }
 
 // checkHoldFireUsedByPlainStep: in the referee's copy, alice's HOLD FIRE record (of the
