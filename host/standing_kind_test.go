@@ -13,6 +13,7 @@ import (
 	"navarch/adjudicator/lepanto"
 	"navarch/gamelog"
 	"navarch/ledger/forge"
+	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
 )
@@ -74,8 +75,17 @@ func TestLeadersStayAtNextChit(t *testing.T) {
 	if !slices.Contains(f.lepantoNow().LeadersStay, "christian") {
 		t.Error("alice's LEADERS STAY is not in force after the draw")
 	}
-	if rep := find(mails, "bob@example.com", "report"); rep != nil && !strings.Contains(rep.Text, "Standing order of christian, sent before and applied now: LEADERS STAY") {
-		t.Errorf("bob's report does not tell him of the LEADERS STAY applied at the draw:\n%s", rep.Text)
+	for _, who := range []string{"alice@example.org", "bob@example.com"} {
+		if !slices.ContainsFunc(mails, func(m mail.Outgoing) bool {
+			return m.To[0] == who && strings.Contains(m.Text, "Standing order of christian, sent before and applied now: LEADERS STAY")
+		}) {
+			t.Errorf("no mail to %s tells of the LEADERS STAY applied at the draw:\n%s", who, texts(mails))
+		}
+	}
+	for _, m := range mails {
+		if m.To[0] == "bob@example.com" && strings.Contains(m.Text, "HOLD FIRE") {
+			t.Errorf("bob's mail %q tells of alice's HOLD FIRE before the step that uses it", m.Subject)
+		}
 	}
 	bob := f.sideExport("ottoman")
 	if !bytes.Contains(bob, []byte("line LEADERS STAY")) {
