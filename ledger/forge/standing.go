@@ -44,7 +44,7 @@ type StandingCase struct {
 // record past its cut, a used record without its unseal block in a later view, and a
 // standing record whose commitment does not open; v5's kinds: a side/kind close that uses a
 // record of another kind or leaves out one of its kind, a seal whose kind is not its
-// record's, and kinds in a v4 log.
+// record's, a mail that feeds two records of one kind, and kinds in a v4 log.
 func StandingCases(t testing.TB) []StandingCase {
 	full := NewGame(t, StandingScript(), ledger.View{Full: true})
 	key := full.Key
@@ -78,6 +78,12 @@ func StandingCases(t testing.TB) []StandingCase {
 	// so that a chit step need not list it) fails where the view holds the record.
 	out = append(out, StandingCase{"seal's kind differs from its standing record's",
 		Rechain(t, key, edit(b, chit, `(?m)^kind chit\n(\nunseal )`, "$1")), opts, int64(chit - 1), "sealed as kind"})
+	// A mail feeds one standing record of each kind: alice's HOLD FIRE made a second chit
+	// record of her mail fails there (the operator's addition under her Message-ID).
+	twice := edit(b, alice, `(?m)^(commitment \w+)$`, "$1\nkind chit")
+	twice = edit(twice, alice, `(?m)^(message-id .*)$`, "$1\nkind chit")
+	out = append(out, StandingCase{"a mail feeds two standing records of one kind",
+		Rechain(t, key, twice), opts, int64(chit - 1), "of each kind"})
 	// A v4 log knows no kinds: neither side/kind entries nor kind fields.
 	v4 := edit(b, 1, `\nformat `+gamelog.FormatV5+`\n`, "\nformat "+gamelog.FormatV4+"\n")
 	out = append(out, StandingCase{"side/kind entry in a v4 log",
