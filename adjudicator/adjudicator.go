@@ -72,7 +72,11 @@ type Step struct {
 	// Standing lists the sides whose pending standing orders the step applies (games with
 	// StandingOrders): the rules' steps where those choices count, such as the enemy's
 	// activation for a reaction fire held back. A standing order sent at any time is
-	// applied with the next step that lists its side (docs/LOG-FORMAT.md 3).
+	// applied with the next step that lists its side (docs/LOG-FORMAT.md 3). Each entry is
+	// a side (every kind of its standing orders) or "side/kind" (only those of that kind,
+	// StandingOrders.StandingKind: a step that must not apply the others, a draw that reads
+	// a choice before the enemy activation a HOLD FIRE is meant for); a log before
+	// navarch/v5 records only the plain sides, and such a step there applies none of them.
 	Standing []string
 }
 
@@ -230,6 +234,20 @@ type StandingOrders interface {
 	// state whatever step is due: they may be sent at any time, and are held until a step
 	// applies them.
 	ValidateStanding(side string, standing []Order) []LineError
+	// StandingKind is the kind of a standing order (one Standing returned): "" for the plain
+	// kind, else a lower-case word. From log format navarch/v5 each kind of a mail's standing
+	// orders is a record of its own, so that a step can apply one kind alone (a Step.Standing
+	// entry "side/kind") and keep the others sealed (docs/LOG-FORMAT.md 3).
+	StandingKind(o Order) string
+}
+
+// StandingToken is the Step.Standing entry for side's standing orders of kind ("" for
+// every kind).
+func StandingToken(side, kind string) string {
+	if kind == "" {
+		return side
+	}
+	return side + "/" + kind
 }
 
 // OrderFormer is implemented by games that give a side an order form for the step awaited:

@@ -143,7 +143,7 @@ var schemas = map[string][]field{
 	TypeNote:       {{"by", kToken, one}, {"text", kText, some}},
 	TypeEnd:        {{"turn", kUint, one}, {"result", kText, one}},
 	TypeSealed: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, opt},
-		{"what", kToken, one}, {"commitment", kHex32, one}},
+		{"what", kToken, one}, {"commitment", kHex32, one}, {"kind", kToken, opt}},
 	TypeRound:  {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}},
 	TypeBeacon: {{"turn", kUint, one}, {"activation", kUint, one}, {"round", kUint, one}, {"signature", kHex, one}},
 	TypeAssign: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"by", kToken, one},
@@ -151,7 +151,7 @@ var schemas = map[string][]field{
 	TypeTeam: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"player", kToken, one},
 		{"text", kText, some}},
 	TypeStanding: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one}, {"side", kToken, one},
-		{"received", kTime, one}, {"message-id", kText, opt}, {"line", kText, many}},
+		{"received", kTime, one}, {"message-id", kText, opt}, {"kind", kToken, opt}, {"line", kText, many}},
 	TypeSender: {{"turn", kUint, one}, {"activation", kUint, one}, {"orders", kUint, one}, {"side", kToken, one},
 		{"player", kToken, one}, {"for", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}},
 }

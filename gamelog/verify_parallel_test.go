@@ -98,7 +98,7 @@ func TestPlaceReadersAsGet(t *testing.T) {
 				}
 			}
 			if c.Type == TypeSealed {
-				want := sealedFields{c.Get("turn"), c.Get("activation"), c.Get("side"), c.Get("what"), c.Get("commitment")}
+				want := sealedFields{c.Get("turn"), c.Get("activation"), c.Get("side"), c.Get("what"), c.Get("commitment"), c.Get("kind")}
 				if got := readSealed(&c); got != want {
 					t.Errorf("record %d as %s: readSealed %+v, want %+v", i, typ, got, want)
 				}

@@ -574,10 +574,11 @@ func eventSide(r *Record) (string, bool) {
 // sealedFields are the fields of a sealed record, as Get gives them.
 type sealedFields struct {
 	turn, act, side, what, commitment string
+	kind                              string // v5: a standing record's kind, "" for the plain kind
 }
 
 // readSealed reads a sealed record, whose schema is turn, activation, an optional side,
-// what and commitment.
+// what, commitment and (v5, a standing record's) an optional kind.
 func readSealed(r *Record) sealedFields {
 	var f sealedFields
 	var ok [5]bool
@@ -592,5 +593,6 @@ func readSealed(r *Record) sealedFields {
 	if ok[0] && ok[1] && ok[3] && ok[4] && len(r.lines) == i+2 {
 		return f
 	}
-	return sealedFields{turn: r.Get("turn"), act: r.Get("activation"), side: r.Get("side"), what: r.Get("what"), commitment: r.Get("commitment")}
+	return sealedFields{turn: r.Get("turn"), act: r.Get("activation"), side: r.Get("side"), what: r.Get("what"), commitment: r.Get("commitment"),
+		kind: r.Get("kind")}
 }

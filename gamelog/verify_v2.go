@@ -108,6 +108,8 @@ func (v *verifier) checkSealed(e *Entry) error {
 		return v.fail(e, "side %q is not in the genesis record", side)
 	case (what == TypeState) != (side == ""):
 		return v.fail(e, "a sealed %s names the side that may see it (a state, no side: the referee's only)", what)
+	case r.Has("kind") && what != TypeStanding:
+		return v.fail(e, "a sealed %s carries no kind (only a sealed standing record does, v5)", what)
 	}
 	if what != TypeOrdersText {
 		if err := v.checkPlaceOf(e, sf.turn, sf.act); err != nil {

@@ -117,12 +117,14 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	if prev, ok := a.g.Step.Orders[orderKey(a.g.Step, who)]; ok && a.written.Before(prev.Written) {
 		return h.notice(tx, a.g, a.to(), a.msg.MessageID, olderThan(a.written, prev.Written, fmt.Sprintf("the orders accepted as record #%d", prev.Index))...)
 	}
-	var standingAt uint64
+	var standingAt string
 	if len(standing) > 0 { // before the orders record: the step may apply them (Step.Standing)
-		var err error
-		if standingAt, err = play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID); err != nil {
+		so, _ := sealedStanding(tx, a.id, eng)
+		recs, err := play.RecordStanding(tx, a.id, so, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
+		if err != nil {
 			return err
 		}
+		standingAt = recordsText(recs)
 	}
 	so := play.SideOrders{Player: a.p.ID, Side: a.p.Side, Orders: orders, Entropy: []byte(a.req.Entropy), Received: h.cfg.Now(), MessageID: a.msg.MessageID}
 	if who != a.p {
@@ -157,7 +159,7 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 	}
 	receipt := templates.Receipt{Record: i, Hash: fmt.Sprintf("%x", hash[:]), Orders: canonical, Entropy: a.req.Entropy, MessageID: a.msg.MessageID,
 		Paused: a.g.paused(), Held: a.g.heldNow(a.heldKey()), Advance: takesAdvance(eng), Round: round,
-		Standing: adjudicator.Canonical(standing), StandingRecord: standingAt, Sender: sender}
+		Standing: adjudicator.Canonical(standing), StandingRecords: standingAt, Sender: sender}
 	if !complete(a.g.Step) || a.g.paused() { // paused: adjudicated when the game resumes
 		return h.queue(tx, a.g, a.to(), "receipt", receiptSubject(false), receipt, a.msg.MessageID, nil)
 	}
@@ -206,11 +208,12 @@ func (h *Host) hold(tx *store.Tx, a *actor, eng adjudicator.Game) error {
 	}
 	var taken standingTaken
 	if len(standing) > 0 {
-		i, err := play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
+		so, _ := sealedStanding(tx, a.id, eng)
+		recs, err := play.RecordStanding(tx, a.id, so, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
 		if err != nil {
 			return err
 		}
-		taken = standingTaken{record: i, text: adjudicator.Canonical(standing)}
+		taken = standingTaken{records: recs, text: adjudicator.Canonical(standing)}
 	}
 	text := adjudicator.Canonical(orders)
 	if prev, ok := a.g.Held[a.heldKey()]; ok && a.written.Before(prev.Written) {

@@ -33,10 +33,10 @@ func sealedStanding(tx *store.Tx, id ident.GameID, eng adjudicator.Game) (adjudi
 
 // standingTaken is what takeStanding did with a mail's standing lines.
 type standingTaken struct {
-	rest    []adjudicator.Order // the mail's other orders
-	record  uint64              // the standing record, if any
-	text    string              // the standing orders recorded, canonical ("" for none)
-	refused bool                // the standing lines were refused by mail; nothing was recorded
+	rest    []adjudicator.Order   // the mail's other orders
+	records []play.StandingRecord // the standing records, if any (v5: one a kind)
+	text    string                // the standing orders recorded, canonical ("" for none)
+	refused bool                  // the standing lines were refused by mail; nothing was recorded
 }
 
 // takeStanding records the standing lines of orders (a's mail, parsed) as a standing record,
@@ -60,12 +60,30 @@ func (h *Host) takeStanding(tx *store.Tx, a *actor, eng adjudicator.Game, orders
 		t.refused = true
 		return t, h.queue(tx, a.g, a.to(), "errors", refusedSubject("standing orders", errs), errorsBody(errs), a.msg.MessageID, nil)
 	}
-	i, err := play.RecordStanding(tx, a.id, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
+	recs, err := play.RecordStanding(tx, a.id, so, a.p.ID, standing, h.cfg.Now(), a.msg.MessageID)
 	if err != nil {
 		return t, err
 	}
-	t.record, t.text = i, adjudicator.Canonical(standing)
+	t.records, t.text = recs, adjudicator.Canonical(standing)
 	return t, nil
+}
+
+// recordsText names the standing records a mail's standing orders became, for a receipt:
+// "record #12", or in a v5 game with several kinds "records #12 and #13 (#13: those of kind
+// chit, which a step may apply alone)".
+func recordsText(recs []play.StandingRecord) string {
+	if len(recs) == 1 {
+		return fmt.Sprintf("record #%d", recs[0].Index)
+	}
+	var idx, kinds []string
+	for _, r := range recs {
+		idx = append(idx, fmt.Sprintf("#%d", r.Index))
+		if r.Kind != "" {
+			kinds = append(kinds, fmt.Sprintf("#%d: those of kind %s", r.Index, r.Kind))
+		}
+	}
+	return fmt.Sprintf("records %s and %s (%s, which a step may apply alone, the others staying sealed)",
+		strings.Join(idx[:len(idx)-1], ", "), idx[len(idx)-1], strings.Join(kinds, "; "))
 }
 
 // lines says, for a notice, what was done with the standing orders.
@@ -73,7 +91,7 @@ func (t standingTaken) lines(messageID string) []string {
 	if t.text == "" {
 		return nil
 	}
-	out := []string{fmt.Sprintf("Your standing orders are accepted as record #%d of the game's log, sealed for your side until the step that uses them (its report shows them to both sides); each holds until you change it:", t.record),
+	out := []string{fmt.Sprintf("Your standing orders are accepted as %s of the game's log, sealed for your side until the step that uses them (its report shows them to both sides); each holds until you change it:", recordsText(t.records)),
 		strings.TrimSuffix(t.text, "\n")}
 	if messageID != "" {
 		out = append(out, "Recorded from your mail "+messageID+".")

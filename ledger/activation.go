@@ -26,8 +26,9 @@ type Activation struct {
 	// texts enter E as zero bytes (docs/LOG-FORMAT.md 3).
 	Secret bool
 	// Standing (v4) are the sides whose pending standing orders the step applies
-	// (adjudicator.Step.Standing); its close uses every such standing record written before
-	// its cut.
+	// (adjudicator.Step.Standing; v5: an entry "side/kind" names one kind of the side's,
+	// and before v5 such entries are left out); its close uses every such standing record
+	// written before its cut.
 	Standing []string
 }
 
@@ -62,10 +63,8 @@ func Open(tx *store.Tx, id ident.GameID, a Activation) error {
 	if a.Secret && in.declared {
 		b.Add("secret", "yes")
 	}
-	if len(a.Standing) > 0 && gamelog.AtLeast(in.format, gamelog.FormatV4) {
-		sides := slices.Clone(a.Standing)
-		slices.Sort(sides)
-		b.Add("standing", strings.Join(slices.Compact(sides), " "))
+	if sides := gamelog.StandingTokens(in.format, a.Standing); len(sides) > 0 && gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		b.Add("standing", strings.Join(sides, " ")) // before v5 without side/kind entries
 	}
 	for _, x := range asks {
 		b.Add("team-asks", x)

@@ -41,6 +41,12 @@ func sealedKey(i uint64) string { return fmt.Sprintf("sealed/%020d", i) }
 // the views that may see it (side; "" for the referee's only). side is also the record's own
 // view mark (its "side" field, or "sealed yes" for a state), which b already carries.
 func addSealed(tx *store.Tx, id ident.GameID, t, a uint32, side, what string, b *gamelog.Builder) error {
+	return addSealedKind(tx, id, t, a, side, what, "", b)
+}
+
+// addSealedKind is addSealed whose seal carries kind too (v5: a standing record's kind,
+// shown publicly so that every view can recompute a close's list; "" for none).
+func addSealedKind(tx *store.Tx, id ident.GameID, t, a uint32, side, what, kind string, b *gamelog.Builder) error {
 	i, err := store.Len(tx, id)
 	if err != nil {
 		return err
@@ -58,7 +64,11 @@ func addSealed(tx *store.Tx, id ident.GameID, t, a uint32, side, what string, b 
 	if side != "" {
 		w.Add("side", side)
 	}
-	if _, err := add(tx, id, w.Add("what", what).AddHex("commitment", c[:])); err != nil {
+	w.Add("what", what).AddHex("commitment", c[:])
+	if kind != "" {
+		w.Add("kind", kind)
+	}
+	if _, err := add(tx, id, w); err != nil {
 		return err
 	}
 	return store.PutSecret(tx, id, sealedKey(i), append(n[:], inner.Raw...))

@@ -22,6 +22,7 @@ import (
 type StandingOrders struct {
 	Player    string
 	Side      string   // the player's side (StandingUsed fills it; RecordStanding looks it up)
+	Kind      string   // v5: the orders' kind (adjudicator.StandingOrders.StandingKind), "" the plain kind
 	Lines     []string // canonical order lines, one order each
 	Received  time.Time
 	MessageID string
@@ -37,7 +38,8 @@ func standingUsedKey(i uint64) string { return fmt.Sprintf("standing-used/%020d"
 
 // RecordStanding writes a player's standing orders as a standing record, sealed for his
 // side, at the activation open (or last opened) when they came; it returns the record's
-// index. Only a v4 game has standing records.
+// index. Only a v4 game has standing records; only a v5 game has kinds (the record and its
+// seal carry the kind: one record a kind of a mail).
 func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, error) {
 	in, err := readInfo(tx, id)
 	if err != nil {
@@ -45,6 +47,9 @@ func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, er
 	}
 	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
 		return 0, fmt.Errorf("standing orders of %s: %w: a %s game has no standing records", s.Player, ErrSequence, in.format)
+	}
+	if s.Kind != "" && !gamelog.AtLeast(in.format, gamelog.FormatV5) {
+		return 0, fmt.Errorf("standing orders of %s: %w: a %s game has no kinds of standing orders", s.Player, ErrSequence, in.format)
 	}
 	side := in.players[s.Player]
 	if side == "" {
@@ -62,6 +67,9 @@ func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, er
 	if mid := gamelog.CleanText(s.MessageID); mid != "" {
 		b.Add("message-id", mid)
 	}
+	if s.Kind != "" {
+		b.Add("kind", s.Kind)
+	}
 	for _, l := range s.Lines {
 		if l = gamelog.CleanText(l); l != "" {
 			b.Add("line", l)
@@ -71,7 +79,7 @@ func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, er
 	if err != nil {
 		return 0, err
 	}
-	if err := addSealed(tx, id, cur.turn, cur.act, side, gamelog.TypeStanding, b); err != nil {
+	if err := addSealedKind(tx, id, cur.turn, cur.act, side, gamelog.TypeStanding, s.Kind, b); err != nil {
 		return 0, err
 	}
 	pending, err := store.Meta(tx, id, metaStandingPending)
@@ -82,13 +90,14 @@ func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, er
 }
 
 // closeStanding picks the standing records the close of the open activation uses: every
-// pending one of the sides act declared, written before cut, in log order. It marks them
+// pending one of the sides act declared (v5: of the side and kind an entry names), written
+// before cut, in log order. It marks them
 // used and keeps them as the last close's (StandingUsed).
 func closeStanding(tx *store.Tx, id ident.GameID, in info, act *gamelog.Record, cut uint64) ([]uint64, error) {
 	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
 		return nil, nil
 	}
-	sides := strings.Fields(act.Get("standing"))
+	entries := strings.Fields(act.Get("standing"))
 	v, err := store.Meta(tx, id, metaStandingPending)
 	if err != nil {
 		return nil, err
@@ -101,7 +110,7 @@ func closeStanding(tx *store.Tx, id ident.GameID, in info, act *gamelog.Record, 
 		if err != nil {
 			return nil, err
 		}
-		if i < cut && slices.Contains(sides, r.Get("side")) {
+		if i < cut && gamelog.StandingApplies(entries, r.Get("side"), r.Get("kind")) {
 			used = append(used, i)
 			usedB = binary.BigEndian.AppendUint64(usedB, i)
 			if err := store.PutSecret(tx, id, standingUsedKey(i), []byte{1}); err != nil {
@@ -132,7 +141,7 @@ func StandingUsed(tx *store.Tx, id ident.GameID) ([]StandingOrders, error) {
 			return nil, err
 		}
 		at, _ := time.Parse(gamelog.TimeLayout, r.Get("received"))
-		out = append(out, StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Lines: r.All("line"),
+		out = append(out, StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Kind: r.Get("kind"), Lines: r.All("line"),
 			Received: at, MessageID: r.Get("message-id"), Index: i})
 	}
 	return out, nil

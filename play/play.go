@@ -109,20 +109,62 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 	return res, err
 }
 
-// RecordStanding writes a player's standing orders (those adjudicator.StandingOrders.Standing
-// split from his mail) as a standing record sealed for his side, in a v4 game: the next step
-// whose Step.Standing lists his side applies them (docs/LOG-FORMAT.md 3).
-func RecordStanding(tx *store.Tx, id ident.GameID, player string, standing []adjudicator.Order, received time.Time, messageID string) (uint64, error) {
-	var lines []string
-	for _, o := range standing {
-		lines = append(lines, o.String())
+// StandingRecord is one standing record a mail's standing orders became.
+type StandingRecord struct {
+	Index  uint64
+	Kind   string // "" the plain kind
+	Orders []adjudicator.Order
+}
+
+// RecordStanding writes a player's standing orders (those so.Standing split from his mail)
+// as standing records sealed for his side, in a v4 game: the next step whose Step.Standing
+// lists his side (v5: his side and the orders' kind) applies them (docs/LOG-FORMAT.md 3). A
+// v4 game writes one record; a v5 game one for each kind (so.StandingKind), the plain kind
+// first and then by kind name, each holding its orders in the order sent.
+func RecordStanding(tx *store.Tx, id ident.GameID, so adjudicator.StandingOrders, player string, standing []adjudicator.Order, received time.Time, messageID string) ([]StandingRecord, error) {
+	g, err := store.Record(tx, id, 0)
+	if err != nil {
+		return nil, err
 	}
-	return ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Lines: lines, Received: received, MessageID: messageID})
+	groups := []StandingRecord{{Orders: standing}}
+	if gamelog.AtLeast(g.Get("format"), gamelog.FormatV5) {
+		groups = byKind(so, standing)
+	}
+	for i, gr := range groups {
+		var lines []string
+		for _, o := range gr.Orders {
+			lines = append(lines, o.String())
+		}
+		if groups[i].Index, err = ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Kind: gr.Kind, Lines: lines,
+			Received: received, MessageID: messageID}); err != nil {
+			return nil, err
+		}
+	}
+	return groups, nil
+}
+
+// byKind groups standing orders by kind: the plain kind first, then by kind name.
+func byKind(so adjudicator.StandingOrders, standing []adjudicator.Order) []StandingRecord {
+	var kinds []string
+	of := map[string][]adjudicator.Order{}
+	for _, o := range standing {
+		k := so.StandingKind(o)
+		if _, ok := of[k]; !ok {
+			kinds = append(kinds, k)
+		}
+		of[k] = append(of[k], o)
+	}
+	slices.Sort(kinds) // "" first
+	var out []StandingRecord
+	for _, k := range kinds {
+		out = append(out, StandingRecord{Kind: k, Orders: of[k]})
+	}
+	return out
 }
 
 // applyStanding gives the engine the standing orders the step's close used, in log order,
-// each read back from its lines.
-func applyStanding(g adjudicator.Game, used []ledger.StandingOrders) error {
+// each read back from its lines; byKind (v5): each order is of its record's kind.
+func applyStanding(g adjudicator.Game, used []ledger.StandingOrders, byKind bool) error {
 	if len(used) == 0 {
 		return nil
 	}
@@ -134,6 +176,11 @@ func applyStanding(g adjudicator.Game, used []ledger.StandingOrders) error {
 		parsed, errs := g.Parse(u.Side, strings.Join(u.Lines, "\n"))
 		if len(errs) > 0 {
 			return fmt.Errorf("standing record %d: %v", u.Index, errs[0])
+		}
+		for _, o := range parsed {
+			if k := so.StandingKind(o); byKind && k != u.Kind {
+				return fmt.Errorf("standing record %d of kind %q holds %q, a standing order of kind %q", u.Index, u.Kind, o, k)
+			}
 		}
 		so.ApplyStanding(u.Side, parsed)
 	}
@@ -162,7 +209,7 @@ func Resolve(tx *store.Tx, id ident.GameID, g adjudicator.Game, orders []SideOrd
 	if err != nil {
 		return res, err
 	}
-	if err := applyStanding(g, used); err != nil {
+	if err := applyStanding(g, used, false); err != nil { // the daemon wrote each record of its kind (RecordStanding)
 		return res, fmt.Errorf("resolve turn %d activation %d: %w", st.Turn, st.Act, err)
 	}
 	bySide := map[string][]adjudicator.Order{}

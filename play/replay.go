@@ -64,6 +64,7 @@ type replayer struct {
 	declared bool                       // the genesis declares secrecy (gamelog.SecrecyDeclared)
 	secret   bool                       // the open activation's record said "secret yes"
 	v4       bool                       // the log's format has standing records
+	v5       bool                       // ... sealed by kind
 	standing []string                   // the sides the open activation's record declared ("standing")
 	held     map[uint64]*gamelog.Record // v4: the standing records this view holds
 	i        int
@@ -112,6 +113,7 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 	rp.sides = Players(g)
 	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
 	rp.v4 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV4)
+	rp.v5 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV5)
 	rp.held = map[uint64]*gamelog.Record{}
 	rp.tr.start(g, rp.sides)
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
@@ -285,14 +287,13 @@ func (rp *replayer) assign(r, in *gamelog.Record) {
 }
 
 // checkStanding: in v4 the activation declared the sides whose standing orders the rules'
-// step applies (adjudicator.Step.Standing), which verify cannot know.
+// step applies (adjudicator.Step.Standing; v5: with their kinds, before v5 without the
+// side/kind entries), which verify cannot know.
 func (rp *replayer) checkStanding(st adjudicator.Step) error {
 	if !rp.v4 {
 		return nil
 	}
-	want := slices.Clone(st.Standing)
-	slices.Sort(want)
-	want = slices.Compact(want)
+	want := gamelog.StandingTokens(rp.f.Format, st.Standing)
 	if !slices.Equal(want, rp.standing) {
 		return rp.fail("turn %d activation %d (%s) declares the standing orders of %v; the rules' step applies those of %v", st.Turn, st.Act, st.What, rp.standing, want)
 	}
@@ -318,9 +319,9 @@ func (rp *replayer) heldOrders(cl *gamelog.Record) ([]*gamelog.Record, string) {
 func (rp *replayer) applyHeld(held []*gamelog.Record) error {
 	var used []ledger.StandingOrders
 	for _, r := range held {
-		used = append(used, ledger.StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Lines: r.All("line"), Index: r.Index})
+		used = append(used, ledger.StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Kind: r.Get("kind"), Lines: r.All("line"), Index: r.Index})
 	}
-	if err := applyStanding(rp.g, used); err != nil {
+	if err := applyStanding(rp.g, used, rp.v5); err != nil {
 		return rp.fail("%v", err)
 	}
 	return nil

@@ -97,10 +97,11 @@ type Receipt struct {
 	// dice wait for: the receipt's checkpoint proves the round was named before it came.
 	Round string
 	// Standing are the mail's standing orders, one per line ("" for none), recorded on their
-	// own as record StandingRecord (log format v4): sealed for the player's side until the
-	// step that uses them, whose report shows them to both sides.
-	Standing       string
-	StandingRecord uint64
+	// own as StandingRecords (log format v4; "record #12", or in v5 one record a kind,
+	// "records #12 and #13 (...)"): sealed for the player's side until the step that uses
+	// them, whose report shows them to both sides.
+	Standing        string
+	StandingRecords string
 	// Sender (log format v5, a team side's orders) is the record, sealed for the player's
 	// side, that names him and his mail as the sender of Record, which names only his side
 	// (docs/LOG-FORMAT.md 3); 0 for none.

@@ -9,6 +9,7 @@ import (
 
 	"navarch/adjudicator"
 	"navarch/adjudicator/adjtest"
+	"navarch/gamelog"
 )
 
 // A rule case (testdata/cases/*.txt) sets up a position, gives orders and the dice the case
@@ -25,6 +26,9 @@ import (
 //	fled UNIT TURN (out of the game until TURN)
 //	hold-fire UNIT [move|ram] / captain-on GROUP UNIT / leaders-stay SIDE   standing orders given before
 //	standing SIDE ORDER...            any standing order of SIDE given before (EVADE, LET BURN, AIM, RETURN, ENGAGED, ...)
+//	held SIDE ORDER...                a standing order of SIDE mailed since its last applying step, still
+//	                                  pending: the step applies it if its Step.Standing names its side and kind
+//	                                  (the close lists it, docs/LOG-FORMAT.md 3), else it stays pending
 //	placed-captain GROUP UNIT (a captain navarch placed aboard UNIT, GROUP's leader killed)
 //	drawer SIDE (the drawing player) / boardingwait (the step waits for the drawer's BOARD orders)
 //	orders SIDE ... end               order text of SIDE for the step
@@ -41,6 +45,7 @@ import (
 //	expect summary SIDE TEXT          a line of SIDE's summary (Summary) contains TEXT
 //	expect asks SIDE UNIT...          before the step: the units of SIDE it asks orders for (Acting; none: nil)
 //	expect chooses SIDE yes|no        before the step: whether it asks SIDE for a choice of the whole side
+//	expect standing ENTRY...          before the step: its Step.Standing (none: no entry)
 //
 // Every roll given must be asked for, and every roll asked for must be given.
 type ruleCase struct {
@@ -139,6 +144,10 @@ func applySetup(g *Game, f []string) error {
 		g.Leaders = append(g.Leaders, &Leader{ID: f[1] + "-CAPTAIN1", Kind: "captain", Rating: 1, Group: f[1], Side: g.group(f[1]).Side, Unit: f[2], Placed: true})
 	case "captain-on":
 		g.group(f[1]).CaptainOn = f[2]
+	case "held": // given by heldOrders, before the step
+		if o, err := parseStanding(0, f[2:]); o == nil || err != nil {
+			return fmt.Errorf("not a standing order: %v", err)
+		}
 	case "standing":
 		o, err := parseStanding(0, f[2:])
 		if o == nil || err != nil {
@@ -195,7 +204,11 @@ func (c *ruleCase) run(t *testing.T) {
 	}
 	for _, e := range c.Expect {
 		adjtest.CheckTeamsExpect(t, g, e)
+		if e[0] == "standing" && !slices.Equal(g.Next().Standing, e[1:]) {
+			t.Errorf("%s (rule %s): the step applies the standing orders of %q, want %q", c.Name, c.Rule, g.Next().Standing, e[1:])
+		}
 	}
+	c.heldOrders(t, g)
 	var events []adjudicator.Event
 	if len(errs) == 0 {
 		if g.Next().Kind != adjudicator.NeedOrders && len(c.Sides) == 0 {
@@ -217,6 +230,23 @@ func (c *ruleCase) run(t *testing.T) {
 	}
 }
 
+// heldOrders gives the engine the case's held standing orders that the step applies (its
+// Step.Standing names their side and kind), in the case's order, as the host and replay do
+// with the standing records its close lists.
+func (c *ruleCase) heldOrders(t *testing.T, g *Game) {
+	t.Helper()
+	st := g.Next()
+	for _, f := range c.Setup {
+		if f[0] != "held" {
+			continue
+		}
+		o, _ := parseStanding(0, f[2:])
+		if gamelog.StandingApplies(gamelog.StandingTokens(gamelog.FormatV5, st.Standing), f[1], g.StandingKind(o)) {
+			g.ApplyStanding(f[1], []adjudicator.Order{o})
+		}
+	}
+}
+
 func eventText(ev []adjudicator.Event) string {
 	var b strings.Builder
 	for _, e := range ev {
@@ -227,7 +257,7 @@ func eventText(ev []adjudicator.Event) string {
 
 func check(g *Game, e []string, errs []adjudicator.LineError, events []adjudicator.Event) string {
 	switch e[0] {
-	case "asks", "chooses": // checked before the step (adjtest.CheckTeamsExpect)
+	case "asks", "chooses", "standing": // checked before the step (run)
 	case "error":
 		n, _ := strconv.Atoi(e[1])
 		for _, le := range errs {

@@ -172,7 +172,10 @@ const helpText = `Lepanto 1571 orders: one line per unit, in the order the units
   BOARD UNIT [UNIT]     when the Boarding chit finds two or more boardings, the drawing player
                         (whose group acted last) names them in the order to resolve; those he
                         does not name follow in the order of battle's order (8).
-Standing orders go with any orders you send and hold until you change them:
+Standing orders go with any orders you send, or alone at any time, and hold until you change
+them. They stay sealed for your side until the step that uses them: the enemy's next
+activation, or a chit. LEADERS, ENGAGED, LET BURN and EXTINGUISH count from the next draw from
+the cup (a chit drawn reads them at once); your other standing orders stay sealed then:
   HOLD FIRE UNIT|GROUP [MOVE|RAM]   no reaction fire at an enemy stopping in its arc (MOVE,
                         5.3) or at a rammer after a last maneuver (RAM, 6.2); both if neither.
   REACT UNIT|GROUP [MOVE|RAM]       reaction fire again (the default).

@@ -25,7 +25,27 @@ func (g *Game) Next() adjudicator.Step {
 	case len(g.Cup) == 0:
 		return adjudicator.Step{Turn: uint32(g.Turn + 1), Act: 0, Kind: adjudicator.Auto, What: fmt.Sprintf("start of game turn %d", g.Turn+1)}
 	}
-	return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.Auto, What: "draw from the cup"}
+	return adjudicator.Step{Turn: uint32(g.Turn), Act: uint32(g.Act + 1), Kind: adjudicator.Auto, What: "draw from the cup",
+		Standing: g.drawStanding()}
+}
+
+// chitReads are the chits whose resolution reads a standing order of KindChit: whom a Leader
+// Move chit asks (LEADERS, 2.4.1), whom a Disengage chit asks (ENGAGED, 2.4.4), the Fire Roll
+// chit's extinguish rolls (LET BURN, EXTINGUISH, 9.2.1).
+var chitReads = []string{ChitLeaderMove, ChitDisengage, ChitFireRoll}
+
+// drawStanding are the standing orders a draw applies: while the cup holds a chit that reads
+// them, every side's of KindChit, and no other (a HOLD FIRE waits, sealed, for the enemy
+// activation it is meant for); none when no chit drawn could read them.
+func (g *Game) drawStanding() []string {
+	if !slices.ContainsFunc(g.Cup, func(c string) bool { return slices.Contains(chitReads, c) }) {
+		return nil
+	}
+	var out []string
+	for _, s := range g.sc.Sides {
+		out = append(out, adjudicator.StandingToken(s, KindChit))
+	}
+	return out
 }
 
 // standingSides are the sides whose standing orders the step waited for applies

@@ -148,6 +148,25 @@ func (g *Game) Standing(side string, orders []adjudicator.Order) (standing, rest
 	return splitStanding(orders)
 }
 
+// KindChit is the kind of the standing orders a chit drawn reads (docs/LEPANTO.md "Standing
+// orders and the steps that use them"): LEADERS (2.4.1, whom a Leader Move chit asks),
+// ENGAGED (2.4.4, whom a Disengage chit asks), LET BURN and EXTINGUISH (9.2.1, the Fire
+// Roll chit's extinguish rolls). The draw step applies them alone, so that a HOLD FIRE sent
+// in the same mail stays sealed until the enemy activation it is meant for.
+const KindChit = "chit"
+
+// StandingKind implements adjudicator.StandingOrders: KindChit for the choices a chit
+// drawn reads, the plain kind for the others.
+func (g *Game) StandingKind(o adjudicator.Order) string {
+	if so, ok := o.(*standingOrder); ok {
+		switch so.verb {
+		case "LEADERS", "ENGAGED", "LET", "EXTINGUISH":
+			return KindChit
+		}
+	}
+	return ""
+}
+
 // standing checks a standing order of the side: it names the side's own unit or group.
 func (v *validation) standing(o adjudicator.Order) {
 	so := o.(*standingOrder)
@@ -244,8 +263,8 @@ func (rs *resolver) applyHeld() {
 // told tells of a standing order applied: its side alone when it came with the step's own
 // orders (v3's way), every side when it was held until now.
 func (rs *resolver) told(side, rule string, o *standingOrder) {
-	if rs.heldNow {
-		rs.event(rule, "Standing order of %s, sent before and applied now: %s", side, o)
+	if rs.heldNow { // told to every side, never a report's headline
+		rs.eventAs(adjudicator.KindTold, rule, "Standing order of %s, sent before and applied now: %s", side, o)
 		return
 	}
 	rs.privateAs(adjudicator.KindTold, side, rule, "Standing order: %s", o) // never a report's headline

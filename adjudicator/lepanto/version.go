@@ -14,4 +14,8 @@ package lepanto
 // 0.4.1: each event names the rolls behind it and its kind (adjudicator.Event: log v4's
 // roll and kind fields), the report's subject chosen by kind; the same orders and dice
 // resolve as in 0.4.0, but the events differ, so replay refuses the other.
-func (ruleset) Version() string { return "0.4.1" }
+// 0.5.0: a draw applies every side's standing orders of the chit kind (LEADERS, ENGAGED,
+// LET BURN, EXTINGUISH: Game.StandingKind) while the cup holds a chit that reads them, so a
+// choice mailed after the side's last applying step counts at the next chit drawn (2.4.1,
+// 2.4.4, 9.2.1); a held standing order's public event is of kind told.
+func (ruleset) Version() string { return "0.5.0" }

@@ -65,3 +65,9 @@ func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adj
 	}
 	return errs
 }
+
+// StandingKind implements adjudicator.StandingOrders: one plain kind. Every step that reads a
+// ship's GRAPPLE, NOGRAPPLE or AGAINST (a card's Sail/Fight phase: rules "Grappling",
+// "Boarding" iii) applies every side's standing orders; the shuffle at a turn's start reads
+// none of them.
+func (g *Game) StandingKind(adjudicator.Order) string { return "" }

@@ -224,3 +224,10 @@ func (g *Game) ValidateStanding(side string, standing []adjudicator.Order) []adj
 	}
 	return out
 }
+
+// StandingKind implements adjudicator.StandingOrders: one plain kind. Every step that reads
+// OMEN, NAVARCH, SHARE or INITIATIVE (the start of a turn, the initiative winner's choice, the
+// second side's movement and the melee after it: rules Event.omens, Event.navarch,
+// Initiative, Melee.two) applies every side's standing orders; the deployment and the first
+// side's movement read none of them.
+func (g *Game) StandingKind(adjudicator.Order) string { return "" }

@@ -42,7 +42,9 @@ type StandingCase struct {
 // StandingCases forges the standing logs: a close that leaves out a pending standing
 // record, one that uses a record of a side its activation did not declare, one that uses a
 // record past its cut, a used record without its unseal block in a later view, and a
-// standing record whose commitment does not open.
+// standing record whose commitment does not open; v5's kinds: a side/kind close that uses a
+// record of another kind or leaves out one of its kind, a seal whose kind is not its
+// record's, a mail that feeds two records of one kind, and kinds in a v4 log.
 func StandingCases(t testing.TB) []StandingCase {
 	full := NewGame(t, StandingScript(), ledger.View{Full: true})
 	key := full.Key
@@ -63,8 +65,31 @@ func StandingCases(t testing.TB) []StandingCase {
 	var out []StandingCase
 	out = append(out, StandingCase{"close leaves out a pending standing record",
 		Rechain(t, key, edit(b, close2, `(?m)^standing \d+\n?`, "")), opts, int64(close2 - 1), "every pending one"})
-	out = append(out, StandingCase{"close uses a standing record of an undeclared side",
+	// v5: the first step applies alice's standing orders of kind chit alone (venice/chit).
+	act1 := Find(t, b, "activation", "turn 1\nactivation 1\n", "\nstanding ottoman venice/chit")
+	chit := Find(t, b, "sealed", "turn 1\nactivation 1\nside venice\nwhat standing", "\nkind chit\n", "LEADERS STAY")
+	out = append(out, StandingCase{"side/kind close uses a standing record of another kind",
 		Rechain(t, key, edit(b, close1, `(?m)^(inputs-hash \w+)$`, "$1\nstanding "+strconv.Itoa(alice-1))), opts, int64(close1 - 1), "every pending one"})
+	out = append(out, StandingCase{"close uses a standing record of an undeclared side",
+		Rechain(t, key, edit(b, act1, `(?m) venice/chit$`, "")), opts, int64(close1 - 1), "every pending one"})
+	out = append(out, StandingCase{"chit step's close leaves out a pending chit record",
+		Rechain(t, key, edit(b, close1, `(?m)^standing `+strconv.Itoa(chit-1)+`\n?`, "")), opts, int64(close1 - 1), "every pending one"})
+	// The seal shows the record's kind: one that hides it (a chit record passed off as plain,
+	// so that a chit step need not list it) fails where the view holds the record.
+	out = append(out, StandingCase{"seal's kind differs from its standing record's",
+		Rechain(t, key, edit(b, chit, `(?m)^kind chit\n(\nunseal )`, "$1")), opts, int64(chit - 1), "sealed as kind"})
+	// A mail feeds one standing record of each kind: alice's HOLD FIRE made a second chit
+	// record of her mail fails there (the operator's addition under her Message-ID).
+	twice := edit(b, alice, `(?m)^(commitment \w+)$`, "$1\nkind chit")
+	twice = edit(twice, alice, `(?m)^(message-id .*)$`, "$1\nkind chit")
+	out = append(out, StandingCase{"a mail feeds two standing records of one kind",
+		Rechain(t, key, twice), opts, int64(chit - 1), "of each kind"})
+	// A v4 log knows no kinds: neither side/kind entries nor kind fields.
+	v4 := edit(b, 1, `\nformat `+gamelog.FormatV5+`\n`, "\nformat "+gamelog.FormatV4+"\n")
+	out = append(out, StandingCase{"side/kind entry in a v4 log",
+		Resign(t, key, Rechain(t, key, v4)), opts, int64(act1 - 1), "only in " + gamelog.FormatV5})
+	out = append(out, StandingCase{"kind on a standing record in a v4 log",
+		Resign(t, key, Rechain(t, key, edit(v4, act1, `(?m) venice/chit$`, " venice"))), opts, int64(chit - 1), "only in " + gamelog.FormatV5})
 
 	// The record alice's mail gave, changed: its commitment does not open.
 	out = append(out, StandingCase{"standing record whose commitment does not open",

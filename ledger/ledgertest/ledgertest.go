@@ -56,8 +56,9 @@ type Script struct {
 	Held bool
 	// Standing (log format v4): in each turn's first activation bob (not asked) and then
 	// alice send standing orders; the first activation applies bob's side's (the other
-	// side's, as a group's action phase does), the second every side's, so alice's wait
-	// one step. In a beacon game bob sends more after the first step's round was named:
+	// side's, as a group's action phase does) and alice's of kind chit (v5: her mail's
+	// LEADERS STAY is a record of its own), the second every side's, so alice's HOLD FIRE
+	// waits one step. In a beacon game bob sends more after the first step's round was named:
 	// past its cut, they wait for the second.
 	Standing bool
 }
@@ -202,7 +203,10 @@ func playActivation(s *store.Store, id ident.GameID, sc Script, t, a uint32) err
 		if err := sendStanding(tx, id, sc, t, a, "bob", "standing", "HOLD FIRE OTT-1 MOVE"); err != nil {
 			return err
 		}
-		if err := sendStanding(tx, id, sc, t, a, "alice", "standing", fmt.Sprintf("HOLD FIRE VEN-%d\nLEADERS STAY", t)); err != nil {
+		if err := sendStanding(tx, id, sc, t, a, "alice", "standing", fmt.Sprintf("HOLD FIRE VEN-%d", t)); err != nil {
+			return err
+		}
+		if err := sendStandingKind(tx, id, sc, t, a, "alice", "standing", "chit", "LEADERS STAY"); err != nil { // the same mail's
 			return err
 		}
 		var err error
@@ -224,7 +228,7 @@ func standingSides(sc Script, a uint32) []string {
 	case !sc.Standing:
 		return nil
 	case a == 1:
-		return []string{"ottoman"}
+		return []string{"ottoman", "venice/chit"}
 	}
 	return []string{"ottoman", "venice"}
 }
@@ -232,10 +236,15 @@ func standingSides(sc Script, a uint32) []string {
 // sendStanding records a mail of standing orders from player in each turn's first
 // activation (Script.Standing); its Message-ID is <t.a.tag@player.example>.
 func sendStanding(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, player, tag, text string) error {
+	return sendStandingKind(tx, id, sc, t, a, player, tag, "", text)
+}
+
+// sendStandingKind is sendStanding of a kind (v5; "" the plain kind).
+func sendStandingKind(tx *store.Tx, id ident.GameID, sc Script, t, a uint32, player, tag, kind, text string) error {
 	if !sc.Standing || a != 1 {
 		return nil
 	}
-	_, err := ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Lines: strings.Split(text, "\n"), Received: Clock,
+	_, err := ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Kind: kind, Lines: strings.Split(text, "\n"), Received: Clock,
 		MessageID: fmt.Sprintf("<%d.%d.%s@%s.example>", t, a, tag, player)})
 	return err
 }
