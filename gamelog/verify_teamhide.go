@@ -190,17 +190,22 @@ func (v *verifier) checkSender(e *Entry) error {
 }
 
 // checkTeamUses: a close uses, of each team side its activation asks, exactly its count of
-// orders records, none of another side; where this copy holds the side's sender records,
+// orders records, each once, none of another side; where this copy holds the side's sender records,
 // one per player, the latest of each. A copy without them cannot tell whose each record is
 // before the game's end: the report says so.
 func (v *verifier) checkTeamUses(e *Entry, ta turnAct, uses []uint64) error {
 	got := map[string]int{}
 	players := map[string]bool{}
+	seen := map[uint64]bool{}
 	for _, i := range uses {
 		o := v.orders[i]
 		if !o.team {
 			continue
 		}
+		if seen[i] { // in a copy without the sender records the count alone would pass it
+			return v.fail(e, "uses orders record %d of team side %s twice", i, o.side)
+		}
+		seen[i] = true
 		got[o.side]++
 		if o.player == "" {
 			if v.th.noted == nil {

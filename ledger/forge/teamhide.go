@@ -42,6 +42,18 @@ func TeamHideAttacks(t testing.TB) (out []Forged, games map[string]Game) {
 		x = append(x[:dave:dave], x[dave+2:]...)
 		add("public: a close using one orders record fewer of a team side than its count", public, x, cl-3, "uses 0 orders records of team side blue")
 	}
+	{ // the other side counts records, not uses: bob's one record used twice, E and the count raised to match
+		x := Clone(Blocks(public.Data))
+		bob := Find(t, x, "orders", "turn 2\nactivation 1\n", "side red\n")
+		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
+		act := Find(t, x, "activation", "turn 2\nactivation 1\n")
+		x[act] = strings.Replace(x[act], "team-asks red 1", "team-asks red 2", 1)
+		x[cl] = strings.Replace(x[cl], fmt.Sprintf("use %d\n", bob-1), fmt.Sprintf("use %d\nuse %d\n", bob-1, bob-1), 1)
+		text := Find(t, x, "orders-text", fmt.Sprintf("orders %d\n", bob-1))
+		x = InsertAt(x, text+1, x[text])
+		x[cl] = withInputs(t, x, cl)
+		add("public: a close using one orders record of a team side twice (the count raised to match)", public, x, cl-1, "twice")
+	}
 	{ // red's copy tells bob's two records apart, though the count matches
 		x := withSecondBob(t, Blocks(red.Data), "<2b@bob.example>", true)
 		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
@@ -144,4 +156,46 @@ func OnePlayerHidden(t testing.TB, g Game) Forged {
 	x[i] = strings.TrimSuffix(x[i], "\n")
 	return Forged{Name: "a one-player side's orders record without its player's name", Data: Resign(t, g.Key, Rechain(t, g.Key, x)), Index: int64(i - 1),
 		Reason: "only a side of several players"}
+}
+
+// withInputs is close record cl of x with its inputs-hash recomputed over the records it
+// uses, as a dishonest operator would write it: each use's side (a team side's record) or
+// player, its text (the orders-text records that follow the close, in use order) and entropy.
+func withInputs(t testing.TB, x []string, cl int) string {
+	t.Helper()
+	ta := regexp.MustCompile(`(?m)^turn (\d+)\nactivation (\d+)$`).FindStringSubmatch(x[cl])
+	var inputs []dice.Input
+	for k, u := range regexp.MustCompile(`(?m)^use (\d+)$`).FindAllStringSubmatch(x[cl], -1) {
+		i := atoi(t, u[1]) + 1 // the blocks of Blocks start with the header
+		rec := x[i]
+		id := field(rec, "player")
+		if id == "" {
+			id = field(rec, "side")
+		}
+		ent, err := hex.DecodeString(field(rec, "entropy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := TextOf(x[cl+1+k])
+		inputs = append(inputs, dice.Input{Player: id, OrdersHash: gamelog.OrdersHash([]byte(text)), Entropy: ent})
+	}
+	e := dice.InputsHash(uint32(atoi(t, ta[1])), uint32(atoi(t, ta[2])), inputs)
+	return regexp.MustCompile(`(?m)^inputs-hash \w+$`).ReplaceAllString(x[cl], "inputs-hash "+hex.EncodeToString(e[:]))
+}
+
+func field(rec, key string) string {
+	m := regexp.MustCompile(`(?m)^` + key + ` ?(.*)$`).FindStringSubmatch(rec)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+func atoi(t testing.TB, s string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
