@@ -57,7 +57,21 @@ func TeamHideAttacks(t testing.TB) (out []Forged, games map[string]Game) {
 	{ // red's copy tells bob's two records apart, though the count matches
 		x := withSecondBob(t, Blocks(red.Data), "<2b@bob.example>", true)
 		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
-		add("side:red: two orders records of one team player (the count raised to match)", red, x, cl-1, "of player bob, not its latest")
+		add("side:red: two orders records of one team player (the count raised to match)", red, x, cl-2, "names no record it replaces") // at the second's sender record
+	}
+	{ // every copy knows the current records: bob's second names the one it replaces, the close uses the first
+		x := Clone(Blocks(public.Data))
+		bob := Find(t, x, "orders", "turn 2\nactivation 1\n", "side red\n")
+		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
+		x = InsertAt(InsertAt(x, cl, x[bob+1]), cl, x[bob]+fmt.Sprintf("\nreplaces %d", bob-1))
+		add("public: a close using a team side's record that a later one replaces", public, x, cl+1, "which a later record replaces")
+	}
+	{ // and where the second names none, the close must still use every current one
+		x := Clone(Blocks(public.Data))
+		bob := Find(t, x, "orders", "turn 2\nactivation 1\n", "side red\n")
+		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
+		x = InsertAt(InsertAt(x, cl, x[bob+1]), cl, x[bob])
+		add("public: a second record of a team side naming no record it replaces, left unused", public, x, cl+1, "that no later record replaces")
 	}
 	b := Blocks(full.Data)
 	bob2 := Find(t, b, "orders", "turn 2\nactivation 1\n", "side red\n")
@@ -74,6 +88,12 @@ func TeamHideAttacks(t testing.TB) (out []Forged, games map[string]Game) {
 		x := Clone(b)
 		x[bob2+1] = strings.Replace(x[bob2+1], "\nplayer bob\n", "\nplayer carol\n", 1)
 		add("full: a sender record naming a player of the other side", full, x, bob2, "a player of side \"blue\"")
+	}
+	{
+		x := Clone(b)
+		dave := Find(t, x, "orders", "turn 2\nactivation 1\n", "side blue\n")
+		x[bob2] += fmt.Sprintf("\nreplaces %d", dave-1)
+		add("full: a team side's record replacing a record of another side", full, x, bob2-1, "not an earlier orders record of side red")
 	}
 	{
 		x := Clone(b)
