@@ -1,11 +1,12 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"navarch/test/racesplit"
 )
 
 // Each ruleset's largest scenario played through the daemon by mail with the bots until the
@@ -25,9 +26,7 @@ func TestDemoLepantoToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game by mail")
 	}
-	if raceDetector && os.Getenv("NAVARCH_RACE_LONG") == "" {
-		t.Skip("under the race detector: make long plays it without (NAVARCH_RACE_LONG=1 plays it here)")
-	}
+	racesplit.Long(t)
 	t.Parallel()
 	out := demoToTheEnd(t, []string{"-rules", "lepanto1571", "-scenario", "battle-of-lepanto", "-turns", "99"}, !raceDetector,
 		"game.log", "christian.log", "ottoman.log")
