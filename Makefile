@@ -24,11 +24,17 @@ test: fmt vet staticcheck race norace long
 RACE_PKGS = navarch/adjudicator/adjtest navarch/beacon navarch/beacon/beacontest navarch/cmd/navarch \
 	navarch/gamelog navarch/host navarch/mail navarch/mail/mailtest navarch/metrics navarch/outbox \
 	navarch/render navarch/render/lepantomap navarch/store navarch/test/e2e navarch/webverify
-LONG_PKGS = navarch/cmd/navarch
-LONG_TESTS = TestDemoLepantoToTheEnd|TestDemoTeams|TestDemoTeamsEachRuleset
+LONG_PKGS = navarch/cmd/navarch navarch/gamelog navarch/host navarch/render navarch/render/lepantomap
+LONG_TESTS = TestDemoLepantoToTheEnd|TestDemoMedievalToTheEnd|TestDemoTeams|TestDemoTeamsEachRuleset|\
+	TestParseFileAsBefore|TestFieldValuesAsBefore|TestUnsealAcrossStretchesAsBefore|\
+	TestDueIndexFollowsEveryChange|TestGameCountsFollowEveryChange|TestMailsPerTurn|\
+	TestBotOrdersByMailEveryRuleset|TestOrderFormEveryRuleset|TestReportsSayNoEffect|\
+	TestCrashLosesNothingAndAnswersOnce|TestPNGDecodesLikeImagePNG|\
+	TestRenderLooks|TestFogOfWar|TestWholeMapHexesKept|TestHexesKeptInReusedBuffers|TestEventMarkers|TestReportMapSizes
 # atexit_sleep_ms=0: a program under the race detector otherwise sleeps a second as it exits
 # (every test binary, and every daemon the crash and load tests run in a subprocess).
 RACE_ENV = GORACE=atexit_sleep_ms=0
+space := $(subst ,, )
 
 fmt:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -46,10 +52,12 @@ norace:
 	go test -shuffle=on $(filter-out $(RACE_PKGS),$(shell go list ./...))
 
 # The tests that skip under the race detector (racesplit.Long), without it: the whole Battle of
-# Lepanto by mail, drawing its maps, and the team games' demos (the daemon's concurrency is
-# raced by Knidos to the end and the one-turn demos).
+# Lepanto and Sluys by mail, drawing their maps, and the team games' demos (the daemon's
+# concurrency is raced by Knidos to the end and the one-turn demos); and the tests of race
+# packages that run on one goroutine and take seconds under the detector (property checks of
+# the host's indexes, the parser against its old self, the maps' pixels).
 long:
-	go test -shuffle=on -run '^($(LONG_TESTS))$$' $(LONG_PKGS)
+	go test -shuffle=on -run '^($(subst $(space),,$(LONG_TESTS)))$$' $(LONG_PKGS)
 
 # Each fuzz target for FUZZTIME (test/fuzz-smoke.sh finds every func Fuzz… by package;
 # test/fuzz-smoke.sh -l lists them).

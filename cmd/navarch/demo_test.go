@@ -14,6 +14,7 @@ import (
 // the mistake is answered by line, every map decodes, and the exported log passes verify
 // (with a checkpoint from a saved, quoted-printable mail) and replay.
 func TestDemo(t *testing.T) {
+	t.Parallel() // beside TestDemoBeacon, which mostly waits
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-out", dir, "-turns", "1")
 	if code != 0 {
@@ -73,6 +74,7 @@ func TestDemo(t *testing.T) {
 // activations): the mistake is answered with the ship's own error, every map decodes and is
 // under 300 KB, and the exported logs pass verify and replay.
 func TestDemoMedieval(t *testing.T) {
+	t.Parallel() // beside TestDemoBeacon, which mostly waits
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-out", dir, "-rules", "medieval", "-turns", "1")
 	if code != 0 {
