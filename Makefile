@@ -24,13 +24,16 @@ test: fmt vet staticcheck race norace long
 RACE_PKGS = navarch/adjudicator/adjtest navarch/beacon navarch/beacon/beacontest navarch/cmd/navarch \
 	navarch/gamelog navarch/host navarch/mail navarch/mail/mailtest navarch/metrics navarch/outbox \
 	navarch/render navarch/render/lepantomap navarch/store navarch/test/e2e navarch/webverify
-LONG_PKGS = navarch/cmd/navarch navarch/gamelog navarch/host navarch/render navarch/render/lepantomap
+LONG_PKGS = navarch/cmd/navarch navarch/gamelog navarch/host navarch/mail navarch/render navarch/render/lepantomap \
+	navarch/store
 LONG_TESTS = TestDemoLepantoToTheEnd|TestDemoMedievalToTheEnd|TestDemoTeams|TestDemoTeamsEachRuleset|\
 	TestParseFileAsBefore|TestFieldValuesAsBefore|TestUnsealAcrossStretchesAsBefore|\
 	TestDueIndexFollowsEveryChange|TestGameCountsFollowEveryChange|TestMailsPerTurn|\
 	TestBotOrdersByMailEveryRuleset|TestOrderFormEveryRuleset|TestReportsSayNoEffect|\
 	TestCrashLosesNothingAndAnswersOnce|TestPNGDecodesLikeImagePNG|\
-	TestRenderLooks|TestFogOfWar|TestWholeMapHexesKept|TestHexesKeptInReusedBuffers|TestEventMarkers|TestReportMapSizes
+	TestRenderLooks|TestFogOfWar|TestWholeMapHexesKept|TestHexesKeptInReusedBuffers|TestEventMarkers|TestReportMapSizes|\
+	TestCompact|TestDamagedFileReadOnly|TestFileFollowsItsPages|TestFreelistNotSynced|TestOutboxDictionaries|\
+	TestReadOnlyCommandsOnADamagedFile|TestRenderCommand|TestHTMLDeeplyNested
 # atexit_sleep_ms=0: a program under the race detector otherwise sleeps a second as it exits
 # (every test binary, and every daemon the crash and load tests run in a subprocess).
 RACE_ENV = GORACE=atexit_sleep_ms=0
