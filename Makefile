@@ -17,8 +17,8 @@ test: fmt vet staticcheck race norace long
 # packages whose code or tests start goroutines or share memory across them run under the race
 # detector (make race); the others, whose tests run on one goroutine, where the detector can
 # find nothing and slows the code some eight times, run without it (make norace); the tests
-# that the detector slows to minutes, whose concurrency other tests race, skip under it
-# (racesplit.Long) and make long runs them without it. test/racesplit's TestRaceSplit fails when
+# of race packages that the detector slows most, which run on one goroutine or whose
+# concurrency other tests race, skip under it (racesplit.Long) and make long runs them without it. test/racesplit's TestRaceSplit fails when
 # a package outside RACE_PKGS starts a goroutine or shares memory, or a test skipped under the
 # detector is not in LONG_TESTS.
 RACE_PKGS = navarch/adjudicator/adjtest navarch/beacon navarch/beacon/beacontest navarch/cmd/navarch \
