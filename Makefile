@@ -2,7 +2,7 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: demo build test fmt vet bench-smoke staticcheck race long fuzz-smoke bench vectors e2e deploy-check load
+.PHONY: demo build test fmt vet bench-smoke staticcheck race norace long fuzz-smoke bench vectors e2e deploy-check load
 
 # The README's main command: a demo game by real IMAP and SMTP on loopback.
 demo:
@@ -11,7 +11,33 @@ demo:
 build:
 	CGO_ENABLED=0 go build -trimpath -o navarch ./cmd/navarch
 
-test: fmt vet staticcheck race long
+test: fmt vet staticcheck race norace long
+
+# How make test splits the tests (docs/DEVELOPING.md, "How make test runs the tests"): the
+# packages whose code or tests start goroutines or share memory across them run under the race
+# detector (make race); the others, whose tests run on one goroutine, where the detector can
+# find nothing and slows the code some eight times, run without it (make norace); the tests
+# of race packages that the detector slows most, which run on one goroutine or whose
+# concurrency other tests race, skip under it (racesplit.Long) and make long runs them without it. test/racesplit's TestRaceSplit fails when
+# a package outside RACE_PKGS starts a goroutine or shares memory, or a test skipped under the
+# detector is not in LONG_TESTS.
+RACE_PKGS = navarch/adjudicator/adjtest navarch/beacon navarch/beacon/beacontest navarch/cmd/navarch \
+	navarch/gamelog navarch/host navarch/mail navarch/mail/mailtest navarch/metrics navarch/outbox \
+	navarch/render navarch/render/lepantomap navarch/store navarch/test/e2e navarch/webverify
+LONG_PKGS = navarch/cmd/navarch navarch/gamelog navarch/host navarch/mail navarch/render navarch/render/lepantomap \
+	navarch/store
+LONG_TESTS = TestDemoLepantoToTheEnd|TestDemoMedievalToTheEnd|TestDemoTeams|TestDemoTeamsEachRuleset|\
+	TestParseFileAsBefore|TestFieldValuesAsBefore|TestUnsealAcrossStretchesAsBefore|\
+	TestDueIndexFollowsEveryChange|TestGameCountsFollowEveryChange|TestMailsPerTurn|\
+	TestBotOrdersByMailEveryRuleset|TestOrderFormEveryRuleset|TestReportsSayNoEffect|\
+	TestCrashLosesNothingAndAnswersOnce|TestPNGDecodesLikeImagePNG|\
+	TestRenderLooks|TestFogOfWar|TestWholeMapHexesKept|TestHexesKeptInReusedBuffers|TestEventMarkers|TestReportMapSizes|\
+	TestCompact|TestDamagedFileReadOnly|TestFileFollowsItsPages|TestFreelistNotSynced|TestOutboxDictionaries|\
+	TestReadOnlyCommandsOnADamagedFile|TestRenderCommand|TestHTMLDeeplyNested
+# atexit_sleep_ms=0: a program under the race detector otherwise sleeps a second as it exits
+# (every test binary, and every daemon the crash and load tests run in a subprocess).
+RACE_ENV = GORACE=atexit_sleep_ms=0
+space := $(subst ,, )
 
 fmt:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -23,13 +49,18 @@ staticcheck:
 	go run $(STATICCHECK) ./...
 
 race:
-	go test -race -shuffle=on ./...
+	$(RACE_ENV) go test -race -shuffle=on $(RACE_PKGS)
 
-# The whole Battle of Lepanto by mail, and the team games' demos, without the race detector,
-# which slows them to minutes (they skip under it; Sluys and Knidos race the daemon to the
-# end); here the battle draws its maps.
+norace:
+	go test -shuffle=on $(filter-out $(RACE_PKGS),$(shell go list ./...))
+
+# The tests that skip under the race detector (racesplit.Long), without it: the whole Battle of
+# Lepanto and Sluys by mail, drawing their maps, and the team games' demos (the daemon's
+# concurrency is raced by Knidos to the end and the one-turn demos); and the tests of race
+# packages that run on one goroutine and take seconds under the detector (property checks of
+# the host's indexes, the parser against its old self, the maps' pixels).
 long:
-	go test -run '^(TestDemoLepantoToTheEnd|TestDemoTeams|TestDemoTeamsEachRuleset)$$' ./cmd/navarch
+	go test -shuffle=on -run '^($(subst $(space),,$(LONG_TESTS)))$$' $(LONG_PKGS)
 
 # Each fuzz target for FUZZTIME (test/fuzz-smoke.sh finds every func Fuzz… by package;
 # test/fuzz-smoke.sh -l lists them).

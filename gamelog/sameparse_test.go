@@ -13,6 +13,7 @@ import (
 	"navarch/ledger"
 	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
+	"navarch/test/racesplit"
 )
 
 // sameParse fails unless ParseFile and the parser it replaced give the same file, or the
@@ -53,6 +54,7 @@ func sameRecord(a, b *gamelog.Record) bool {
 // thousands of damaged copies: cut at every line, lines dropped, doubled or joined, bytes
 // changed.
 func TestParseFileAsBefore(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (a file under 256 KB parses on one): the detector finds nothing
 	sc := ledgertest.Small
 	sc.End = true
 	var inputs [][]byte
@@ -158,6 +160,7 @@ func sealedLog(n int, rnd *rand.Rand) []byte {
 // the wrong record, or none), and with the index of the first record after every stretch's
 // start or the trailer's count changed (from which the workers know the entries they fill).
 func TestUnsealAcrossStretchesAsBefore(t *testing.T) {
+	racesplit.Long(t) // thousands of parses: the parse in stretches is raced by TestParseFileLongAsBefore, FuzzParseFileAsBefore's seeds and TestVerifyAsSerial
 	rnd := rand.New(rand.NewPCG(1, 2))
 	data := sealedLog(400, rnd)
 	defer gamelog.SetParallelMin(1 << 10)() // 80 KB: cut into stretches all the same
@@ -228,6 +231,7 @@ var fieldValues = []string{"", " ", "0", "00", "01", "7", "18446744073709551615"
 // first line of every key of every record type in an export (sealed records' own and their
 // unsealed records' lines too).
 func TestFieldValuesAsBefore(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (a file under 256 KB parses on one): the detector finds nothing
 	sc := ledgertest.Small
 	sc.End = true
 	data := newGame(t, sc, ledger.View{Full: true}).Data

@@ -18,6 +18,7 @@ import (
 	"navarch/ledger/ledgertest"
 	"navarch/mail"
 	"navarch/store"
+	"navarch/test/racesplit"
 )
 
 // The crash test runs this test binary as a daemon that creates a game and handles a
@@ -185,6 +186,7 @@ func snapshot(t *testing.T, path string) (string, []string, int) {
 }
 
 func TestCrashLosesNothingAndAnswersOnce(t *testing.T) {
+	racesplit.Long(t) // the daemons it runs handle mail on one goroutine: the detector finds nothing
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref.db")
 	crashed, out := runDaemonOut(t, ref, 0)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"navarch/store"
+	"navarch/test/racesplit"
 )
 
 // game list shows state, whose move, the deadline and who is late; Figures
@@ -66,6 +67,7 @@ func TestListAndFigures(t *testing.T) {
 // overdue games included. Counts the host did not stamp (a file written before them) are
 // made again by the next Figures, a game whose settings cannot be read counted as unreadable.
 func TestGameCountsFollowEveryChange(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (Handle on the test's): the detector finds nothing
 	f, tags := threeGames(t)
 	if _, err := f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea",
 		Players: []PlayerSpec{{"carol", "christian", "carol@example.org", "UTC"}, {"dave", "ottoman", "dave@example.com", "UTC"}}}); err != nil {

@@ -6,12 +6,14 @@ import (
 
 	"navarch/mail"
 	"navarch/rulesets"
+	"navarch/test/racesplit"
 )
 
 // TestOrderFormEveryRuleset: in a game of every listed ruleset through the daemon, each
 // request for orders lists the side's units that may act, and its pre-filled lines, sent back
 // unchanged, are accepted, step after step.
 func TestOrderFormEveryRuleset(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (Handle on the test's): the detector finds nothing
 	for _, rs := range rulesets.Rules(rulesets.List) {
 		t.Run(rs.ID(), func(t *testing.T) {
 			f, keys := joinedFixture(t, rs, "")

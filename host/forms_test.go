@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"navarch/mail"
+	"navarch/test/racesplit"
 )
 
 // groupRequest starts a Lepanto game, sends both set-ups and returns the first request for
@@ -173,6 +174,7 @@ func (f *fixture) botOrders(side string) string {
 // TestReportsSayNoEffect: played by the bot through the daemon, Lepanto's fire results read
 // as words in the reports: "no effect", never the code "NE" that reads as a direction (5.5.1).
 func TestReportsSayNoEffect(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (Handle on the test's): the detector finds nothing
 	f, keys, req := groupRequest(t)
 	side := map[string]string{"alice@example.org": "christian", "bob@example.com": "ottoman"}
 	code := regexp.MustCompile(`(d6 \d+|speed \d+|\)|-damage): NE\b`)

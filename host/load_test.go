@@ -29,6 +29,7 @@ import (
 	"navarch/mail"
 	"navarch/play"
 	"navarch/store"
+	"navarch/test/racesplit"
 )
 
 // The load test: many games in one store file, the daemon run as `navarch serve`
@@ -45,7 +46,7 @@ import (
 //
 // Size: NAVARCH_LOAD=1 runs 10,000 games (NAVARCH_LOAD_GAMES sets another number, also
 // without NAVARCH_LOAD); without either it runs a small load that the ordinary test run
-// checks in seconds. NAVARCH_LOAD_BUDGET bounds the time the mail may take (a Go duration).
+// checks in seconds (60 games, 20 under the race detector, five of them played). NAVARCH_LOAD_BUDGET bounds the time the mail may take (a Go duration).
 const (
 	envLoadDB   = "NAVARCH_HOST_LOAD_DB"
 	envLoadIMAP = "NAVARCH_HOST_LOAD_IMAP"
@@ -77,6 +78,9 @@ type loadSize struct {
 func loadSizeOf(t *testing.T) loadSize {
 	t.Helper()
 	z := loadSize{games: 60, played: 5, asks: 2, budget: 3 * time.Minute, idle: 2 * time.Second}
+	if racesplit.Enabled { // the same played games and checks, fewer welcomes only
+		z.games = 20
+	}
 	if os.Getenv("NAVARCH_LOAD") != "" {
 		z = loadSize{games: 10000, budget: 40 * time.Minute, asks: 2, idle: 75 * time.Second}
 	}

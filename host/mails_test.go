@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"navarch/store"
+	"navarch/test/racesplit"
 )
 
 // mailTurns is how many game turns TestMailsPerTurn plays.
@@ -74,6 +75,7 @@ func perTurn(got map[string][]string) float64 {
 // most one more mail a game turn (its summary), and the referee one digest a game turn. The
 // figures are in docs/BENCHMARKS.md.
 func TestMailsPerTurn(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (Handle on the test's): the detector finds nothing
 	e, ekeys := startedAs(t, true)
 	each := perTurn(playTurns(t, e, ekeys))
 	t.Logf("with REPORTS EACH: %.1f mails per player per game turn", each)

@@ -6,6 +6,7 @@ import (
 
 	"navarch/mail"
 	"navarch/rulesets"
+	"navarch/test/racesplit"
 )
 
 // TestBotOrdersByMailEveryRuleset: a game of every listed ruleset's demo scenario, played
@@ -13,6 +14,7 @@ import (
 // his key: every request for orders is answered by a receipt, the game moves on, the reports
 // carry the ruleset's map, and the log verifies.
 func TestBotOrdersByMailEveryRuleset(t *testing.T) {
+	racesplit.Long(t) // on one goroutine (Handle on the test's): the detector finds nothing
 	for _, e := range rulesets.List {
 		t.Run(e.Rules.ID(), func(t *testing.T) {
 			f, keys := joinedFixture(t, e.Rules, e.Demo)

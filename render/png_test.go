@@ -12,6 +12,7 @@ import (
 	"navarch/adjudicator/lepanto"
 	"navarch/render"
 	"navarch/render/lepantomap"
+	"navarch/test/racesplit"
 )
 
 // TestPNGDecodesLikeImagePNG: the PNG the package writes decodes, with image/png, to the
@@ -20,6 +21,7 @@ import (
 // pixel, one colour, more colours than a palette holds); and a map is no more than 3 % larger
 // (a gradient, which no map is, compresses less well by half).
 func TestPNGDecodesLikeImagePNG(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the pools are raced by host's drawing tests)
 	g, err := lepanto.Ruleset.New(adjudicator.Config{Scenario: "lions-at-sea"})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"navarch/ident"
+	"navarch/test/racesplit"
 )
 
 // damagedSeed is a small database of a few games with logs, metadata and queued mail.
@@ -82,6 +83,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // A damaged file (truncated, or garbage over its pages) opened read-only gives errors
 // wrapping ErrDamaged, never a panic or a fault; Check names the truncation.
 func TestDamagedFileReadOnly(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the store's lock is raced by host's Serve tests)
 	seed := damagedSeed(t)
 	dir := t.TempDir()
 	for _, n := range []int{len(seed) / 2, len(seed) / 3, 5 * 4096} {

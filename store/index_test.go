@@ -15,6 +15,7 @@ import (
 
 	"navarch/gamelog"
 	"navarch/ident"
+	"navarch/test/racesplit"
 )
 
 var t0 = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
@@ -225,6 +226,7 @@ func TestUpgradeToSchema5(t *testing.T) {
 // so that it stays within a MiB of the pages in use (64 MiB for 48.6 MiB of pages
 // at 10,000 games).
 func TestFileFollowsItsPages(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the store's lock is raced by host's Serve tests)
 	path := filepath.Join(t.TempDir(), "navarch.db")
 	s, err := Open(path, slog.New(slog.DiscardHandler), Options{NoSync: true})
 	tcheck(t, err, "open")
@@ -248,6 +250,7 @@ func TestFileFollowsItsPages(t *testing.T) {
 // way with its data and its free pages intact (bbolt's own consistency check passes), and
 // pages freed are used again rather than the file grown.
 func TestFreelistNotSynced(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the store's lock is raced by host's Serve tests)
 	path := filepath.Join(t.TempDir(), "navarch.db")
 	v := make([]byte, 3000)
 	var seqs []uint64

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,20 +56,44 @@ func browse(t *testing.T, bin, page string, w, h int, args ...string) string {
 	return out.String()
 }
 
-// frame is a page that shows page in a frame of w × h CSS pixels: headless Chromium's window
-// is at least 500 px wide, so a phone's width is a frame's. Once the mail has loaded, a script
-// writes into the DOM, for --dump-dom to read back (--allow-file-access-from-files lets it
-// read the frame): the mail's scroll width and the frame's width, and every word that the
-// browser broke across lines although it would fit on one (brokenWords).
-func frame(page string, w, h int) string {
-	return fmt.Sprintf(`<!DOCTYPE html><html><body style="margin: 0">
-<iframe id="mail" src="%s" style="border: 0; display: block; width: %dpx; height: %dpx"></iframe>
-<script>document.getElementById("mail").addEventListener("load", function () {
-var doc = document.getElementById("mail").contentDocument, e = doc.documentElement;
+// frameSpec is a mail's page shown in a frame of w × h CSS pixels, its measures labelled id.
+type frameSpec struct {
+	page, id string
+	w, h     int
+}
+
+// frames is a page that shows each spec's page in a frame of its own, one under the other (or
+// side by side, for a screenshot): headless Chromium's window is at least 500 px wide, so a
+// phone's width is a frame's, and each frame lays its mail out in its own viewport. Once a
+// mail has loaded, a script writes into the DOM, for --dump-dom to read back
+// (--allow-file-access-from-files lets it read the frame): the spec's id, the mail's scroll
+// width and the frame's width, and every word that the browser broke across lines although
+// it would fit on one (brokenWords). The page's load, which --dump-dom waits for, waits for
+// every frame's.
+func frames(specs []frameSpec, sideBySide bool) string {
+	var b strings.Builder
+	// The script comes first and each frame names it in its onload attribute: a frame may
+	// load before the parser reaches a script after it.
+	b.WriteString(`<!DOCTYPE html><html><head><script>
+function measure(frame, id) {
+var doc = frame.contentDocument, e = doc.documentElement;
 var d = document.createElement("div");
-d.textContent = "widths " + e.scrollWidth + " " + e.clientWidth + " broken " + brokenWords(doc) + " end";
-document.body.appendChild(d); });
-%s</script></body></html>`, filepath.Base(page), w, h, brokenWordsJS)
+d.textContent = "widths " + id + " " + e.scrollWidth + " " + e.clientWidth + " broken " + brokenWords(doc) + " end";
+document.body.appendChild(d); }
+`)
+	b.WriteString(brokenWordsJS)
+	b.WriteString("</script></head><body style=\"margin: 0\">\n")
+	x := 0
+	for _, f := range specs {
+		place := "display: block"
+		if sideBySide {
+			place = fmt.Sprintf("position: absolute; top: 0; left: %dpx", x)
+			x += f.w
+		}
+		fmt.Fprintf(&b, `<iframe src="%s" onload="measure(this, '%s')" style="border: 0; %s; width: %dpx; height: %dpx"></iframe>`+"\n", f.page, f.id, place, f.w, f.h)
+	}
+	b.WriteString("</body></html>")
+	return b.String()
 }
 
 // brokenWordsJS finds the words of a page that are broken across lines although each would
@@ -109,7 +135,10 @@ while ((n = walk.nextNode())) {
 return out.join(" ");
 }`
 
-var widthsRE = regexp.MustCompile(`widths (\d+) (\d+) broken (.*?) end`)
+// widthsRE reads the measures of the frame labelled id.
+func widthsRE(id string) *regexp.Regexp {
+	return regexp.MustCompile(`widths ` + regexp.QuoteMeta(id) + ` (\d+) (\d+) broken (.*?) end`)
+}
 
 // checkPoint is a signed checkpoint block as long as a real one.
 var checkPoint = "-----BEGIN NAVARCH CHECKPOINT-----\ngame c646ef0e5a1b2c3d4e5f60718293a4b5\nsize 214\nhead " +
@@ -179,7 +208,10 @@ func lepantoHelp(t *testing.T) string {
 // Chromium at phone (390 px, in a frame) and desktop (1280 px) width, never runs off the
 // screen and breaks no word inside that would fit on a line ("li/n/e 1", "BAR-/LAN/T");
 // the phone screenshots are kept in testdata/KIND.phone.png (go test -update rewrites them;
-// look at them after a change to the HTML).
+// look at them after a change to the HTML). Chromium runs twice, not three times a mail
+// (its start is most of the time): once on a page with every mail in a frame of each width,
+// each frame measured on its own (a frame's width is its viewport's), and once for a
+// screenshot of every mail's phone frame side by side, cut into one a mail.
 func TestMailsInBrowser(t *testing.T) {
 	bin := chromium(t)
 	mapPNG, err := os.ReadFile("../docs/example/map.png")
@@ -187,65 +219,89 @@ func TestMailsInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for kind, m := range browserPages(t) {
+	pages := browserPages(t)
+	var kinds []string
+	for _, kind := range slices.Sorted(maps.Keys(pages)) {
+		if err := writeMailPage(dir, kind, pages[kind], mapPNG); err != nil {
+			t.Errorf("%s: %v", kind, err)
+			continue
+		}
+		kinds = append(kinds, kind)
+	}
+	var checks []frameSpec
+	for _, kind := range kinds {
+		for _, w := range []int{phoneWidth, 1280} {
+			checks = append(checks, frameSpec{kind + ".html", fmt.Sprintf("%s-%d", kind, w), w, 900})
+		}
+	}
+	dom := browse(t, bin, writeHarness(t, dir, "checks.html", checks, false), 1280, 1000, "--dump-dom")
+	shots := make([]frameSpec, len(kinds))
+	for i, kind := range kinds {
+		shots[i] = frameSpec{kind + ".html", kind + "-shot", phoneWidth, shotHeight}
+	}
+	shot := filepath.Join(dir, "phones.png")
+	browse(t, bin, writeHarness(t, dir, "shots.html", shots, true), len(kinds)*phoneWidth, shotHeight, "--screenshot="+shot)
+	for i, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
-			tmpl := map[string]string{"help": "notice", "takeover": "welcome"}[kind]
-			if tmpl == "" {
-				tmpl = kind
-			}
-			p, err := Render(tmpl, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			html := p.HTML
-			attached := ""
-			switch b := m.Body.(type) {
-			case Report:
-				attached = b.Map
-			case Request:
-				attached = b.Map
-			case GameEnd:
-				attached = b.Map
-			case Welcome:
-				if b.TakeOver != nil && b.TakeOver.Request != nil {
-					attached = b.TakeOver.Request.Map
-				}
-			}
-			if attached != "" {
-				if err := os.WriteFile(filepath.Join(dir, attached), mapPNG, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				html = strings.ReplaceAll(html, "cid:"+attached, attached)
-			}
-			page := filepath.Join(dir, kind+".html")
-			if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
-				t.Fatal(err)
-			}
 			for _, w := range []int{phoneWidth, 1280} {
-				checkPage(t, bin, dir, kind, page, w)
+				checkPage(t, dom, kind, w)
 			}
-			harness := filepath.Join(dir, kind+"-shot.html")
-			if err := os.WriteFile(harness, []byte(frame(page, phoneWidth, shotHeight)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			shot := filepath.Join(dir, kind+".png")
-			browse(t, bin, harness, 500, shotHeight, "--screenshot="+shot)
-			crop(t, shot, phoneWidth)
-			goldenPNG(t, kind+".phone.png", shot)
+			one := filepath.Join(dir, kind+".png")
+			crop(t, shot, one, i*phoneWidth, phoneWidth)
+			goldenPNG(t, kind+".phone.png", one)
 		})
 	}
 }
 
-// checkPage opens page in a frame w px wide and fails if anything runs off the screen or a
-// word is broken inside.
-func checkPage(t *testing.T, bin, dir, kind, page string, w int) {
+// writeMailPage writes the HTML part of mail m, of its kind, as DIR/KIND.html, with the map it
+// attaches beside it.
+func writeMailPage(dir, kind string, m Mail, mapPNG []byte) error {
+	tmpl := map[string]string{"help": "notice", "takeover": "welcome"}[kind]
+	if tmpl == "" {
+		tmpl = kind
+	}
+	p, err := Render(tmpl, m)
+	if err != nil {
+		return err
+	}
+	html := p.HTML
+	attached := ""
+	switch b := m.Body.(type) {
+	case Report:
+		attached = b.Map
+	case Request:
+		attached = b.Map
+	case GameEnd:
+		attached = b.Map
+	case Welcome:
+		if b.TakeOver != nil && b.TakeOver.Request != nil {
+			attached = b.TakeOver.Request.Map
+		}
+	}
+	if attached != "" {
+		if err := os.WriteFile(filepath.Join(dir, attached), mapPNG, 0o644); err != nil {
+			return err
+		}
+		html = strings.ReplaceAll(html, "cid:"+attached, attached)
+	}
+	return os.WriteFile(filepath.Join(dir, kind+".html"), []byte(html), 0o644)
+}
+
+// writeHarness writes DIR/NAME, the frames page of specs, and returns its path.
+func writeHarness(t *testing.T, dir, name string, specs []frameSpec, sideBySide bool) string {
 	t.Helper()
-	harness := filepath.Join(dir, fmt.Sprintf("%s-%d.html", kind, w))
-	if err := os.WriteFile(harness, []byte(frame(page, w, 900)), 0o644); err != nil {
+	harness := filepath.Join(dir, name)
+	if err := os.WriteFile(harness, []byte(frames(specs, sideBySide)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom := browse(t, bin, harness, max(w, 500), 1000, "--dump-dom")
-	got := widthsRE.FindStringSubmatch(dom)
+	return harness
+}
+
+// checkPage reads from dom what the frame of kind w px wide measured, and fails if anything
+// runs off the screen or a word is broken inside.
+func checkPage(t *testing.T, dom, kind string, w int) {
+	t.Helper()
+	got := widthsRE(fmt.Sprintf("%s-%d", kind, w)).FindStringSubmatch(dom)
 	if got == nil {
 		t.Fatalf("%s at %d px: the page script wrote nothing:\n%s", kind, w, dom)
 	}
@@ -274,8 +330,8 @@ const (
 	shotHeight = 2000
 )
 
-// crop cuts a screenshot down to its left w pixels: the phone frame.
-func crop(t *testing.T, file string, w int) {
+// crop cuts the w pixels wide stretch from x of screenshot file (a frame) into out.
+func crop(t *testing.T, file, out string, x, w int) {
 	t.Helper()
 	f, err := os.ReadFile(file)
 	if err != nil {
@@ -288,12 +344,12 @@ func crop(t *testing.T, file string, w int) {
 	b := img.Bounds()
 	sub := img.(interface {
 		SubImage(image.Rectangle) image.Image
-	}).SubImage(image.Rect(b.Min.X, b.Min.Y, b.Min.X+w, b.Max.Y))
-	var out bytes.Buffer
-	if err := png.Encode(&out, sub); err != nil {
+	}).SubImage(image.Rect(b.Min.X+x, b.Min.Y, b.Min.X+x+w, b.Max.Y))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, sub); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"navarch/host"
 	"navarch/ledger/ledgertest"
 	"navarch/store"
+	"navarch/test/racesplit"
 )
 
 // damagedSource writes a database of several games (a scripted log, games created by the
@@ -53,6 +54,7 @@ func damagedSource(t *testing.T) ([]byte, int64, []string) {
 // panics; check fails it (its problems, or a file too damaged to open). The same commands
 // pass on the sound file.
 func TestReadOnlyCommandsOnADamagedFile(t *testing.T) {
+	racesplit.Long(t) // the commands run on one goroutine: the detector finds nothing
 	sound, used, tags := damagedSource(t)
 	rng := rand.New(rand.NewPCG(23, 7))
 	random := func(data []byte, at int64) []byte {

@@ -1,20 +1,23 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"navarch/test/racesplit"
 )
 
 // Each ruleset's largest scenario played through the daemon by mail with the bots until the
 // rules end it (docs/DEVELOPING.md): the referee's ENDGAME is never sent, both players get the
 // game-over mail, replay re-runs every step to the same states, and every exported log
-// verifies. Under the race detector the long games draw no maps (demo -maps=false: Sluys's
-// 290 maps, pixel loops every one, took ten minutes there); Knidos draws its maps always, so
-// that the drawer still races with the host under the detector. Each runs in parallel with
-// the others and with TestDemoBeacon, which mostly waits for its beacon's rounds.
+// verifies. Under the race detector only Knidos plays, drawing its maps, so that the drawer
+// races with the host there to the rules' end: Lepanto and Sluys skip (racesplit.Long, the
+// detector slowing them to minutes; NAVARCH_RACE_LONG=1 plays them under it with demo
+// -maps=false, Sluys's 290 maps, pixel loops every one, taking ten minutes there) and make
+// long plays them without it, drawing their maps. Each runs in parallel with the others and
+// with TestDemoBeacon, which mostly waits for its beacon's rounds.
 
 // TestDemoLepantoToTheEnd: the whole Battle of Lepanto (some two hundred galleys in thirty
 // groups, seven game turns). -short skips it. The race detector slows it to three minutes,
@@ -25,9 +28,7 @@ func TestDemoLepantoToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game by mail")
 	}
-	if raceDetector && os.Getenv("NAVARCH_RACE_LONG") == "" {
-		t.Skip("under the race detector: make long plays it without (NAVARCH_RACE_LONG=1 plays it here)")
-	}
+	racesplit.Long(t)
 	t.Parallel()
 	out := demoToTheEnd(t, []string{"-rules", "lepanto1571", "-scenario", "battle-of-lepanto", "-turns", "99"}, !raceDetector,
 		"game.log", "christian.log", "ottoman.log")
@@ -37,11 +38,13 @@ func TestDemoLepantoToTheEnd(t *testing.T) {
 }
 
 // TestDemoMedievalToTheEnd: Sluys (fifteen ships, six Divisions, eighteen cards a turn), to
-// the rules' own end after its eighth turn. -short skips it.
+// the rules' own end after its eighth turn. -short skips it, and the race detector (make long
+// plays it: 15 s against a minute under the detector).
 func TestDemoMedievalToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game by mail")
 	}
+	racesplit.Long(t)
 	t.Parallel()
 	out := demoToTheEnd(t, []string{"-rules", "medieval", "-scenario", "sluys-1340", "-turns", "9"}, !raceDetector,
 		"english.log", "french.log")

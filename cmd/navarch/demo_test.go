@@ -14,6 +14,7 @@ import (
 // the mistake is answered by line, every map decodes, and the exported log passes verify
 // (with a checkpoint from a saved, quoted-printable mail) and replay.
 func TestDemo(t *testing.T) {
+	t.Parallel() // beside TestDemoBeacon, which mostly waits
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-out", dir, "-turns", "1")
 	if code != 0 {
@@ -73,6 +74,7 @@ func TestDemo(t *testing.T) {
 // activations): the mistake is answered with the ship's own error, every map decodes and is
 // under 300 KB, and the exported logs pass verify and replay.
 func TestDemoMedieval(t *testing.T) {
+	t.Parallel() // beside TestDemoBeacon, which mostly waits
 	dir := t.TempDir()
 	code, out, errs := navarch("demo", "-out", dir, "-rules", "medieval", "-turns", "1")
 	if code != 0 {
@@ -112,14 +114,15 @@ func TestDemoMedieval(t *testing.T) {
 // beacon's key, alice's notices proving the steps that named their rounds to her. It plays in
 // real time (a second or two a step): skipped with -short. Its time is mostly waiting for
 // rounds, so it runs beside the games to the end (t.Parallel), which keep the processors busy
-// meanwhile.
+// meanwhile. It draws no maps (demo -maps=false): under the race detector they would double
+// its time, and TestDemo races the drawer with the host.
 func TestDemoBeacon(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a step waits a few seconds for its round")
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	code, out, errs := navarch("demo", "-beacon", "-out", dir, "-turns", "1")
+	code, out, errs := navarch("demo", "-beacon", "-out", dir, "-turns", "1", "-maps=false")
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errs)
 	}

@@ -19,6 +19,7 @@ import (
 	"navarch/ledger/ledgertest"
 	navmail "navarch/mail"
 	"navarch/store"
+	"navarch/test/racesplit"
 	"navarch/webverify"
 )
 
@@ -200,6 +201,7 @@ func TestReplayCommand(t *testing.T) {
 }
 
 func TestRenderCommand(t *testing.T) {
+	racesplit.Long(t) // the command runs on one goroutine: the detector finds nothing
 	dir := t.TempDir()
 	db := filepath.Join(dir, "navarch.db")
 	s, err := store.Open(db, slog.New(slog.DiscardHandler), store.Options{NoSync: true})

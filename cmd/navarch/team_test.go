@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"navarch/test/racesplit"
 )
 
 // TestGameNewTeams: game new shares sides among players with -command (and -commander);
@@ -56,9 +58,7 @@ func TestGameNewTeams(t *testing.T) {
 // logic's own tests (host, play) run under the detector.
 func skipRaceLong(t *testing.T) {
 	t.Helper()
-	if raceDetector && os.Getenv("NAVARCH_RACE_LONG") == "" {
-		t.Skip("under the race detector: make long plays it without (NAVARCH_RACE_LONG=1 plays it here)")
-	}
+	racesplit.Long(t)
 }
 
 // TestDemoTeams runs navarch demo -players 4 on the battle of Lepanto: four bots a side, one

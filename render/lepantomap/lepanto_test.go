@@ -16,6 +16,7 @@ import (
 	"navarch/dice"
 	"navarch/ident"
 	"navarch/render"
+	"navarch/test/racesplit"
 )
 
 var (
@@ -91,6 +92,7 @@ func abs(x int) int {
 // each side and the referee, cropped and whole (-out DIR to look at them); every map stays
 // under the 300 KB a mail may carry.
 func TestRenderLooks(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the boards' cache is raced by host's drawing tests)
 	g := untilTrace(t, "sunk")
 	for _, side := range []string{"christian", "ottoman", ""} {
 		for _, full := range []bool{false, true} {
@@ -167,6 +169,7 @@ func TestUnitsInTheirColours(t *testing.T) {
 // TestFogOfWar: a hidden leader shows only in his own side's map; the referee's map, which
 // is no side's, has no hidden-leader mark and no such legend line.
 func TestFogOfWar(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the boards' cache is raced by host's drawing tests)
 	g := played(t, 1, "SIROQ ON SIR-KAP HIDDEN")
 	kap := unitOf(g.View(""), "SIR-KAP")
 	if len(kap.HiddenLeaders) != 1 {
@@ -311,6 +314,7 @@ func TestHexesKeptDrawTheSameMap(t *testing.T) {
 // side, is drawn on the hexes the first kept (a crop drawn between evicts them not) and is the
 // same, byte for byte, as the map drawn afresh.
 func TestWholeMapHexesKept(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the boards' cache is raced by host's drawing tests)
 	g := untilTrace(t, "move")
 	forget := func() {
 		wholeLayers.mu.Lock()
@@ -343,6 +347,7 @@ func TestWholeMapHexesKept(t *testing.T) {
 // kept, each step's second map, drawn on the hexes the first kept in a reused buffer, is the
 // same byte for byte as the map drawn afresh.
 func TestHexesKeptInReusedBuffers(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the boards' cache is raced by host's drawing tests)
 	var games []*lepanto.Game
 	for _, n := range []int{6, 9, 12, 15, 18, 21, 24, 27} {
 		games = append(games, played(t, n, "SIROQ ON SIR-KAP HIDDEN"))

@@ -11,6 +11,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
 	"navarch/render"
+	"navarch/test/racesplit"
 )
 
 // The tests of maps a player can play from: each decodes the render.PNG and looks at
@@ -134,6 +135,7 @@ func TestStacksVisible(t *testing.T) {
 // of the counter; a unit lost is drawn as a
 // dashed ghost with its id; an evasion's path is teal.
 func TestEventMarkers(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the boards' cache is raced by host's drawing tests)
 	g := played(t, 1, "")
 	base := g.View("christian")
 	p0 := fromView(base, "test", false)
@@ -335,6 +337,7 @@ func TestStatusFullLabelled(t *testing.T) {
 // spread over the first turns, for both sides: every one under the 300 KB a mail may carry,
 // and the usual one (the median) at most 80 KB; the whole map too is under 300 KB.
 func TestReportMapSizes(t *testing.T) {
+	racesplit.Long(t) // on one goroutine: the detector finds nothing (the boards' cache is raced by host's drawing tests)
 	if testing.Short() {
 		t.Skip("draws some twenty maps of the full battle")
 	}
