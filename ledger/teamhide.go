@@ -70,7 +70,8 @@ func askedPlayers(tx *store.Tx, id ident.GameID, in info, act *gamelog.Record) (
 	return strings.Fields(string(v)), nil
 }
 
-// senderRecord is the sender record of orders record i of o's player, of side side.
+// senderRecord is the sender record of orders record i of o's player, of side side; or of
+// standing record i (v5: its "orders" field holds the sealed standing record's index).
 func senderRecord(i uint64, side string, o Orders) *gamelog.Builder {
 	b := gamelog.New(gamelog.TypeSender).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act)).
 		AddUint("orders", i).Add("side", side).Add("player", o.Player)
