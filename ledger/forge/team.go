@@ -42,7 +42,16 @@ func TeamGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 // game of v4's rules).
 func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Created) {
 	t.Helper()
-	return teamGame(t, turns, format, TeamPlayers, TeamCommands)
+	return teamGame(t, turns, format, TeamPlayers, TeamCommands, false)
+}
+
+// TeamStandingGame is TeamGame (v5, two turns) in which bob sends two mails of standing
+// orders in turn 1 (Message-IDs <s1@bob.example> and <s2@bob.example>, the plain kind): a
+// team side's standing records, each with its sender record after it. The duel's steps
+// apply no standing orders: they stay pending, held by red's copy and the full one.
+func TeamStandingGame(t testing.TB) (*store.Store, ledger.Created) {
+	t.Helper()
+	return teamGame(t, 2, "", TeamPlayers, TeamCommands, true)
 }
 
 // MixedPlayers are a team side (red: alice, bob) against one player (blue: carol).
@@ -53,10 +62,10 @@ var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side:
 func MixedGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 	t.Helper()
 	return teamGame(t, turns, "", MixedPlayers, []ledger.Assignment{TeamCommands[0], TeamCommands[1],
-		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}})
+		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}}, false)
 }
 
-func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment) (*store.Store, ledger.Created) {
+func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment, standing bool) (*store.Store, ledger.Created) {
 	t.Helper()
 	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
@@ -108,6 +117,12 @@ func teamGame(t testing.TB, turns int, format string, players []ledger.Player, c
 					return err
 				}
 				orders, uses = append(orders, so), append(uses, i)
+			}
+			for i := 1; standing && turn == 1 && i <= 2; i++ {
+				if _, err := ledger.RecordStanding(tx, c.Game, ledger.StandingOrders{Player: "bob", Lines: []string{"FIRE"}, Received: ledgertest.Clock,
+					MessageID: fmt.Sprintf("<s%d@bob.example>", i)}); err != nil {
+					return err
+				}
 			}
 			if turn == 1 {
 				if err := ledger.Assign(tx, c.Game, "alice", []ledger.Assignment{{Side: "red", Player: "bob", Commands: []string{"SHIP"}},
