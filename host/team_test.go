@@ -413,7 +413,8 @@ func TestTeamStandingHidden(t *testing.T) {
 	pending := f.outbox()
 	f.send("alice@example.org", "HOLD FIRE BAR\nKEY "+keys["alice@example.org"])
 	mails := f.outbox()
-	if m := mailTo(mails, "alice@example.org"); len(m) == 0 || !strings.Contains(m[0].Text, "HOLD FIRE BAR") || strings.Contains(m[0].Text, "not under your command") {
+	if m := mailTo(mails, "alice@example.org"); len(m) == 0 || !strings.Contains(m[0].Text, "HOLD FIRE BAR") || strings.Contains(m[0].Text, "not under your command") ||
+		!strings.Contains(strings.Join(strings.Fields(m[0].Text), " "), "sealed for your side until the game's end, names you as their sender") {
 		t.Fatalf("alice's HOLD FIRE for her own group: %v", mailTexts(m))
 	}
 	pending = append(pending, mails...)
