@@ -66,7 +66,7 @@ func TestTeamSentPerPlayer(t *testing.T) {
 }
 
 // TestTeamHideAttacksFail: the operator's rewrites of a v5 team game that v5's rules refuse
-// (forge.TeamHideAttacks, forge.TeamV4Attacks, forge.OnePlayerHidden, forge.TeamStandingAttacks), each at its record and
+// (forge.TeamHideAttacks, forge.TeamV4Attacks, forge.OnePlayerHidden, forge.TeamStandingAttacks, forge.StandingUsedAttack), each at its record and
 // for its reason.
 func TestTeamHideAttacksFail(t *testing.T) {
 	attacks, games := forge.TeamHideAttacks(t)
@@ -88,7 +88,9 @@ func TestTeamHideAttacksFail(t *testing.T) {
 			key[a.Name] = stGames["standing"]
 		}
 	}
-	for _, a := range append(append(append(attacks, v4...), one), st...) {
+	used, usedGame := forge.StandingUsedAttack(t)
+	key[used.Name] = usedGame
+	for _, a := range append(append(append(attacks, v4...), one, used), st...) {
 		t.Run(a.Name, func(t *testing.T) {
 			idx, why := failure(t, a.Data, gamelog.VerifyOptions{Key: key[a.Name].Pub()})
 			if idx != a.Index || !strings.Contains(why, a.Reason) {

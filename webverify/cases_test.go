@@ -351,7 +351,7 @@ func equivocationCases(t *testing.T) []logCase {
 
 // teamCases are a team game (two players a side) in every view, in v4 and v5, and the
 // operator's rewrites of it that their rules refuse (forge.TeamAttacks, TeamHideAttacks,
-// TeamV4Attacks, OnePlayerHidden, TeamStandingAttacks: gamelog's TestTeamAttacksFail and
+// TeamV4Attacks, OnePlayerHidden, TeamStandingAttacks, StandingUsedAttack: gamelog's TestTeamAttacksFail and
 // TestTeamHideAttacksFail), bob's sent mail against his v5 records (his standing records
 // too, TeamStandingGame); and the full and red
 // copies, for the mutations.
@@ -401,6 +401,13 @@ func teamCases(t *testing.T) ([]logCase, []game) {
 			logCase{Name: "team v5 standing: bob's sent mails, " + v.Name(), Log: g.Data, Key: pubHex(g), Sent: all, Player: "bob"},
 			logCase{Name: "team v5 standing: bob's sent mail without his standing mails, " + v.Name(), Log: g.Data, Key: pubHex(g), Sent: bob, Player: "bob", MustFail: holds})
 	}
+	us, uc := forge.StandingUsedGame(t)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "venice"}, {Side: "ottoman"}} {
+		g := forge.TeamExport(t, us, uc, v)
+		out = append(out, logCase{Name: "team v5 standing used: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+	}
+	used, ug := forge.StandingUsedAttack(t)
+	out = append(out, logCase{Name: "team v5 standing used: " + used.Name, Log: used.Data, Key: pubHex(ug), MustFail: true})
 	st, stGames := forge.TeamStandingAttacks(t)
 	for _, a := range st {
 		k := stGames["full"]
