@@ -125,7 +125,7 @@ var schemas = map[string][]field{
 	TypeOrders: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, opt},
 		{"side", kToken, opt}, {"orders-hash", kHex32, opt}, {"commitment", kHex32, opt}, {"entropy", kHex, one},
 		{"default", kToken, opt}, {"received", kTime, opt}, {"message-id", kText, opt}, {"held", kToken, opt},
-		{"for", kToken, opt}},
+		{"for", kToken, opt}, {"replaces", kUint, opt}},
 	TypeClose: {{"turn", kUint, one}, {"activation", kUint, one}, {"use", kUint, many},
 		{"inputs-hash", kHex32, opt}, {"standing", kUint, many}},
 	TypeOrdersText: {{"orders", kUint, one}, {"side", kToken, opt}, {"nonce", kHex32, opt}, {"line", kText, many}},

@@ -1,6 +1,7 @@
 package gamelog_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,3 +160,37 @@ func TestTeamStandingSender(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamReplacesHonest: in v5 a team player's later records of a step name the ones they
+// replace (his commander's for him, then his own first), publicly, and the close uses his
+// last: every copy verifies, and the other side's copy, which cannot tell whose the records
+// are, still knows which is current; that copy, with the close pointed at a replaced record,
+// fails.
+func TestTeamReplacesHonest(t *testing.T) {
+	s, c := forge.TeamResendGame(t)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, s, c, v)
+		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
+			t.Fatalf("%s: %v", v.Name(), rep.Failure)
+		}
+		b := forge.Blocks(g.Data)
+		first := forge.Find(t, b, "orders", "turn 3\nactivation 1\n", "side red\n")
+		second := forge.Find(t, b, "orders", "turn 3\nactivation 1\n", "side red\n", "\nreplaces "+itoa(first-1))
+		last := forge.Find(t, b, "orders", "turn 3\nactivation 1\n", "side red\n", "\nreplaces "+itoa(second-1))
+		cl := forge.Find(t, b, "close", "turn 3\nactivation 1\n")
+		if !strings.Contains(b[cl], "\nuse "+itoa(last-1)+"\n") {
+			t.Errorf("%s: the close does not use bob's last record %d:\n%s", v.Name(), last-1, b[cl])
+		}
+		if v.Side != "blue" {
+			continue
+		}
+		x := forge.Clone(b)
+		x[cl] = strings.Replace(x[cl], "\nuse "+itoa(last-1)+"\n", "\nuse "+itoa(second-1)+"\n", 1)
+		forged := forge.Resign(t, g.Key, forge.Rechain(t, g.Key, x))
+		if idx, why := failure(t, forged, gamelog.VerifyOptions{Key: g.Pub()}); idx != int64(cl-1) || !strings.Contains(why, "which a later record replaces") {
+			t.Errorf("blue's copy, the close on bob's replaced record: failure at %d: %s", idx, why)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -22,6 +22,7 @@ type ordersRec struct {
 	side       string // v2: the player's side
 	team       bool   // v5: a team side's record: player is its sender record's ("" where this view lacks it)
 	held       bool   // v3: held advance orders
+	replaces   uint64 // v5, a team side's: the record of the same player it replaces (0: none)
 	messageID  string // as logged
 	textLoaded bool
 	text       []byte // v2: the disclosed canonical text, once read

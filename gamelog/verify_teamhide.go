@@ -22,6 +22,10 @@ type teamHide struct {
 	owedSt *Entry                     // a team side's sealed standing record whose sender record is next
 	noted  map[string]bool            // sides whose sender records this copy lacks, noted
 	latest map[turnAct]map[string]uint64
+	// replaced are the team records a later one replaces; live counts, by activation and
+	// side, the team records no later one replaces (those a close must use).
+	replaced map[uint64]bool
+	live     map[turnAct]map[string]int
 }
 
 // teamSide reports whether side has several players (v5's rules hide which of them acts).
@@ -74,12 +78,16 @@ func (v *verifier) checkOrdersNaming(e *Entry) (team bool, err error) {
 	switch {
 	case !v.v5 && (!r.Has("player") || !r.Has("received")):
 		return false, v.fail(e, "an orders record of %s names its player and when it came", v.f.Format)
+	case !v.v5 && r.Has("replaces"):
+		return false, v.fail(e, "replaces belongs to %s and later, not %s", FormatV5, v.f.Format)
 	case !v.v5:
 		return false, nil
 	case r.Has("player") && v.teamSide(v.players[p]):
 		return false, v.fail(e, "names %s, a player of team side %s, publicly: in %s a team side's orders record names its side, and the sender record sealed for it the player", p, v.players[p], v.f.Format)
 	case r.Has("player") && (r.Has("side") || !r.Has("received")):
 		return false, v.fail(e, "an orders record of a one-player side names its player and when it came, not a side")
+	case r.Has("player") && r.Has("replaces"):
+		return false, v.fail(e, "replaces: only a team side's orders record names the record it replaces")
 	case r.Has("player"):
 		return false, nil
 	case !r.Has("side"):
@@ -113,10 +121,46 @@ func (v *verifier) checkTeamOrders(e *Entry, ta turnAct) error {
 	if err := v.checkHeld(e, ta); err != nil {
 		return err
 	}
+	rep, err := v.checkReplaces(e, ta, side)
+	if err != nil {
+		return err
+	}
 	v.orders[e.Index] = ordersRec{side: side, team: true, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
-		isDefault: def, held: r.Has("held")}
+		isDefault: def, held: r.Has("held"), replaces: rep}
 	v.th.owed = e
 	return nil
+}
+
+// checkReplaces: a team side's record that follows another of the same player in its
+// activation names it (replaces), an earlier team record of its side and activation that
+// nothing replaced yet; so every copy knows which records are current, those the close must
+// use, without knowing whose they are (where the copy holds the sender records, checkSender
+// checks that both are the same player's). A default replaces nothing.
+func (v *verifier) checkReplaces(e *Entry, ta turnAct, side string) (uint64, error) {
+	if v.th.live == nil {
+		v.th.live, v.th.replaced = map[turnAct]map[string]int{}, map[uint64]bool{}
+	}
+	if v.th.live[ta] == nil {
+		v.th.live[ta] = map[string]int{}
+	}
+	v.th.live[ta][side]++
+	r := e.Record
+	if !r.Has("replaces") {
+		return 0, nil
+	}
+	j := r.Uint("replaces")
+	o, ok := v.orders[j]
+	switch {
+	case r.Has("default"):
+		return 0, v.fail(e, "a default replaces no record: it stands for a player who sent none")
+	case !ok || !o.team || o.side != side || o.ta != ta:
+		return 0, v.fail(e, "replaces record %d, not an earlier orders record of side %s in turn %d activation %d", j, side, ta.t, ta.a)
+	case v.th.replaced[j]:
+		return 0, v.fail(e, "replaces record %d, which a later record replaced already", j)
+	}
+	v.th.replaced[j] = true
+	v.th.live[ta][side]--
+	return j, nil
 }
 
 // checkSenderOwed: the record after a team side's orders record is its sender record, sealed
@@ -235,6 +279,13 @@ func (v *verifier) checkSender(e *Entry) error {
 	if err := v.checkHeldOf(e, o.ta, o.held, r.Get("message-id")); err != nil {
 		return err
 	}
+	prev, had := v.th.latest[o.ta][counts]
+	switch {
+	case o.replaces == 0 && had:
+		return v.fail(e, "orders record %d is %s's second of turn %d activation %d and names no record it replaces (his %d)", i, counts, o.ta.t, o.ta.a, prev)
+	case o.replaces != 0 && (!had || prev != o.replaces):
+		return v.fail(e, "orders record %d of %s replaces record %d, not his latest of the activation", i, counts, o.replaces)
+	}
 	o.player, o.forP, o.messageID = p, "", r.Get("message-id")
 	if counts != p {
 		o.forP = counts
@@ -251,17 +302,26 @@ func (v *verifier) checkSender(e *Entry) error {
 }
 
 // checkTeamUses: a close uses, of each team side its activation asks, exactly its count of
-// orders records, none of another side; where this copy holds the side's sender records,
+// orders records, each once, each one no later record replaces and every such one, none of
+// another side; where this copy holds the side's sender records,
 // one per player, the latest of each. A copy without them cannot tell whose each record is
 // before the game's end: the report says so.
 func (v *verifier) checkTeamUses(e *Entry, ta turnAct, uses []uint64) error {
 	got := map[string]int{}
 	players := map[string]bool{}
+	seen := map[uint64]bool{}
 	for _, i := range uses {
 		o := v.orders[i]
 		if !o.team {
 			continue
 		}
+		if seen[i] { // in a copy without the sender records the count alone would pass it
+			return v.fail(e, "uses orders record %d of team side %s twice", i, o.side)
+		}
+		if v.th.replaced[i] {
+			return v.fail(e, "uses orders record %d of team side %s, which a later record replaces", i, o.side)
+		}
+		seen[i] = true
 		got[o.side]++
 		if o.player == "" {
 			if v.th.noted == nil {
@@ -269,7 +329,7 @@ func (v *verifier) checkTeamUses(e *Entry, ta turnAct, uses []uint64) error {
 			}
 			if !v.th.noted[o.side] {
 				v.th.noted[o.side] = true
-				v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("this copy holds no sender records of team side %s: each close's count of its orders records is checked, not that they are the latest of each player it asked (checked in that side's copy, and in every copy once the game has ended)", o.side))
+				v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("this copy holds no sender records of team side %s: each close's count of its orders records, and that they are its current ones, are checked, not whose each is (checked in that side's copy, and in every copy once the game has ended)", o.side))
 			}
 			continue
 		}
@@ -299,6 +359,9 @@ func (v *verifier) checkTeamUses(e *Entry, ta turnAct, uses []uint64) error {
 	for _, s := range sides {
 		if got[s] != asks[s] {
 			return v.fail(e, "uses %d orders records of team side %s; turn %d activation %d asked %d of its players (one record each)", got[s], s, ta.t, ta.a, asks[s])
+		}
+		if live := v.th.live[ta][s]; live != got[s] {
+			return v.fail(e, "uses %d orders records of team side %s, which has %d that no later record replaces: a close uses every current one", got[s], s, live)
 		}
 	}
 	return nil

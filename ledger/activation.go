@@ -146,14 +146,21 @@ func RecordOrders(tx *store.Tx, id ident.GameID, o Orders) (uint64, ident.Hash, 
 	h := gamelog.OrdersHash(o.Canonical)
 	b := gamelog.New(gamelog.TypeOrders).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act))
 	team := in.hidesAsking() && in.teamSide(in.players[o.Player])
+	var replaces uint64
 	if team { // v5: the record names the team side; the sender record after it, the player
 		b.Add("side", in.players[o.Player])
+		if replaces, err = replacedRecord(tx, id, o); err != nil {
+			return 0, ident.Hash{}, err
+		}
 	} else {
 		b.Add("player", o.Player)
 	}
 	if in.v2() {
 		if err := ordersV2(tx, id, in, o, b, team); err != nil {
 			return 0, h, err
+		}
+		if replaces > 0 {
+			b.AddUint("replaces", replaces)
 		}
 	} else {
 		if o.Private { // the hash of a short secret text could be matched against guesses

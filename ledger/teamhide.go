@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -134,4 +135,37 @@ func ordersInputID(r *gamelog.Record) string {
 		return r.Get("side")
 	}
 	return r.Get("player")
+}
+
+// replacedRecord is the orders record of the open activation that o, a team side's orders
+// of v5, replaces: the latest earlier one of its side that counts for the same player, or
+// 0 for none. Its index goes in the new record (replaces), so that a copy without the
+// sender records can still tell which of the side's records are current (LOG-FORMAT.md 3,
+// "v5's team sides"). It reads the open activation's records only.
+func replacedRecord(tx *store.Tx, id ident.GameID, o Orders) (uint64, error) {
+	act, err := openActivation(tx, id)
+	if err != nil {
+		return 0, err
+	}
+	n, err := store.Len(tx, id)
+	if err != nil {
+		return 0, err
+	}
+	counts := cmp.Or(o.For, o.Player)
+	var last uint64
+	for i := act.Index + 1; i < n; i++ {
+		r, err := store.Record(tx, id, i)
+		if err != nil {
+			return 0, err
+		}
+		if r.Type != gamelog.TypeOrders || r.Has("player") || r.Uint("turn") != uint64(o.Turn) || r.Uint("activation") != uint64(o.Act) {
+			continue
+		}
+		if _, c, err := ordersPlayer(tx, id, &r); err != nil {
+			return 0, err
+		} else if c == counts {
+			last = i
+		}
+	}
+	return last, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -374,6 +375,23 @@ func teamCases(t *testing.T) ([]logCase, []game) {
 			}
 		}
 	}
+	rs, rc := forge.TeamResendGame(t)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, rs, rc, v)
+		out = append(out, logCase{Name: "team v5, bob's records replacing each other: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+		if v.Side == "blue" { // the close on one of bob's replaced records
+			x := forge.Blocks(g.Data)
+			cl := forge.Find(t, x, "close", "turn 3\nactivation 1\n")
+			first := forge.Find(t, x, "orders", "turn 3\nactivation 1\n", "side red\n")
+			x[cl] = regexp.MustCompile(`\nuse (\d+)\n`).ReplaceAllStringFunc(x[cl], func(u string) string {
+				if strings.Contains(x[parseIndex(t, u)+1], "side red\n") {
+					return fmt.Sprintf("\nuse %d\n", first-1)
+				}
+				return u
+			})
+			out = append(out, logCase{Name: "team v5: blue's copy, a close on a replaced record of red's", Log: forge.Resign(t, g.Key, forge.Rechain(t, g.Key, x)), Key: pubHex(g), MustFail: true})
+		}
+	}
 	ms, mc := forge.MixedGame(t, 2)
 	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
 		g := forge.TeamExport(t, ms, mc, v)
@@ -689,4 +707,14 @@ func standingCases(t *testing.T) []logCase {
 		out = append(out, logCase{Name: fmt.Sprintf("standing mutation %d: %s", i, what), Log: data, Key: pubHex(g)})
 	}
 	return out
+}
+
+// parseIndex reads the record index of a close's "\nuse N\n" line.
+func parseIndex(t *testing.T, use string) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(use), "use")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -42,7 +42,16 @@ func TeamGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 // game of v4's rules).
 func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Created) {
 	t.Helper()
-	return teamGame(t, turns, format, TeamPlayers, TeamCommands, false)
+	return teamGame(t, turns, format, TeamPlayers, TeamCommands, teamOpts{})
+}
+
+// TeamResendGame is TeamGame (v5) played three turns, in the third of which red's
+// commander alice first answers for bob, then bob sends his own orders twice: each record
+// replaces the one before it, and the close uses bob's last (docs/LOG-FORMAT.md 3, "v5's
+// team sides").
+func TeamResendGame(t testing.TB) (*store.Store, ledger.Created) {
+	t.Helper()
+	return teamGame(t, 3, "", TeamPlayers, TeamCommands, teamOpts{resend: true})
 }
 
 // TeamStandingGame is TeamGame (v5, two turns) in which bob sends two mails of standing
@@ -51,8 +60,12 @@ func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Cr
 // apply no standing orders: they stay pending, held by red's copy and the full one.
 func TeamStandingGame(t testing.TB) (*store.Store, ledger.Created) {
 	t.Helper()
-	return teamGame(t, 2, "", TeamPlayers, TeamCommands, true)
+	return teamGame(t, 2, "", TeamPlayers, TeamCommands, teamOpts{standing: true})
 }
+
+// teamOpts are what a team game adds to TeamGame's turns: resend (TeamResendGame), standing
+// (TeamStandingGame).
+type teamOpts struct{ resend, standing bool }
 
 // MixedPlayers are a team side (red: alice, bob) against one player (blue: carol).
 var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side: "red"}, {ID: "carol", Side: "blue"}}
@@ -62,10 +75,10 @@ var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side:
 func MixedGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 	t.Helper()
 	return teamGame(t, turns, "", MixedPlayers, []ledger.Assignment{TeamCommands[0], TeamCommands[1],
-		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}}, false)
+		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}}, teamOpts{})
 }
 
-func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment, standing bool) (*store.Store, ledger.Created) {
+func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment, opts teamOpts) (*store.Store, ledger.Created) {
 	t.Helper()
 	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
@@ -112,13 +125,26 @@ func teamGame(t testing.TB, turns int, format string, players []ledger.Player, c
 				o, _ := g.Parse(side, "FIRE")
 				so := play.SideOrders{Player: p, Side: side, Orders: o, Received: ledgertest.Clock,
 					MessageID: fmt.Sprintf("<%d@%s.example>", turn, p)}
+				var sent []play.SideOrders
+				if opts.resend && turn == 3 && p == "bob" { // the commander for him, then his own, twice
+					first, again := so, so
+					first.Player, first.For, first.MessageID = "alice", "bob", "<3@alice.example>"
+					again.MessageID = "<3b@bob.example>"
+					sent = append(sent, first, so)
+					so = again
+				}
+				for _, x := range sent {
+					if _, _, err := play.Record(tx, c.Game, st, x); err != nil {
+						return err
+					}
+				}
 				i, _, err := play.Record(tx, c.Game, st, so)
 				if err != nil {
 					return err
 				}
 				orders, uses = append(orders, so), append(uses, i)
 			}
-			for i := 1; standing && turn == 1 && i <= 2; i++ {
+			for i := 1; opts.standing && turn == 1 && i <= 2; i++ {
 				if _, err := ledger.RecordStanding(tx, c.Game, ledger.StandingOrders{Player: "bob", Lines: []string{"FIRE"}, Received: ledgertest.Clock,
 					MessageID: fmt.Sprintf("<s%d@bob.example>", i)}); err != nil {
 					return err

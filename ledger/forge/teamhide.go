@@ -42,10 +42,36 @@ func TeamHideAttacks(t testing.TB) (out []Forged, games map[string]Game) {
 		x = append(x[:dave:dave], x[dave+2:]...)
 		add("public: a close using one orders record fewer of a team side than its count", public, x, cl-3, "uses 0 orders records of team side blue")
 	}
+	{ // the other side counts records, not uses: bob's one record used twice, E and the count raised to match
+		x := Clone(Blocks(public.Data))
+		bob := Find(t, x, "orders", "turn 2\nactivation 1\n", "side red\n")
+		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
+		act := Find(t, x, "activation", "turn 2\nactivation 1\n")
+		x[act] = strings.Replace(x[act], "team-asks red 1", "team-asks red 2", 1)
+		x[cl] = strings.Replace(x[cl], fmt.Sprintf("use %d\n", bob-1), fmt.Sprintf("use %d\nuse %d\n", bob-1, bob-1), 1)
+		text := Find(t, x, "orders-text", fmt.Sprintf("orders %d\n", bob-1))
+		x = InsertAt(x, text+1, x[text])
+		x[cl] = withInputs(t, x, cl)
+		add("public: a close using one orders record of a team side twice (the count raised to match)", public, x, cl-1, "twice")
+	}
 	{ // red's copy tells bob's two records apart, though the count matches
 		x := withSecondBob(t, Blocks(red.Data), "<2b@bob.example>", true)
 		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
-		add("side:red: two orders records of one team player (the count raised to match)", red, x, cl-1, "of player bob, not its latest")
+		add("side:red: two orders records of one team player (the count raised to match)", red, x, cl-2, "names no record it replaces") // at the second's sender record
+	}
+	{ // every copy knows the current records: bob's second names the one it replaces, the close uses the first
+		x := Clone(Blocks(public.Data))
+		bob := Find(t, x, "orders", "turn 2\nactivation 1\n", "side red\n")
+		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
+		x = InsertAt(InsertAt(x, cl, x[bob+1]), cl, x[bob]+fmt.Sprintf("\nreplaces %d", bob-1))
+		add("public: a close using a team side's record that a later one replaces", public, x, cl+1, "which a later record replaces")
+	}
+	{ // and where the second names none, the close must still use every current one
+		x := Clone(Blocks(public.Data))
+		bob := Find(t, x, "orders", "turn 2\nactivation 1\n", "side red\n")
+		cl := Find(t, x, "close", "turn 2\nactivation 1\n")
+		x = InsertAt(InsertAt(x, cl, x[bob+1]), cl, x[bob])
+		add("public: a second record of a team side naming no record it replaces, left unused", public, x, cl+1, "that no later record replaces")
 	}
 	b := Blocks(full.Data)
 	bob2 := Find(t, b, "orders", "turn 2\nactivation 1\n", "side red\n")
@@ -62,6 +88,12 @@ func TeamHideAttacks(t testing.TB) (out []Forged, games map[string]Game) {
 		x := Clone(b)
 		x[bob2+1] = strings.Replace(x[bob2+1], "\nplayer bob\n", "\nplayer carol\n", 1)
 		add("full: a sender record naming a player of the other side", full, x, bob2, "a player of side \"blue\"")
+	}
+	{
+		x := Clone(b)
+		dave := Find(t, x, "orders", "turn 2\nactivation 1\n", "side blue\n")
+		x[bob2] += fmt.Sprintf("\nreplaces %d", dave-1)
+		add("full: a team side's record replacing a record of another side", full, x, bob2-1, "not an earlier orders record of side red")
 	}
 	{
 		x := Clone(b)
@@ -202,4 +234,46 @@ func TeamStandingAttacks(t testing.TB) (out []Forged, games map[string]Game) {
 		add("standing: a one-player side's standing record without its player", sm, x, i-1, "names its player")
 	}
 	return out, games
+}
+
+// withInputs is close record cl of x with its inputs-hash recomputed over the records it
+// uses, as a dishonest operator would write it: each use's side (a team side's record) or
+// player, its text (the orders-text records that follow the close, in use order) and entropy.
+func withInputs(t testing.TB, x []string, cl int) string {
+	t.Helper()
+	ta := regexp.MustCompile(`(?m)^turn (\d+)\nactivation (\d+)$`).FindStringSubmatch(x[cl])
+	var inputs []dice.Input
+	for k, u := range regexp.MustCompile(`(?m)^use (\d+)$`).FindAllStringSubmatch(x[cl], -1) {
+		i := atoi(t, u[1]) + 1 // the blocks of Blocks start with the header
+		rec := x[i]
+		id := field(rec, "player")
+		if id == "" {
+			id = field(rec, "side")
+		}
+		ent, err := hex.DecodeString(field(rec, "entropy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := TextOf(x[cl+1+k])
+		inputs = append(inputs, dice.Input{Player: id, OrdersHash: gamelog.OrdersHash([]byte(text)), Entropy: ent})
+	}
+	e := dice.InputsHash(uint32(atoi(t, ta[1])), uint32(atoi(t, ta[2])), inputs)
+	return regexp.MustCompile(`(?m)^inputs-hash \w+$`).ReplaceAllString(x[cl], "inputs-hash "+hex.EncodeToString(e[:]))
+}
+
+func field(rec, key string) string {
+	m := regexp.MustCompile(`(?m)^` + key + ` ?(.*)$`).FindStringSubmatch(rec)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+func atoi(t testing.TB, s string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
