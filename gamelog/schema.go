@@ -26,7 +26,7 @@ const (
 	TypeAssign     = "assign"      // (v4) the commands a team player holds, sealed for his side
 	TypeTeam       = "team"        // (v4) a TEAM message among a side's players, sealed for the side
 	TypeStanding   = "standing"    // (v4) a player's standing orders, sealed for his side until a close uses them
-	TypeSender     = "sender"      // (v5) the player of a team side's orders record, sealed for the side
+	TypeSender     = "sender"      // (v5) the player of a team side's orders or standing record, sealed for the side
 )
 
 // Log formats. A game keeps the format of its genesis record for its whole life; verify
@@ -150,8 +150,8 @@ var schemas = map[string][]field{
 		{"player", kToken, one}, {"commander", kToken, opt}, {"command", kToken, many}},
 	TypeTeam: {{"turn", kUint, one}, {"activation", kUint, one}, {"side", kToken, one}, {"player", kToken, one},
 		{"text", kText, some}},
-	TypeStanding: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, one}, {"side", kToken, one},
-		{"received", kTime, one}, {"message-id", kText, opt}, {"kind", kToken, opt}, {"line", kText, many}},
+	TypeStanding: {{"turn", kUint, one}, {"activation", kUint, one}, {"player", kToken, opt}, {"side", kToken, one},
+		{"received", kTime, opt}, {"message-id", kText, opt}, {"kind", kToken, opt}, {"line", kText, many}},
 	TypeSender: {{"turn", kUint, one}, {"activation", kUint, one}, {"orders", kUint, one}, {"side", kToken, one},
 		{"player", kToken, one}, {"for", kToken, opt}, {"received", kTime, one}, {"message-id", kText, opt}},
 }

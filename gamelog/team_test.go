@@ -67,7 +67,7 @@ func TestTeamSentPerPlayer(t *testing.T) {
 }
 
 // TestTeamHideAttacksFail: the operator's rewrites of a v5 team game that v5's rules refuse
-// (forge.TeamHideAttacks, forge.TeamV4Attacks, forge.OnePlayerHidden), each at its record and
+// (forge.TeamHideAttacks, forge.TeamV4Attacks, forge.OnePlayerHidden, forge.TeamStandingAttacks, forge.StandingUsedAttack), each at its record and
 // for its reason.
 func TestTeamHideAttacksFail(t *testing.T) {
 	attacks, games := forge.TeamHideAttacks(t)
@@ -82,7 +82,16 @@ func TestTeamHideAttacksFail(t *testing.T) {
 	}
 	one := forge.OnePlayerHidden(t, small)
 	key[one.Name] = small
-	for _, a := range append(append(attacks, v4...), one) {
+	st, stGames := forge.TeamStandingAttacks(t)
+	for _, a := range st {
+		key[a.Name] = stGames["full"]
+		if strings.HasPrefix(a.Name, "standing: ") {
+			key[a.Name] = stGames["standing"]
+		}
+	}
+	used, usedGame := forge.StandingUsedAttack(t)
+	key[used.Name] = usedGame
+	for _, a := range append(append(append(attacks, v4...), one, used), st...) {
 		t.Run(a.Name, func(t *testing.T) {
 			idx, why := failure(t, a.Data, gamelog.VerifyOptions{Key: key[a.Name].Pub()})
 			if idx != a.Index || !strings.Contains(why, a.Reason) {
@@ -114,6 +123,40 @@ func TestTeamHideOtherSideCopy(t *testing.T) {
 		noted := strings.Contains(strings.Join(rep.Notes, "\n"), "no sender records of team side red")
 		if noted != (v.Side != "red") {
 			t.Errorf("%s: notes the missing sender records of red %v: %q", v.Name(), noted, rep.Notes)
+		}
+	}
+}
+
+// TestTeamStandingSender: in v5 a team side's standing records name its side only, and the
+// sender record sealed after each names the player: the other side's copy and the public one
+// name no red player after the start; verify --sent accounts bob's standing records to his
+// mails through their sender records where the copy holds them (red's, the full one), and
+// a copy without them does not count them against him.
+func TestTeamStandingSender(t *testing.T) {
+	s, c := forge.TeamStandingGame(t)
+	all := []gamelog.SentMail{{MessageID: "<2@bob.example>"}, {MessageID: "<s1@bob.example>"}, {MessageID: "<s2@bob.example>"}}
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, s, c, v)
+		holds := v.Full || v.Side == "red"
+		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
+			t.Fatalf("%s: %v", v.Name(), rep.Failure)
+		}
+		after := string(g.Data)[strings.Index(string(g.Data), "type start\n"):]
+		after = after[strings.Index(after, "\n\n"):]
+		if named := strings.Contains(after, "bob") || strings.Contains(after, "alice"); named != holds {
+			t.Errorf("%s: names a red player after the start: %v", v.Name(), named)
+		}
+		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: all, Player: "bob"}); !rep.OK() || len(rep.Unsent) != 0 {
+			t.Errorf("%s: bob with his mails: %v %v", v.Name(), rep.Failure, rep.Unsent)
+		}
+		rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: all[:1], Player: "bob"})
+		if want := map[bool]int{true: 2}[holds]; len(rep.Unsent) != want || rep.OK() != (want == 0) {
+			t.Errorf("%s: bob without his standing mails: %v %v; want %d records unaccounted", v.Name(), rep.Failure, rep.Unsent, want)
+		}
+		for _, u := range rep.Unsent {
+			if !strings.Contains(u.Reason, "standing orders") {
+				t.Errorf("%s: record %d: %s", v.Name(), u.Index, u.Reason)
+			}
 		}
 	}
 }

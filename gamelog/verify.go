@@ -153,6 +153,9 @@ func (v *verifier) run() error {
 	if o := v.th.owed; o != nil {
 		return v.fail(o, "orders record of team side %s without its sender record right after it", o.Record.Get("side"))
 	}
+	if s := v.th.owedSt; s != nil {
+		return v.fail(s, "standing record of team side %s without its sender record right after it", v.st.side[s.Index])
+	}
 	if err := v.checkTrailer(); err != nil {
 		return err
 	}

@@ -131,6 +131,9 @@ func (v *verifier) checkStandingSeal(e *Entry, sf *sealedFields) error {
 	v.st.side[e.Index] = sf.side
 	v.st.kind[e.Index] = sf.kind
 	v.st.pending = append(v.st.pending, e.Index)
+	if v.v5 && v.teamSide(sf.side) {
+		v.th.owedSt = e
+	}
 	return nil
 }
 
@@ -141,8 +144,15 @@ func (v *verifier) checkStanding(e *Entry) error {
 	if e != &v.inner {
 		return v.fail(e, "a standing record is sealed for its player's side until a close uses it (%s)", v.f.Format)
 	}
+	team, err := v.checkStandingNaming(e)
+	if err != nil {
+		return err
+	}
 	p := r.Get("player")
 	switch {
+	case team && r.Get("side") != v.st.side[e.Index]:
+		return v.fail(e, "standing orders of side %s sealed for side %s", r.Get("side"), v.st.side[e.Index])
+	case team:
 	case v.players[p] == "":
 		return v.fail(e, "player %q is not in the genesis record", p)
 	case v.players[p] != r.Get("side"):
@@ -155,19 +165,31 @@ func (v *verifier) checkStanding(e *Entry) error {
 	case kind != v.st.kind[e.Index]:
 		return v.fail(e, "a standing record of kind %q sealed as kind %q (the seal shows the record's kind)", kind, v.st.kind[e.Index])
 	}
-	if mid := normalID(r.Get("message-id")); mid != "" {
-		key := mid
-		if v.v5 {
-			key = kind + "\x00" + mid // no kind holds a NUL
-		}
-		if prev, ok := v.st.mids[key]; ok {
-			if v.v5 {
-				return v.fail(e, "Message-ID %s already fed standing record %d of kind %q: a mail feeds one standing record of each kind", mid, prev, kind)
-			}
-			return v.fail(e, "Message-ID %s already fed standing record %d: a mail feeds one standing record", mid, prev)
-		}
-		v.st.mids[key] = e.Index
+	if team {
+		return nil // its Message-ID is its sender record's (checkStandingSender)
 	}
+	return v.standingMessageID(e, e.Index, r.Get("message-id"))
+}
+
+// standingMessageID: a mail (its Message-ID, of standing record i or of its sender record
+// e) feeds one standing record, in v5 one of each kind.
+func (v *verifier) standingMessageID(e *Entry, i uint64, messageID string) error {
+	mid := normalID(messageID)
+	if mid == "" {
+		return nil
+	}
+	kind := v.st.kind[i]
+	key := mid
+	if v.v5 {
+		key = kind + "\x00" + mid // no kind holds a NUL
+	}
+	if prev, ok := v.st.mids[key]; ok {
+		if v.v5 {
+			return v.fail(e, "Message-ID %s already fed standing record %d of kind %q: a mail feeds one standing record of each kind", mid, prev, kind)
+		}
+		return v.fail(e, "Message-ID %s already fed standing record %d: a mail feeds one standing record", mid, prev)
+	}
+	v.st.mids[key] = i
 	return nil
 }
 
@@ -218,7 +240,13 @@ func (v *verifier) sentStanding(e *Entry) string {
 	if in == nil || in.Type != TypeStanding || in.Get("player") != v.opts.Player {
 		return ""
 	}
-	id := normalID(in.Get("message-id"))
+	return v.sentStandingOf(in.Get("message-id"))
+}
+
+// sentStandingOf is sentStanding of a standing record with this Message-ID (v5: a team
+// side's, whose sender record names it).
+func (v *verifier) sentStandingOf(messageID string) string {
+	id := normalID(messageID)
 	if id == "" {
 		return "standing orders that name no mail of yours (no message-id)"
 	}

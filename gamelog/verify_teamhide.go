@@ -19,6 +19,7 @@ type teamHide struct {
 	size   map[string]int             // side → its players in the genesis record
 	asks   map[turnAct]map[string]int // each activation's team-asks
 	owed   *Entry                     // a team side's orders record whose sender record is next
+	owedSt *Entry                     // a team side's sealed standing record whose sender record is next
 	noted  map[string]bool            // sides whose sender records this copy lacks, noted
 	latest map[turnAct]map[string]uint64
 	// replaced are the team records a later one replaces; live counts, by activation and
@@ -165,6 +166,9 @@ func (v *verifier) checkReplaces(e *Entry, ta turnAct, side string) (uint64, err
 // checkSenderOwed: the record after a team side's orders record is its sender record, sealed
 // for the side, in every view.
 func (v *verifier) checkSenderOwed(e *Entry) error {
+	if v.th.owedSt != nil {
+		return v.checkStandingSenderOwed(e)
+	}
 	o := v.th.owed
 	if o == nil {
 		if r := e.Record; r.Type == TypeSealed && readSealed(r).what == TypeSender {
@@ -186,17 +190,74 @@ func (v *verifier) checkSenderOwed(e *Entry) error {
 	return nil
 }
 
+// checkStandingSenderOwed: the record after a team side's sealed standing record (v5) is
+// its sender record, sealed for the side at the same turn and activation, in every view.
+func (v *verifier) checkStandingSenderOwed(e *Entry) error {
+	s := v.th.owedSt
+	v.th.owedSt = nil
+	r := e.Record
+	sf := readSealed(r)
+	side := v.st.side[s.Index]
+	if r.Type != TypeSealed || sf.what != TypeSender || e.Index != s.Index+1 {
+		return v.fail(s, "standing record of team side %s without its sender record right after it", side)
+	}
+	if sf.side != side || sf.turn != s.Record.Get("turn") || sf.act != s.Record.Get("activation") {
+		return v.fail(e, "the sender record of standing record %d is sealed for side %q, turn %s activation %s (want side %s, its record's turn and activation)",
+			s.Index, sf.side, sf.turn, sf.act, side)
+	}
+	return nil
+}
+
+// checkStandingNaming: a standing record names its player and when it came, except in v5 a
+// team side's, which names its side only: its sender record names the player, his mail and
+// when it came (the standing record is unsealed for the other side once a close uses it).
+func (v *verifier) checkStandingNaming(e *Entry) (team bool, err error) {
+	r := e.Record
+	team = v.v5 && v.teamSide(v.st.side[e.Index])
+	switch {
+	case team && (r.Has("player") || r.Has("received") || r.Has("message-id")):
+		return true, v.fail(e, "a standing record of team side %s names no player, time or mail in %s: the sender record sealed for the side after it does", v.st.side[e.Index], v.f.Format)
+	case !team && (!r.Has("player") || !r.Has("received")):
+		return false, v.fail(e, "a standing record names its player and when it came (in %s a team side's alone leaves them to its sender record)", v.f.Format)
+	}
+	return team, nil
+}
+
+// checkStandingSender: the sender record of a team side's standing record (v5) names a
+// player of its side, for no one else; its Message-ID feeds one standing record of the
+// standing record's kind.
+func (v *verifier) checkStandingSender(e *Entry, i uint64) error {
+	r := e.Record
+	p, side := r.Get("player"), r.Get("side")
+	switch {
+	case i+1 != e.Index || !v.teamSide(v.st.side[i]):
+		return v.fail(e, "a sender record of standing record %d, not the team side's standing record right before it", i)
+	case side != v.st.side[i] || v.players[p] != side:
+		return v.fail(e, "the sender of standing record %d of side %s is %s, a player of side %q", i, v.st.side[i], p, v.players[p])
+	case r.Has("for"):
+		return v.fail(e, "standing orders are their sender's own: a sender record of standing record %d names no one he answers for", i)
+	}
+	if err := v.standingMessageID(e, i, r.Get("message-id")); err != nil {
+		return err
+	}
+	return v.checkPlace(e)
+}
+
 // checkSender: the sender record (in a view that holds it) names a player of the orders
 // record's side, once the latest of his own; "for" only from the side's commander, for
-// another player of his side, never with a default; its Message-ID by v3's rules.
+// another player of his side, never with a default; its Message-ID by v3's rules. The
+// sender record of a standing record: checkStandingSender.
 func (v *verifier) checkSender(e *Entry) error {
 	r := e.Record
 	i := r.Uint("orders")
 	o, ok := v.orders[i]
 	p, side := r.Get("player"), r.Get("side")
+	_, standing := v.st.side[i]
 	switch {
 	case !v.v5:
 		return v.fail(e, "sender records belong to %s and later, not %s", FormatV5, v.f.Format)
+	case standing:
+		return v.checkStandingSender(e, i)
 	case !ok || !o.team || i+1 != e.Index:
 		return v.fail(e, "a sender record of record %d, not the team side's orders record right before it", i)
 	case side != o.side || v.players[p] != side:

@@ -408,8 +408,12 @@ func (v *verifier) checkSent() error {
 			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
 		}
 		if s := e.Inner; r != nil && s != nil && s.Type == TypeSender && s.Get("player") == v.opts.Player {
-			// v5: a team side's orders record, whose sender record names the player
-			if o := v.f.Entries[e.Index-1].Record; !o.Has("default") {
+			// v5: a team side's orders or standing record, whose sender record names the player
+			if o := v.f.Entries[e.Index-1].Record; o.Type == TypeSealed {
+				if why := v.sentStandingOf(s.Get("message-id")); why != "" {
+					v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index - 1, Reason: why})
+				}
+			} else if !o.Has("default") {
 				if why := v.sentOf(TypeOrders, s.Get("message-id"), o.Bytes("entropy")); why != "" {
 					v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index - 1, Reason: why})
 				}

@@ -72,6 +72,30 @@ func (h *Host) takeStanding(tx *store.Tx, a *actor, eng adjudicator.Game, orders
 // "record #12", or in a v5 game with several kinds "records #12 and #13 (#13: those of kind
 // chit, which a step may apply alone)".
 func recordsText(recs []play.StandingRecord) string {
+	return indexesText(recs) + sendersText(recs)
+}
+
+// sendersText names the sender records of a team side's standing records (v5), which
+// alone name the player: " (#13, sealed for your side until the game's end, names you as
+// their sender)", or "" where the records name him.
+func sendersText(recs []play.StandingRecord) string {
+	var idx []string
+	for _, r := range recs {
+		if r.Sender != 0 {
+			idx = append(idx, fmt.Sprintf("#%d", r.Sender))
+		}
+	}
+	switch len(idx) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" (record %s, sealed for your side until the game's end, names you as their sender)", idx[0])
+	}
+	return fmt.Sprintf(" (records %s, sealed for your side until the game's end, name you as their sender)", strings.Join(idx, ", "))
+}
+
+// indexesText is recordsText without the sender records.
+func indexesText(recs []play.StandingRecord) string {
 	if len(recs) == 1 {
 		return fmt.Sprintf("record #%d", recs[0].Index)
 	}

@@ -400,3 +400,61 @@ func TestTeamReplace(t *testing.T) {
 		t.Errorf("the replaced address still counts: %+v", m)
 	}
 }
+
+// TestTeamStandingHidden: in v5 a team player's standing orders do not tell the other side
+// whose they are (docs/LOG-FORMAT.md 9, "What a team game shows the other side"): alice's
+// HOLD FIRE for her own group is used by a close while the game goes on, and the Ottoman
+// copy taken then, which holds the standing record from that close on, names no Christian
+// player after the start record (its sender record stays sealed for her side), nor does any
+// mail to an Ottoman player; every copy verifies and replays, and the Christian copy names
+// her in the sender record.
+func TestTeamStandingHidden(t *testing.T) {
+	f, keys := lepantoTeam(t)
+	pending := f.outbox()
+	f.send("alice@example.org", "HOLD FIRE BAR\nKEY "+keys["alice@example.org"])
+	mails := f.outbox()
+	if m := mailTo(mails, "alice@example.org"); len(m) == 0 || !strings.Contains(m[0].Text, "HOLD FIRE BAR") || strings.Contains(m[0].Text, "not under your command") ||
+		!strings.Contains(strings.Join(strings.Fields(m[0].Text), " "), "sealed for your side until the game's end, names you as their sender") {
+		t.Fatalf("alice's HOLD FIRE for her own group: %v", mailTexts(m))
+	}
+	pending = append(pending, mails...)
+	full := f.teamLog("")
+	at := regexp.MustCompile(`(?m)^unseal (\d+) \w+\ntype standing\n`).FindStringSubmatch(full)
+	if at == nil {
+		t.Fatal("no standing record in the full log")
+	}
+	used := regexp.MustCompile(`(?m)^type close\n(?:.+\n)*standing ` + at[1] + `$`)
+	for i := 0; i < 60 && !used.MatchString(full); i++ {
+		mails = append(pending, f.outbox()...)
+		pending = nil
+		for _, m := range mails {
+			if strings.Contains(m.Subject, "Your move") {
+				f.send(m.To[0], "NONE\nKEY "+keys[m.To[0]])
+			}
+			if (m.To[0] == "bob@example.org" || m.To[0] == "dave@example.org") && (strings.Contains(m.Text, "alice") || strings.Contains(m.Text, "carol")) {
+				t.Errorf("a mail to %s names a Christian player: %s", m.To[0], m.Text)
+			}
+		}
+		full = f.teamLog("")
+	}
+	if !used.MatchString(full) {
+		t.Fatalf("no close used alice's standing record %s", at[1])
+	}
+	if strings.Contains(full, "\ntype end\n") {
+		t.Fatal("the game ended before the check: the other side's copy holds everything then")
+	}
+	ottoman := f.teamLog("ottoman")
+	if !strings.Contains(ottoman, "\nunseal "+at[1]+" ") {
+		t.Fatalf("the Ottoman copy lacks the unseal block of the used standing record %s", at[1])
+	}
+	start := strings.Index(ottoman, "\ntype start\n")
+	after := ottoman[start+strings.Index(ottoman[start:], "\n\n"):]
+	for _, p := range []string{"alice", "carol"} {
+		if i := strings.Index(after, p); i >= 0 {
+			t.Errorf("the Ottoman copy names %s after the start: …%s…", p, after[max(0, i-200):i+20])
+		}
+	}
+	if christian := f.teamLog("christian"); !regexp.MustCompile(`(?m)^orders ` + at[1] + `\nside christian\nplayer alice\n`).MatchString(christian) {
+		t.Errorf("the Christian copy lacks the sender record naming alice for standing record %s", at[1])
+	}
+}

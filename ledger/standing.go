@@ -39,7 +39,10 @@ func standingUsedKey(i uint64) string { return fmt.Sprintf("standing-used/%020d"
 // RecordStanding writes a player's standing orders as a standing record, sealed for his
 // side, at the activation open (or last opened) when they came; it returns the record's
 // index. Only a v4 game has standing records; only a v5 game has kinds (the record and its
-// seal carry the kind: one record a kind of a mail).
+// seal carry the kind: one record a kind of a mail). In v5 a team side's record names its
+// side only, and a sender record sealed for the side right after it names the player, his
+// mail and when it came (docs/LOG-FORMAT.md 3, "v5's team sides"): the record is unsealed
+// for the other side once a close uses it, the sender record only at the game's end.
 func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, error) {
 	in, err := readInfo(tx, id)
 	if err != nil {
@@ -62,10 +65,15 @@ func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, er
 	if !cur.opened {
 		return 0, fmt.Errorf("standing orders of %s: %w: no activation opened yet", s.Player, ErrSequence)
 	}
-	b := gamelog.New(gamelog.TypeStanding).AddUint("turn", uint64(cur.turn)).AddUint("activation", uint64(cur.act)).
-		Add("player", s.Player).Add("side", side).AddTime("received", s.Received)
-	if mid := gamelog.CleanText(s.MessageID); mid != "" {
-		b.Add("message-id", mid)
+	team := in.hidesAsking() && in.teamSide(side) // v5: the sender record after it names the player
+	b := gamelog.New(gamelog.TypeStanding).AddUint("turn", uint64(cur.turn)).AddUint("activation", uint64(cur.act))
+	if team {
+		b.Add("side", side)
+	} else {
+		b.Add("player", s.Player).Add("side", side).AddTime("received", s.Received)
+		if mid := gamelog.CleanText(s.MessageID); mid != "" {
+			b.Add("message-id", mid)
+		}
 	}
 	if s.Kind != "" {
 		b.Add("kind", s.Kind)
@@ -81,6 +89,12 @@ func RecordStanding(tx *store.Tx, id ident.GameID, s StandingOrders) (uint64, er
 	}
 	if err := addSealedKind(tx, id, cur.turn, cur.act, side, gamelog.TypeStanding, s.Kind, b); err != nil {
 		return 0, err
+	}
+	if team {
+		o := Orders{Turn: cur.turn, Act: cur.act, Player: s.Player, Received: s.Received, MessageID: s.MessageID}
+		if err := addSealed(tx, id, cur.turn, cur.act, side, gamelog.TypeSender, senderRecord(i, side, o)); err != nil {
+			return 0, err
+		}
 	}
 	pending, err := store.Meta(tx, id, metaStandingPending)
 	if err != nil {
@@ -140,9 +154,13 @@ func StandingUsed(tx *store.Tx, id ident.GameID) ([]StandingOrders, error) {
 		if err != nil {
 			return nil, err
 		}
-		at, _ := time.Parse(gamelog.TimeLayout, r.Get("received"))
-		out = append(out, StandingOrders{Player: r.Get("player"), Side: r.Get("side"), Kind: r.Get("kind"), Lines: r.All("line"),
-			Received: at, MessageID: r.Get("message-id"), Index: i})
+		src, err := standingSender(tx, id, r, i)
+		if err != nil {
+			return nil, err
+		}
+		at, _ := time.Parse(gamelog.TimeLayout, src.Get("received"))
+		out = append(out, StandingOrders{Player: src.Get("player"), Side: r.Get("side"), Kind: r.Get("kind"), Lines: r.All("line"),
+			Received: at, MessageID: src.Get("message-id"), Index: i})
 	}
 	return out, nil
 }
@@ -155,4 +173,21 @@ func standingUsed(tx *store.Tx, id ident.GameID, rec *gamelog.Record, i uint64) 
 	}
 	v, err := store.Secret(tx, id, standingUsedKey(i))
 	return len(v) > 0, err
+}
+
+// standingSender returns the record that names standing record i's player, time and mail:
+// the record r itself, or in v5 for a team side's record the sender record sealed right
+// after it.
+func standingSender(tx *store.Tx, id ident.GameID, r *gamelog.Record, i uint64) (*gamelog.Record, error) {
+	if r.Has("player") {
+		return r, nil
+	}
+	s, _, err := unseal(tx, id, i+1)
+	if err != nil {
+		return nil, fmt.Errorf("standing record %d: its sender: %w", i, err)
+	}
+	if s.Type != gamelog.TypeSender || s.Uint("orders") != i {
+		return nil, fmt.Errorf("standing record %d: no sender record follows it", i)
+	}
+	return s, nil
 }

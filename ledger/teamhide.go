@@ -71,7 +71,8 @@ func askedPlayers(tx *store.Tx, id ident.GameID, in info, act *gamelog.Record) (
 	return strings.Fields(string(v)), nil
 }
 
-// senderRecord is the sender record of orders record i of o's player, of side side.
+// senderRecord is the sender record of orders record i of o's player, of side side; or of
+// standing record i (v5: its "orders" field holds the sealed standing record's index).
 func senderRecord(i uint64, side string, o Orders) *gamelog.Builder {
 	b := gamelog.New(gamelog.TypeSender).AddUint("turn", uint64(o.Turn)).AddUint("activation", uint64(o.Act)).
 		AddUint("orders", i).Add("side", side).Add("player", o.Player)
@@ -85,12 +86,22 @@ func senderRecord(i uint64, side string, o Orders) *gamelog.Builder {
 	return b
 }
 
-// SenderRecord returns the index of the sender record of orders record i (v5, a team
-// side's record, which names only the side), or 0 where the record names its player.
+// SenderRecord returns the index of the sender record of orders or standing record i (v5,
+// a team side's record, which names only the side), or 0 where the record names its player.
 func SenderRecord(tx *store.Tx, id ident.GameID, i uint64) (uint64, error) {
 	r, err := store.Record(tx, id, i)
-	if err != nil || r.Type != gamelog.TypeOrders || r.Has("player") {
+	if err != nil {
 		return 0, err
+	}
+	if r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeStanding {
+		in, _, err := unseal(tx, id, i)
+		if err != nil {
+			return 0, err
+		}
+		r = *in
+	}
+	if r.Type != gamelog.TypeOrders && r.Type != gamelog.TypeStanding || r.Has("player") {
+		return 0, nil
 	}
 	return i + 1, nil
 }

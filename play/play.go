@@ -112,6 +112,7 @@ func Open(tx *store.Tx, id ident.GameID, g adjudicator.Game, players []string, d
 // StandingRecord is one standing record a mail's standing orders became.
 type StandingRecord struct {
 	Index  uint64
+	Sender uint64 // v5, a team side's: the sender record naming the player (ledger.SenderRecord), else 0
 	Kind   string // "" the plain kind
 	Orders []adjudicator.Order
 }
@@ -137,6 +138,9 @@ func RecordStanding(tx *store.Tx, id ident.GameID, so adjudicator.StandingOrders
 		}
 		if groups[i].Index, err = ledger.RecordStanding(tx, id, ledger.StandingOrders{Player: player, Kind: gr.Kind, Lines: lines,
 			Received: received, MessageID: messageID}); err != nil {
+			return nil, err
+		}
+		if groups[i].Sender, err = ledger.SenderRecord(tx, id, groups[i].Index); err != nil {
 			return nil, err
 		}
 	}

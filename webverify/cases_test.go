@@ -352,8 +352,9 @@ func equivocationCases(t *testing.T) []logCase {
 
 // teamCases are a team game (two players a side) in every view, in v4 and v5, and the
 // operator's rewrites of it that their rules refuse (forge.TeamAttacks, TeamHideAttacks,
-// TeamV4Attacks, OnePlayerHidden: gamelog's TestTeamAttacksFail and
-// TestTeamHideAttacksFail), bob's sent mail against his v5 records; and the full and red
+// TeamV4Attacks, OnePlayerHidden, TeamStandingAttacks, StandingUsedAttack: gamelog's TestTeamAttacksFail and
+// TestTeamHideAttacksFail), bob's sent mail against his v5 records (his standing records
+// too, TeamStandingGame); and the full and red
 // copies, for the mutations.
 func teamCases(t *testing.T) ([]logCase, []game) {
 	var out []logCase
@@ -407,6 +408,31 @@ func teamCases(t *testing.T) ([]logCase, []game) {
 	v4, g4 := forge.TeamV4Attacks(t)
 	for _, a := range v4 {
 		out = append(out, logCase{Name: "team: " + a.Name, Log: a.Data, Key: pubHex(g4), MustFail: true})
+	}
+	ss, sc := forge.TeamStandingGame(t)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
+		g := forge.TeamExport(t, ss, sc, v)
+		holds := v.Full || v.Side == "red"
+		bob := []string{sentMail(t, "bob@example.org", "2@bob.example", "FIRE")}
+		all := append(slices.Clone(bob), sentMail(t, "bob@example.org", "s1@bob.example", "FIRE"), sentMail(t, "bob@example.org", "s2@bob.example", "FIRE"))
+		out = append(out, logCase{Name: "team v5 standing: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)},
+			logCase{Name: "team v5 standing: bob's sent mails, " + v.Name(), Log: g.Data, Key: pubHex(g), Sent: all, Player: "bob"},
+			logCase{Name: "team v5 standing: bob's sent mail without his standing mails, " + v.Name(), Log: g.Data, Key: pubHex(g), Sent: bob, Player: "bob", MustFail: holds})
+	}
+	us, uc := forge.StandingUsedGame(t)
+	for _, v := range []ledger.View{{Full: true}, {}, {Side: "venice"}, {Side: "ottoman"}} {
+		g := forge.TeamExport(t, us, uc, v)
+		out = append(out, logCase{Name: "team v5 standing used: honest, " + v.Name(), Log: g.Data, Key: pubHex(g)})
+	}
+	used, ug := forge.StandingUsedAttack(t)
+	out = append(out, logCase{Name: "team v5 standing used: " + used.Name, Log: used.Data, Key: pubHex(ug), MustFail: true})
+	st, stGames := forge.TeamStandingAttacks(t)
+	for _, a := range st {
+		k := stGames["full"]
+		if strings.HasPrefix(a.Name, "standing: ") {
+			k = stGames["standing"]
+		}
+		out = append(out, logCase{Name: "team v5 standing: " + a.Name, Log: a.Data, Key: pubHex(k), MustFail: true})
 	}
 	small := forge.NewGame(t, ledgertest.Small, ledger.View{Full: true})
 	one := forge.OnePlayerHidden(t, small)

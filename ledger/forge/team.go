@@ -42,7 +42,7 @@ func TeamGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 // game of v4's rules).
 func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Created) {
 	t.Helper()
-	return teamGame(t, turns, format, TeamPlayers, TeamCommands, false)
+	return teamGame(t, turns, format, TeamPlayers, TeamCommands, teamOpts{})
 }
 
 // TeamResendGame is TeamGame (v5) played three turns, in the third of which red's
@@ -51,8 +51,21 @@ func TeamGameIn(t testing.TB, turns int, format string) (*store.Store, ledger.Cr
 // team sides").
 func TeamResendGame(t testing.TB) (*store.Store, ledger.Created) {
 	t.Helper()
-	return teamGame(t, 3, "", TeamPlayers, TeamCommands, true)
+	return teamGame(t, 3, "", TeamPlayers, TeamCommands, teamOpts{resend: true})
 }
+
+// TeamStandingGame is TeamGame (v5, two turns) in which bob sends two mails of standing
+// orders in turn 1 (Message-IDs <s1@bob.example> and <s2@bob.example>, the plain kind): a
+// team side's standing records, each with its sender record after it. The duel's steps
+// apply no standing orders: they stay pending, held by red's copy and the full one.
+func TeamStandingGame(t testing.TB) (*store.Store, ledger.Created) {
+	t.Helper()
+	return teamGame(t, 2, "", TeamPlayers, TeamCommands, teamOpts{standing: true})
+}
+
+// teamOpts are what a team game adds to TeamGame's turns: resend (TeamResendGame), standing
+// (TeamStandingGame).
+type teamOpts struct{ resend, standing bool }
 
 // MixedPlayers are a team side (red: alice, bob) against one player (blue: carol).
 var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side: "red"}, {ID: "carol", Side: "blue"}}
@@ -62,10 +75,10 @@ var MixedPlayers = []ledger.Player{{ID: "alice", Side: "red"}, {ID: "bob", Side:
 func MixedGame(t testing.TB, turns int) (*store.Store, ledger.Created) {
 	t.Helper()
 	return teamGame(t, turns, "", MixedPlayers, []ledger.Assignment{TeamCommands[0], TeamCommands[1],
-		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}}, false)
+		{Side: "blue", Player: "carol", Commander: true, Commands: []string{"SHIP"}}}, teamOpts{})
 }
 
-func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment, resend bool) (*store.Store, ledger.Created) {
+func teamGame(t testing.TB, turns int, format string, players []ledger.Player, commands []ledger.Assignment, opts teamOpts) (*store.Store, ledger.Created) {
 	t.Helper()
 	s, err := store.Open(t.TempDir()+"/navarch.db", slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
@@ -113,7 +126,7 @@ func teamGame(t testing.TB, turns int, format string, players []ledger.Player, c
 				so := play.SideOrders{Player: p, Side: side, Orders: o, Received: ledgertest.Clock,
 					MessageID: fmt.Sprintf("<%d@%s.example>", turn, p)}
 				var sent []play.SideOrders
-				if resend && turn == 3 && p == "bob" { // the commander for him, then his own, twice
+				if opts.resend && turn == 3 && p == "bob" { // the commander for him, then his own, twice
 					first, again := so, so
 					first.Player, first.For, first.MessageID = "alice", "bob", "<3@alice.example>"
 					again.MessageID = "<3b@bob.example>"
@@ -130,6 +143,12 @@ func teamGame(t testing.TB, turns int, format string, players []ledger.Player, c
 					return err
 				}
 				orders, uses = append(orders, so), append(uses, i)
+			}
+			for i := 1; opts.standing && turn == 1 && i <= 2; i++ {
+				if _, err := ledger.RecordStanding(tx, c.Game, ledger.StandingOrders{Player: "bob", Lines: []string{"FIRE"}, Received: ledgertest.Clock,
+					MessageID: fmt.Sprintf("<s%d@bob.example>", i)}); err != nil {
+					return err
+				}
 			}
 			if turn == 1 {
 				if err := ledger.Assign(tx, c.Game, "alice", []ledger.Assignment{{Side: "red", Player: "bob", Commands: []string{"SHIP"}},

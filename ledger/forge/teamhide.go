@@ -178,6 +178,64 @@ func OnePlayerHidden(t testing.TB, g Game) Forged {
 		Reason: "only a side of several players"}
 }
 
+// TeamStandingAttacks are the operator's rewrites of TeamStandingGame that verify must
+// refuse by v5's rules for a team side's standing records (docs/LOG-FORMAT.md 3, "v5's team
+// sides"): a standing record naming its player, one without its sender record (in the full
+// copy and in the other side's, which holds the sealed sender record but not what it seals),
+// a sender record naming a player of the other side, and a second mail under the first's
+// Message-ID; and a one-player side's standing record without its player (the small game,
+// v5). games holds the honest exports they were made from (full, public, standing).
+func TeamStandingAttacks(t testing.TB) (out []Forged, games map[string]Game) {
+	t.Helper()
+	s, c := TeamStandingGame(t)
+	games = map[string]Game{}
+	for _, v := range []ledger.View{{Full: true}, {}} {
+		games[v.Name()] = TeamExport(t, s, c, v)
+	}
+	add := func(name string, g Game, blocks []string, index int, reason string) {
+		out = append(out, Forged{Name: name, Data: Resign(t, g.Key, Rechain(t, g.Key, blocks)), Index: int64(index), Reason: reason})
+	}
+	full, public := games["full"], games["public"]
+	b := Blocks(full.Data)
+	s1 := Find(t, b, "sealed", "side red\nwhat standing")
+	{
+		x := Clone(b)
+		x[s1] = strings.Replace(x[s1], "\nactivation 1\nside red\nline FIRE", "\nactivation 1\nplayer bob\nside red\nreceived 2026-11-30T12:00:00Z\nline FIRE", 1)
+		add("full: a team side's standing record naming its player", full, x, s1-1, "names no player")
+	}
+	{
+		x := append(Clone(b[:s1+1]), b[s1+2:]...)
+		add("full: a team side's standing record without its sender record", full, x, s1-1, "without its sender record")
+	}
+	{
+		p := Blocks(public.Data)
+		ps := Find(t, p, "sealed", "side red\nwhat standing")
+		x := append(Clone(p[:ps+1]), p[ps+2:]...)
+		add("public: a team side's standing record without its sender record", public, x, ps-1, "without its sender record")
+	}
+	{
+		x := Clone(b)
+		x[s1+1] = strings.Replace(x[s1+1], "\nplayer bob\n", "\nplayer carol\n", 1)
+		add("full: a standing record's sender naming a player of the other side", full, x, s1, "a player of side \"blue\"")
+	}
+	{
+		s2 := Find(t, b, "sealed", "side red\nwhat sender", "<s2@bob.example>")
+		x := Clone(b)
+		x[s2] = strings.Replace(x[s2], "<s2@bob.example>", "<s1@bob.example>", 1)
+		add("full: two standing records of one kind under one Message-ID (their sender records)", full, x, s2-1, "of each kind")
+	}
+	{
+		sm := NewGame(t, StandingScript(), ledger.View{Full: true})
+		games["standing"] = sm
+		sb := Blocks(sm.Data)
+		i := Find(t, sb, "sealed", "side venice\nwhat standing", "player alice\n")
+		x := Clone(sb)
+		x[i] = strings.Replace(x[i], "player alice\n", "", 1)
+		add("standing: a one-player side's standing record without its player", sm, x, i-1, "names its player")
+	}
+	return out, games
+}
+
 // withInputs is close record cl of x with its inputs-hash recomputed over the records it
 // uses, as a dishonest operator would write it: each use's side (a team side's record) or
 // player, its text (the orders-text records that follow the close, in use order) and entropy.
