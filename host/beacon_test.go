@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,18 +25,8 @@ import (
 // (a relay on loopback with its own key, on the fixture's clock).
 func beaconFixture(t *testing.T) (*fixture, *beacontest.Beacon) {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	b := beacontest.New("host", f.now.Add(-time.Hour), 3*time.Second, func() time.Time { return f.now })
-	url, stop := b.Server()
-	t.Cleanup(stop)
-	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
-		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name()),
-		Beacon: &BeaconConfig{Client: &beacon.Client{Chain: b.Chain, Relays: []string{url}}}}, slog.New(slog.DiscardHandler))
+	f, b := beaconHost(t, lepanto.Ruleset)
+	var err error
 	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@example.net"},
 		Players: []PlayerSpec{{"alice", "christian", "alice@example.org", "UTC"}, {"bob", "ottoman", "bob@example.com", "UTC"}}})
 	if err != nil {
@@ -304,22 +293,12 @@ func TestBeaconRelayBehind(t *testing.T) {
 // followed by its sender record, then the step's round; every copy verifies with the
 // beacon's key (the other side's counting its records only) and replays.
 func TestBeaconTeamGame(t *testing.T) {
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
-	b := beacontest.New("host", f.now.Add(-time.Hour), 3*time.Second, func() time.Time { return f.now })
-	url, stop := b.Server()
-	t.Cleanup(stop)
-	f.h = New(s, []adjudicator.Ruleset{duel.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
-		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name()),
-		Beacon: &BeaconConfig{Client: &beacon.Client{Chain: b.Chain, Relays: []string{url}}}}, slog.New(slog.DiscardHandler))
+	f, b := beaconHost(t, duel.Ruleset)
 	spec := GameSpec{Ruleset: "duel", Scenario: "short", Players: []PlayerSpec{
 		{"alice", "red", "alice@example.org", "UTC"}, {"bob", "red", "bob@example.org", "UTC"},
 		{"carol", "blue", "carol@example.org", "UTC"}, {"dave", "blue", "dave@example.org", "UTC"}},
 		Commands: map[string][]string{"alice": {"SHIP"}, "dave": {"SHIP"}}}
+	var err error
 	if f.tag, err = f.h.CreateGame(spec); err != nil {
 		t.Fatal(err)
 	}
@@ -370,4 +349,19 @@ func TestBeaconTeamGame(t *testing.T) {
 			t.Errorf("%q: %d orders records of team sides, want both sides'", side, teams)
 		}
 	}
+}
+
+// beaconHost is a fixture without a game: a host of ruleset on an installation configured
+// with a local beacon (a relay on loopback with its own key, on the fixture's clock).
+func beaconHost(t *testing.T, ruleset adjudicator.Ruleset) (*fixture, *beacontest.Beacon) {
+	t.Helper()
+	f := bareHostFixture(t)
+	s := f.s
+	b := beacontest.New("host", f.now.Add(-time.Hour), 3*time.Second, func() time.Time { return f.now })
+	url, stop := b.Server()
+	t.Cleanup(stop)
+	f.h = New(s, []adjudicator.Ruleset{ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
+		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name()),
+		Beacon: &BeaconConfig{Client: &beacon.Client{Chain: b.Chain, Relays: []string{url}}}}, slog.New(slog.DiscardHandler))
+	return f, b
 }

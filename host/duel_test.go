@@ -2,7 +2,6 @@ package host
 
 import (
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"navarch/ledger/ledgertest"
 	"navarch/render"
 	"navarch/render/duelmap"
-	"navarch/store"
 )
 
 // duelFixture is newFixture's game in the test ruleset duel (adjudicator/duel, with its map):
@@ -20,12 +18,9 @@ import (
 // host and not Lepanto.
 func duelFixture(t *testing.T) *fixture {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f := bareHostFixture(t)
+	s := f.s
+	var err error
 	f.h = New(s, []adjudicator.Ruleset{duel.Ruleset}, Config{Maps: map[string]render.Map{duel.Ruleset.ID(): duelmap.Map},
 		Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))

@@ -33,14 +33,23 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture { return newFixtureTB(t) }
 
-func newFixtureTB(t testing.TB) *fixture {
+// bareHostFixture is a fixture on a new store (no sync) at the fixtures' clock, without a
+// host yet: the fixture functions give it theirs.
+func bareHostFixture(t testing.TB) *fixture {
 	t.Helper()
 	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	return &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+}
+
+func newFixtureTB(t testing.TB) *fixture {
+	t.Helper()
+	f := bareHostFixture(t)
+	s := f.s
+	var err error
 	f.h = New(s, []adjudicator.Ruleset{lepanto.Ruleset}, Config{Maps: testMaps, Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
 	f.tag, err = f.h.CreateGame(GameSpec{Ruleset: "lepanto1571", Scenario: "lions-at-sea", Referees: []string{"ref@example.net"},
@@ -54,12 +63,8 @@ func newFixtureTB(t testing.TB) *fixture {
 // bareFixture is a host of ruleset rs on a fresh store, without a game, its clock f.now.
 func bareFixture(t *testing.T, rs adjudicator.Ruleset) *fixture {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, s: s, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	f := bareHostFixture(t)
+	s := f.s
 	f.h = New(s, []adjudicator.Ruleset{rs}, Config{Address: "navarch@host.example", Domain: "navarch.host.example",
 		Now: func() time.Time { return f.now }, Rand: ledgertest.Rand(t.Name())}, slog.New(slog.DiscardHandler))
 	return f

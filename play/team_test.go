@@ -15,6 +15,7 @@ import (
 	"navarch/ledger"
 	"navarch/ledger/forge"
 	"navarch/play"
+	"navarch/store"
 )
 
 // TestTeamAsking: a team step asks the players who command the units it asks; an ASSIGN
@@ -36,15 +37,7 @@ func TestTeamAsking(t *testing.T) {
 	if !strings.Contains(string(g.Data), "player dave\ncommitment") || !strings.Contains(string(g.Data), "default yes") {
 		t.Errorf("no default for dave")
 	}
-	for _, v := range []ledger.View{{Full: true}, {Side: "red"}, {Side: "blue"}, {}} {
-		x := forge.TeamExport(t, s, c, v)
-		if rep := gamelog.Verify(x.File, gamelog.VerifyOptions{Key: x.Pub()}); !rep.OK() {
-			t.Fatalf("%s: verify: %v", v.Name(), rep.Failure)
-		}
-		if _, err := play.Replay(x.File, []adjudicator.Ruleset{duel.Ruleset}); err != nil {
-			t.Errorf("%s: replay: %v", v.Name(), err)
-		}
-	}
+	verifyEveryView(t, s, c)
 }
 
 // TestReplayRefusesTeamAsking: a step that asks the player who handed his command over
@@ -99,15 +92,7 @@ func TestTeamAskingV5(t *testing.T) {
 	if !strings.Contains(string(g.Data), "side blue\ncommitment") || !strings.Contains(string(g.Data), "default yes") {
 		t.Errorf("no default for blue")
 	}
-	for _, v := range []ledger.View{{Full: true}, {Side: "red"}, {Side: "blue"}, {}} {
-		x := forge.TeamExport(t, s, c, v)
-		if rep := gamelog.Verify(x.File, gamelog.VerifyOptions{Key: x.Pub()}); !rep.OK() {
-			t.Fatalf("%s: verify: %v", v.Name(), rep.Failure)
-		}
-		if _, err := play.Replay(x.File, []adjudicator.Ruleset{duel.Ruleset}); err != nil {
-			t.Errorf("%s: replay: %v", v.Name(), err)
-		}
-	}
+	verifyEveryView(t, s, c)
 }
 
 // TestReplayRefusesTeamAskingV5: in v5 the operator who gives alice's orders in bob's place
@@ -198,6 +183,13 @@ func TestMixedAskingV5(t *testing.T) {
 	if !strings.Contains(string(g.Data), "\nplayer carol\ncommitment") {
 		t.Errorf("carol's orders record does not name her")
 	}
+	verifyEveryView(t, s, c)
+}
+
+// verifyEveryView: the team game's full copy, each side's and the public one verify and
+// replay.
+func verifyEveryView(t *testing.T, s *store.Store, c ledger.Created) {
+	t.Helper()
 	for _, v := range []ledger.View{{Full: true}, {Side: "red"}, {Side: "blue"}, {}} {
 		x := forge.TeamExport(t, s, c, v)
 		if rep := gamelog.Verify(x.File, gamelog.VerifyOptions{Key: x.Pub()}); !rep.OK() {
