@@ -13,6 +13,7 @@ import (
 	"navarch/adjudicator"
 	"navarch/adjudicator/lepanto"
 	"navarch/ident"
+	"navarch/internal/cputime"
 	"navarch/ledger"
 	"navarch/ledger/ledgertest"
 	"navarch/play"
@@ -60,9 +61,9 @@ func BenchmarkStepCommit(b *testing.B) {
 	newGame()
 	var stepped, bare, stepCPU, snapCPU, bareCPU time.Duration
 	written := 0
-	runtime.LockOSThread() // the thread's CPU time is this goroutine's (threadCPU)
+	runtime.LockOSThread() // the thread's CPU time is this goroutine's (cputime.Thread)
 	defer runtime.UnlockOSThread()
-	_, cpuOK := threadCPU()
+	_, cpuOK := cputime.Thread()
 	for i := 0; i < b.N; i++ {
 		if g.Next().Kind == adjudicator.Over {
 			newGame()
@@ -123,8 +124,8 @@ func logBytes(b *testing.B, s *store.Store, id ident.GameID) (n, snapshot int) {
 	return n, snapshot
 }
 
-// cpuNow is threadCPU's time, or 0 where it is not measured.
+// cpuNow is cputime.Thread's time, or 0 where it is not measured.
 func cpuNow() time.Duration {
-	d, _ := threadCPU()
+	d, _ := cputime.Thread()
 	return d
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"navarch/internal/cputime"
 	"navarch/render"
 )
 
@@ -29,7 +30,7 @@ func BenchMap(b *testing.B, p func() render.Picture) {
 	defer runtime.UnlockOSThread()
 	var draw, floor, cpuDraw, cpuFloor time.Duration
 	cpu := func(into *time.Duration, since time.Duration) time.Duration {
-		now, _ := threadCPU()
+		now, _ := cputime.Thread()
 		*into += now - since
 		return now
 	}
@@ -38,7 +39,7 @@ func BenchMap(b *testing.B, p func() render.Picture) {
 	var size, n, w, h int
 	var buf bytes.Buffer
 	for b.Loop() {
-		c0, _ := threadCPU()
+		c0, _ := cputime.Thread()
 		t0 := time.Now()
 		img := render.Image(p())
 		data, err := render.Encode(img)
@@ -55,7 +56,7 @@ func BenchMap(b *testing.B, p func() render.Picture) {
 		if _, ok := sent.(*image.Paletted); !ok {
 			b.Fatalf("the map sent is a %T, not a paletted image", sent)
 		}
-		c1, _ := threadCPU()
+		c1, _ := cputime.Thread()
 		t1 := time.Now()
 		buf.Reset()
 		if err := png.Encode(&buf, sent); err != nil {
@@ -84,7 +85,7 @@ func BenchMap(b *testing.B, p func() render.Picture) {
 	b.ReportMetric(float64(least[0])/float64(least[1]), "least-render/least-floor")
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "render/floor-median")
-	if _, ok := threadCPU(); ok && cpuFloor > 0 {
+	if _, ok := cputime.Thread(); ok && cpuFloor > 0 {
 		b.ReportMetric(ms(cpuDraw), "cpu-render-ms")
 		b.ReportMetric(ms(cpuFloor), "cpu-floor-ms")
 		b.ReportMetric(float64(cpuDraw)/float64(cpuFloor), "cpu-render/cpu-floor")

@@ -1,4 +1,6 @@
-package play_test
+// Package cputime reads the CPU time of the calling OS thread, which the benchmarks report
+// beside wall time (steadier on a loaded machine; docs/BENCHMARKS.md).
+package cputime
 
 import (
 	"syscall"
@@ -6,9 +8,9 @@ import (
 	"unsafe"
 )
 
-// threadCPU is the CPU time the calling OS thread has used (CLOCK_THREAD_CPUTIME_ID), and
+// Thread is the CPU time the calling OS thread has used (CLOCK_THREAD_CPUTIME_ID), and
 // true; the caller keeps its goroutine on one thread (runtime.LockOSThread).
-func threadCPU() (time.Duration, bool) {
+func Thread() (time.Duration, bool) {
 	const clockThreadCPUTime = 3
 	var ts syscall.Timespec
 	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
