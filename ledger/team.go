@@ -144,14 +144,8 @@ func promoteCommands(tx *store.Tx, id ident.GameID) error {
 // from the next step on (the open step keeps whom it asked). A side's commander may hand
 // the command of the side itself to another (Commander), and then is no longer it.
 func Assign(tx *store.Tx, id ident.GameID, by string, as []Assignment) error {
-	in, err := readInfo(tx, id)
+	in, t, act, err := teamPlace(tx, id, "assign")
 	if err != nil {
-		return err
-	}
-	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
-		return fmt.Errorf("assign: a %s game has no team commands", in.format)
-	}
-	if _, err := startHash(tx, id); err != nil {
 		return err
 	}
 	cur, err := NextCommands(tx, id)
@@ -167,15 +161,28 @@ func Assign(tx *store.Tx, id ident.GameID, by string, as []Assignment) error {
 			return fmt.Errorf("assign to %q: %w of side %s", a.Player, ErrNotPlayer, side)
 		}
 	}
-	c, err := readCursor(tx, id)
-	if err != nil {
-		return err
-	}
-	t, act := c.turn, c.act
-	if !c.opened {
-		t, act = 0, 0
-	}
 	return writeAssignments(tx, id, t, act, by, as)
+}
+
+// teamPlace checks that game id keeps team records (log format v4 and later) and has
+// started, and returns its info and the turn and activation a team record written now
+// belongs to: the open (or last opened) activation's, or 0, 0 before the first.
+func teamPlace(tx *store.Tx, id ident.GameID, what string) (info, uint32, uint32, error) {
+	in, err := readInfo(tx, id)
+	if err != nil {
+		return in, 0, 0, err
+	}
+	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
+		return in, 0, 0, fmt.Errorf("%s: a %s game has no team records", what, in.format)
+	}
+	if _, err := startHash(tx, id); err != nil {
+		return in, 0, 0, err
+	}
+	c, err := readCursor(tx, id)
+	if err != nil || !c.opened {
+		return in, 0, 0, err
+	}
+	return in, c.turn, c.act, nil
 }
 
 // CommanderOf returns side's commander among as, or "".
@@ -191,27 +198,13 @@ func CommanderOf(as []Assignment, side string) string {
 // TeamMessage logs a TEAM message of player to his side's other players, sealed for the
 // side: the other side reads it only after the game's end (docs/LOG-FORMAT.md 4).
 func TeamMessage(tx *store.Tx, id ident.GameID, player string, text []string) error {
-	in, err := readInfo(tx, id)
+	in, t, act, err := teamPlace(tx, id, "team message")
 	if err != nil {
 		return err
-	}
-	if !gamelog.AtLeast(in.format, gamelog.FormatV4) {
-		return fmt.Errorf("team message: a %s game has no team records", in.format)
 	}
 	side := in.players[player]
 	if side == "" {
 		return fmt.Errorf("team message of %q: %w", player, ErrNotPlayer)
-	}
-	if _, err := startHash(tx, id); err != nil {
-		return err
-	}
-	c, err := readCursor(tx, id)
-	if err != nil {
-		return err
-	}
-	t, act := c.turn, c.act
-	if !c.opened {
-		t, act = 0, 0
 	}
 	b := gamelog.New(gamelog.TypeTeam).AddUint("turn", uint64(t)).AddUint("activation", uint64(act)).
 		Add("side", side).Add("player", player)
