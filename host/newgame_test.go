@@ -120,10 +120,14 @@ func FuzzHandle(f *testing.F) {
 	}
 	head := "From: alice@example.org\r\nSubject: Re: [navarch " + fx.tag + "] T1\r\n\r\n"
 	for _, body := range []string{"JOIN\r\nKEY " + keys["alice@example.org"], "KEY " + keys["alice@example.org"] + "\r\nBARBARIGO ON BAR-LANT HIDDEN",
-		"CHECK\r\nKEY x\r\nBAR-VEN1 MOVE 0711 RAM SIR-EGY1", "STATUS FULL", "ABSENT 2026-12-01 2026-12-05", "RESIGN", "HELP", "PROCEED"} {
+		"CHECK\r\nKEY x\r\nBAR-VEN1 MOVE 0711 RAM SIR-EGY1", "STATUS FULL", "ABSENT 2026-12-01 2026-12-05", "RESIGN", "HELP", "PROCEED",
+		"ASSIGN BAR bob", "ASSIGN COMMANDER bob", "TEAM hold the left", "FOR bob\r\nBAR-VEN1 MOVE 0711", "NONE FOR bob",
+		"HOLD FIRE BAR\r\nLEADERS STAY\r\nLET BURN CAN"} {
 		f.Add([]byte(head + body))
 	}
 	f.Add([]byte("From: gm@example.net\r\nSubject: new\r\n\r\nNEWGAME lions-at-sea\r\nPLAYER a christian a@x.org\r\nPLAYER b ottoman b@x.org\r\nDEADLINE 9\r\nKEY gm-secret"))
+	f.Add([]byte("From: gm@example.net\r\nSubject: new\r\n\r\nNEWGAME battle-of-lepanto\r\nPLAYER a christian a@x.org\r\nPLAYER c christian c@x.org\r\n" +
+		"PLAYER b ottoman b@x.org\r\nCOMMAND a LEFT,CENTER\r\nCOMMAND c RESERVE,RIGHT\r\nCOMMANDER c\r\nKEY gm-secret")) // a team game
 	f.Add([]byte("From: ref@example.net\r\nSubject: [navarch " + fx.tag + "]\r\n\r\nEXTEND 12"))
 	f.Add([]byte("From: ref@example.net\r\nSubject: [navarch " + fx.tag + "]\r\n\r\nEXTEND 12\r\nKEY " + fx.refKey("ref@example.net")))
 	n := 0
