@@ -1,6 +1,9 @@
 package gamelog
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // OldParseFile is the parser as it was before it was made parallel (oldparse_test.go), for the tests
 // that compare it with ParseFile.
@@ -27,4 +30,13 @@ func SetParallelMin(n int) (restore func()) {
 	old := parallelMin
 	parallelMin = n
 	return func() { parallelMin = old }
+}
+
+// StreamOnly verifies data as VerifyStream does in stretches of about size bytes, without
+// its falling back to the whole log: why is "" where the stream verified it, "failed"
+// where something did not check, and otherwise why the stream left the log to the whole
+// verifier.
+func StreamOnly(data []byte, opts VerifyOptions, size int) (rep *Report, why string) {
+	_, rep, why = verifyStream(bytes.NewReader(data), opts, size)
+	return rep, why
 }

@@ -30,6 +30,7 @@ import (
 type goodRun struct {
 	a, b      int
 	base, end int // the entries it fills: [base, end)
+	off       int // the index of f.Entries[0] (a stream's stretch: stream.go)
 	start     int // where its first block starts; −1 where no block starts in the stretch
 	stop      int // where the first block after its stretch starts; len(str) at the file's end
 	stopLine  int // the lines from start to stop
@@ -99,7 +100,7 @@ func parseGood(data []byte, str string, header int, format, view string) *File {
 			}
 			lines[w], line, prev = line, line+r.stopLine, w
 		}
-		if r.first != nil && (r.base == 0 || !f.unsealGood(r.base-1, r.first, nil)) {
+		if r.first != nil && (r.base == 0 || !f.unsealGood(r.base-1, 0, r.first, nil)) {
 			return nil
 		}
 		if r.trailer != nil {
@@ -199,7 +200,7 @@ func (r *goodRun) parse(f *File, data []byte, str string) bool {
 	next := r.base // the index of the next entry
 	var arena []uint16
 	var recs []Record
-	var seals []sealCache
+	seals := make([]sealCache, 0, min(4096, max(64, (r.b-r.a)/256))) // a seal in every 300 bytes or so, at most
 	h, sh := sha256.New(), newSealHasher()
 	for p < r.b && p+2 < len(str) {
 		start := p + 2
@@ -222,7 +223,7 @@ func (r *goodRun) parse(f *File, data []byte, str string) bool {
 			if !ok || rec.Index != uint64(next) {
 				return false
 			}
-			en := &f.Entries[next] // zero: only the fields of a record entry are set
+			en := &f.Entries[next-r.off] // zero: only the fields of a record entry are set
 			en.Index, en.Record, en.Line = rec.Index, rec, line
 			h.Reset()
 			h.Write(leafPrefix)
@@ -250,7 +251,7 @@ func (r *goodRun) parse(f *File, data []byte, str string) bool {
 				}
 				first := u // only this one escapes
 				r.first = &first
-			} else if !f.unsealGood(next-1, &u, &seals) {
+			} else if !f.unsealGood(next-1, r.off, &u, &seals) {
 				return false
 			}
 			end, lines = e, 3+len(rec.lines)
@@ -281,16 +282,16 @@ func (r *goodRun) parse(f *File, data []byte, str string) bool {
 	return next == r.end
 }
 
-// unsealGood opens entry i with u as parseUnseal does (u's nonce, its record the entry's
-// Inner), where every check passes; it reports whether they did. A seal cache goes to
-// *seals (nil: a new one).
-func (f *File) unsealGood(i int, u *goodUnseal, seals *[]sealCache) bool {
+// unsealGood opens entry i (f.Entries[i−off]) with u as parseUnseal does (u's nonce, its
+// record the entry's Inner), where every check passes; it reports whether they did. A seal
+// cache goes to *seals (nil: a new one).
+func (f *File) unsealGood(i, off int, u *goodUnseal, seals *[]sealCache) bool {
 	index, nonce, two := strings.Cut(u.rest, " ")
 	var buf [20]byte
 	if !two || strings.Contains(nonce, " ") || index != string(strconv.AppendUint(buf[:0], uint64(i), 10)) {
 		return false
 	}
-	e := &f.Entries[i]
+	e := &f.Entries[i-off]
 	// u's nonce is decoded from the line's last word, which is nonce (it has no space); a
 	// word that is not a nonce leaves sealedOK false, and parseUnseal would refuse it.
 	if e.Record.Type != TypeSealed || e.Inner != nil || !u.sealedOK {

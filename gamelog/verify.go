@@ -141,7 +141,10 @@ func verify(f *File, opts VerifyOptions, serial bool) (*Report, bool) {
 // the trailer and the checkpoints from mail come last.
 func (v *verifier) run() error {
 	v.computeHeads()
-	if err := v.readGenesis(); err != nil {
+	if len(v.f.Entries) == 0 {
+		return &Failure{Index: -1, Reason: "the log has no records"}
+	}
+	if err := v.readGenesis(&v.f.Entries[0]); err != nil {
 		return err
 	}
 	v.collectSeeds()
@@ -150,6 +153,14 @@ func (v *verifier) run() error {
 			return err
 		}
 	}
+	return v.finish()
+}
+
+// finish checks what only the whole log can show, once every record has checked: a team
+// side's record still owed its sender record, the trailer, the private blocks, the
+// checkpoints from mail and the beacon rounds' mail times, the auditor's orders and his
+// sent mail.
+func (v *verifier) finish() error {
 	if o := v.th.owed; o != nil {
 		return v.fail(o, "orders record of team side %s without its sender record right after it", o.Record.Get("side"))
 	}
@@ -170,6 +181,23 @@ func (v *verifier) run() error {
 	}
 	v.findOrders()
 	return v.checkSent()
+}
+
+// count is the number of entries in the log: those read so far while streaming.
+func (v *verifier) count() int {
+	if v.stream != nil {
+		return v.stream.n
+	}
+	return len(v.f.Entries)
+}
+
+// entry returns entry i for a failure's message (streaming, where the entry is no longer
+// held, one of its index alone: the whole log is verified again to name the failure).
+func (v *verifier) entry(i uint64) *Entry {
+	if v.stream != nil {
+		return &Entry{Index: i}
+	}
+	return &v.f.Entries[i]
 }
 
 // computeHeads counts the entries and starts the chain of their heads, which keeps the
@@ -203,7 +231,8 @@ func (v *verifier) computeHeads() {
 		size(c.Size)
 	}
 	v.rep.Records = n
-	v.hc = startHeads(v.f.Entries, sizes)
+	hc := startHeads(v.f.Entries, sizes)
+	v.hc = hc
 }
 
 // headAt returns head_{n−1} of the file's entries (1 ≤ n ≤ the entries).
@@ -220,10 +249,10 @@ func (v *verifier) checkTrailer() error {
 			return &Failure{Index: -1, Reason: "the end-of-log signature does not verify under the pinned key (the file was cut or edited after export)"}
 		}
 	}
-	if v.f.Size != uint64(len(v.f.Entries)) {
-		return &Failure{Index: -1, Reason: fmt.Sprintf("end-of-log says %d records, the file has %d (records removed or inserted)", v.f.Size, len(v.f.Entries))}
+	if v.f.Size != uint64(v.count()) {
+		return &Failure{Index: -1, Reason: fmt.Sprintf("end-of-log says %d records, the file has %d (records removed or inserted)", v.f.Size, v.count())}
 	}
-	if n := len(v.f.Entries); n == 0 || v.f.Head != v.headAt(n) {
+	if n := v.count(); n == 0 || v.f.Head != v.headAt(n) {
 		return &Failure{Index: -1, Reason: "end-of-log head does not match the recomputed chain (the file was edited after export)"}
 	}
 	return nil
@@ -237,12 +266,8 @@ func (v *verifier) fail(e *Entry, format string, args ...any) error {
 	return &Failure{Index: int64(e.Index), Type: typ, Line: e.Line, Reason: fmt.Sprintf(format, args...)}
 }
 
-// readGenesis checks record 0 and pins the key.
-func (v *verifier) readGenesis() error {
-	if len(v.f.Entries) == 0 {
-		return &Failure{Index: -1, Reason: "the log has no records"}
-	}
-	e := &v.f.Entries[0]
+// readGenesis checks record 0, e, and pins the key.
+func (v *verifier) readGenesis(e *Entry) error {
 	g := e.Record
 	if g == nil || g.Type != TypeGenesis {
 		return v.fail(e, "record 0 must be the genesis record")

@@ -18,6 +18,12 @@ import (
 // derives every roll in its place, so that the report (its first failure, its counts) is
 // exactly the serial one.
 
+// heads gives the verifier head_{n−1}, the head of a chain of n entries.
+type heads interface {
+	headAt(n int) ident.Hash
+	finish()
+}
+
 // headChain computes head_i of every entry on its own goroutine (docs/LOG-FORMAT.md 2,
 // chain of records), keeping those of the chain lengths the verifier will ask for (the
 // trailer's, each checkpoint's); headAt waits until the head asked for exists.
@@ -123,6 +129,11 @@ type rollBatch struct {
 	key  ident.Hash
 	jobs []rollJob
 	bad  bool // a roll's values differ from the derivation, or the request is invalid
+
+	// later (streaming) gives the key from the turn's seed, where the seed is revealed
+	// after the close (stream.go); nil once the key is known.
+	later func(seed ident.Hash) ident.Hash
+	turn  uint32
 }
 
 type rollJob struct {

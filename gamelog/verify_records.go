@@ -28,6 +28,14 @@ type ordersRec struct {
 	text       []byte // v2: the disclosed canonical text, once read
 }
 
+// kept returns o with its strings copied out of the record's bytes, which the streaming
+// verifier lets go once their stretch of the log is checked (stream.go).
+func (o ordersRec) kept() ordersRec {
+	o.player, o.forP, o.side = strings.Clone(o.player), strings.Clone(o.forP), strings.Clone(o.side)
+	o.messageID = strings.Clone(o.messageID)
+	return o
+}
+
 type closeRec struct {
 	withheld bool // its inputs are withheld from this view
 	uses     []uint64
@@ -51,7 +59,8 @@ type verifier struct {
 	opts VerifyOptions
 	rep  *Report
 
-	hc         *headChain
+	hc         heads
+	stream     *streamState // set while the verifier reads a stream (stream.go)
 	game       ident.GameID
 	turns      uint64
 	commitment ident.Hash
@@ -147,10 +156,17 @@ func (v *verifier) keyed(c *closeRec, key ident.Hash) {
 }
 
 func (v *verifier) flushBatch() {
-	if v.batch != nil && len(v.batch.jobs) > 0 {
-		v.workers.send(v.batch)
-	}
+	b := v.batch
 	v.batch = nil
+	switch {
+	case b == nil:
+	case b.later != nil: // streaming: sent once its seed is revealed
+		if !v.sendLater(b) {
+			v.stream.deferred = append(v.stream.deferred, b)
+		}
+	case len(b.jobs) > 0:
+		v.workers.send(b)
+	}
 }
 
 // afterEnd lists the record types that may follow the end record.
@@ -319,7 +335,7 @@ func (v *verifier) checkActivation(e *Entry) error {
 		}
 	}
 	v.activations[ta], v.lastAct, v.cur = true, ta, nil
-	v.acts[ta] = strings.Fields(e.Record.Get("act"))
+	v.acts[ta] = strings.Fields(strings.Clone(e.Record.Get("act")))
 	if e.Record.Has("secret") {
 		if !v.declared || e.Record.Get("secret") != "yes" {
 			return v.fail(e, "secret %q: an activation declares \"secret yes\", and only in a log whose genesis declares secrecy", e.Record.Get("secret"))
@@ -366,7 +382,7 @@ func (v *verifier) checkOrders(e *Entry) error {
 	if !e.Record.Has("orders-hash") || e.Record.Has("commitment") || e.Record.Has("default") {
 		return v.fail(e, "a %s orders record carries orders-hash (and no commitment or default)", v.f.Format)
 	}
-	v.orders[e.Index] = ordersRec{player: p, hash: e.Record.Hash32("orders-hash"), entropy: e.Record.Bytes("entropy")}
+	v.orders[e.Index] = ordersRec{player: p, hash: e.Record.Hash32("orders-hash"), entropy: e.Record.Bytes("entropy")}.kept()
 	return nil
 }
 
@@ -483,6 +499,9 @@ func (v *verifier) checkReveal(e *Entry) error {
 	if t < 1 || t > v.turns || uint32(t) <= v.revealed {
 		return v.fail(e, "reveal of turn %d out of order (last revealed %d, turns 1..%d)", t, v.revealed, v.turns)
 	}
+	if v.stream != nil {
+		return v.streamReveal(e, uint32(t))
+	}
 	if x, ok := v.seeds[uint32(t)]; !ok || x != e.Record.Hash32("seed") {
 		return v.fail(e, "seed of turn %d does not hash down to the commitment C", t)
 	}
@@ -510,7 +529,7 @@ func (v *verifier) checkCommit(e *Entry) error {
 	if side := e.Record.Get("side"); !v.sides[side] {
 		return v.fail(e, "side %q is not in the genesis record", side)
 	}
-	v.commits[e.Index] = commitRec{side: e.Record.Get("side"), hash: e.Record.Hash32("hidden-hash")}
+	v.commits[e.Index] = commitRec{side: strings.Clone(e.Record.Get("side")), hash: e.Record.Hash32("hidden-hash")}
 	return nil
 }
 

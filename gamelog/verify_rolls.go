@@ -52,8 +52,10 @@ func (v *verifier) checkRoll(e *Entry) error {
 			return v.fail(e, "values %v, the committed dice give %v: the roll was changed", values, want)
 		}
 		v.rep.RollsChecked++
-	} else if v.cur.batch != nil { // checked by a worker before the report is given
-		v.cur.batch.jobs = append(v.cur.batch.jobs, rollJob{label: label, sides: sides, count: count, values: values})
+	} else if b := v.cur.batch; b != nil && b.later != nil { // counted once its seed is known
+		b.jobs = append(b.jobs, rollJob{label: strings.Clone(label), sides: sides, count: count, values: values})
+	} else if b != nil { // checked by a worker before the report is given
+		b.jobs = append(b.jobs, rollJob{label: label, sides: sides, count: count, values: values})
 		v.rep.RollsChecked++
 	}
 	v.cur.seq++
@@ -350,11 +352,11 @@ func (v *verifier) checkExternal() error {
 			return &Failure{Index: -1, Reason: fmt.Sprintf("EQUIVOCATION: two validly signed checkpoints for size %d with heads %x and %x", c.Size, o.Head[:], c.Head[:])}
 		}
 		seen[c.Size] = c
-		if c.Size == 0 || c.Size > uint64(len(v.f.Entries)) {
-			return &Failure{Index: -1, Reason: fmt.Sprintf("a signed checkpoint covers %d records, the log has %d: records were removed", c.Size, len(v.f.Entries))}
+		if c.Size == 0 || c.Size > uint64(v.count()) {
+			return &Failure{Index: -1, Reason: fmt.Sprintf("a signed checkpoint covers %d records, the log has %d: records were removed", c.Size, v.count())}
 		}
 		if v.headAt(int(c.Size)) != c.Head {
-			e := &v.f.Entries[c.Size-1]
+			e := v.entry(c.Size - 1)
 			return v.fail(e, "EQUIVOCATION: the signed checkpoint of size %d from mail disagrees with this log: a record up to %d was changed", c.Size, c.Size-1)
 		}
 		v.rep.External++

@@ -75,12 +75,13 @@ type standingState struct {
 	pending []uint64             // standing records no close has used yet, in log order
 	used    map[uint64]uint64    // standing record → the close that used it
 	mids    map[string]uint64    // Message-ID → the standing record that named it
+	opened  map[uint64]bool      // sealed standing record → this copy holds its unseal block
 }
 
 func (s *standingState) init() {
 	if s.side == nil {
 		s.sides, s.side, s.used, s.mids = map[turnAct][]string{}, map[uint64]string{}, map[uint64]uint64{}, map[string]uint64{}
-		s.kind = map[uint64]string{}
+		s.kind, s.opened = map[uint64]string{}, map[uint64]bool{}
 	}
 }
 
@@ -128,8 +129,9 @@ func (v *verifier) checkStandingSeal(e *Entry, sf *sealedFields) error {
 		return v.fail(e, "standing kind %q: a kind is a lower-case word", sf.kind)
 	}
 	v.st.init()
-	v.st.side[e.Index] = sf.side
-	v.st.kind[e.Index] = sf.kind
+	v.st.side[e.Index] = strings.Clone(sf.side) // kept past the record's bytes (stream.go)
+	v.st.kind[e.Index] = strings.Clone(sf.kind)
+	v.st.opened[e.Index] = e.Inner != nil
 	v.st.pending = append(v.st.pending, e.Index)
 	if v.v5 && v.teamSide(sf.side) {
 		v.th.owedSt = e
@@ -189,7 +191,7 @@ func (v *verifier) standingMessageID(e *Entry, i uint64, messageID string) error
 		}
 		return v.fail(e, "Message-ID %s already fed standing record %d: a mail feeds one standing record", mid, prev)
 	}
-	v.st.mids[key] = i
+	v.st.mids[strings.Clone(key)] = i
 	return nil
 }
 
@@ -224,7 +226,7 @@ func (v *verifier) checkCloseStanding(e *Entry, ta turnAct) error {
 		return v.fail(e, "uses standing records %v; by its activation's sides %v and its cut (record %d) it uses %v (every pending one, in log order)", have, v.st.sides[ta], cut, want)
 	}
 	for _, i := range want {
-		if v.f.Entries[i].Inner == nil {
+		if !v.st.opened[i] {
 			return v.fail(e, "uses standing record %d, whose unseal block this copy lacks (from the close that uses it on, every view holds a standing record)", i)
 		}
 		v.st.used[i] = e.Index

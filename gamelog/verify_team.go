@@ -1,5 +1,7 @@
 package gamelog
 
+import "strings"
+
 // The rules of log format v4 for team games (docs/LOG-FORMAT.md 3): several players may
 // share a side, each holding the commands an assign record gave him; a close uses one orders
 // record per player asked; assignments and TEAM messages are sealed for their side.
@@ -51,7 +53,7 @@ func (v *verifier) checkAssign(e *Entry) error {
 		v.team.commander = map[string]string{}
 	}
 	if r.Has("commander") {
-		v.team.commander[side] = p
+		v.team.commander[strings.Clone(side)] = strings.Clone(p)
 	}
 	return nil
 }

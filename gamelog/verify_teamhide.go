@@ -60,7 +60,7 @@ func (v *verifier) checkTeamAsks(e *Entry, ta turnAct) error {
 		case side <= prev:
 			return v.fail(e, "team-asks not sorted by side or repeated at %s", side)
 		}
-		prev, asks[side] = side, n
+		prev, asks[strings.Clone(side)] = side, n
 	}
 	if v.th.asks == nil {
 		v.th.asks = map[turnAct]map[string]int{}
@@ -126,7 +126,7 @@ func (v *verifier) checkTeamOrders(e *Entry, ta turnAct) error {
 		return err
 	}
 	v.orders[e.Index] = ordersRec{side: side, team: true, hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
-		isDefault: def, held: r.Has("held"), replaces: rep}
+		isDefault: def, held: r.Has("held"), replaces: rep}.kept()
 	v.th.owed = e
 	return nil
 }
@@ -143,7 +143,7 @@ func (v *verifier) checkReplaces(e *Entry, ta turnAct, side string) (uint64, err
 	if v.th.live[ta] == nil {
 		v.th.live[ta] = map[string]int{}
 	}
-	v.th.live[ta][side]++
+	v.th.live[ta][strings.Clone(side)]++
 	r := e.Record
 	if !r.Has("replaces") {
 		return 0, nil
@@ -290,14 +290,14 @@ func (v *verifier) checkSender(e *Entry) error {
 	if counts != p {
 		o.forP = counts
 	}
-	v.orders[i] = o
+	v.orders[i] = o.kept()
 	if v.th.latest == nil {
 		v.th.latest = map[turnAct]map[string]uint64{}
 	}
 	if v.th.latest[o.ta] == nil {
 		v.th.latest[o.ta] = map[string]uint64{}
 	}
-	v.th.latest[o.ta][counts] = i
+	v.th.latest[o.ta][strings.Clone(counts)] = i
 	return v.checkPlace(e)
 }
 

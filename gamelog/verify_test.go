@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,13 +26,40 @@ func newGame(t testing.TB, sc ledgertest.Script, v ledger.View) game {
 	return g
 }
 
+// verifyData verifies data as ParseFile and Verify do, and checks that the streaming
+// verifier agrees (sameAsStream).
 func verifyData(t *testing.T, data []byte, opts gamelog.VerifyOptions) (*gamelog.Report, error) {
 	t.Helper()
 	f, err := gamelog.ParseFile(data)
-	if err != nil {
-		return nil, err
+	var rep *gamelog.Report
+	if err == nil {
+		rep = gamelog.Verify(f, opts)
 	}
-	return gamelog.Verify(f, opts), nil
+	sameAsStream(t, data, opts, rep, err)
+	return rep, err
+}
+
+// sameAsStream checks the streaming verifier against the whole one's report (rep, or the
+// parse error err) of data: VerifyStream gives the same; read in stretches of a few hundred
+// bytes and of a few KB, the stream passes exactly the logs the whole verifier passes, with
+// the same report, where it decides (a failure is always left to the whole verifier).
+func sameAsStream(t *testing.T, data []byte, opts gamelog.VerifyOptions, rep *gamelog.Report, err error) {
+	t.Helper()
+	_, srep, serr := gamelog.VerifyStream(bytes.NewReader(data), opts)
+	if fmt.Sprint(serr) != fmt.Sprint(err) || !reflect.DeepEqual(srep, rep) {
+		t.Fatalf("VerifyStream gives %+v, %v; Verify %+v, %v", srep, serr, rep, err)
+	}
+	for _, size := range []int{300, 5000} {
+		got, why := gamelog.StreamOnly(data, opts, size)
+		switch ok := err == nil && rep.OK(); {
+		case why == "" && !ok:
+			t.Fatalf("stretches of %d bytes: the stream passes a log Verify fails (%v %v)", size, err, rep.Failure)
+		case why == "" && !reflect.DeepEqual(got, rep):
+			t.Fatalf("stretches of %d bytes: the stream reports\n%+v\nVerify\n%+v", size, got, rep)
+		case why == "failed" && ok:
+			t.Fatalf("stretches of %d bytes: the stream fails a log Verify passes", size)
+		}
+	}
 }
 
 func TestHonestLogsVerify(t *testing.T) {

@@ -124,7 +124,9 @@ func (v *verifier) checkSealed(e *Entry) error {
 		// An orders text has no turn of its own: its seal carries the close's.
 		return v.fail(e, "a sealed orders text of turn %s activation %s outside that activation's close", sf.turn, sf.act)
 	}
-	if e.Inner == nil && v.over {
+	if e.Inner == nil && v.stream != nil {
+		v.stream.lacking = true // a failure if the end record comes (streamEnd)
+	} else if e.Inner == nil && v.over {
 		return v.fail(e, "the game is over, and this copy lacks the record sealed here (after the end every view carries every unseal block, docs/LOG-FORMAT.md 4)")
 	}
 	if e.Inner == nil {
@@ -196,13 +198,13 @@ func (v *verifier) checkOrdersV2(e *Entry, ta turnAct, sender, p string) error {
 	if v.current[ta] == nil {
 		v.current[ta] = map[string]uint64{}
 	}
-	v.current[ta][v.ordersKey(p)] = e.Index
+	v.current[ta][strings.Clone(v.ordersKey(p))] = e.Index
 	forP := ""
 	if sender != p {
 		forP = p
 	}
 	v.orders[e.Index] = ordersRec{player: sender, forP: forP, side: v.players[sender], hash: r.Hash32("commitment"), entropy: r.Bytes("entropy"), ta: ta,
-		isDefault: def, messageID: r.Get("message-id"), held: r.Has("held")}
+		isDefault: def, messageID: r.Get("message-id"), held: r.Has("held")}.kept()
 	return nil
 }
 
@@ -343,12 +345,20 @@ func (v *verifier) finishTexts(at *Entry) error {
 	if eh != *c.claimedE {
 		return v.fail(ce, "inputs-hash %x, recomputed E is %x", c.claimedE[:], eh[:])
 	}
-	x, ok := v.seeds[c.ta.t]
-	switch r, keyedByRound := v.b3.rounds[c.ta]; {
-	case ok && v.b3.chain != nil && keyedByRound:
-		v.keyed(c, dice.BeaconKey(x, v.game, v.start, c.ta.t, c.ta.a, eh, r.Number, r.Randomness()))
+	r, byRound := v.b3.rounds[c.ta]
+	byRound = byRound && v.b3.chain != nil
+	start := v.start
+	key := func(x ident.Hash) ident.Hash {
+		if byRound {
+			return dice.BeaconKey(x, v.game, start, c.ta.t, c.ta.a, eh, r.Number, r.Randomness())
+		}
+		return dice.ActivationKey(x, v.game, start, c.ta.t, c.ta.a, eh)
+	}
+	switch x, ok := v.seeds[c.ta.t]; {
 	case ok:
-		v.keyed(c, dice.ActivationKey(x, v.game, v.start, c.ta.t, c.ta.a, eh))
+		v.keyed(c, key(x))
+	case v.stream != nil: // its turn's seed may be revealed further on
+		v.keyedLater(c, key)
 	}
 	_ = at
 	return nil

@@ -3,6 +3,7 @@ package gamelog
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 
 	"navarch/beacon"
@@ -182,7 +183,7 @@ func (v *verifier) checkHeldOf(e *Entry, ta turnAct, held bool, messageID string
 	}
 	u, seen := v.b3.mids[mid]
 	if !seen {
-		v.b3.mids[mid] = midUse{index: e.Index, held: held, acts: map[turnAct]bool{ta: true}}
+		v.b3.mids[strings.Clone(mid)] = midUse{index: e.Index, held: held, acts: map[turnAct]bool{ta: true}}
 		return nil
 	}
 	switch {
@@ -214,7 +215,7 @@ func (v *verifier) checkBeaconMail() error {
 				continue
 			}
 			if m.Size == s.namedAt+1 && !m.Mailed.Before(at) {
-				e := &v.f.Entries[s.namedAt]
+				e := v.entry(s.namedAt)
 				return v.fail(e, "the mail that named round %d (checkpoint of size %d) was received at %s, not before the round was published at %s",
 					s.round, m.Size, m.Mailed.UTC().Format(time.RFC3339), at.Format(time.RFC3339))
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -81,16 +82,38 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	f, ok := readLog("verify", fs.Arg(0), stdout, stderr)
+	f, rep, ok := verifyLog(fs.Arg(0), opts, stdout, stderr)
 	if !ok {
 		return 1
 	}
-	rep := gamelog.Verify(f, opts)
 	printReport(stdout, fs.Arg(0), f, rep, len(opts.Sent), *player)
 	if !rep.OK() {
 		return 1
 	}
 	return 0
+}
+
+// verifyLog verifies the log in the file name as it streams past (gamelog.VerifyStream):
+// its memory does not grow with the log's length, as a whole File's would. A file that
+// cannot be read is said on stderr, one that does not parse is a FAIL line, as readLog says
+// them.
+func verifyLog(name string, opts gamelog.VerifyOptions, stdout, stderr io.Writer) (*gamelog.File, *gamelog.Report, bool) {
+	file, err := os.Open(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
+		return nil, nil, false
+	}
+	defer file.Close()
+	f, rep, err := gamelog.VerifyStream(file, opts)
+	switch {
+	case errors.Is(err, gamelog.ErrRead):
+		fmt.Fprintf(stderr, "navarch verify: %v\n", err)
+		return nil, nil, false
+	case err != nil:
+		fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
+		return nil, nil, false
+	}
+	return f, rep, true
 }
 
 // sentWho names whose records verify --sent checked: the player given, or the one the log's

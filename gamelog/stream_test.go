@@ -1,0 +1,71 @@
+package gamelog_test
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"navarch/gamelog"
+	"navarch/ledger"
+	"navarch/ledger/ledgertest"
+)
+
+// TestStreamVerifiesHonestLogs: the streaming verifier decides an honest log itself, in
+// every view and in stretches of every size down to a few hundred bytes, with Verify's
+// report: no log is left to the whole verifier that the stream should read.
+func TestStreamVerifiesHonestLogs(t *testing.T) {
+	over := ledgertest.Small
+	over.End = true
+	long := ledgertest.Script{Seed: "stream", Turns: 4, Activations: 12, Rolls: 9, Reveal: -1, End: true}
+	for _, c := range []struct {
+		name string
+		sc   ledgertest.Script
+		view ledger.View
+	}{
+		{"full, over", over, ledger.View{Full: true}},
+		{"public, over", over, ledger.View{}},
+		{"public, pending", ledgertest.Small, ledger.View{}},
+		{"full, long", long, ledger.View{Full: true}},
+		{"public, long", long, ledger.View{}},
+	} {
+		g := newGame(t, c.sc, c.view)
+		opts := gamelog.VerifyOptions{Key: g.Pub()}
+		f, err := gamelog.ParseFile(g.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := gamelog.Verify(f, opts)
+		if !want.OK() {
+			t.Fatalf("%s: %v", c.name, want.Failure)
+		}
+		for _, size := range []int{200, 1000, 1 << 20} {
+			got, why := gamelog.StreamOnly(g.Data, opts, size)
+			if why != "" || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, stretches of %d bytes: %q\n%+v\nVerify gives\n%+v", c.name, size, why, got, want)
+			}
+		}
+		sf, got, err := gamelog.VerifyStream(bytes.NewReader(g.Data), opts)
+		if err != nil || !reflect.DeepEqual(got, want) || sf.Format != f.Format || sf.View != f.View {
+			t.Errorf("%s: VerifyStream gives %v %+v", c.name, err, got)
+		}
+	}
+}
+
+// FuzzVerifyStream: on any bytes, the streaming verifier never passes a log the whole
+// verifier fails, passes with the whole verifier's report where it decides, and
+// VerifyStream gives the whole verifier's report or parse error (sameAsStream).
+func FuzzVerifyStream(f *testing.F) {
+	for _, v := range []ledger.View{{Full: true}, {}} {
+		g := newGame(f, ledgertest.Script{Seed: "fuzz", Turns: 2, Activations: 2, Rolls: 3, Reveal: 1, End: true}, v)
+		f.Add(g.Data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		opts := gamelog.VerifyOptions{TrustLogKey: true}
+		file, err := gamelog.ParseFile(data)
+		var rep *gamelog.Report
+		if err == nil {
+			rep = gamelog.Verify(file, opts)
+		}
+		sameAsStream(t, data, opts, rep, err)
+	})
+}
