@@ -27,7 +27,12 @@ import (
 
 // longGame is 10 turns of 100 activations with 100 rolls each: 100,000 rolls of the
 // activations plus one draw per turn, every seed revealed.
-var longGame = sync.OnceValues(func() ([]byte, error) {
+var longGame = sync.OnceValues(func() ([]byte, error) { return benchGame(10) })
+
+// longerGame is longGame played for twice as many turns.
+var longerGame = sync.OnceValues(func() ([]byte, error) { return benchGame(20) })
+
+func benchGame(turns int) ([]byte, error) {
 	dir, err := tempDir()
 	if err != nil {
 		return nil, err
@@ -37,16 +42,21 @@ var longGame = sync.OnceValues(func() ([]byte, error) {
 		return nil, err
 	}
 	defer s.Close()
-	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "bench", Turns: 10, Activations: 100, Rolls: 100, Reveal: -1, End: true})
+	id, err := ledgertest.Game(s, ledgertest.Script{Seed: "bench", Turns: turns, Activations: 100, Rolls: 100, Reveal: -1, End: true})
 	if err != nil {
 		return nil, err
 	}
 	return ledgertest.Export(s, id, ledger.View{Full: true})
-})
+}
 
 func loadLong(b *testing.B) ([]byte, *gamelog.Report) {
 	b.Helper()
-	data, err := longGame()
+	return loadGame(b, longGame)
+}
+
+func loadGame(b *testing.B, game func() ([]byte, error)) ([]byte, *gamelog.Report) {
+	b.Helper()
+	data, err := game()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -211,17 +221,30 @@ func (fl *hashFloor) run() {
 // one-core hashing floor of BenchmarkVerify100kRolls computed in the same loop. It reports
 // the rolls per second of the whole process (start to exit), the ratios of its wall and CPU
 // time (user and system, every thread) to the floor's, and its peak resident memory per MB
-// of log. The file is in the page cache (it was just written), as after a download.
+// of log. The file is in the page cache (it was just written), as after a download. The
+// sub-benchmark "20turns" runs the same on a log twice as long (not with -short), to show
+// how the process's time and memory grow with the log.
 func BenchmarkVerifyProcess(b *testing.B) {
-	data, rep := loadLong(b)
-	fl := newHashFloor(b, data)
 	dir := b.TempDir()
-	bin, log := filepath.Join(dir, "navarch"), filepath.Join(dir, "long.log")
+	bin := filepath.Join(dir, "navarch")
 	if other := os.Getenv("NAVARCH_VERIFY_BIN"); other != "" { // another build, to compare
 		bin = other
 	} else if out, err := exec.Command("go", "build", "-o", bin, "navarch/cmd/navarch").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
+	b.Run("10turns", func(b *testing.B) { benchVerifyProcess(b, bin, longGame) })
+	b.Run("20turns", func(b *testing.B) {
+		if testing.Short() {
+			b.Skip("a log of 77 MB")
+		}
+		benchVerifyProcess(b, bin, longerGame)
+	})
+}
+
+func benchVerifyProcess(b *testing.B, bin string, game func() ([]byte, error)) {
+	data, rep := loadGame(b, game)
+	fl := newHashFloor(b, data)
+	log := filepath.Join(b.TempDir(), "long.log")
 	if err := os.WriteFile(log, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
@@ -248,6 +271,7 @@ func BenchmarkVerifyProcess(b *testing.B) {
 	b.ReportMetric(verify.Seconds()/floor.Seconds(), "x-floor")
 	b.ReportMetric(verifyCPU.Seconds()/floorCPU.Seconds(), "cpu-x-floor")
 	b.ReportMetric(float64(rss)/(1<<20)/(float64(len(data))/1e6), "peak-MiB/MB")
+	b.ReportMetric(float64(rss)/(1<<20), "peak-MiB")
 }
 
 // timeChildEnv makes the test binary timeChild instead of running tests.

@@ -205,10 +205,10 @@ func (r *goodRun) parse(f *File, data []byte, str string) bool {
 	for p < r.b && p+2 < len(str) {
 		start := p + 2
 		if cap(arena)-len(arena) < 1024 {
-			arena = make([]uint16, 0, max(16<<10, (r.b-start)/14)) // a field line in every 17 bytes or so
+			arena = make([]uint16, 0, max(2048, (r.b-start)/14)) // a field line in every 17 bytes or so
 		}
 		if len(recs) == cap(recs) {
-			recs = make([]Record, 0, max(1024, (r.b-start)/100)) // a record in every 110 bytes or so
+			recs = make([]Record, 0, max(128, (r.b-start)/100)) // a record in every 110 bytes or so
 		}
 		s := str[start:]
 		var end, lines int

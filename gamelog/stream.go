@@ -64,7 +64,19 @@ type streamState struct {
 	lacking  bool         // a sealed record without its unseal block was read
 	ended    bool         // the end record was read
 	deferred []*rollBatch // closes' rolls waiting for their turn's seed, in log order
+	labels   []byte       // the arena of their labels (keep)
 	heads    streamHeads
+}
+
+// keep copies a waiting roll's label out of its stretch's bytes, into an arena whose blocks
+// are never written again, so that the string stays what it was.
+func (s *streamState) keep(label string) string {
+	if cap(s.labels)-len(s.labels) < len(label) {
+		s.labels = make([]byte, 0, max(64<<10, len(label)))
+	}
+	n := len(s.labels)
+	s.labels = append(s.labels, label...)
+	return unsafe.String(unsafe.SliceData(s.labels[n:]), len(label))
 }
 
 // verifyStream verifies the log r holds a stretch at a time. why is "" where the log

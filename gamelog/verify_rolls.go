@@ -53,7 +53,7 @@ func (v *verifier) checkRoll(e *Entry) error {
 		}
 		v.rep.RollsChecked++
 	} else if b := v.cur.batch; b != nil && b.later != nil { // counted once its seed is known
-		b.jobs = append(b.jobs, rollJob{label: strings.Clone(label), sides: sides, count: count, values: values})
+		b.jobs = append(b.jobs, rollJob{label: v.stream.keep(label), sides: sides, count: count, values: values})
 	} else if b != nil { // checked by a worker before the report is given
 		b.jobs = append(b.jobs, rollJob{label: label, sides: sides, count: count, values: values})
 		v.rep.RollsChecked++
