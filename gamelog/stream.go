@@ -142,7 +142,7 @@ func (v *verifier) runStream(p *stream, c *chunk) error {
 		}
 		v.stream.n = c.end
 		if c.last {
-			v.f.Size, v.f.Head, v.f.Signature = c.f.Size, c.f.Head, c.f.Signature
+			v.f.Size, v.f.Head, v.f.Signature, v.f.Private = c.f.Size, c.f.Head, c.f.Signature, c.f.Private
 		}
 	}
 	if p.failed {
@@ -434,23 +434,62 @@ func (s *stream) parseChunks(jobs <-chan *chunk) {
 }
 
 // parseChunk parses c's blocks into c.f, hashing each leaf and opening each seal; the last
-// stretch's trailer goes into c.f's Size, Head and Signature. It reports whether c is all
-// of a good export.
+// stretch's private blocks go into c.f.Private, its trailer into c.f's Size, Head and
+// Signature. It reports whether c is all of a good export.
 func parseChunk(c *chunk, format, view string) bool {
 	if c.end < c.base {
 		return false
 	}
 	str := unsafe.String(unsafe.SliceData(c.data), len(c.data))
 	c.f = &File{Format: format, View: view, Entries: make([]Entry, c.end-c.base)}
-	r := goodRun{a: 0, b: len(str), base: c.base, end: c.end, off: c.base}
-	if !r.parse(c.f, c.data, str) || r.first != nil || r.start != 2 || r.stop != len(str) {
-		return false
-	}
 	if !c.last {
-		return r.trailer == nil
+		r, ok := parseRecords(c, str)
+		return ok && r.trailer == nil
 	}
+	if i := strings.Index(str, "\n\nprivate "); i >= 0 { // a side's copy: its own hidden set-up
+		r, ok := parseRecords(c, str[:i+1])
+		return ok && r.trailer == nil && c.f.parseTail(str[i+2:], c.end)
+	}
+	r, ok := parseRecords(c, str)
 	t := r.trailer
-	return t != nil && t.end == len(str) && c.f.parseTrailer(t.first, t.rest, t.line) == nil && c.f.Size == uint64(c.end)
+	return ok && t != nil && t.end == len(str) && c.f.parseTrailer(t.first, t.rest, t.line) == nil && c.f.Size == uint64(c.end)
+}
+
+// parseRecords parses the blocks of str, c's bytes or the part of them before its private
+// blocks, into c.f's entries, as a stretch of parseGood.
+func parseRecords(c *chunk, str string) (goodRun, bool) {
+	r := goodRun{a: 0, b: len(str), base: c.base, end: c.end, off: c.base}
+	ok := r.parse(c.f, c.data[:len(str)], str) && r.first == nil && r.start == 2 && r.stop == len(str)
+	return r, ok
+}
+
+// parseTail parses what follows the records of a side's copy: its private blocks, then the
+// trailer, each block one line (docs/LOG-FORMAT.md 4), as takeBlock reads them; n is the
+// number of records.
+func (f *File) parseTail(s string, n int) bool {
+	for {
+		block, rest, more := strings.Cut(s, "\n\n")
+		if !more {
+			block = strings.TrimSuffix(s, "\n")
+		}
+		if strings.Contains(block, "\n") || !more && len(block)+1 != len(s) {
+			return false
+		}
+		word, args, _ := strings.Cut(block, " ")
+		switch {
+		case word == "private" && more:
+			p, err := parsePrivate(block, args)
+			if err != nil {
+				return false
+			}
+			f.Private = append(f.Private, p)
+		case word == "end-of-log" && !more:
+			return f.parseTrailer(block, args, 0) == nil && f.Size == uint64(n)
+		default:
+			return false
+		}
+		s = rest
+	}
 }
 
 // chain computes the heads of the stretches in order and gives them to the verifier.

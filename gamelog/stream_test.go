@@ -25,6 +25,9 @@ func TestStreamVerifiesHonestLogs(t *testing.T) {
 		{"full, over", over, ledger.View{Full: true}},
 		{"public, over", over, ledger.View{}},
 		{"public, pending", ledgertest.Small, ledger.View{}},
+		{"side, pending", ledgertest.Small, ledger.View{Side: "venice"}}, // with its private block
+		{"other side, pending", ledgertest.Small, ledger.View{Side: "ottoman"}},
+		{"side, over", over, ledger.View{Side: "venice"}},
 		{"full, long", long, ledger.View{Full: true}},
 		{"public, long", long, ledger.View{}},
 	} {
