@@ -29,8 +29,8 @@ import (
 //     sends the log to the whole verifier.
 //
 // Where anything does not check — a record, a roll, the trailer, a stretch that is not
-// that of a good export — and where the auditor's options need the whole log (his orders,
-// his sent mail) or the log is of format v1, VerifyStream reads r again from its start and
+// that of a good export — and where the auditor's options need the whole log (his sent
+// mail) or the log is of format v1, VerifyStream reads r again from its start and
 // gives Verify's report of the whole, which names the first failure as Verify does. An
 // error reading r wraps ErrRead; a file that does not parse gives ParseFile's error.
 func VerifyStream(r io.ReadSeeker, opts VerifyOptions) (*File, *Report, error) {
@@ -81,11 +81,12 @@ func (s *streamState) keep(label string) string {
 
 // verifyStream verifies the log r holds a stretch at a time. why is "" where the log
 // verified; otherwise the whole log must be verified (VerifyStream), and why says for what:
-// "failed" (something did not check), or the reason the stream could not decide ("options",
+// "failed" (something did not check), or the reason the stream could not decide ("options":
+// --sent,
 // "format", "parse": not a good export as parseGood reads one, "head": a checkpoint of a
 // size further back).
 func verifyStream(r io.Reader, opts VerifyOptions, size int) (f *File, rep *Report, why string) {
-	if len(opts.Orders) > 0 || len(opts.Sent) > 0 {
+	if len(opts.Sent) > 0 { // verify --sent reads every record of the player's (checkSent)
 		return nil, nil, "options"
 	}
 	wanted := map[int]bool{}
@@ -112,7 +113,7 @@ func verifyStream(r io.Reader, opts VerifyOptions, size int) (f *File, rep *Repo
 		return nil, nil, string(whole)
 	case v.stream.heads.missing:
 		return nil, nil, "head"
-	case err != nil || !rollsOK:
+	case err != nil || !rollsOK || v.rep.Failure != nil: // findOrders fails the report itself
 		return nil, nil, "failed"
 	}
 	v.rep.Records = v.stream.n

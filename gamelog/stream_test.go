@@ -2,11 +2,14 @@ package gamelog_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"navarch/gamelog"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 )
 
@@ -71,4 +74,50 @@ func FuzzVerifyStream(f *testing.F) {
 		}
 		sameAsStream(t, data, opts, rep, err)
 	})
+}
+
+// TestStreamCheckpointsFarBack: a checkpoint record may sign a chain far shorter than the
+// log before it; the stream keeps only the heads of the stretches it checks, so it leaves
+// such a log to the whole verifier ("head"), which passes it, and VerifyStream with it. A
+// checkpoint from mail of any size is kept while streaming, and decided by the stream.
+func TestStreamCheckpointsFarBack(t *testing.T) {
+	sc := ledgertest.Small
+	sc.End = true
+	g := newGame(t, sc, ledger.View{Full: true})
+	b := forge.Blocks(g.Data)
+	last := -1
+	for i, blk := range b {
+		if strings.HasPrefix(blk, "type checkpoint\n") {
+			last = i
+		}
+	}
+	c := forge.CheckpointAt(t, g, 3)
+	lines := strings.Split(b[last], "\n")
+	lines[2], lines[3], lines[4] = fmt.Sprintf("size %d", c.Size), fmt.Sprintf("head %x", c.Head[:]), fmt.Sprintf("signature %x", c.Signature)
+	b[last] = strings.Join(lines, "\n")
+	data := forge.Rechain(t, tamperKey, b)
+	opts := gamelog.VerifyOptions{Key: g.Pub()}
+	rep, err := verifyData(t, data, opts)
+	if err != nil || !rep.OK() {
+		t.Fatalf("a checkpoint of size 3 at record %d: %v %v", last-1, err, rep.Failure)
+	}
+	if _, why := gamelog.StreamOnly(data, opts, 300); why != "head" {
+		t.Errorf("the stream says %q of a checkpoint of size 3 at the log's end, want head", why)
+	}
+	opts.Checkpoints = []gamelog.Checkpoint{forge.CheckpointAt(t, g, 2)}
+	got, why := gamelog.StreamOnly(g.Data, opts, 300)
+	if why != "" || got.External != 1 {
+		t.Errorf("a checkpoint of size 2 from mail: the stream says %q, %d checked", why, got.External)
+	}
+}
+
+// TestStreamFindsOrders: verify --orders is decided by the stream, as Verify finds them.
+func TestStreamFindsOrders(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{})
+	opts := gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")}}
+	want, _ := verifyData(t, g.Data, opts)
+	got, why := gamelog.StreamOnly(g.Data, opts, 300)
+	if why != "" || !reflect.DeepEqual(got, want) || len(got.Orders) != 1 || len(got.Orders[0].Records) == 0 {
+		t.Errorf("the stream says %q, %+v; Verify %+v", why, got, want)
+	}
 }

@@ -147,7 +147,7 @@ func TestOrdersSelfCheck(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{})
 	mine := gamelog.CanonicalOrders("> VEN-2   MOVE 1507 1407\r\n>\r\n> VEN-2 FIRE OTT-1\r\n")
 	receipt := []byte("Thanks.\n" + gamelog.OrdersBlock(gamelog.CanonicalOrders("VEN-1 MOVE 1507 1407\nVEN-1 FIRE OTT-1")) + "-- \nnavarch\n")
-	rep := gamelog.Verify(g.File, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
+	rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{mine, gamelog.CanonicalOrders(string(receipt))}})
 	if !rep.OK() {
 		t.Fatalf("own orders not found: %v", rep.Failure)
 	}
@@ -157,7 +157,7 @@ func TestOrdersSelfCheck(t *testing.T) {
 			t.Errorf("orders %x found in %v, used by %v; want %d of each", m.Hash[:4], m.Records, m.UsedBy, want)
 		}
 	}
-	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
+	rep, _ = verifyData(t, g.Data, gamelog.VerifyOptions{TrustLogKey: true, Orders: [][]byte{gamelog.CanonicalOrders("VEN-2 RETREAT")}})
 	if rep.OK() {
 		t.Error("orders never sent were found")
 	}

@@ -367,7 +367,7 @@ func (v *verifier) finishTexts(at *Entry) error {
 // findOrdersV2 finds an auditor's orders among the disclosed texts.
 func (v *verifier) findOrdersV2(text []byte) OrdersMatch {
 	m := OrdersMatch{Hash: OrdersHash(text)}
-	for i := range v.f.Entries {
+	for i := range v.count() {
 		o, ok := v.orders[uint64(i)]
 		if ok && o.textLoaded && bytes.Equal(o.text, text) {
 			m.Records = append(m.Records, uint64(i))
