@@ -31,14 +31,16 @@ import (
 // Where anything does not check — a record, a roll, the trailer, a stretch that is not
 // that of a good export — and where the auditor's options need the whole log (his sent
 // mail) or the log is of format v1, VerifyStream reads r again from its start and
-// gives Verify's report of the whole, which names the first failure as Verify does. An
-// error reading r wraps ErrRead; a file that does not parse gives ParseFile's error.
+// gives Verify's report of the whole, which names the first failure as Verify does; a
+// reader that cannot seek (a pipe) is read whole at once. An error reading r wraps ErrRead; a file that does not parse gives ParseFile's error.
 func VerifyStream(r io.ReadSeeker, opts VerifyOptions) (*File, *Report, error) {
-	if f, rep, why := verifyStream(r, opts, streamChunk); why == "" {
-		return f, rep, nil
-	}
-	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrRead, err)
+	if _, err := r.Seek(0, io.SeekCurrent); err == nil { // a pipe cannot be read again: whole
+		if f, rep, why := verifyStream(r, opts, streamChunk); why == "" {
+			return f, rep, nil
+		}
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrRead, err)
+		}
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {

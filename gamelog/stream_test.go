@@ -2,6 +2,7 @@ package gamelog_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -119,5 +120,24 @@ func TestStreamFindsOrders(t *testing.T) {
 	got, why := gamelog.StreamOnly(g.Data, opts, 300)
 	if why != "" || !reflect.DeepEqual(got, want) || len(got.Orders) != 1 || len(got.Orders[0].Records) == 0 {
 		t.Errorf("the stream says %q, %+v; Verify %+v", why, got, want)
+	}
+}
+
+// pipe is a reader that cannot seek, as a pipe (verify <(curl …)).
+type pipe struct{ *bytes.Reader }
+
+func (pipe) Seek(int64, int) (int64, error) { return 0, errors.New("illegal seek") }
+
+// TestStreamFromAPipe: a log that cannot be read twice is read whole at once, so that its
+// failure is still named.
+func TestStreamFromAPipe(t *testing.T) {
+	g := newGame(t, ledgertest.Small, ledger.View{Full: true})
+	bad := bytes.Replace(g.Data, []byte("\ntype roll\n"), []byte("\ntype roll \n"), 1)
+	for _, data := range [][]byte{g.Data, bad} {
+		want, werr := verifyData(t, data, gamelog.VerifyOptions{Key: g.Pub()})
+		_, got, err := gamelog.VerifyStream(pipe{bytes.NewReader(data)}, gamelog.VerifyOptions{Key: g.Pub()})
+		if fmt.Sprint(err) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("from a pipe: %v %+v; Verify %v %+v", err, got, werr, want)
+		}
 	}
 }
