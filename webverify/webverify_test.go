@@ -1,6 +1,7 @@
 package webverify
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/ed25519"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,7 +194,8 @@ func TestPageAgreesWithVerify(t *testing.T) {
 	}
 }
 
-// goVerdict verifies a case with the Go verifier (navarch verify's gamelog.Verify); a parse
+// goVerdict verifies a case with the Go verifier (gamelog.Verify, and navarch verify's
+// gamelog.VerifyStream, which must agree with it); a parse
 // error names its record as navarch verify prints it ("record N ..."), or none (-1).
 func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
 	t.Helper()
@@ -231,6 +234,10 @@ func goVerdict(t *testing.T, c logCase) (*gamelog.Report, int64, string) {
 		opts.Sent = append(opts.Sent, sentMails(t, raw)...)
 	}
 	rep := gamelog.Verify(f, opts)
+	// navarch verify reads the log as it streams (gamelog.VerifyStream): the same report.
+	if _, srep, err := gamelog.VerifyStream(bytes.NewReader(c.Log), opts); err != nil || !reflect.DeepEqual(srep, rep) {
+		t.Fatalf("gamelog.VerifyStream gives %v %+v; Verify %+v", err, srep, rep)
+	}
 	if rep.Failure != nil {
 		return rep, rep.Failure.Index, rep.Failure.Error()
 	}
