@@ -68,6 +68,9 @@ type cached struct {
 	// but not what the engine keeps of its last step for the maps (the moves a report's map
 	// crops to, which a snapshot does not hold), so the drawer never borrows it.
 	traceless bool
+	// replayed: rebuilt by replaying the log, its snapshot unable to serve (none, another
+	// state's, too old): the commit that keeps it saves a fresh one (play.ReplaceSnapshot).
+	replayed bool
 }
 
 // take returns the engine kept for the game's log as it stands, or nil.
@@ -355,6 +358,8 @@ func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 			restored, e.traceless = true, true
 		} else if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return err
+		} else {
+			e.replayed = true
 		}
 		e.state = adjudicator.StateHash(e.eng)
 		return nil
@@ -425,9 +430,9 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 		return nil, err
 	}
 	var eng adjudicator.Game
-	traceless := false
+	traceless, replayed := false, false
 	if e := h.get(tx, id, size, head); e != nil {
-		eng, traceless = e.eng, e.traceless
+		eng, traceless, replayed = e.eng, e.traceless, e.replayed
 	} else if eng = h.restore(tx, id); eng != nil {
 		traceless = true
 	}
@@ -438,6 +443,7 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 		if eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return nil, err
 		}
+		replayed = true
 	}
 	var at uint64 // the last state record when the engine was had: a step resolved moves it
 	if traceless {
@@ -445,7 +451,7 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	}
 	tx.BeforeCommit(func() {
 		now, _, _ := store.LastState(tx, id)
-		h.keep(tx, id, eng, traceless && now == at)
+		h.keep(tx, id, eng, traceless && now == at, replayed)
 	})
 	return eng, nil
 }
@@ -476,10 +482,12 @@ func (h *Host) restoreRead(tx *store.Tx, id ident.GameID) adjudicator.Game {
 }
 
 // keep registers the engine to be kept after the commit if it is the committed log's state,
-// and saves it as the game's snapshot (play.SaveSnapshot) unless that is of this state
-// already: one snapshot a mail, however many steps it resolved. traceless: the engine was
-// restored from a snapshot and has resolved no step since (cached.traceless).
-func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, traceless bool) {
+// and saves it as the game's snapshot when the log has moved play.SnapshotEvery records past
+// the one kept (play.SaveSnapshot), or at once when the engine was replayed (replayed: the
+// snapshot could not serve; play.ReplaceSnapshot): at most one snapshot a mail, however many
+// steps it resolved. traceless: the engine was restored from a snapshot and has resolved no
+// step since (cached.traceless).
+func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, traceless, replayed bool) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
 		return
@@ -492,7 +500,11 @@ func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, tracele
 	if !bytes.Equal(got[:], want) {
 		return
 	}
-	if err := play.SaveSnapshot(tx, id, eng); err != nil { // a cache: the log is replayed without it
+	save := play.SaveSnapshot
+	if replayed {
+		save = play.ReplaceSnapshot
+	}
+	if err := save(tx, id, eng); err != nil { // a cache: the log is replayed without it
 		h.log.Warn("snapshot not saved", "game", fmt.Sprintf("%x", id[:]), "err", err)
 	}
 	if h.engines.max > 0 {
