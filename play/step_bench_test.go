@@ -22,7 +22,8 @@ import (
 
 // BenchmarkStepCommit is Lions at Sea (13.2) played by the bots and committed on a store
 // without fsync, beside the floor measured in the same loop: a bare bbolt commit of as many
-// bytes as the transaction wrote (the records it added and the snapshot), ns/bare-commit.
+// bytes as the transaction wrote (the records it added, and the snapshot when it saved one),
+// ns/bare-commit.
 // Two ways:
 //
 //   - step: one step (play.Step: the activation, orders, close, rolls, events and state)
@@ -83,7 +84,7 @@ func benchStepCommit(b *testing.B, mail bool) {
 			newGame()
 		}
 		orders := botOrders(b, g, g.Next())
-		before := logLen(b, s, id)
+		before, snapAt := logLen(b, s, id)
 		start, cpu0 := time.Now(), cpuNow()
 		if err := s.Update(func(tx *store.Tx) error {
 			for first := true; first || mail && g.Next().Kind == adjudicator.Auto; first = false {
@@ -99,7 +100,7 @@ func benchStepCommit(b *testing.B, mail bool) {
 			b.Fatal(err)
 		}
 		stepped, stepCPU = stepped+time.Since(start), stepCPU+cpuNow()-cpu0
-		n := logBytesFrom(b, s, id, before)
+		n := logBytesFrom(b, s, id, before, snapAt)
 		written += n
 		start, cpu0 = time.Now(), cpuNow()
 		if err := s.Update(func(tx *store.Tx) error { return store.PutMeta(tx, id, "bench-bare", make([]byte, n)) }); err != nil {
@@ -120,30 +121,35 @@ func benchStepCommit(b *testing.B, mail bool) {
 	b.ReportMetric(float64(steps)/float64(b.N), "steps/tx")
 }
 
-// logLen is the length of a game's log.
-func logLen(b *testing.B, s *store.Store, id ident.GameID) uint64 {
+// logLen is the length of a game's log and the state record its snapshot is of (0: none).
+func logLen(b *testing.B, s *store.Store, id ident.GameID) (n, snapAt uint64) {
 	b.Helper()
-	var n uint64
-	if err := s.View(func(tx *store.Tx) (err error) { n, err = store.Len(tx, id); return err }); err != nil {
+	if err := s.View(func(tx *store.Tx) (err error) {
+		snapAt, _, _ = store.SnapshotAt(tx, id)
+		n, err = store.Len(tx, id)
+		return err
+	}); err != nil {
 		b.Fatal(err)
 	}
-	return n
+	return n, snapAt
 }
 
-// logBytesFrom is the size of a game's records from index from on and of its snapshot as
-// stored (deflated).
-func logBytesFrom(b *testing.B, s *store.Store, id ident.GameID, from uint64) (n int) {
+// logBytesFrom is the size of a game's records from index from on, and of its snapshot as
+// stored (deflated) if it is no longer of the state record at snapAt (it was written since).
+func logBytesFrom(b *testing.B, s *store.Store, id ident.GameID, from, snapAt uint64) (n int) {
 	b.Helper()
 	err := s.View(func(tx *store.Tx) error {
-		_, snap, _, err := store.Snapshot(tx, id)
+		at, snap, ok, err := store.Snapshot(tx, id)
 		if err != nil {
 			return err
 		}
-		var z bytes.Buffer // the snapshot as the store keeps it
-		w, _ := flate.NewWriter(&z, flate.BestSpeed)
-		w.Write(snap)
-		w.Close()
-		n = z.Len()
+		if ok && at != snapAt {
+			var z bytes.Buffer // the snapshot as the store keeps it
+			w, _ := flate.NewWriter(&z, flate.BestSpeed)
+			w.Write(snap)
+			w.Close()
+			n = z.Len()
+		}
 		return store.RecordsFrom(tx, id, from, func(_ uint64, raw []byte, _ ident.Hash) error { n += len(raw); return nil })
 	})
 	if err != nil {
