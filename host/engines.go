@@ -433,17 +433,20 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	traceless, replayed := false, false
 	if e := h.get(tx, id, size, head); e != nil {
 		eng, traceless, replayed = e.eng, e.traceless, e.replayed
-	} else if eng = h.restore(tx, id); eng != nil {
+	} else if eng = h.restore(tx, id, true); eng != nil {
 		traceless = true
 	}
 	if eng == nil {
 		if err := h.engines.replay(tx, id); err != nil {
 			return nil, err
 		}
-		if eng, err = play.Load(tx, id, h.rulesets); err != nil {
+		if eng = h.restore(tx, id, false); eng != nil { // a few steps re-run: better than the log
+			traceless = true
+		} else if eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return nil, err
+		} else {
+			replayed = true
 		}
-		replayed = true
 	}
 	var at uint64 // the last state record when the engine was had: a step resolved moves it
 	if traceless {
@@ -457,13 +460,19 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 }
 
 // restore is the game's engine restored from its snapshot in tx, if that is the state of
-// the log as it stands (play.Restore), or nil. It reads the records of the current step,
-// not the log, so a write transaction may restore where it must not replay.
-func (h *Host) restore(tx *store.Tx, id ident.GameID) adjudicator.Game {
+// the log as it stands, or nil. current: only a snapshot of the last state record
+// (play.RestoreCurrent), which reads the records of the current step, not the log, so that a
+// write transaction may restore where it must not replay; else one re-running the few steps
+// since its state record (play.Restore), where the transaction may replay anyway.
+func (h *Host) restore(tx *store.Tx, id ident.GameID, current bool) adjudicator.Game {
 	if h.engines.noSnapshots {
 		return nil
 	}
-	eng := play.Restore(tx, id, h.rulesets)
+	restore := play.Restore
+	if current {
+		restore = play.RestoreCurrent
+	}
+	eng := restore(tx, id, h.rulesets)
 	if eng != nil {
 		h.engines.use(tx, id)
 		h.engines.mu.Lock()

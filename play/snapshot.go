@@ -73,12 +73,24 @@ func saveSnapshot(tx *store.Tx, id ident.GameID, g adjudicator.Game, every uint6
 // (none, or not hashing to its state record or to the last, or too old): the caller then
 // replays the log (Load).
 func Restore(tx *store.Tx, id ident.GameID, rulesets []adjudicator.Ruleset) adjudicator.Game {
+	return restore(tx, id, rulesets, maxForward)
+}
+
+// RestoreCurrent is Restore of a snapshot of the log's last state record only: it re-runs no
+// step and reads the records of the current step, not more (for a write transaction, which
+// rebuilds the engine outside the lock when this cannot serve).
+func RestoreCurrent(tx *store.Tx, id ident.GameID, rulesets []adjudicator.Ruleset) adjudicator.Game {
+	return restore(tx, id, rulesets, 0)
+}
+
+// restore is Restore of a snapshot at most back records before the last state record.
+func restore(tx *store.Tx, id ident.GameID, rulesets []adjudicator.Ruleset, back uint64) adjudicator.Game {
 	i, ok, err := store.LastState(tx, id)
 	if err != nil || !ok {
 		return nil
 	}
 	at, data, ok, err := store.Snapshot(tx, id)
-	if err != nil || !ok || at > i || i-at > maxForward {
+	if err != nil || !ok || at > i || i-at > back {
 		return nil
 	}
 	size, err := store.Len(tx, id)

@@ -150,7 +150,8 @@ func TestRestoreFromSnapshot(t *testing.T) {
 // record up to play.SnapshotEvery×4 records back, in each ruleset's self-play, in a Lepanto
 // game whose draws use standing orders sent before the snapshot's state, and in team games
 // (v5 and v4) whose assignments lie before it. A snapshot older than that, or holding another
-// state than its record's, is refused (the log is then replayed).
+// state than its record's, is refused (the log is then replayed); RestoreCurrent, for a write
+// transaction, uses only a snapshot of the last state record.
 func TestRestoreReplaysForward(t *testing.T) {
 	all := []adjudicator.Ruleset{lepanto.Ruleset, medieval.Ruleset, oinavarcoi.Ruleset, duel.Ruleset}
 	games := map[string]func(t *testing.T) (*store.Store, ident.GameID){
@@ -206,8 +207,14 @@ func TestRestoreReplaysForward(t *testing.T) {
 				if err := s.Update(func(tx *store.Tx) error { return store.PutSnapshot(tx, id, k, data) }); err != nil {
 					t.Fatal(err)
 				}
-				var r adjudicator.Game
-				s.View(func(tx *store.Tx) error { r = play.Restore(tx, id, all); return nil })
+				var r, current adjudicator.Game
+				s.View(func(tx *store.Tx) error {
+					r, current = play.Restore(tx, id, all), play.RestoreCurrent(tx, id, all)
+					return nil
+				})
+				if (current != nil) != (k == last) || current != nil && !bytes.Equal(current.Encode(), want) {
+					t.Errorf("RestoreCurrent of the snapshot of state record %d (the last %d): %v", k, last, current != nil)
+				}
 				switch {
 				case last-k > 4*play.SnapshotEvery:
 					if r != nil {
