@@ -68,6 +68,9 @@ type cached struct {
 	// but not what the engine keeps of its last step for the maps (the moves a report's map
 	// crops to, which a snapshot does not hold), so the drawer never borrows it.
 	traceless bool
+	// replayed: rebuilt by replaying the log, its snapshot unable to serve (none, another
+	// state's, too old): the commit that keeps it saves a fresh one (play.ReplaceSnapshot).
+	replayed bool
 }
 
 // take returns the engine kept for the game's log as it stands, or nil.
@@ -355,6 +358,8 @@ func (h *Host) rebuild(id ident.GameID) (*cached, error) {
 			restored, e.traceless = true, true
 		} else if e.eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return err
+		} else {
+			e.replayed = true
 		}
 		e.state = adjudicator.StateHash(e.eng)
 		return nil
@@ -425,18 +430,22 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 		return nil, err
 	}
 	var eng adjudicator.Game
-	traceless := false
+	traceless, replayed := false, false
 	if e := h.get(tx, id, size, head); e != nil {
-		eng, traceless = e.eng, e.traceless
-	} else if eng = h.restore(tx, id); eng != nil {
+		eng, traceless, replayed = e.eng, e.traceless, e.replayed
+	} else if eng = h.restore(tx, id, true); eng != nil {
 		traceless = true
 	}
 	if eng == nil {
 		if err := h.engines.replay(tx, id); err != nil {
 			return nil, err
 		}
-		if eng, err = play.Load(tx, id, h.rulesets); err != nil {
+		if eng = h.restore(tx, id, false); eng != nil { // a few steps re-run: better than the log
+			traceless = true
+		} else if eng, err = play.Load(tx, id, h.rulesets); err != nil {
 			return nil, err
+		} else {
+			replayed = true
 		}
 	}
 	var at uint64 // the last state record when the engine was had: a step resolved moves it
@@ -445,19 +454,25 @@ func (h *Host) engine(tx *store.Tx, id ident.GameID) (adjudicator.Game, error) {
 	}
 	tx.BeforeCommit(func() {
 		now, _, _ := store.LastState(tx, id)
-		h.keep(tx, id, eng, traceless && now == at)
+		h.keep(tx, id, eng, traceless && now == at, replayed)
 	})
 	return eng, nil
 }
 
 // restore is the game's engine restored from its snapshot in tx, if that is the state of
-// the log as it stands (play.Restore), or nil. It reads the records of the current step,
-// not the log, so a write transaction may restore where it must not replay.
-func (h *Host) restore(tx *store.Tx, id ident.GameID) adjudicator.Game {
+// the log as it stands, or nil. current: only a snapshot of the last state record
+// (play.RestoreCurrent), which reads the records of the current step, not the log, so that a
+// write transaction may restore where it must not replay; else one re-running the few steps
+// since its state record (play.Restore), where the transaction may replay anyway.
+func (h *Host) restore(tx *store.Tx, id ident.GameID, current bool) adjudicator.Game {
 	if h.engines.noSnapshots {
 		return nil
 	}
-	eng := play.Restore(tx, id, h.rulesets)
+	restore := play.Restore
+	if current {
+		restore = play.RestoreCurrent
+	}
+	eng := restore(tx, id, h.rulesets)
 	if eng != nil {
 		h.engines.use(tx, id)
 		h.engines.mu.Lock()
@@ -476,10 +491,12 @@ func (h *Host) restoreRead(tx *store.Tx, id ident.GameID) adjudicator.Game {
 }
 
 // keep registers the engine to be kept after the commit if it is the committed log's state,
-// and saves it as the game's snapshot (play.SaveSnapshot) unless that is of this state
-// already: one snapshot a mail, however many steps it resolved. traceless: the engine was
-// restored from a snapshot and has resolved no step since (cached.traceless).
-func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, traceless bool) {
+// and saves it as the game's snapshot when the log has moved play.SnapshotEvery records past
+// the one kept (play.SaveSnapshot), or at once when the engine was replayed (replayed: the
+// snapshot could not serve; play.ReplaceSnapshot): at most one snapshot a mail, however many
+// steps it resolved. traceless: the engine was restored from a snapshot and has resolved no
+// step since (cached.traceless).
+func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, traceless, replayed bool) {
 	size, head, err := logHead(tx, id)
 	if err != nil {
 		return
@@ -492,7 +509,11 @@ func (h *Host) keep(tx *store.Tx, id ident.GameID, eng adjudicator.Game, tracele
 	if !bytes.Equal(got[:], want) {
 		return
 	}
-	if err := play.SaveSnapshot(tx, id, eng); err != nil { // a cache: the log is replayed without it
+	save := play.SaveSnapshot
+	if replayed {
+		save = play.ReplaceSnapshot
+	}
+	if err := save(tx, id, eng); err != nil { // a cache: the log is replayed without it
 		h.log.Warn("snapshot not saved", "game", fmt.Sprintf("%x", id[:]), "err", err)
 	}
 	if h.engines.max > 0 {

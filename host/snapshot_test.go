@@ -10,8 +10,8 @@ import (
 
 // A game whose engine is not in memory (as after a restart) has it restored from its
 // snapshot: its next order mail is answered with no replay of the log, inside the write lock
-// or out of it. A snapshot that does not hash to the log's last state record is discarded
-// and the log replayed (outside the lock), with the same answer.
+// or out of it. A snapshot that does not hash to its state record is discarded and the log
+// replayed (outside the lock), with the same answer, and the mail's commit replaces it.
 func TestRestartRestoresFromSnapshot(t *testing.T) {
 	f, keys, asked, other, _, _ := afterSetUp(t)
 	f.outbox()
@@ -67,6 +67,14 @@ func TestRestartRestoresFromSnapshot(t *testing.T) {
 		t.Errorf("with a bad snapshot: %d replays before the write transaction, %d inside it, %d engines restored; want 1, 0, 0",
 			r-rebuilt, l-replayed, s-restored)
 	}
+	f.s.View(func(tx *store.Tx) error { // the replayed engine's commit replaced it, however recent
+		id, _, _ := findGame(tx, f.tag)
+		at, _, _ := store.SnapshotAt(tx, id)
+		if last, _, _ := store.LastState(tx, id); at != last {
+			t.Errorf("after a bad snapshot's replay the snapshot is of record %d, the last state record is %d", at, last)
+		}
+		return nil
+	})
 	f.checkLog()
 }
 

@@ -188,3 +188,33 @@ func ownHidden(tx *store.Tx, id ident.GameID, commit uint64) (gamelog.Private, b
 	}
 	return gamelog.Private{Commit: commit, Nonce: ident.Hash(v[:32]), Data: v[32:]}, true, nil
 }
+
+// Entries calls fn with every record from index from on as the referee's (full) export holds
+// it: the record, and a sealed record's content and nonce. It stops at fn's first error.
+func Entries(tx *store.Tx, id ident.GameID, from uint64, fn func(e gamelog.Entry) error) error {
+	in, err := readInfo(tx, id)
+	if err != nil {
+		return err
+	}
+	return store.RecordsFrom(tx, id, from, func(i uint64, raw []byte, leaf ident.Hash) error {
+		rec, err := gamelog.Parse(raw)
+		if err != nil {
+			return fmt.Errorf("read record %d: %w", i, err)
+		}
+		e, err := exportEntry(tx, id, in, View{Full: true}, false, i, leaf, &rec)
+		if err != nil {
+			return err
+		}
+		return fn(e)
+	})
+}
+
+// StateHashAt is the state hash record i holds, sealed or not, or nil if it is no state
+// record (or cannot be read).
+func StateHashAt(tx *store.Tx, id ident.GameID, i uint64) []byte {
+	r, err := store.Record(tx, id, i)
+	if err != nil {
+		return nil
+	}
+	return stateHashOf(tx, id, &r)
+}

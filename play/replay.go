@@ -68,6 +68,12 @@ type replayer struct {
 	standing []string                   // the sides the open activation's record declared ("standing")
 	held     map[uint64]*gamelog.Record // v4: the standing records this view holds
 	i        int
+	// resumed: the replay began from an engine restored at a state record (forward), with the
+	// records after it: the checks that need the records before it are not made (the caller
+	// checks the state the engine reaches against the log's), and a standing record written
+	// before it is read by earlier.
+	resumed bool
+	earlier func(i uint64) *gamelog.Record
 
 	// Team games (v4): the assignments this view holds, and the sides whose assignments are
 	// withheld from it (another side's, before the game's end).
@@ -82,7 +88,12 @@ func (rp *replayer) fail(format string, args ...any) error {
 }
 
 func (rp *replayer) failAt(i uint64, format string, args ...any) error {
-	e := rp.f.Entries[i]
+	e := rp.f.Entries[min(i, uint64(len(rp.f.Entries)-1))]
+	if e.Index != i { // a resumed replay's entries start at its state record
+		if j := slices.IndexFunc(rp.f.Entries, func(e gamelog.Entry) bool { return e.Index == i }); j >= 0 {
+			e = rp.f.Entries[j]
+		}
+	}
 	return fmt.Errorf("record %d (line %d): %s", e.Index, e.Line, fmt.Sprintf(format, args...))
 }
 
@@ -110,18 +121,23 @@ func (rp *replayer) start(rulesets []adjudicator.Ruleset) error {
 		return err
 	}
 	rp.rep.Ruleset = rs.ID()
-	rp.sides = Players(g)
-	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
-	rp.v4 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV4)
-	rp.v5 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV5)
-	rp.held = map[uint64]*gamelog.Record{}
-	rp.tr.start(g, rp.sides)
+	rp.setUp(g)
 	cfg := adjudicator.Config{Scenario: g.Get("scenario"), Options: strings.Fields(g.Get("options"))}
 	if g.Has("tables") {
 		cfg.Tables = map[string][]byte{rs.ID(): g.Bytes("tables")}
 	}
 	rp.g, err = rs.New(cfg)
 	return err
+}
+
+// setUp reads what the genesis record g fixes for the replay.
+func (rp *replayer) setUp(g *gamelog.Record) {
+	rp.sides = Players(g)
+	rp.declared = g.Get("secrecy") == gamelog.SecrecyDeclared
+	rp.v4 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV4)
+	rp.v5 = gamelog.AtLeast(g.Get("format"), gamelog.FormatV5)
+	rp.held = map[uint64]*gamelog.Record{}
+	rp.tr.start(g, rp.sides)
 }
 
 func (rp *replayer) entry() error {
@@ -168,11 +184,13 @@ func (rp *replayer) step(cl *gamelog.Record) error {
 		return rp.fail("the log closes turn %s activation %s, the engine's next step is turn %d activation %d (%s)",
 			cl.Get("turn"), cl.Get("activation"), st.Turn, st.Act, st.What)
 	}
-	if err := rp.checkAct(st); err != nil {
-		return err
-	}
-	if err := rp.checkTeamPlayers(st, cl); err != nil {
-		return err
+	if !rp.resumed { // both read the assignments, which may lie before a resumed replay's start
+		if err := rp.checkAct(st); err != nil {
+			return err
+		}
+		if err := rp.checkTeamPlayers(st, cl); err != nil {
+			return err
+		}
 	}
 	if rp.declared && rp.secret != st.Secret {
 		return rp.fail("turn %d activation %d (%s): the activation declared secret %v; by the rules it is %v", st.Turn, st.Act, st.What, rp.secret, st.Secret)
@@ -307,6 +325,10 @@ func (rp *replayer) heldOrders(cl *gamelog.Record) ([]*gamelog.Record, string) {
 	for _, s := range cl.All("standing") {
 		n, _ := strconv.ParseUint(s, 10, 64)
 		r, ok := rp.held[n]
+		if !ok && rp.earlier != nil {
+			r = rp.earlier(n)
+			ok = r != nil
+		}
 		if !ok {
 			return nil, "standing record " + s
 		}

@@ -2,16 +2,22 @@ package play_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"navarch/adjudicator"
+	"navarch/adjudicator/duel"
 	"navarch/adjudicator/lepanto"
 	"navarch/adjudicator/medieval"
 	"navarch/adjudicator/oinavarcoi"
+	"navarch/gamelog"
 	"navarch/ident"
 	"navarch/ledger"
+	"navarch/ledger/forge"
 	"navarch/ledger/ledgertest"
 	"navarch/play"
 	"navarch/store"
@@ -137,4 +143,183 @@ func TestRestoreFromSnapshot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRestoreReplaysForward: a snapshot of an earlier state serves: Restore re-runs on it the
+// steps the log closed since, to the state of the whole log's replay, from every state
+// record up to play.SnapshotEvery×4 records back, in each ruleset's self-play, in a Lepanto
+// game whose draws use standing orders sent before the snapshot's state, and in team games
+// (v5 and v4) whose assignments lie before it. A snapshot older than that, or holding another
+// state than its record's, is refused (the log is then replayed); RestoreCurrent, for a write
+// transaction, uses only a snapshot of the last state record.
+func TestRestoreReplaysForward(t *testing.T) {
+	all := []adjudicator.Ruleset{lepanto.Ruleset, medieval.Ruleset, oinavarcoi.Ruleset, duel.Ruleset}
+	games := map[string]func(t *testing.T) (*store.Store, ident.GameID){
+		"team v5": func(t *testing.T) (*store.Store, ident.GameID) { s, c := forge.TeamGame(t, 3); return s, c.Game },
+		"team v4": func(t *testing.T) (*store.Store, ident.GameID) {
+			s, c := forge.TeamGameIn(t, 3, gamelog.FormatV4)
+			return s, c.Game
+		},
+		"team standing":    func(t *testing.T) (*store.Store, ident.GameID) { s, c := forge.TeamStandingGame(t); return s, c.Game },
+		"lepanto":          func(t *testing.T) (*store.Store, ident.GameID) { return botGame(t, lepanto.Ruleset, 60, false) },
+		"lepanto standing": func(t *testing.T) (*store.Store, ident.GameID) { return botGame(t, lepanto.Ruleset, 60, true) },
+		"medieval":         func(t *testing.T) (*store.Store, ident.GameID) { return botGame(t, medieval.Ruleset, 60, false) },
+		"oinavarcoi":       func(t *testing.T) (*store.Store, ident.GameID) { return botGame(t, oinavarcoi.Ruleset, 60, false) },
+	}
+	for name, game := range games {
+		t.Run(name, func(t *testing.T) {
+			s, id := game(t)
+			var f *gamelog.File
+			var want []byte
+			s.View(func(tx *store.Tx) error {
+				var buf bytes.Buffer
+				if err := ledger.Export(tx, id, ledger.View{Full: true}, &buf); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				if f, err = gamelog.ParseFile(buf.Bytes()); err != nil {
+					t.Fatal(err)
+				}
+				g, err := play.Load(tx, id, all)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = g.Encode()
+				return nil
+			})
+			var states []uint64
+			for _, e := range f.Entries {
+				if r := e.Record; r.Type == gamelog.TypeState || r.Type == gamelog.TypeSealed && r.Get("what") == gamelog.TypeState {
+					states = append(states, e.Index)
+				}
+			}
+			last := states[len(states)-1]
+			restoredFrom, refused := 0, 0
+			for _, k := range states {
+				rep, err := play.Replay(&gamelog.File{Format: f.Format, View: f.View, Entries: f.Entries[:k+1]}, all)
+				if err != nil {
+					t.Fatalf("replay up to record %d: %v", k, err)
+				}
+				data, err := json.Marshal(rep.Game)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Update(func(tx *store.Tx) error { return store.PutSnapshot(tx, id, k, data) }); err != nil {
+					t.Fatal(err)
+				}
+				var r, current adjudicator.Game
+				s.View(func(tx *store.Tx) error {
+					r, current = play.Restore(tx, id, all), play.RestoreCurrent(tx, id, all)
+					return nil
+				})
+				if (current != nil) != (k == last) || current != nil && !bytes.Equal(current.Encode(), want) {
+					t.Errorf("RestoreCurrent of the snapshot of state record %d (the last %d): %v", k, last, current != nil)
+				}
+				switch {
+				case last-k > 4*play.SnapshotEvery:
+					if r != nil {
+						t.Errorf("a snapshot %d records before the last state is used", last-k)
+					}
+					refused++
+				case r == nil:
+					t.Fatalf("the snapshot of state record %d (%d records before the last) is refused", k, last-k)
+				case !bytes.Equal(r.Encode(), want):
+					t.Fatalf("restored from state record %d: not the log's state", k)
+				default:
+					restoredFrom++
+				}
+				if k == states[0] && len(states) > 1 { // the first state's engine as the second's
+					if err := s.Update(func(tx *store.Tx) error { return store.PutSnapshot(tx, id, states[1], data) }); err != nil {
+						t.Fatal(err)
+					}
+					s.View(func(tx *store.Tx) error { r = play.Restore(tx, id, all); return nil })
+					if r != nil {
+						t.Error("a snapshot of another state than its record's is used")
+					}
+				}
+			}
+			t.Logf("%d state records; restored from %d, %d too old", len(states), restoredFrom, refused)
+			if restoredFrom < min(3, len(states)) {
+				t.Errorf("restored from %d states only", restoredFrom)
+			}
+		})
+	}
+}
+
+// botGame is a game of rs played by its bots for steps steps, without snapshots. With
+// standing, alice sends her side's standing orders of Lepanto's chit kind (LEADERS STAY)
+// before the first of the last fifteen steps that does not apply them: a later draw does.
+func botGame(t *testing.T, rs adjudicator.Ruleset, steps int, standing bool) (*store.Store, ident.GameID) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	sc := rs.Scenarios()[0]
+	cfg := adjudicator.Config{Scenario: sc.ID}
+	ps := []ledger.Player{{ID: "alice", Side: sc.Sides[0]}, {ID: "bob", Side: sc.Sides[1]}}
+	player := map[string]string{sc.Sides[0]: "alice", sc.Sides[1]: "bob"}
+	var id ident.GameID
+	if err := s.Update(func(tx *store.Tx) error {
+		c, err := play.Create(tx, rs, cfg, ps, ledgertest.Clock, ledgertest.Rand("forward "+rs.ID()))
+		if err != nil {
+			return err
+		}
+		id = c.Game
+		for _, p := range ps {
+			if err := ledger.Join(tx, id, p.ID, nil, ledgertest.Clock, ""); err != nil {
+				return err
+			}
+		}
+		_, err = ledger.Start(tx, id, false)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rs.New(cfg)
+	used, sent := false, false
+	for i := 0; i < steps && g.Next().Kind != adjudicator.Over; i++ {
+		st := g.Next()
+		var orders []play.SideOrders
+		for _, side := range st.Sides {
+			o, errs := g.Parse(side, g.(adjudicator.Bot).BotOrders(side))
+			if len(errs) == 0 {
+				errs = g.Validate(side, o)
+			}
+			if len(errs) > 0 {
+				t.Fatalf("step %d: the bot's orders are refused: %v", i, errs)
+			}
+			orders = append(orders, play.SideOrders{Player: player[side], Side: side, Orders: o, Received: ledgertest.Clock})
+		}
+		if err := s.Update(func(tx *store.Tx) error {
+			if standing && !sent && i >= steps-15 && !slices.ContainsFunc(st.Standing, func(x string) bool { return x == sc.Sides[0] || strings.HasPrefix(x, sc.Sides[0]+"/") }) {
+				sent = true // a step that does not apply it: a state record lies between it and its use
+				so := g.(adjudicator.StandingOrders)
+				o, errs := g.Parse(sc.Sides[0], "LEADERS STAY")
+				if len(errs) > 0 {
+					t.Fatalf("LEADERS STAY: %v", errs)
+				}
+				if _, err := play.RecordStanding(tx, id, so, "alice", o, ledgertest.Clock, "<standing@alice.example>"); err != nil {
+					return err
+				}
+			}
+			_, err := play.Step(tx, id, g, orders, ledgertest.Clock)
+			return err
+		}); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if standing && !used {
+			s.View(func(tx *store.Tx) error {
+				return store.Records(tx, id, func(_ uint64, raw []byte, _ ident.Hash) error {
+					used = used || bytes.HasPrefix(raw, []byte("type close\n")) && bytes.Contains(raw, []byte("\nstanding "))
+					return nil
+				})
+			})
+		}
+	}
+	if standing && !used {
+		t.Fatal("no close used the standing orders")
+	}
+	return s, id
 }

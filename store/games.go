@@ -117,10 +117,21 @@ func Games(tx *Tx) []ident.GameID {
 	return out
 }
 
+// tail is a game's log end as a write transaction has made it: its length and head. Append
+// keeps it, so that each record a step appends after the first neither seeks the log's last
+// key nor reads the head it wrote itself (only Append writes a game's log).
+type tail struct {
+	n    uint64
+	head ident.Hash
+}
+
 // Len returns the number of records in a game's log.
 func Len(tx *Tx, id ident.GameID) (uint64, error) {
 	if err := exists(tx, id); err != nil {
 		return 0, err
+	}
+	if t, ok := tx.tails[id]; ok {
+		return t.n, nil
 	}
 	k := lastKey(tx.tx.Bucket(bucketGLog), id[:])
 	if k == nil {
@@ -140,14 +151,13 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	if err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d to game %x: %w", n, id[:], err)
 	}
-	var prev ident.Hash
-	if n > 0 {
-		if prev, err = HeadAt(tx, id, n); err != nil {
-			return gamelog.Record{}, ident.Hash{}, err
-		}
+	prev, err := HeadAt(tx, id, n)
+	if err != nil {
+		return gamelog.Record{}, ident.Hash{}, err
 	}
 	leaf := gamelog.Leaf(rec.Raw)
 	head := gamelog.NextHead(n, prev, leaf)
+	delete(tx.tails, id) // known again once the record and its chain entry are in
 	if err := tx.put(tx.tx.Bucket(bucketGLog), gkey(id, u64(n)), rec.Raw); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
@@ -157,6 +167,10 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	if err := noteState(tx, id, n, &rec); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: index its state: %w", n, err)
 	}
+	if tx.tails == nil {
+		tx.tails = map[ident.GameID]tail{}
+	}
+	tx.tails[id] = tail{n: n + 1, head: head}
 	return rec, head, nil
 }
 
@@ -168,6 +182,9 @@ func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
 	}
 	if err := exists(tx, id); err != nil {
 		return h, err
+	}
+	if t, ok := tx.tails[id]; ok && t.n == size {
+		return t.head, nil
 	}
 	v := tx.tx.Bucket(bucketGChain).Get(gkey(id, u64(size-1)))
 	if len(v) != 64 {

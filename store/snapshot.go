@@ -11,9 +11,10 @@ import (
 
 // bucketGSnap keeps each game's snapshot: id → u64(index of the state record it is the state
 // of) ‖ the engine's saved state, deflated at BestSpeed (a full battle's 76 KB of JSON
-// become some 6 KB: a snapshot is written with every mail that resolves a step). A snapshot is a cache of what the log proves: whoever
-// restores an engine from it checks it against that state record's hash and replays the log
-// when it does not match (play.Restore).
+// become some 6 KB: a snapshot is written with a mail once the log has moved some records
+// past it, play.SnapshotEvery). A snapshot is a cache of what the log proves: whoever
+// restores an engine from it checks it against that state record's hash, re-runs the steps
+// closed since, and replays the log when the result does not match (play.Restore).
 var bucketGSnap = []byte("gsnap")
 
 // PutSnapshot keeps data as the game's snapshot of the state its state record at index i

@@ -14,6 +14,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"navarch/ident"
 )
 
 // ErrInUse means another process (or another Open in this one) holds the file.
@@ -62,6 +64,7 @@ type Tx struct {
 	s      *Store
 	before []func()
 	memo   map[any]any // Memo's values
+	tails  map[ident.GameID]tail
 }
 
 // BeforeCommit registers fn to run inside a read-write transaction once its function has

@@ -125,6 +125,56 @@ func TestAppendChainsAndChecks(t *testing.T) {
 	})
 }
 
+// TestAppendKnowsItsTail: within a write transaction Len and HeadAt answer from the log's end
+// as Append left it, which is what they read from the file (the answers compared with the
+// cache put aside), after a refused record too; the next transaction chains on.
+func TestAppendKnowsItsTail(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	fresh := func(tx *Tx, size uint64) (uint64, ident.Hash) {
+		kept := tx.tails
+		defer func() { tx.tails = kept }()
+		tx.tails = nil
+		n, _ := Len(tx, testGame)
+		h, _ := HeadAt(tx, testGame, size)
+		return n, h
+	}
+	for round := range 2 {
+		tcheck(t, s.Update(func(tx *Tx) error {
+			if round == 0 {
+				if err := CreateGame(tx, testGame); err != nil {
+					return err
+				}
+			}
+			for i, text := range []string{"one", "two", "three"} {
+				if i == 1 {
+					if _, _, err := Append(tx, testGame, gamelog.New(gamelog.TypeNote).Add("by", "has space")); err == nil {
+						t.Error("a bad record appended")
+					}
+				}
+				_, head, err := Append(tx, testGame, note(text))
+				if err != nil {
+					return err
+				}
+				n, _ := Len(tx, testGame)
+				h, _ := HeadAt(tx, testGame, n)
+				prev, _ := HeadAt(tx, testGame, n-1)
+				wantN, wantH := fresh(tx, n)
+				_, wantPrev := fresh(tx, n-1)
+				if n != uint64(3*round+i+1) || n != wantN || h != head || h != wantH || prev != wantPrev {
+					t.Errorf("round %d record %d: Len %d (file %d), head %x (appended %x, file %x)", round, i, n, wantN, h[:4], head[:4], wantH[:4])
+				}
+			}
+			return nil
+		}), "append")
+	}
+	s.View(func(tx *Tx) error {
+		if p := Check(tx); len(p) != 0 {
+			t.Errorf("the chain across transactions: %v", p)
+		}
+		return nil
+	})
+}
+
 func TestUnknownGame(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
 	s.Update(func(tx *Tx) error {

@@ -89,7 +89,11 @@ func turnCost(u *Unit) string {
 // reach lists the hexes u can end a legal move in, in hex-number order (a breadth-first search over
 // hex paths, each checked by the rules of section 3 as Validate checks it).
 func (g *Game) reach(u *Unit) []string {
-	b := &board{g: g, moved: map[string]position{}}
+	return g.reachOn(&board{g: g, moved: map[string]position{}, still: true}, u)
+}
+
+// reachOn is reach planned on b, a board on which nothing has moved.
+func (g *Game) reachOn(b *board, u *Unit) []string {
 	start := b.pos(u)
 	type node struct {
 		p    position

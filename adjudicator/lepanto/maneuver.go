@@ -19,6 +19,10 @@ type position struct {
 type board struct {
 	g     *Game
 	moved map[string]position
+	// still: a board on which no unit moves (moved stays empty, the game unchanged), as the
+	// order form's reach plans on; at then reads occupied, built once, not every unit.
+	still    bool
+	occupied map[Hex][]*Unit
 }
 
 func (b *board) pos(u *Unit) position {
@@ -31,6 +35,22 @@ func (b *board) pos(u *Unit) position {
 // at lists the units in play standing in h, in canonical order, except skip.
 func (b *board) at(h Hex, skip *Unit) []*Unit {
 	var out []*Unit
+	if b.still && len(b.moved) == 0 {
+		if b.occupied == nil {
+			b.occupied = map[Hex][]*Unit{}
+			for _, u := range b.g.Units {
+				if u.InPlay() {
+					b.occupied[u.Hex] = append(b.occupied[u.Hex], u)
+				}
+			}
+		}
+		for _, u := range b.occupied[h] {
+			if u != skip {
+				out = append(out, u)
+			}
+		}
+		return out
+	}
 	for _, u := range b.g.Units {
 		if u != skip && u.InPlay() && b.pos(u).hex == h {
 			out = append(out, u)
