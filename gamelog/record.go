@@ -261,8 +261,29 @@ func Parse(raw []byte) (Record, error) {
 	return parseOwn(bytes.Clone(raw))
 }
 
-// parseOwn is Parse of bytes that no one else holds (it keeps raw).
+// parseOwn is Parse of bytes that no one else holds (it keeps raw): read as ParseFile reads
+// a good export's record (scanOne), where that accepts them, else the careful way, which
+// names the error.
 func parseOwn(raw []byte) (Record, error) {
+	if rec, ok := scanOne(raw); ok {
+		return rec, nil
+	}
+	return parseCareful(raw)
+}
+
+// scanOne reads raw as one record block of a good export (scanRecordInto); ok is false where
+// it is not one. A record it accepts is the one parseCareful gives (FuzzParse).
+func scanOne(raw []byte) (rec Record, ok bool) {
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		return Record{}, false
+	}
+	lines := make([]uint16, 0, bytes.Count(raw, newline))
+	end, ok := scanRecordInto(&rec, raw, unsafe.String(unsafe.SliceData(raw), len(raw)), 0, &lines)
+	return rec, ok && end == len(raw)
+}
+
+// parseCareful parses raw by the format's reading, line by line (it keeps raw).
+func parseCareful(raw []byte) (Record, error) {
 	lines := make([]uint16, 0, bytes.Count(raw, newline))
 	return parseRecord(raw, unsafe.String(unsafe.SliceData(raw), len(raw)), &lines)
 }
