@@ -33,32 +33,7 @@ func TestRestoreFromSnapshot(t *testing.T) {
 	all := []adjudicator.Ruleset{lepanto.Ruleset, medieval.Ruleset, oinavarcoi.Ruleset}
 	for _, rs := range all {
 		t.Run(rs.ID(), func(t *testing.T) {
-			s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			sc := rs.Scenarios()[0]
-			cfg := adjudicator.Config{Scenario: sc.ID}
-			ps := []ledger.Player{{ID: "alice", Side: sc.Sides[0]}, {ID: "bob", Side: sc.Sides[1]}}
-			player := map[string]string{sc.Sides[0]: "alice", sc.Sides[1]: "bob"}
-			var id ident.GameID
-			if err := s.Update(func(tx *store.Tx) error {
-				c, err := play.Create(tx, rs, cfg, ps, ledgertest.Clock, ledgertest.Rand("snapshot "+rs.ID()))
-				if err != nil {
-					return err
-				}
-				id = c.Game
-				for _, p := range ps {
-					if err := ledger.Join(tx, id, p.ID, nil, ledgertest.Clock, ""); err != nil {
-						return err
-					}
-				}
-				_, err = ledger.Start(tx, id, false)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			s, id, cfg, player := startedGame(t, rs, "snapshot "+rs.ID())
 			restore := func() adjudicator.Game {
 				var r adjudicator.Game
 				s.View(func(tx *store.Tx) error { r = play.Restore(tx, id, all); return nil })
@@ -116,6 +91,7 @@ func TestRestoreFromSnapshot(t *testing.T) {
 				return nil
 			})
 			var at uint64
+			var err error
 			var data []byte
 			s.View(func(tx *store.Tx) error { at, data, _, err = store.Snapshot(tx, id); return err })
 			for what, put := range map[string]func(tx *store.Tx) error{
@@ -251,32 +227,8 @@ func TestRestoreReplaysForward(t *testing.T) {
 // before the first of the last fifteen steps that does not apply them: a later draw does.
 func botGame(t *testing.T, rs adjudicator.Ruleset, steps int, standing bool) (*store.Store, ident.GameID) {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, id, cfg, player := startedGame(t, rs, "forward "+rs.ID())
 	sc := rs.Scenarios()[0]
-	cfg := adjudicator.Config{Scenario: sc.ID}
-	ps := []ledger.Player{{ID: "alice", Side: sc.Sides[0]}, {ID: "bob", Side: sc.Sides[1]}}
-	player := map[string]string{sc.Sides[0]: "alice", sc.Sides[1]: "bob"}
-	var id ident.GameID
-	if err := s.Update(func(tx *store.Tx) error {
-		c, err := play.Create(tx, rs, cfg, ps, ledgertest.Clock, ledgertest.Rand("forward "+rs.ID()))
-		if err != nil {
-			return err
-		}
-		id = c.Game
-		for _, p := range ps {
-			if err := ledger.Join(tx, id, p.ID, nil, ledgertest.Clock, ""); err != nil {
-				return err
-			}
-		}
-		_, err = ledger.Start(tx, id, false)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
 	g, _ := rs.New(cfg)
 	used, sent := false, false
 	for i := 0; i < steps && g.Next().Kind != adjudicator.Over; i++ {
@@ -322,4 +274,37 @@ func botGame(t *testing.T, rs adjudicator.Ruleset, steps int, standing bool) (*s
 		t.Fatal("no close used the standing orders")
 	}
 	return s, id
+}
+
+// startedGame creates and starts a game of rs's first scenario between alice and bob on a
+// store of its own (closed with the test), its creation's randomness from seed; player
+// names each side's player.
+func startedGame(t *testing.T, rs adjudicator.Ruleset, seed string) (*store.Store, ident.GameID, adjudicator.Config, map[string]string) {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "navarch.db"), slog.New(slog.DiscardHandler), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	sc := rs.Scenarios()[0]
+	cfg := adjudicator.Config{Scenario: sc.ID}
+	ps := []ledger.Player{{ID: "alice", Side: sc.Sides[0]}, {ID: "bob", Side: sc.Sides[1]}}
+	var id ident.GameID
+	if err := s.Update(func(tx *store.Tx) error {
+		c, err := play.Create(tx, rs, cfg, ps, ledgertest.Clock, ledgertest.Rand(seed))
+		if err != nil {
+			return err
+		}
+		id = c.Game
+		for _, p := range ps {
+			if err := ledger.Join(tx, id, p.ID, nil, ledgertest.Clock, ""); err != nil {
+				return err
+			}
+		}
+		_, err = ledger.Start(tx, id, false)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return s, id, cfg, map[string]string{sc.Sides[0]: "alice", sc.Sides[1]: "bob"}
 }
