@@ -49,14 +49,23 @@ func RecordsFrom(tx *Tx, id ident.GameID, from uint64, fn func(i uint64, raw []b
 	if err := exists(tx, id); err != nil {
 		return err
 	}
-	chain := tx.tx.Bucket(bucketGChain)
+	// The chain bucket holds each record's leaf under the record's key: a second cursor walks
+	// it beside the log's, where a lookup a record would search the tree from its root.
+	start := gkey(id, u64(from))
+	chain := tx.tx.Bucket(bucketGChain).Cursor()
+	ck, cv := chain.Seek(start)
 	c := tx.tx.Bucket(bucketGLog).Cursor()
-	for k, v := c.Seek(gkey(id, u64(from))); k != nil && bytes.HasPrefix(k, id[:]); k, v = c.Next() {
+	for k, v := c.Seek(start); k != nil && bytes.HasPrefix(k, id[:]); k, v = c.Next() {
 		if len(k) != len(id)+8 {
 			continue
 		}
+		for ck != nil && bytes.Compare(ck, k) < 0 {
+			ck, cv = chain.Next()
+		}
 		var leaf ident.Hash
-		copy(leaf[:], chain.Get(k))
+		if bytes.Equal(ck, k) {
+			copy(leaf[:], cv)
+		}
 		if err := fn(binary.BigEndian.Uint64(k[len(id):]), bytes.Clone(v), leaf); err != nil {
 			return err
 		}
