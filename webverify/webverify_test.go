@@ -60,7 +60,8 @@ type pageReport struct {
 		Index  uint64 `json:"index"`
 		Reason string `json:"reason"`
 	} `json:"unsent"`
-	Error string `json:"error"`
+	Error         string `json:"error"`
+	ChainHashedIn string `json:"chainHashedIn"` // "worker" where the page hashed the chain on another thread
 }
 
 type pageDie struct {
@@ -252,6 +253,9 @@ func compare(t *testing.T, c logCase, page pageReport, dice []string) {
 	}
 	if page.Error != "" {
 		t.Fatalf("the page threw: %s", page.Error)
+	}
+	if page.Parsed && page.ChainHashedIn != "worker" {
+		t.Errorf("the page hashed the chain in %q, not in its worker", page.ChainHashedIn)
 	}
 	if (page.Failure != nil) != goFails {
 		t.Fatalf("verdicts differ: navarch verify %s; page %s", verdict(goFails, idx, why), pageVerdict(page))
