@@ -263,6 +263,7 @@ func tamperCases(t *testing.T) []logCase {
 		"bad checkpoint signature":               forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)),
 		"orders text changed":                    forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
 		"garbled line":                           forge.Join(edit(event, "\ntext ", "\ntxet ")),
+		"a type named as a script's built-in":    forge.Join(edit(event, "type event\n", "type constructor\n")),
 		"non-canonical number":                   forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")),
 		"trailer count wrong":                    []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)),
 		"unseal blocks dropped after the end":    forge.Join(forge.Sealless(b)),
