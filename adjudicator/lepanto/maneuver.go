@@ -20,7 +20,8 @@ type board struct {
 	g     *Game
 	moved map[string]position
 	// still: a board on which no unit moves (moved stays empty, the game unchanged), as the
-	// order form's reach plans on; at then reads occupied, built once, not every unit.
+	// order form's reach plans on; at then reads occupied, built once, not every unit, and
+	// an illegal step is refused without its message (errPlanned).
 	still    bool
 	occupied map[Hex][]*Unit
 }
@@ -238,7 +239,7 @@ func (b *board) enter(u *Unit, res *moveResult, h Hex, i int, final bool) (cost,
 	d, ok := p.hex.DirTo(h)
 	switch {
 	case !ok:
-		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not adjacent to %s", i+1, h, p.hex))
+		return 0, 0, b.illegalHex(u, p, func() string { return fmt.Sprintf("step %d: %s is not adjacent to %s", i+1, h, p.hex) })
 	case d == p.facing:
 		cost = 1
 	case d == p.facing.Opposite() && !p.sailing:
@@ -246,10 +247,10 @@ func (b *board) enter(u *Unit, res *moveResult, h Hex, i int, final bool) (cost,
 	case (d == p.facing.Turn(1) || d == p.facing.Turn(-1)) && (!u.Galleass() || p.sailing):
 		cost, turned, res.end.facing = 2, 1, d
 	default:
-		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %s is not ahead of %s facing %s", i+1, h, p.hex, p.facing))
+		return 0, 0, b.illegalHex(u, p, func() string { return fmt.Sprintf("step %d: %s is not ahead of %s facing %s", i+1, h, p.hex, p.facing) })
 	}
 	if err := b.canPass(u, h, final); err != nil {
-		return 0, 0, b.illegalHex(u, p, fmt.Sprintf("step %d: %v", i+1, err))
+		return 0, 0, b.illegalHex(u, p, func() string { return fmt.Sprintf("step %d: %v", i+1, err) })
 	}
 	res.end.hex = h
 	res.entered++
@@ -328,7 +329,10 @@ func (b *board) checkStack(u *Unit, h Hex) error {
 }
 
 // illegalHex lists the hexes the unit could enter next from p.
-func (b *board) illegalHex(u *Unit, p position, msg string) error {
+func (b *board) illegalHex(u *Unit, p position, msg func() string) error {
+	if b.still {
+		return errPlanned // the order form's planning reads whether a path is legal, not why
+	}
 	var legal []string
 	for _, d := range []Dir{p.facing, p.facing.Turn(-1), p.facing.Turn(1), p.facing.Opposite()} {
 		h := p.hex.Neighbor(d)
@@ -337,5 +341,9 @@ func (b *board) illegalHex(u *Unit, p position, msg string) error {
 		}
 	}
 	slices.Sort(legal)
-	return &moveError{msg: msg, legal: legal}
+	return &moveError{msg: msg(), legal: legal}
 }
+
+// errPlanned is a still board's refusal of a step (illegalHex): the order form's reach
+// plans on such a board, and no player reads its errors.
+var errPlanned = errors.New("not a legal step")
