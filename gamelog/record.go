@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +37,13 @@ type Record struct {
 	// lines holds the offset in Raw of each field's line after "index", in order. A record
 	// has at most MaxRecordSize bytes, so that every line starts below 1<<16.
 	lines []uint16
+}
+
+// clone returns a copy of r that shares none of its bytes.
+func (r *Record) clone() *Record {
+	c := *r
+	c.Raw, c.lines = bytes.Clone(r.Raw), slices.Clone(r.lines)
+	return &c
 }
 
 // text returns Raw's bytes as a string, without a copy.

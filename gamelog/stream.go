@@ -26,13 +26,15 @@ import (
 //     it stands;
 //   - the head of a chain of n entries is kept for the stretches being checked and for
 //     the sizes of the checkpoints from mail; a checkpoint record of a size further back
-//     sends the log to the whole verifier.
+//     sends the log to the whole verifier;
+//   - verify --sent reads the player's records once all are read: the join, orders,
+//     standing and sender records are kept as they pass (keepSent).
 //
 // Where anything does not check — a record, a roll, the trailer, a stretch that is not
-// that of a good export — and where the auditor's options need the whole log (his sent
-// mail) or the log is of format v1, VerifyStream reads r again from its start and
-// gives Verify's report of the whole, which names the first failure as Verify does; a
-// reader that cannot seek (a pipe) is read whole at once. An error reading r wraps ErrRead; a file that does not parse gives ParseFile's error.
+// that of a good export — and where the log is of format v1, VerifyStream reads r again
+// from its start and gives Verify's report of the whole, which names the first failure as
+// Verify does; a reader that cannot seek (a pipe) is read whole at once. An error reading r
+// wraps ErrRead; a file that does not parse gives ParseFile's error.
 func VerifyStream(r io.ReadSeeker, opts VerifyOptions) (*File, *Report, error) {
 	if _, err := r.Seek(0, io.SeekCurrent); err == nil { // a pipe cannot be read again: whole
 		if f, rep, why := verifyStream(r, opts, streamChunk); why == "" {
@@ -62,12 +64,38 @@ var streamChunk = 1 << 17
 
 // streamState is what the verifier keeps while it reads a stream.
 type streamState struct {
-	n        int          // entries read so far
-	lacking  bool         // a sealed record without its unseal block was read
-	ended    bool         // the end record was read
-	deferred []*rollBatch // closes' rolls waiting for their turn's seed, in log order
-	labels   []byte       // the arena of their labels (keep)
+	n        int                // entries read so far
+	lacking  bool               // a sealed record without its unseal block was read
+	ended    bool               // the end record was read
+	deferred []*rollBatch       // closes' rolls waiting for their turn's seed, in log order
+	sent     []Entry            // verify --sent: the entries checkSent and sender read (keepSent)
+	sentPrev map[uint64]*Record // and the record before each of them that has a sender record
+	labels   []byte             // the arena of their labels (keep)
 	heads    streamHeads
+}
+
+// keepSent keeps, for verify --sent, an entry that checkSent or sender reads (a join or
+// orders record, a sealed standing or sender record), with its records copied out of the
+// stretch's bytes, and the record before a sender record's entry, which it reads too.
+func (s *streamState) keepSent(e, prev *Entry) {
+	r, in := e.Record, e.Inner
+	switch {
+	case r.Type == TypeJoin || r.Type == TypeOrders || r.Type == TypeSender:
+	case in != nil && (in.Type == TypeStanding || in.Type == TypeSender):
+	default:
+		return
+	}
+	k := Entry{Index: e.Index, Record: r.clone()}
+	if in != nil {
+		k.Inner = in.clone()
+	}
+	s.sent = append(s.sent, k)
+	if in != nil && in.Type == TypeSender && prev != nil {
+		if s.sentPrev == nil {
+			s.sentPrev = map[uint64]*Record{}
+		}
+		s.sentPrev[prev.Index] = prev.Record.clone()
+	}
 }
 
 // keep copies a waiting roll's label out of its stretch's bytes, into an arena whose blocks
@@ -83,14 +111,10 @@ func (s *streamState) keep(label string) string {
 
 // verifyStream verifies the log r holds a stretch at a time. why is "" where the log
 // verified; otherwise the whole log must be verified (VerifyStream), and why says for what:
-// "failed" (something did not check), or the reason the stream could not decide ("options":
-// --sent,
-// "format", "parse": not a good export as parseGood reads one, "head": a checkpoint of a
-// size further back).
+// "failed" (something did not check), or the reason the stream could not decide ("format":
+// v1, "parse": not a good export as parseGood reads one, "head": a checkpoint of a size
+// further back).
 func verifyStream(r io.Reader, opts VerifyOptions, size int) (f *File, rep *Report, why string) {
-	if len(opts.Sent) > 0 { // verify --sent reads every record of the player's (checkSent)
-		return nil, nil, "options"
-	}
 	wanted := map[int]bool{}
 	for _, c := range opts.Checkpoints {
 		wanted[int(min(c.Size, 1<<40))] = true
@@ -132,6 +156,7 @@ func (v *verifier) runStream(p *stream, c *chunk) error {
 	if !v.v2 {
 		return streamWhole("format") // v1: its withheld entries and orders texts are read whole
 	}
+	var prev *Entry
 	for ; c != nil; c = p.nextOrNil() {
 		v.stream.heads.add(c)
 		for i := range c.f.Entries {
@@ -142,6 +167,10 @@ func (v *verifier) runStream(p *stream, c *chunk) error {
 			if err := v.checkEntry(e); err != nil {
 				return err
 			}
+			if len(v.opts.Sent) > 0 {
+				v.stream.keepSent(e, prev)
+			}
+			prev = e
 		}
 		v.stream.n = c.end
 		if c.last {

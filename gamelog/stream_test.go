@@ -141,3 +141,33 @@ func TestStreamFromAPipe(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamChecksSentMail: verify --sent is decided by the stream, which keeps the player's
+// join, orders, standing and sender records as they pass: a side's copy with standing
+// orders, the player named or found from his mail, and a team game's sender records.
+func TestStreamChecksSentMail(t *testing.T) {
+	g := newGame(t, forge.StandingScript(), ledger.View{Side: "ottoman"})
+	sent := []gamelog.SentMail{{MessageID: "<bob-join@example.com>", Join: true}}
+	for _, id := range []string{"<1.1.standing@bob.example>", "<2.1.standing@bob.example>", "<3.1.standing@bob.example>"} {
+		sent = append(sent, gamelog.SentMail{MessageID: id})
+	}
+	s, c := forge.TeamGame(t, 2)
+	team := forge.TeamExport(t, s, c, ledger.View{Full: true})
+	for _, k := range []struct {
+		name string
+		data []byte
+		opts gamelog.VerifyOptions
+	}{
+		{"standing, bob named", g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: sent, Player: "bob"}},
+		{"standing, bob found", g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: sent}},
+		{"team, bob", team.Data, gamelog.VerifyOptions{Key: team.Pub(), Sent: []gamelog.SentMail{{MessageID: "<2@bob.example>"}}, Player: "bob"}},
+	} {
+		want, err := verifyData(t, k.data, k.opts)
+		if err != nil || !want.OK() {
+			t.Fatalf("%s: %v %v", k.name, err, want.Failure)
+		}
+		if got, why := gamelog.StreamOnly(k.data, k.opts, 300); why != "" || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the stream says %q\n%+v\nVerify\n%+v", k.name, why, got, want)
+		}
+	}
+}

@@ -17,7 +17,7 @@ func TestTeamGameVerifies(t *testing.T) {
 	s, c := forge.TeamGame(t, 2)
 	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
 		g := forge.TeamExport(t, s, c, v)
-		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
+		if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
 			t.Fatalf("%s: %v", v.Name(), rep.Failure)
 		}
 		red := strings.Contains(string(g.Data), "Aye, I have the ship.")
@@ -54,14 +54,14 @@ func TestTeamSentPerPlayer(t *testing.T) {
 	s, c := forge.TeamGame(t, 2)
 	g := forge.TeamExport(t, s, c, ledger.View{Full: true})
 	bob := []gamelog.SentMail{{MessageID: "<2@bob.example>"}}
-	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: bob, Player: "bob"}); !rep.OK() || len(rep.Unsent) != 0 {
+	if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: bob, Player: "bob"}); !rep.OK() || len(rep.Unsent) != 0 {
 		t.Errorf("bob with his mail: %v %v", rep.Failure, rep.Unsent)
 	}
 	alice := []gamelog.SentMail{{MessageID: "<1@alice.example>"}, {MessageID: "<2@alice.example>"}}
-	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice, Player: "bob"}); rep.OK() || len(rep.Unsent) != 1 {
+	if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice, Player: "bob"}); rep.OK() || len(rep.Unsent) != 1 {
 		t.Errorf("bob with alice's mail: %v %v; want his record unaccounted", rep.Failure, rep.Unsent)
 	}
-	if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice[:1], Player: "alice"}); !rep.OK() {
+	if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: alice[:1], Player: "alice"}); !rep.OK() {
 		t.Errorf("alice with her mail: %v %v", rep.Failure, rep.Unsent)
 	}
 }
@@ -109,7 +109,7 @@ func TestTeamHideOtherSideCopy(t *testing.T) {
 	s, c := forge.TeamGame(t, 2)
 	for _, v := range []ledger.View{{Side: "blue"}, {}, {Side: "red"}} {
 		g := forge.TeamExport(t, s, c, v)
-		rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()})
+		rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub()})
 		if !rep.OK() {
 			t.Fatalf("%s: %v", v.Name(), rep.Failure)
 		}
@@ -138,7 +138,7 @@ func TestTeamStandingSender(t *testing.T) {
 	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
 		g := forge.TeamExport(t, s, c, v)
 		holds := v.Full || v.Side == "red"
-		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
+		if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
 			t.Fatalf("%s: %v", v.Name(), rep.Failure)
 		}
 		after := string(g.Data)[strings.Index(string(g.Data), "type start\n"):]
@@ -146,10 +146,10 @@ func TestTeamStandingSender(t *testing.T) {
 		if named := strings.Contains(after, "bob") || strings.Contains(after, "alice"); named != holds {
 			t.Errorf("%s: names a red player after the start: %v", v.Name(), named)
 		}
-		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: all, Player: "bob"}); !rep.OK() || len(rep.Unsent) != 0 {
+		if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: all, Player: "bob"}); !rep.OK() || len(rep.Unsent) != 0 {
 			t.Errorf("%s: bob with his mails: %v %v", v.Name(), rep.Failure, rep.Unsent)
 		}
-		rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub(), Sent: all[:1], Player: "bob"})
+		rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub(), Sent: all[:1], Player: "bob"})
 		if want := map[bool]int{true: 2}[holds]; len(rep.Unsent) != want || rep.OK() != (want == 0) {
 			t.Errorf("%s: bob without his standing mails: %v %v; want %d records unaccounted", v.Name(), rep.Failure, rep.Unsent, want)
 		}
@@ -170,7 +170,7 @@ func TestTeamReplacesHonest(t *testing.T) {
 	s, c := forge.TeamResendGame(t)
 	for _, v := range []ledger.View{{Full: true}, {}, {Side: "red"}, {Side: "blue"}} {
 		g := forge.TeamExport(t, s, c, v)
-		if rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
+		if rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub()}); !rep.OK() {
 			t.Fatalf("%s: %v", v.Name(), rep.Failure)
 		}
 		b := forge.Blocks(g.Data)

@@ -191,6 +191,25 @@ func (v *verifier) count() int {
 	return len(v.f.Entries)
 }
 
+// sentEntries are the entries checkSent and sender read: all of the log's, or those a
+// stream kept as they passed (keepSent).
+func (v *verifier) sentEntries() []Entry {
+	if v.stream != nil {
+		return v.stream.sent
+	}
+	return v.f.Entries
+}
+
+// sentPrev is the record of entry i, the one before an entry with a sender record; ok is
+// false where a stream did not keep it.
+func (v *verifier) sentPrev(i uint64) (r *Record, ok bool) {
+	if v.stream != nil {
+		r, ok = v.stream.sentPrev[i]
+		return r, ok
+	}
+	return v.f.Entries[i].Record, true
+}
+
 // entry returns entry i for a failure's message (streaming, where the entry is no longer
 // held, one of its index alone: the whole log is verified again to name the failure).
 func (v *verifier) entry(i uint64) *Entry {

@@ -81,7 +81,7 @@ func TestHonestLogsVerify(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g := newGame(t, c.sc, c.view)
-			rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: g.Pub()})
+			rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: g.Pub()})
 			if !rep.OK() {
 				t.Fatalf("honest log fails: %v", rep.Failure)
 			}
@@ -127,17 +127,17 @@ func TestSideViewKeepsOwnHiddenSetup(t *testing.T) {
 func TestWrongKeyFailsAtGenesis(t *testing.T) {
 	g := newGame(t, ledgertest.Small, ledger.View{})
 	other, _, _ := ed25519.GenerateKey(ledgertest.Rand("other"))
-	rep := gamelog.Verify(g.File, gamelog.VerifyOptions{Key: other})
+	rep, _ := verifyData(t, g.Data, gamelog.VerifyOptions{Key: other})
 	if rep.OK() || rep.Failure.Index != 0 {
 		t.Errorf("a log under another key: %v", rep.Failure)
 	}
 	// Without a pinned key the log's own key is not trusted unless the auditor says so: a
 	// log re-signed with a new key would pass otherwise.
-	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{})
+	rep, _ = verifyData(t, g.Data, gamelog.VerifyOptions{})
 	if rep.OK() || rep.Failure.Index != 0 || !strings.Contains(rep.Failure.Reason, "--key") {
 		t.Errorf("unpinned key: %v", rep.Failure)
 	}
-	rep = gamelog.Verify(g.File, gamelog.VerifyOptions{TrustLogKey: true})
+	rep, _ = verifyData(t, g.Data, gamelog.VerifyOptions{TrustLogKey: true})
 	if !rep.OK() || len(rep.Notes) == 0 {
 		t.Errorf("trusted log key: %v, notes %v", rep.Failure, rep.Notes)
 	}

@@ -3,6 +3,7 @@ package gamelog
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -412,14 +413,18 @@ func (v *verifier) checkSent() error {
 	if side := v.players[v.opts.Player]; v.th.noted[side] {
 		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("this copy lacks side %s's sender records: %s's orders records in it are checked against his sent mail in his side's copy", side, v.opts.Player))
 	}
-	for _, e := range v.f.Entries {
+	for _, e := range v.sentEntries() {
 		r := e.Record
 		if why := v.sentStanding(&e); why != "" {
 			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
 		}
 		if s := e.Inner; r != nil && s != nil && s.Type == TypeSender && s.Get("player") == v.opts.Player {
 			// v5: a team side's orders or standing record, whose sender record names the player
-			if o := v.f.Entries[e.Index-1].Record; o.Type == TypeSealed {
+			o, ok := v.sentPrev(e.Index - 1)
+			if !ok {
+				return errors.New("a sender record's orders record was not kept") // the whole verifier decides
+			}
+			if o.Type == TypeSealed {
 				if why := v.sentStandingOf(s.Get("message-id")); why != "" {
 					v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index - 1, Reason: why})
 				}
@@ -437,7 +442,9 @@ func (v *verifier) checkSent() error {
 			v.rep.Unsent = append(v.rep.Unsent, Unsent{Index: e.Index, Reason: why})
 		}
 	}
-	if n := len(v.rep.Unsent); n > 0 {
+	if n := len(v.rep.Unsent); n > 0 && v.stream != nil {
+		return errors.New("records your sent mail does not account for") // named by the whole verifier
+	} else if n > 0 {
 		u := v.rep.Unsent[0]
 		return &Failure{Index: int64(u.Index), Type: v.f.Entries[u.Index].Record.Type, Line: v.f.Entries[u.Index].Line,
 			Reason: fmt.Sprintf("%d record(s) of %s that your sent mail does not account for; the first: %s", n, v.opts.Player, u.Reason)}
@@ -452,7 +459,7 @@ func (v *verifier) sender() (string, error) {
 		ids[normalID(m.MessageID)] = true
 	}
 	var found []string
-	for _, e := range v.f.Entries {
+	for _, e := range v.sentEntries() {
 		r := e.Record
 		if r != nil && r.Type == TypeSealed && e.Inner != nil && e.Inner.Type == TypeSender {
 			r = e.Inner // v5: a team side's orders record's sender
