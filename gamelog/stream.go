@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"navarch/dice"
@@ -177,7 +178,7 @@ func (v *verifier) runStream(p *stream, c *chunk) error {
 			v.f.Size, v.f.Head, v.f.Signature, v.f.Private = c.f.Size, c.f.Head, c.f.Signature, c.f.Private
 		}
 	}
-	if p.failed {
+	if p.failed.Load() {
 		return streamWhole("parse")
 	}
 	if v.stream.ended && v.stream.lacking {
@@ -310,7 +311,7 @@ type stream struct {
 	format, view string // from the header, set before the first stretch is given
 	out          chan *chunk
 	quit         chan struct{}
-	failed       bool           // the file could not be read, or a stretch is not of a good export
+	failed       atomic.Bool    // the file could not be read, or a stretch is not of a good export
 	done         sync.WaitGroup // the reading and the chaining goroutines
 }
 
@@ -370,12 +371,12 @@ func (s *stream) read(r io.Reader, size int, jobs, order chan<- *chunk) {
 	data, last, err := cr.next()
 	i := bytes.Index(data, []byte("\n\n"))
 	if err != nil || i < 0 {
-		s.failed = true
+		s.failed.Store(true)
 		return
 	}
 	hf := &File{}
 	if hf.parseHeader(string(data[:i])) != nil {
-		s.failed = true
+		s.failed.Store(true)
 		return
 	}
 	s.format, s.view = hf.Format, hf.View
@@ -391,7 +392,7 @@ func (s *stream) read(r io.Reader, size int, jobs, order chan<- *chunk) {
 			}
 		}
 		if err != nil {
-			s.failed = true
+			s.failed.Store(true)
 			return
 		}
 		if last {
@@ -400,7 +401,7 @@ func (s *stream) read(r io.Reader, size int, jobs, order chan<- *chunk) {
 		}
 		prev = c
 		if data, last, err = cr.next(); err != nil {
-			s.failed = true
+			s.failed.Store(true)
 			return
 		}
 	}
@@ -538,7 +539,7 @@ func (s *stream) chain(order <-chan *chunk, wanted map[int]bool) {
 			return
 		}
 		if !c.ok {
-			s.failed = true
+			s.failed.Store(true)
 			return
 		}
 		c.heads = make([]ident.Hash, len(c.f.Entries))
@@ -560,7 +561,7 @@ func (s *stream) chain(order <-chan *chunk, wanted map[int]bool) {
 // log is then verified, by code that runs on the caller's goroutine.
 func (s *stream) recoverFail() {
 	if recover() != nil {
-		s.failed = true
+		s.failed.Store(true)
 	}
 }
 
