@@ -19,32 +19,44 @@ import (
 func TestOrderFormEveryStep(t *testing.T) {
 	for _, sc := range Ruleset.Scenarios() {
 		t.Run(sc.ID, func(t *testing.T) {
-			gi, err := Ruleset.New(adjudicator.Config{Scenario: sc.ID})
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := gi.(*Game)
 			groups := 0
-			for i := 0; i < 150 && g.Next().Kind != adjudicator.Over; i++ {
-				st := g.Next()
-				orders := map[string][]adjudicator.Order{}
+			playByBots(t, sc.ID, 150, "", func(_ int, g *Game, st adjudicator.Step) {
 				for _, side := range st.Sides {
 					f := adjtest.CheckForm(t, g, side)
 					if g.SetUp && g.Wait == waitGroup {
 						groups++
 						checkGroupForm(t, g, f)
 					}
-					orders[side], _ = g.Parse(side, g.BotOrders(side))
 				}
-				key := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", sc.ID, i)))
-				if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash(key))); err != nil {
-					t.Fatalf("step %d (%s): %v", i, st.What, err)
-				}
-			}
+			})
 			if groups == 0 {
 				t.Error("no group activation was played")
 			}
 		})
+	}
+}
+
+// playByBots plays a game of scenario sc by the bots for up to steps steps (to its end, if
+// sooner), each step's dice keyed by seed, the scenario and the step's number; before sees
+// the game and the step due before the bots' orders for it are resolved.
+func playByBots(t *testing.T, sc string, steps int, seed string, before func(i int, g *Game, st adjudicator.Step)) {
+	t.Helper()
+	gi, err := Ruleset.New(adjudicator.Config{Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gi.(*Game)
+	for i := 0; i < steps && g.Next().Kind != adjudicator.Over; i++ {
+		st := g.Next()
+		before(i, g, st)
+		orders := map[string][]adjudicator.Order{}
+		for _, side := range st.Sides {
+			orders[side], _ = g.Parse(side, g.BotOrders(side))
+		}
+		key := sha256.Sum256([]byte(fmt.Sprintf("%s%s/%d", seed, sc, i)))
+		if _, err := g.Resolve(orders, dice.NewActivation(st.Turn, st.Act, ident.Hash(key))); err != nil {
+			t.Fatalf("step %d (%s): %v", i, st.What, err)
+		}
 	}
 }
 
