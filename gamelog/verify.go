@@ -250,8 +250,7 @@ func (v *verifier) computeHeads() {
 		size(c.Size)
 	}
 	v.rep.Records = n
-	hc := startHeads(v.f.Entries, sizes)
-	v.hc = hc
+	v.hc = startHeads(v.f.Entries, sizes)
 }
 
 // headAt returns head_{n−1} of the file's entries (1 ≤ n ≤ the entries).
