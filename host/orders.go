@@ -82,6 +82,9 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		if adv, ok := eng.(adjudicator.AdvanceOrders); ok && a.req.Command == mail.CmdOrders {
 			now := adv.Applicable(a.p.Side, orders)
 			later = adv.Later(a.p.Side, orders)
+			if t, ok := eng.(adjudicator.Teams); ok && a.team {
+				now, later = actingNow(t, a.p.Side, now, later)
+			}
 			switch {
 			case len(later) > 0 && len(now) > 0:
 				orders = without(orders, later) // what is neither due nor later is refused below
@@ -169,6 +172,25 @@ func (h *Host) orders(tx *store.Tx, a *actor) error {
 		return err
 	}
 	return h.sendHeldReceipt(tx, a.g)
+}
+
+// actingNow moves out of later, into now, the orders of a team player that give orders only to
+// units the step now asks of his side (adjudicator.Teams.Acting): a fury chit asks the
+// commanders of every group it may activate again for their orders, in case theirs is the
+// one chosen (docs/LEPANTO.md "Team games"), which the side's commander's ACTIVATE names;
+// alone, such lines are no advance orders.
+func actingNow(t adjudicator.Teams, side string, now, later []adjudicator.Order) ([]adjudicator.Order, []adjudicator.Order) {
+	acting := t.Acting(side)
+	var still []adjudicator.Order
+	for _, o := range later {
+		units := t.OrderUnits(side, o)
+		if len(units) > 0 && !slices.ContainsFunc(units, func(u string) bool { return !slices.Contains(acting, u) }) {
+			now = append(now, o)
+		} else {
+			still = append(still, o)
+		}
+	}
+	return now, still
 }
 
 func without(all, some []adjudicator.Order) []adjudicator.Order {

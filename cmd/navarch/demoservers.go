@@ -467,8 +467,8 @@ var demoNames, demoZones = []string{"alice", "bob", "carol", "dave", "erin", "fr
 	[]string{"Europe/Rome", "America/New_York", "Asia/Tokyo", "UTC"}
 
 // cast gives each side n players: the first is the side's commander, and in a team game
-// (n > 1) the side's top commands (adjudicator.Teams: Lepanto's wings) are dealt among them
-// in turn.
+// (n > 1) the side's commands (adjudicator.Teams: Lepanto's wings, or its groups where a
+// side has fewer wings than players) are dealt among them in turn (dealable).
 func (d *demo) cast(rs adjudicator.Ruleset, sc adjudicator.Scenario, n int, spec *host.GameSpec) error {
 	var teams adjudicator.Teams
 	if n > 1 {
@@ -501,12 +501,38 @@ func (d *demo) cast(rs adjudicator.Ruleset, sc adjudicator.Scenario, n int, spec
 		if teams == nil {
 			continue
 		}
-		j := 0
-		for _, c := range teams.Commands(side) {
-			if c.Within == "" {
-				spec.Commands[ids[j%n]] = append(spec.Commands[ids[j%n]], c.ID)
-				j++
+		dealt := dealable(teams.Commands(side), n)
+		if dealt == nil {
+			return fmt.Errorf("scenario %s gives side %s fewer than %d commands to deal: fewer -players", sc.ID, side, n)
+		}
+		for j, id := range dealt {
+			spec.Commands[ids[j%n]] = append(spec.Commands[ids[j%n]], id)
+		}
+	}
+	return nil
+}
+
+// dealable returns the commands to deal among n players: the side's top commands where it
+// has at least n, else those one level within them (Lepanto's groups, where a scenario has
+// fewer wings than players a side: 13.2 has one), and so on down; nil where no level has n.
+func dealable(cmds []adjudicator.Command, n int) []string {
+	depth := map[string]int{}
+	deepest := 0
+	for _, c := range cmds { // a command comes after the one it is within (adjudicator.Teams)
+		if c.Within != "" {
+			depth[c.ID] = depth[c.Within] + 1
+			deepest = max(deepest, depth[c.ID])
+		}
+	}
+	for level := 0; level <= deepest; level++ {
+		var ids []string
+		for _, c := range cmds {
+			if depth[c.ID] == level {
+				ids = append(ids, c.ID)
 			}
+		}
+		if len(ids) >= n {
+			return ids
 		}
 	}
 	return nil
