@@ -245,8 +245,70 @@ func (b *Builder) AddTime(key string, t time.Time) *Builder {
 	return b.Add(key, t.UTC().Truncate(time.Second).Format(TimeLayout))
 }
 
-// Build returns the record with the given index, checked against its schema.
+// Build returns the record with the given index, checked against its schema: the record
+// Parse gives of the bytes it writes (FuzzBuild, TestBuildAsParse). Fields whose keys and
+// values are each a schema field in order are written and checked in one pass (buildChecked);
+// any other builder's bytes are parsed, which accepts them or names the error.
 func (b *Builder) Build(index uint64) (Record, error) {
+	if rec, ok := b.buildChecked(index); ok {
+		return rec, nil
+	}
+	return b.buildParsed(index)
+}
+
+// buildChecked writes the record and its fields' offsets as it checks each field against the
+// schema: the key is the schema's next field's (once where it may appear once, in the
+// schema's order, none required left out), the value of its kind (validValue, which takes no
+// newline, as parseFields sees it); the record within MaxRecordSize. ok is false where any of
+// it fails, and Build then parses the bytes.
+func (b *Builder) buildChecked(index uint64) (rec Record, ok bool) {
+	name, schema, known := schemaOf(b.typ)
+	if !known {
+		return Record{}, false
+	}
+	n := len("type \nindex \n") + len(name) + 20
+	for _, f := range b.fields {
+		n += len(f.Key) + len(f.Value) + 2
+	}
+	if n > MaxRecordSize+20 {
+		return Record{}, false
+	}
+	raw := make([]byte, 0, n)
+	raw = append(append(append(raw, "type "...), name...), "\nindex "...)
+	raw = append(strconv.AppendUint(raw, index, 10), '\n')
+	lines := make([]uint16, 0, len(b.fields))
+	k, seen := 0, 0 // the schema's field for the current one, how many it has had
+	for _, f := range b.fields {
+		for k < len(schema) && schema[k].key != f.Key {
+			if seen == 0 && (schema[k].n == one || schema[k].n == some) {
+				return Record{}, false // a field missing
+			}
+			k, seen = k+1, 0
+		}
+		if k == len(schema) || seen > 0 && (schema[k].n == one || schema[k].n == opt) || !validValue(schema[k].kind, f.Value) {
+			return Record{}, false
+		}
+		lines = append(lines, uint16(len(raw)))
+		raw = append(raw, f.Key...)
+		if f.Value != "" {
+			raw = append(append(raw, ' '), f.Value...)
+		}
+		raw = append(raw, '\n')
+		seen++
+	}
+	for ; k < len(schema); k, seen = k+1, 0 {
+		if seen == 0 && (schema[k].n == one || schema[k].n == some) {
+			return Record{}, false
+		}
+	}
+	if len(raw) > MaxRecordSize {
+		return Record{}, false
+	}
+	return Record{Index: index, Type: name, Raw: raw[:len(raw):len(raw)], lines: lines[:len(lines):len(lines)]}, true
+}
+
+// buildParsed is Build by writing the record's bytes and parsing them.
+func (b *Builder) buildParsed(index uint64) (Record, error) {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "type %s\nindex %d\n", b.typ, index)
 	for _, f := range b.fields {
