@@ -23,7 +23,8 @@ import (
 // BenchmarkStepCommit is Lions at Sea (13.2) played by the bots and committed on a store
 // without fsync, beside the floor measured in the same loop: a bare bbolt commit of as many
 // bytes as the transaction wrote (the records it added, and the snapshot when it saved one),
-// ns/bare-commit.
+// ns/bare-commit, on the same store and options; pages/tx and pages/bare-commit count the
+// pages each commit wrote (store.PageWrites).
 // Two ways:
 //
 //   - step: one step (play.Step: the activation, orders, close, rolls, events and state)
@@ -76,6 +77,7 @@ func benchStepCommit(b *testing.B, mail bool) {
 	newGame()
 	var stepped, bare, stepCPU, snapCPU, bareCPU time.Duration
 	written, steps := 0, 0
+	var pages, barePages int64
 	runtime.LockOSThread() // the thread's CPU time is this goroutine's (cputime.Thread)
 	defer runtime.UnlockOSThread()
 	_, cpuOK := cputime.Thread()
@@ -85,7 +87,7 @@ func benchStepCommit(b *testing.B, mail bool) {
 		}
 		orders := botOrders(b, g, g.Next())
 		before, snapAt := logLen(b, s, id)
-		start, cpu0 := time.Now(), cpuNow()
+		start, cpu0, w0 := time.Now(), cpuNow(), s.PageWrites()
 		if err := s.Update(func(tx *store.Tx) error {
 			for first := true; first || mail && g.Next().Kind == adjudicator.Auto; first = false {
 				if _, err := play.Step(tx, id, g, orders, ledgertest.Clock); err != nil {
@@ -99,14 +101,14 @@ func benchStepCommit(b *testing.B, mail bool) {
 		}); err != nil {
 			b.Fatal(err)
 		}
-		stepped, stepCPU = stepped+time.Since(start), stepCPU+cpuNow()-cpu0
+		stepped, stepCPU, pages = stepped+time.Since(start), stepCPU+cpuNow()-cpu0, pages+s.PageWrites()-w0
 		n := logBytesFrom(b, s, id, before, snapAt)
 		written += n
-		start, cpu0 = time.Now(), cpuNow()
+		start, cpu0, w0 = time.Now(), cpuNow(), s.PageWrites()
 		if err := s.Update(func(tx *store.Tx) error { return store.PutMeta(tx, id, "bench-bare", make([]byte, n)) }); err != nil {
 			b.Fatal(err)
 		}
-		bare, bareCPU = bare+time.Since(start), bareCPU+cpuNow()-cpu0
+		bare, bareCPU, barePages = bare+time.Since(start), bareCPU+cpuNow()-cpu0, barePages+s.PageWrites()-w0
 	}
 	if cpuOK && bareCPU > 0 {
 		b.ReportMetric(float64(stepCPU.Nanoseconds())/float64(b.N), "cpu-ns/tx")
@@ -118,6 +120,8 @@ func benchStepCommit(b *testing.B, mail bool) {
 	b.ReportMetric(float64(stepped.Nanoseconds())/float64(b.N), "ns/tx")
 	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "ns/bare-commit")
 	b.ReportMetric(float64(written)/float64(b.N), "B/tx")
+	b.ReportMetric(float64(pages)/float64(b.N), "pages/tx")
+	b.ReportMetric(float64(barePages)/float64(b.N), "pages/bare-commit")
 	b.ReportMetric(float64(steps)/float64(b.N), "steps/tx")
 }
 

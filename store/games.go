@@ -158,10 +158,12 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	leaf := gamelog.Leaf(rec.Raw)
 	head := gamelog.NextHead(n, prev, leaf)
 	delete(tx.tails, id) // known again once the record and its chain entry are in
-	if err := tx.put(tx.tx.Bucket(bucketGLog), gkey(id, u64(n)), rec.Raw); err != nil {
+	logs, chain := tx.tx.Bucket(bucketGLog), tx.tx.Bucket(bucketGChain)
+	logs.FillPercent, chain.FillPercent = appendFill, appendFill
+	if err := tx.put(logs, gkey(id, u64(n)), rec.Raw); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
-	if err := tx.put(tx.tx.Bucket(bucketGChain), gkey(id, u64(n)), append(leaf[:], head[:]...)); err != nil {
+	if err := tx.put(chain, gkey(id, u64(n)), append(leaf[:], head[:]...)); err != nil {
 		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d: %w", n, err)
 	}
 	if err := noteState(tx, id, n, &rec); err != nil {
@@ -173,6 +175,10 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	tx.tails[id] = tail{n: n + 1, head: head}
 	return rec, head, nil
 }
+
+// appendFill is how full bbolt fills the pages it splits in the buckets a game's log is
+// appended to.
+var appendFill = 1.0
 
 // HeadAt returns the chain head after the first size records (head_{size−1}).
 func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
