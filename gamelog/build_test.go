@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +93,18 @@ func FuzzBuild(f *testing.F) {
 			b.Add(string(parts[i]), string(parts[i+1]))
 		}
 		buildBoth(t, b, index)
+	})
+}
+
+// FuzzCleanText: CleanText, which returns a text it finds clean as it is, gives what cleaning
+// it rune by rune gives.
+func FuzzCleanText(f *testing.F) {
+	for _, s := range []string{"", "a", " a", "a ", "a  b", "a b", "a\tb", "é", "\u00a0x", strings.Repeat("ab ", 700)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := CleanText(s), cleanAll(s); got != want {
+			t.Fatalf("CleanText(%q) = %q, rune by rune %q", s, got, want)
+		}
 	})
 }
