@@ -49,10 +49,22 @@ func gkey(id ident.GameID, rest []byte) []byte {
 
 // exists fails with ErrNoGame unless the game was created.
 func exists(tx *Tx, id ident.GameID) error {
+	if tx.games[id] {
+		return nil
+	}
 	if tx.tx.Bucket(bucketGameIDs).Get(id[:]) == nil {
 		return fmt.Errorf("game %x: %w", id[:], ErrNoGame)
 	}
+	tx.known(id)
 	return nil
+}
+
+// known notes that game id exists, for the rest of the transaction.
+func (tx *Tx) known(id ident.GameID) {
+	if tx.games == nil {
+		tx.games = map[ident.GameID]bool{}
+	}
+	tx.games[id] = true
 }
 
 // lastKey is the last key of a bucket that starts with prefix (an 8-byte suffix follows
@@ -102,6 +114,7 @@ func CreateGame(tx *Tx, id ident.GameID) error {
 	if err := tx.put(ids, id[:], []byte{1}); err != nil {
 		return fmt.Errorf("create game %x: %w", id[:], err)
 	}
+	tx.known(id)
 	return nil
 }
 
@@ -173,6 +186,10 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 		tx.tails = map[ident.GameID]tail{}
 	}
 	tx.tails[id] = tail{n: n + 1, head: head}
+	if tx.appended == nil {
+		tx.appended = map[recordKey]gamelog.Record{}
+	}
+	tx.appended[recordKey{id, n}] = rec
 	return rec, head, nil
 }
 
@@ -200,10 +217,14 @@ func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
 	return h, nil
 }
 
-// Record returns record i of a game's log, parsed. Raw is a copy, valid after the tx.
+// Record returns record i of a game's log, parsed. Raw is a copy, valid after the tx (of a
+// record appended in this transaction, the bytes Append stored, which nothing changes).
 func Record(tx *Tx, id ident.GameID, i uint64) (gamelog.Record, error) {
 	if err := exists(tx, id); err != nil {
 		return gamelog.Record{}, err
+	}
+	if rec, ok := tx.appended[recordKey{id, i}]; ok { // its bytes never change (gamelog.Record)
+		return rec, nil
 	}
 	v := tx.tx.Bucket(bucketGLog).Get(gkey(id, u64(i)))
 	if v == nil {

@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
+	"navarch/gamelog"
 	"navarch/ident"
 )
 
@@ -65,6 +66,18 @@ type Tx struct {
 	before []func()
 	memo   map[any]any // Memo's values
 	tails  map[ident.GameID]tail
+	// games are the games found (or created) in this transaction: a game is never taken
+	// out of gameids/, so that each is looked up once a transaction.
+	games map[ident.GameID]bool
+	// appended are the records Append wrote in this transaction, by game and index, as it
+	// built them: Record reads them without parsing their bytes again.
+	appended map[recordKey]gamelog.Record
+}
+
+// recordKey names a record of a game's log.
+type recordKey struct {
+	game  ident.GameID
+	index uint64
 }
 
 // BeforeCommit registers fn to run inside a read-write transaction once its function has
