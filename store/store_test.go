@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -359,4 +360,45 @@ func TestOutboxDeflatesLargeMails(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestRecordAppendedInTx: a record read in the transaction that appended it is the record
+// parsed from the file after the commit, and an unknown game is refused in a transaction
+// that has looked up another.
+func TestRecordAppendedInTx(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	var inTx []gamelog.Record
+	tcheck(t, s.Update(func(tx *Tx) error {
+		if err := CreateGame(tx, testGame); err != nil {
+			return err
+		}
+		for _, text := range []string{"one", "two", "three"} {
+			if _, _, err := Append(tx, testGame, note(text)); err != nil {
+				return err
+			}
+		}
+		for i := range uint64(3) {
+			rec, err := Record(tx, testGame, i)
+			if err != nil {
+				return err
+			}
+			inTx = append(inTx, rec)
+		}
+		if _, err := Record(tx, ident.GameID{1}, 0); !errors.Is(err, ErrNoGame) {
+			t.Errorf("a record of an unknown game: %v", err)
+		}
+		return nil
+	}), "append")
+	tcheck(t, s.View(func(tx *Tx) error {
+		for i, want := range inTx {
+			got, err := Record(tx, testGame, uint64(i))
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("record %d read in its transaction %+v, after %+v", i, want, got)
+			}
+		}
+		return nil
+	}), "read")
 }
