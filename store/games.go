@@ -53,11 +53,15 @@ func exists(tx *Tx, id ident.GameID) error {
 		return nil
 	}
 	if tx.tx.Bucket(bucketGameIDs).Get(id[:]) == nil {
-		return fmt.Errorf("game %x: %w", id[:], ErrNoGame)
+		return noGame(id)
 	}
 	tx.known(id)
 	return nil
 }
+
+// noGame is ErrNoGame for game id (a function of its own, so that the id its callers pass
+// stays on their stack).
+func noGame(id ident.GameID) error { return fmt.Errorf("game %x: %w", id, ErrNoGame) }
 
 // known notes that game id exists, for the rest of the transaction.
 func (tx *Tx) known(id ident.GameID) {
@@ -109,10 +113,10 @@ func InstallationKey(tx *Tx) (ed25519.PrivateKey, error) {
 func CreateGame(tx *Tx, id ident.GameID) error {
 	ids := tx.tx.Bucket(bucketGameIDs)
 	if ids.Get(id[:]) != nil {
-		return fmt.Errorf("create game %x: %w", id[:], ErrGameExists)
+		return fmt.Errorf("create game %x: %w", id, ErrGameExists)
 	}
 	if err := tx.put(ids, id[:], []byte{1}); err != nil {
-		return fmt.Errorf("create game %x: %w", id[:], err)
+		return fmt.Errorf("create game %x: %w", id, err)
 	}
 	tx.known(id)
 	return nil
@@ -162,7 +166,7 @@ func Append(tx *Tx, id ident.GameID, b *gamelog.Builder) (gamelog.Record, ident.
 	}
 	rec, err := b.Build(n)
 	if err != nil {
-		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d to game %x: %w", n, id[:], err)
+		return gamelog.Record{}, ident.Hash{}, fmt.Errorf("append record %d to game %x: %w", n, id, err)
 	}
 	prev, err := HeadAt(tx, id, n)
 	if err != nil {
@@ -211,7 +215,7 @@ func HeadAt(tx *Tx, id ident.GameID, size uint64) (ident.Hash, error) {
 	}
 	v := tx.tx.Bucket(bucketGChain).Get(gkey(id, u64(size-1)))
 	if len(v) != 64 {
-		return h, fmt.Errorf("game %x: no chain entry %d", id[:], size-1)
+		return h, fmt.Errorf("game %x: no chain entry %d", id, size-1)
 	}
 	copy(h[:], v[32:])
 	return h, nil
@@ -228,11 +232,11 @@ func Record(tx *Tx, id ident.GameID, i uint64) (gamelog.Record, error) {
 	}
 	v := tx.tx.Bucket(bucketGLog).Get(gkey(id, u64(i)))
 	if v == nil {
-		return gamelog.Record{}, fmt.Errorf("game %x: no record %d", id[:], i)
+		return gamelog.Record{}, fmt.Errorf("game %x: no record %d", id, i)
 	}
 	rec, err := gamelog.Parse(bytes.Clone(v))
 	if err != nil {
-		return gamelog.Record{}, fmt.Errorf("game %x record %d: %w", id[:], i, err)
+		return gamelog.Record{}, fmt.Errorf("game %x record %d: %w", id, i, err)
 	}
 	return rec, nil
 }
@@ -259,12 +263,17 @@ func Secret(tx *Tx, id ident.GameID, name string) ([]byte, error) {
 	return bytes.Clone(tx.tx.Bucket(bucketGSecret).Get(gkey(id, []byte(name)))), nil
 }
 
-// PutMeta stores a game setting or status value.
+// PutMeta stores a game setting or status value. A value equal to the one stored (an empty
+// one where it is kept empty) is not written again: the bucket holds the same either way.
 func PutMeta(tx *Tx, id ident.GameID, name string, v []byte) error {
 	if err := exists(tx, id); err != nil {
 		return err
 	}
-	return tx.put(tx.tx.Bucket(bucketGMetaAll), gkey(id, []byte(name)), v)
+	b, k := tx.tx.Bucket(bucketGMetaAll), gkey(id, []byte(name))
+	if old := b.Get(k); old != nil && bytes.Equal(old, v) {
+		return nil
+	}
+	return tx.put(b, k, v)
 }
 
 // Meta returns a copy of a game setting, or nil.
