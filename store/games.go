@@ -270,10 +270,14 @@ func PutMeta(tx *Tx, id ident.GameID, name string, v []byte) error {
 		return err
 	}
 	b, k := tx.tx.Bucket(bucketGMetaAll), gkey(id, []byte(name))
-	if old := b.Get(k); old != nil && bytes.Equal(old, v) {
+	if old := tx.meta(b, id, name, k); old != nil && bytes.Equal(old, v) {
 		return nil
 	}
-	return tx.put(b, k, v)
+	if err := tx.put(b, k, v); err != nil {
+		return err
+	}
+	tx.metas[metaKey{id, name}] = bytes.Clone(v) // what the bucket's Get now gives, copied
+	return nil
 }
 
 // Meta returns a copy of a game setting, or nil.
@@ -281,7 +285,28 @@ func Meta(tx *Tx, id ident.GameID, name string) ([]byte, error) {
 	if err := exists(tx, id); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(tx.tx.Bucket(bucketGMetaAll).Get(gkey(id, []byte(name)))), nil
+	return bytes.Clone(tx.meta(tx.tx.Bucket(bucketGMetaAll), id, name, gkey(id, []byte(name)))), nil
+}
+
+// metaKey names a game's value in gmeta/.
+type metaKey struct {
+	game ident.GameID
+	name string
+}
+
+// meta is the value of game id's name, key k in gmeta/ (b), as Get gives it: read once a
+// transaction and kept (a copy), since only PutMeta writes the bucket, and it keeps what it
+// writes. The value kept must not be changed.
+func (tx *Tx) meta(b *bolt.Bucket, id ident.GameID, name string, k []byte) []byte {
+	if v, ok := tx.metas[metaKey{id, name}]; ok {
+		return v
+	}
+	v := bytes.Clone(b.Get(k))
+	if tx.metas == nil {
+		tx.metas = map[metaKey][]byte{}
+	}
+	tx.metas[metaKey{id, name}] = v
+	return v
 }
 
 // PutInstallationKey sets the installation's signing key from a seed, for restoring an

@@ -72,6 +72,7 @@ type Tx struct {
 	// appended are the records Append wrote in this transaction, by game and index, as it
 	// built them: Record reads them without parsing their bytes again.
 	appended map[recordKey]gamelog.Record
+	metas    map[metaKey][]byte // gmeta/'s values read or written in this transaction (Tx.meta)
 }
 
 // recordKey names a record of a game's log.

@@ -402,3 +402,41 @@ func TestRecordAppendedInTx(t *testing.T) {
 		return nil
 	}), "read")
 }
+
+// TestMetaInTx: a game's values read and written in one transaction are those the file holds
+// after its commit, however often each is read and written (Meta keeps them a transaction).
+func TestMetaInTx(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "navarch.db"))
+	writes := [][]byte{[]byte("one"), nil, []byte("two"), []byte("two"), {}, []byte("three")}
+	tcheck(t, s.Update(func(tx *Tx) error {
+		if err := CreateGame(tx, testGame); err != nil {
+			return err
+		}
+		for i, v := range writes {
+			name := fmt.Sprint("k", i%3)
+			if err := PutMeta(tx, testGame, name, v); err != nil {
+				return err
+			}
+			got, err := Meta(tx, testGame, name)
+			if err != nil || !bytes.Equal(got, v) {
+				t.Errorf("%s after writing %q: %q, %v", name, v, got, err)
+			}
+			if len(got) > 0 {
+				got[0] = 'x' // the copy is the caller's
+			}
+			if again, _ := Meta(tx, testGame, name); !bytes.Equal(again, v) {
+				t.Errorf("%s read again: %q, want %q", name, again, v)
+			}
+		}
+		return nil
+	}), "write")
+	tcheck(t, s.View(func(tx *Tx) error {
+		for i := range 3 {
+			want := writes[len(writes)-3+i]
+			if got, _ := Meta(tx, testGame, fmt.Sprint("k", i)); !bytes.Equal(got, want) {
+				t.Errorf("k%d after the commit: %q, want %q", i, got, want)
+			}
+		}
+		return nil
+	}), "read")
+}
