@@ -62,6 +62,13 @@ type pageReport struct {
 	} `json:"unsent"`
 	Error         string `json:"error"`
 	ChainHashedIn string `json:"chainHashedIn"` // "worker" where the page hashed the chain on another thread
+	// Later counts the rolls and seals whose hashes the page's first pass left to its worker;
+	// Rechecked is set where the report is that of the second pass, on the page's thread alone.
+	Later struct {
+		Rolls int `json:"rolls"`
+		Seals int `json:"seals"`
+	} `json:"later"`
+	Rechecked bool `json:"rechecked"`
 }
 
 type pageDie struct {
@@ -260,6 +267,7 @@ func compare(t *testing.T, c logCase, page pageReport, dice []string) {
 	if (page.Failure != nil) != goFails {
 		t.Fatalf("verdicts differ: navarch verify %s; page %s", verdict(goFails, idx, why), pageVerdict(page))
 	}
+	checkLater(t, c, page, goFails)
 	if goFails {
 		if page.Failure.Index != idx {
 			t.Errorf("failing record differs: navarch verify %s; page %s", verdict(true, idx, why), pageVerdict(page))
@@ -291,6 +299,38 @@ func compare(t *testing.T, c logCase, page pageReport, dice []string) {
 	}
 	if !slices.Equal(page.Notes, rep.Notes) {
 		t.Errorf("notes: page %q, verify %q", page.Notes, rep.Notes)
+	}
+}
+
+// checkLater requires the page's first pass to leave every roll it checks and every seal it
+// opens to its worker, and a log that fails to be decided by the second pass, on the page's
+// thread alone: a worker that let a roll or a seal through would pass a tamper case.
+func checkLater(t *testing.T, c logCase, page pageReport, goFails bool) {
+	t.Helper()
+	if !page.Parsed {
+		return
+	}
+	if goFails {
+		if page.Later.Rolls+page.Later.Seals > 0 && !page.Rechecked {
+			t.Errorf("the page failed the log in its first pass, with %d rolls and %d seals left to its worker, not in the second", page.Later.Rolls, page.Later.Seals)
+		}
+		return
+	}
+	if page.Rechecked {
+		t.Errorf("the page checked a log that passes a second time")
+	}
+	f, err := gamelog.ParseFile(c.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seals := 0
+	for _, e := range f.Entries {
+		if e.Inner != nil {
+			seals++
+		}
+	}
+	if page.Later.Rolls != page.RollsChecked || page.Later.Seals != seals {
+		t.Errorf("the worker checked %d rolls and %d seals; the page checked %d rolls, the log unseals %d records", page.Later.Rolls, page.Later.Seals, page.RollsChecked, seals)
 	}
 }
 
@@ -342,11 +382,27 @@ func runPage(t testing.TB, cases []logCase, timeout time.Duration) pageResults {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write(page)
 	})
+	// A log of over 1 MiB is served apart, as bytes (logCase.LogURL).
+	sent := slices.Clone(cases)
+	for i, c := range sent {
+		if len(c.Log) > 1<<20 {
+			sent[i].Log, sent[i].LogURL = nil, fmt.Sprintf("log/%d", i)
+		}
+	}
+	mux.HandleFunc("GET /log/{i}", func(w http.ResponseWriter, r *http.Request) {
+		i, err := strconv.Atoi(r.PathValue("i"))
+		if err != nil || i < 0 || i >= len(cases) {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(cases[i].Log)
+	})
 	mux.HandleFunc("GET /cases", func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(struct {
 			Cases []logCase `json:"cases"`
 			Ed    []edCase  `json:"ed"`
-		}{cases, edCases()})
+		}{sent, edCases()})
 	})
 	mux.HandleFunc("POST /results", func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
