@@ -49,6 +49,7 @@ func TestTamperedLogsFail(t *testing.T) {
 	ckpt := forge.Find(t, b, "checkpoint", "size "+fmt.Sprint(reveal)) // signed right after it
 	event := forge.Find(t, b, "event", "turn 1")
 	text := forge.Find(t, b, "orders-text", "line VEN-1 MOVE")
+	sealed := forge.Find(t, b, "sealed", "what event", "\n\nunseal ") // with the record it seals
 
 	edit := func(i int, old, new string) []string {
 		c := append([]string(nil), b...)
@@ -71,6 +72,15 @@ func TestTamperedLogsFail(t *testing.T) {
 	swap := func(i, j int) []string {
 		c := append([]string(nil), b...)
 		c[i], c[j] = c[j], c[i]
+		return c
+	}
+	unsealEdit := func() []string { // the record an unseal block opens, which no head covers
+		c := append([]string(nil), b...)
+		rec, opened, _ := strings.Cut(c[sealed], "\n\nunseal ")
+		if !strings.Contains(opened, "\ntext ") {
+			t.Fatalf("the record unsealed after record %d has no text", sealed-1)
+		}
+		c[sealed] = rec + "\n\nunseal " + strings.Replace(opened, "\ntext ", "\ntext Not ", 1)
 		return c
 	}
 	labelOf := func(blk string) string { return regexp.MustCompile(`(?m)^label (\S+)$`).FindStringSubmatch(blk)[1] }
@@ -96,6 +106,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		{"reveal does not hash to the commitment", nil, 0, ""}, // set below
 		{"bad checkpoint signature", forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
 		{"orders text changed", forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "do not open"},
+		{"an unsealed record changed", forge.Join(unsealEdit()), int64(sealed - 1), "does not open the commitment"},
 		{"garbled line", forge.Join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
 		{"non-canonical number", forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
 		{"trailer count wrong", []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},
