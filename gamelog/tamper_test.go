@@ -74,15 +74,6 @@ func TestTamperedLogsFail(t *testing.T) {
 		c[i], c[j] = c[j], c[i]
 		return c
 	}
-	unsealEdit := func() []string { // the record an unseal block opens, which no head covers
-		c := append([]string(nil), b...)
-		rec, opened, _ := strings.Cut(c[sealed], "\n\nunseal ")
-		if !strings.Contains(opened, "\ntext ") {
-			t.Fatalf("the record unsealed after record %d has no text", sealed-1)
-		}
-		c[sealed] = rec + "\n\nunseal " + strings.Replace(opened, "\ntext ", "\ntext Not ", 1)
-		return c
-	}
 	labelOf := func(blk string) string { return regexp.MustCompile(`(?m)^label (\S+)$`).FindStringSubmatch(blk)[1] }
 	sig := regexp.MustCompile(`signature ([0-9a-f])`).FindStringSubmatch(b[ckpt])[1]
 	flipped := map[bool]string{true: "1", false: "0"}[sig == "0"]
@@ -106,7 +97,7 @@ func TestTamperedLogsFail(t *testing.T) {
 		{"reveal does not hash to the commitment", nil, 0, ""}, // set below
 		{"bad checkpoint signature", forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)), int64(ckpt - 1), "signature"},
 		{"orders text changed", forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")), int64(text - 1), "do not open"},
-		{"an unsealed record changed", forge.Join(unsealEdit()), int64(sealed - 1), "does not open the commitment"},
+		{"an unsealed record changed", forge.Join(forge.EditUnsealed(t, b, sealed, "\ntext ", "\ntext Not ")), int64(sealed - 1), "does not open the commitment"},
 		{"garbled line", forge.Join(edit(event, "\ntext ", "\ntxet ")), int64(event - 1), "syntax"},
 		{"non-canonical number", forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")), int64(roll - 1), "canonical"},
 		{"trailer count wrong", []byte(strings.Replace(string(g.Data), "end-of-log ", "end-of-log 1", 1)), -1, "end-of-log"},

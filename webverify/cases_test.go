@@ -231,15 +231,6 @@ func tamperCases(t *testing.T) []logCase {
 		return c
 	}
 	sealed := forge.Find(t, b, "sealed", "what event", "\n\nunseal ")
-	unsealEdit := func() []string { // an edit of the record that an unseal block opens, which no head covers
-		c := forge.Clone(b)
-		rec, opened, _ := strings.Cut(c[sealed], "\n\nunseal ")
-		if !strings.Contains(opened, "\ntext ") {
-			t.Fatalf("the record unsealed after record %d has no text", sealed-1)
-		}
-		c[sealed] = rec + "\n\nunseal " + strings.Replace(opened, "\ntext ", "\ntext Not ", 1)
-		return c
-	}
 	values := regexp.MustCompile(`values (\d)`).FindStringSubmatch(b[roll])[1]
 	other := map[string]string{"1": "2", "2": "3", "3": "4", "4": "5", "5": "6", "6": "1"}[values]
 	shownFix := func(c []string) []string {
@@ -275,7 +266,7 @@ func tamperCases(t *testing.T) []logCase {
 		"reveal does not hash to the commitment": forge.Join(rv),
 		"bad checkpoint signature":               forge.Join(edit(ckpt, "signature "+sig, "signature "+flipped)),
 		"orders text changed":                    forge.Join(edit(text, "MOVE 1507 1407", "MOVE 1507 1408")),
-		"an unsealed record changed":             forge.Join(unsealEdit()),
+		"an unsealed record changed":             forge.Join(forge.EditUnsealed(t, b, sealed, "\ntext ", "\ntext Not ")),
 		"garbled line":                           forge.Join(edit(event, "\ntext ", "\ntxet ")),
 		"a type named as a script's built-in":    forge.Join(edit(event, "type event\n", "type constructor\n")),
 		"non-canonical number":                   forge.Join(edit(roll, "\nturn 2\n", "\nturn 02\n")),

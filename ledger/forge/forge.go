@@ -84,6 +84,19 @@ func Sealless(b []string) []string {
 	return out
 }
 
+// EditUnsealed is b with the first old replaced by new in the record that block i's unseal
+// block opens: a record no head covers, which only its sealed record's commitment binds.
+func EditUnsealed(t testing.TB, b []string, i int, old, new string) []string {
+	t.Helper()
+	rec, opened, ok := strings.Cut(b[i], "\n\nunseal ")
+	if !ok || !strings.Contains(opened, old) {
+		t.Fatalf("block %d unseals no record with %q", i, old)
+	}
+	c := Clone(b)
+	c[i] = rec + "\n\nunseal " + strings.Replace(opened, old, new, 1)
+	return c
+}
+
 // Join is the export of blocks.
 func Join(b []string) []byte { return []byte(strings.Join(b, "\n\n") + "\n") }
 
